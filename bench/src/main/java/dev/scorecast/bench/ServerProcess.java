@@ -1,0 +1,92 @@
+package dev.scorecast.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code bin/scorecast serve} as a child process on a fresh data directory and a free port, so a
+ * benchmark measures the server as users run it, apart from the benchmark's own memory.
+ */
+final class ServerProcess implements AutoCloseable {
+    final Process process;
+    final String baseUrl;
+    final String apiKey;
+
+    private ServerProcess(Process process, String baseUrl, String apiKey) {
+        this.process = process;
+        this.baseUrl = baseUrl;
+        this.apiKey = apiKey;
+    }
+
+    static ServerProcess start(Path repository, Path dataDir) throws IOException, InterruptedException {
+        int port;
+        try (var socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        var builder = new ProcessBuilder(List.of(repository.resolve("bin/scorecast").toString(), "serve"))
+                .redirectErrorStream(true);
+        builder.environment().put("SCORECAST_DATA", dataDir.toString());
+        builder.environment().put("SCORECAST_PORT", String.valueOf(port));
+        builder.environment().put("SCORECAST_HOST", "127.0.0.1");
+        // The SoundFont is not needed for uploads; skip installing it.
+        builder.environment().put("SCORECAST_SOUNDFONT", "/dev/null");
+        Process process = builder.start();
+        var key = new CompletableFuture<String>();
+        Thread.ofPlatform().daemon().start(() -> {
+            try (var lines = new BufferedReader(new InputStreamReader(process.getInputStream()))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                    int at = line.indexOf("sc_");
+                    if (line.startsWith("Development API key") && at >= 0) {
+                        key.complete(line.substring(at).strip());
+                    }
+                    if (System.getenv("SCORECAST_BENCH_VERBOSE") != null) {
+                        System.err.println("[server] " + line);
+                    }
+                }
+            } catch (IOException ignored) {
+                // The server ended.
+            }
+            key.completeExceptionally(new IllegalStateException("the server ended before printing its key"));
+        });
+        try {
+            String apiKey = key.get(300, TimeUnit.SECONDS);
+            return new ServerProcess(process, "http://127.0.0.1:" + port, apiKey);
+        } catch (Exception e) {
+            process.destroyForcibly();
+            throw new IllegalStateException("the server did not start", e);
+        }
+    }
+
+    /** Resident memory of the server's JVM (the java child of bin/scorecast), in bytes. */
+    long residentBytes() throws IOException {
+        // bin/scorecast execs java, so the process is the JVM itself.
+        for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        }
+        throw new IllegalStateException("no VmRSS for " + process.pid());
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+
+    static Duration since(Instant start) {
+        return Duration.between(start, Instant.now());
+    }
+}

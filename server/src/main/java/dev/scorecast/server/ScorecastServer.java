@@ -1,0 +1,161 @@
+package dev.scorecast.server;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import dev.scorecast.server.api.ApiErrors;
+import dev.scorecast.server.api.Authenticator;
+import dev.scorecast.server.api.OpenApiDocument;
+import dev.scorecast.server.api.Requests;
+import dev.scorecast.server.api.SyncAApi;
+import dev.scorecast.server.api.SyncBApi;
+import dev.scorecast.server.auth.ApiKeys;
+import dev.scorecast.server.config.ServerConfig;
+import dev.scorecast.server.db.Database;
+import dev.scorecast.server.jobs.JobRunner;
+import dev.scorecast.server.storage.BlobStore;
+import dev.scorecast.server.storage.LocalBlobStore;
+import dev.scorecast.server.upload.UploadService;
+import io.javalin.Javalin;
+import io.javalin.compression.CompressionStrategy;
+import io.javalin.json.JavalinJackson;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The whole service wired in one place: storage, database, jobs, and the HTTP surfaces. */
+public final class ScorecastServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ScorecastServer.class);
+    private static final Set<String> PUBLIC_PATHS = Set.of(OpenApiDocument.PATH);
+
+    private final Database database;
+    private final UploadService uploads;
+    private final JobRunner jobs;
+    private final Javalin app;
+    private final ApiKeys keys;
+    private final List<Route> routes;
+    private final String developmentKey;
+
+    private ScorecastServer(Database database, UploadService uploads, JobRunner jobs, Javalin app, ApiKeys keys,
+                            List<Route> routes, String developmentKey) {
+        this.database = database;
+        this.uploads = uploads;
+        this.jobs = jobs;
+        this.app = app;
+        this.keys = keys;
+        this.routes = routes;
+        this.developmentKey = developmentKey;
+    }
+
+    public static ScorecastServer start(ServerConfig config) {
+        Path data = config.dataDir();
+        Path multipartTemp = data.resolve("tmp/multipart");
+        createDirectories(multipartTemp);
+
+        Database database = Database.open(config.dbUrl());
+        ApiKeys keys = new ApiKeys(database);
+        String developmentKey = keys.none() ? keys.create("dev") : null;
+
+        BlobStore blobs = new LocalBlobStore(data.resolve("files"));
+        var uploads = new UploadService(database, blobs, config.uploads(), Clock.systemUTC());
+        uploads.recover();
+
+        JobRunner jobs = JobRunner.builder(database)
+                .threads(config.workerThreads())
+                .every("expire-uploads", Duration.ofMinutes(10), () -> {
+                    int removed = uploads.removeExpired();
+                    if (removed > 0) {
+                        LOG.info("removed {} expired uploads", removed);
+                    }
+                })
+                .start();
+
+        ObjectMapper mapper = new ObjectMapper()
+                .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        var requests = new Requests(mapper, config.maxJsonBytes());
+        var authenticator = new Authenticator(keys);
+        var syncA = new SyncAApi(uploads, requests, config.uploads().maxChunkBytes());
+        var syncB = new SyncBApi(uploads, requests, multipartTemp, config.uploads().maxChunkBytes());
+        var openApi = new OpenApiDocument();
+        List<Route> routes = new CopyOnWriteArrayList<>();
+
+        Javalin app = Javalin.create(javalin -> {
+            javalin.concurrency.useVirtualThreads = true;
+            javalin.jsonMapper(new JavalinJackson(mapper, true));
+            javalin.http.compressionStrategy = CompressionStrategy.NONE;
+            javalin.http.maxRequestSize = config.maxJsonBytes();
+            javalin.startup.showJavalinBanner = false;
+            javalin.events.handlerAdded(info -> {
+                if (info.getHttpMethod().isHttpMethod()) {
+                    routes.add(new Route(info.getHttpMethod().name(), info.getPath()));
+                }
+            });
+            ApiErrors.install(javalin);
+            javalin.routes.beforeMatched(ctx -> {
+                if (!PUBLIC_PATHS.contains(ctx.path())) {
+                    authenticator.authenticate(ctx);
+                }
+            });
+            syncA.register(javalin.routes);
+            syncB.register(javalin.routes);
+            openApi.register(javalin.routes);
+        });
+        try {
+            app.start(config.host(), config.port());
+        } catch (RuntimeException e) {
+            jobs.close();
+            uploads.close();
+            database.close();
+            throw e;
+        }
+        LOG.info("Scorecast listening on http://{}:{} (links use {}), data in {}", config.host(), app.port(), config.publicUrl(), data);
+        return new ScorecastServer(database, uploads, jobs, app, keys, routes, developmentKey);
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    public ApiKeys keys() {
+        return keys;
+    }
+
+    /** The key created because the database had none, to be shown once; empty on later starts. */
+    public Optional<String> developmentKey() {
+        return Optional.ofNullable(developmentKey);
+    }
+
+    /** Every HTTP route Javalin registered, as the OpenAPI test compares them. */
+    public List<Route> routes() {
+        return List.copyOf(routes);
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+        jobs.close();
+        uploads.close();
+        database.close();
+    }
+
+    private static void createDirectories(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir, e);
+        }
+    }
+
+    /** An HTTP method and path as registered. */
+    public record Route(String method, String path) {}
+}

@@ -1,0 +1,96 @@
+package dev.scorecast.server.api;
+
+import dev.scorecast.engine.error.Busy;
+import dev.scorecast.engine.error.InvalidParameter;
+import dev.scorecast.engine.error.NotFound;
+import dev.scorecast.engine.error.ScorecastException;
+import dev.scorecast.engine.error.TooLarge;
+import dev.scorecast.engine.error.Unprocessable;
+import dev.scorecast.engine.error.UnsupportedMedia;
+import dev.scorecast.engine.error.WrongState;
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place where failures become HTTP: a status code and the envelope
+ * {@code {"error", "message", "field"?, ...details}} on every surface.
+ */
+public final class ApiErrors {
+    private static final Logger LOG = LoggerFactory.getLogger(ApiErrors.class);
+
+    private ApiErrors() {}
+
+    public static void install(JavalinConfig config) {
+        config.routes.exception(ScorecastException.class, (e, ctx) -> answer(ctx, e));
+        config.routes.exception(Unauthorized.class, (e, ctx) -> {
+            ctx.header("WWW-Authenticate", e.challenge());
+            write(ctx, 401, "unauthorized", e.getMessage(), "Authorization", Map.of());
+        });
+        // Javalin's own refusals (unknown path, wrong method) in the same envelope.
+        config.routes.exception(HttpResponseException.class, (e, ctx) -> write(ctx, e.getStatus(),
+                e.getStatus() == 404 ? "not_found" : "http_" + e.getStatus(),
+                e.getStatus() == 404 ? "No endpoint " + ctx.method() + " " + ctx.path() + "; see /openapi.json for the API."
+                        : e.getMessage(), null, Map.of()));
+        config.routes.exception(Exception.class, (e, ctx) -> {
+            LOG.error("unexpected failure on {} {}", ctx.method(), ctx.path(), e);
+            write(ctx, 500, "internal_error", "The server failed unexpectedly; the failure was logged. Try again later.", null, Map.of());
+        });
+    }
+
+    public static int status(ScorecastException e) {
+        return switch (e) {
+            case InvalidParameter ignored -> 400;
+            case NotFound ignored -> 404;
+            case WrongState ignored -> 409;
+            case TooLarge ignored -> 413;
+            case UnsupportedMedia ignored -> 415;
+            case Unprocessable ignored -> 422;
+            case Busy ignored -> 429;
+        };
+    }
+
+    private static void answer(Context ctx, ScorecastException e) {
+        if (e instanceof Busy busy) {
+            ctx.header("Retry-After", String.valueOf(Math.max(1, busy.retryAfter().toSeconds())));
+        }
+        var extra = new LinkedHashMap<String, Object>(e.details());
+        if (e.problems().size() > 1) {
+            extra.put("problems", e.problems());
+        }
+        write(ctx, status(e), e.code(), e.getMessage(), e.field(), extra);
+    }
+
+    private static void write(Context ctx, int status, String code, String message, String field, Map<String, Object> extra) {
+        var body = new LinkedHashMap<String, Object>();
+        body.put("error", code);
+        body.put("message", message);
+        if (field != null) {
+            body.put("field", field);
+        }
+        body.putAll(extra);
+        // A refused upload may still be streaming in; closing lets the client see the answer at once.
+        if (status == 413) {
+            ctx.header("Connection", "close");
+        }
+        ctx.status(status).json(body);
+    }
+
+    /** Missing or wrong credentials. Kept apart from the engine's family: only HTTP has them. */
+    public static final class Unauthorized extends RuntimeException {
+        private final String challenge;
+
+        public Unauthorized(String message, String challenge) {
+            super(message);
+            this.challenge = challenge;
+        }
+
+        String challenge() {
+            return challenge;
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package dev.scorecast.server.api;
+
+import dev.scorecast.engine.error.InvalidParameter;
+import dev.scorecast.engine.error.UnsupportedMedia;
+import dev.scorecast.server.upload.Chunk;
+import dev.scorecast.server.upload.ChunkReceipt;
+import dev.scorecast.server.upload.CompletedUpload;
+import dev.scorecast.server.upload.IncomingChunk;
+import dev.scorecast.server.upload.Upload;
+import dev.scorecast.server.upload.UploadProgress;
+import dev.scorecast.server.upload.UploadService;
+import dev.scorecast.server.upload.Variant;
+import dev.scorecast.server.upload.Video;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/** Sync variant A: {@code /sync/...}, JSON bodies and raw octet-stream chunks. */
+public final class SyncAApi {
+    private static final Pattern MEDIA_TYPE = Pattern.compile("[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*(;.*)?");
+
+    private final UploadService uploads;
+    private final Requests requests;
+    private final long maxChunkBytes;
+
+    public SyncAApi(UploadService uploads, Requests requests, long maxChunkBytes) {
+        this.uploads = uploads;
+        this.requests = requests;
+        this.maxChunkBytes = maxChunkBytes;
+    }
+
+    public void register(RoutesConfig routes) {
+        routes.post("/sync/initialize_video_upload", this::initialize);
+        routes.post("/sync/upload_chunk", this::uploadChunk);
+        routes.get("/sync/upload_status", this::uploadStatus);
+        routes.post("/sync/complete_video_upload", this::complete);
+    }
+
+    private void initialize(Context ctx) {
+        JsonFields fields = requests.body(ctx);
+        String fileName = fields.requiredString("file_name");
+        Long fileSize = fields.requiredLong("file_size");
+        String fileType = fields.requiredString("file_type");
+        Requests.checkFileName(fields, "file_name", fileName);
+        if (fileSize != null && fileSize < 1) {
+            fields.problem("file_size", "file_size must be the file's size in bytes, at least 1.");
+        }
+        if (fileType != null && !MEDIA_TYPE.matcher(fileType.toLowerCase(Locale.ROOT)).matches()) {
+            fields.problem("file_type", "file_type must be a media type such as video/mp4.");
+        }
+        fields.check();
+        String mediaType = fileType.toLowerCase(Locale.ROOT).split(";")[0].strip();
+        if (!mediaType.startsWith("video/") && !mediaType.equals("application/octet-stream") && !mediaType.equals("application/mp4")) {
+            throw new UnsupportedMedia("file_type", "file_type is " + mediaType
+                    + "; only videos are accepted (video/mp4, video/quicktime, video/webm, video/x-matroska, ...).");
+        }
+        Upload upload = uploads.initialize(Authenticator.principal(ctx), Variant.A, fileName, fileSize, mediaType);
+        ctx.json(new Initialized(upload.id(), maxChunkBytes, upload.expiresAt().toString()));
+    }
+
+    private void uploadChunk(Context ctx) {
+        String uploadId = ctx.header("X-Upload-Id");
+        if (uploadId == null || uploadId.isBlank()) {
+            throw new InvalidParameter("X-Upload-Id", "The X-Upload-Id header is required: the upload_id from initialize_video_upload.");
+        }
+        int index = chunkIndex(ctx.header("X-Chunk-Index"));
+        String sha256 = Requests.optionalSha256(ctx.header("X-Chunk-Sha256"), "X-Chunk-Sha256");
+        String contentType = ctx.contentType();
+        if (contentType != null && !contentType.toLowerCase(Locale.ROOT).startsWith("application/octet-stream")) {
+            throw new InvalidParameter("Content-Type", "Send the chunk's raw bytes with Content-Type: application/octet-stream, not "
+                    + contentType + ".");
+        }
+        long length = ctx.req().getContentLengthLong();
+        ChunkReceipt receipt;
+        try {
+            receipt = uploads.putChunk(Authenticator.principal(ctx), Variant.A, uploadId.strip(),
+                    new IncomingChunk(index, null, sha256, length >= 0 ? length : null, ctx.req().getInputStream()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ctx.json(new ChunkStored(receipt.uploadId(), receipt.index(), receipt.size(), receipt.sha256()));
+    }
+
+    private void uploadStatus(Context ctx) {
+        String uploadId = ctx.queryParam("upload_id");
+        if (uploadId == null || uploadId.isBlank()) {
+            throw new InvalidParameter("upload_id", "The upload_id query parameter is required: /sync/upload_status?upload_id=...");
+        }
+        UploadProgress progress = uploads.progress(Authenticator.principal(ctx), Variant.A, uploadId.strip());
+        Upload upload = progress.upload();
+        ctx.json(new Progress(upload.id(), upload.state().wire(), upload.fileName(), upload.fileSize(), progress.receivedBytes(),
+                progress.chunks().stream().map(SyncAApi::summary).toList(),
+                upload.videoId(), upload.expiresAt().toString()));
+    }
+
+    private void complete(Context ctx) {
+        JsonFields fields = requests.body(ctx);
+        String uploadId = fields.requiredString("upload_id");
+        fields.check();
+        CompletedUpload done = uploads.complete(Authenticator.principal(ctx), Variant.A, uploadId, null);
+        Video v = done.video();
+        ctx.json(new Completed(done.upload().id(), v.id(), v.duration(), v.width(), v.height(), v.fps(), v.hasAudio(),
+                v.container(), v.videoCodec(), v.rotation(), v.frames(), v.size(), v.sha256()));
+    }
+
+    private static int chunkIndex(String header) {
+        if (header == null || header.isBlank()) {
+            throw new InvalidParameter("X-Chunk-Index", "The X-Chunk-Index header is required: the chunk's position, counting from 0.");
+        }
+        try {
+            return Integer.parseInt(header.strip());
+        } catch (NumberFormatException e) {
+            throw new InvalidParameter("X-Chunk-Index", "X-Chunk-Index must be a whole number counting from 0, not \"" + header + "\".");
+        }
+    }
+
+    record Initialized(String uploadId, long chunkSize, String expiresAt) {}
+
+    record ChunkStored(String uploadId, int chunkIndex, long size, String sha256) {}
+
+    record ChunkSummary(int index, long size, String sha256) {}
+
+    record Progress(String uploadId, String state, String fileName, Long fileSize, long receivedBytes,
+                    List<ChunkSummary> chunks, String videoId, String expiresAt) {}
+
+    record Completed(String uploadId, String videoId, double duration, int width, int height, double fps, boolean hasAudio,
+                     String container, String videoCodec, int rotation, long frames, long size, String sha256) {}
+
+    static ChunkSummary summary(Chunk chunk) {
+        return new ChunkSummary(chunk.index(), chunk.size(), chunk.sha256());
+    }
+}

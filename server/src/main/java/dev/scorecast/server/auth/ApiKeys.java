@@ -1,0 +1,74 @@
+package dev.scorecast.server.auth;
+
+import dev.scorecast.engine.error.InvalidParameter;
+import dev.scorecast.server.db.Database;
+import dev.scorecast.server.db.Rows;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * API keys of the form {@code sc_<key id>_<secret>}. Only a SHA-256 of the secret is stored;
+ * the key id finds the row and the hashes are compared in constant time. The secret carries
+ * 160 random bits, so a fast hash is enough: there is nothing to brute-force.
+ */
+public final class ApiKeys {
+    private static final Pattern USER = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,63}");
+    private static final Pattern KEY = Pattern.compile("sc_([a-z2-7]{12})_([a-z2-7]{32})");
+
+    private final Database database;
+
+    public ApiKeys(Database database) {
+        this.database = database;
+    }
+
+    /** Creates a key for {@code user} and returns it; this is the only time it is ever visible. */
+    public String create(String user) {
+        if (user == null || !USER.matcher(user).matches()) {
+            throw new InvalidParameter("user",
+                    "The user name must be 1-64 characters of letters, digits, '.', '_', '@' or '-', starting with a letter or digit.");
+        }
+        String keyId = Ids.randomBase32(12);
+        String secret = Ids.randomBase32(32);
+        database.query(connection -> Rows.update(connection,
+                "INSERT INTO api_keys (key_id, owner, secret_hash, created_at) VALUES (?, ?, ?, ?)",
+                keyId, user, sha256(secret), System.currentTimeMillis()));
+        return "sc_" + keyId + "_" + secret;
+    }
+
+    /** The user of a presented key, or empty when the key is malformed, unknown or revoked. */
+    public Optional<Principal> verify(String presented) {
+        if (presented == null) {
+            return Optional.empty();
+        }
+        var match = KEY.matcher(presented);
+        if (!match.matches()) {
+            return Optional.empty();
+        }
+        String keyId = match.group(1);
+        byte[] offered = sha256(match.group(2)).getBytes(StandardCharsets.US_ASCII);
+        return database.query(connection -> Rows.one(connection,
+                        "SELECT owner, secret_hash FROM api_keys WHERE key_id = ? AND revoked_at IS NULL",
+                        row -> new StoredKey(row.getString("owner"), row.getString("secret_hash")), keyId))
+                .filter(stored -> MessageDigest.isEqual(stored.secretHash().getBytes(StandardCharsets.US_ASCII), offered))
+                .map(stored -> new Principal(stored.owner()));
+    }
+
+    public boolean none() {
+        return database.query(connection -> Rows.one(connection, "SELECT COUNT(*) AS n FROM api_keys",
+                row -> row.getLong("n"))).orElse(0L) == 0;
+    }
+
+    private record StoredKey(String owner, String secretHash) {}
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

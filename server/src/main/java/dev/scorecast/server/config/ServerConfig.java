@@ -1,0 +1,90 @@
+package dev.scorecast.server.config;
+
+import dev.scorecast.engine.error.InvalidParameter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything the server can be told, read once from {@code SCORECAST_*} environment variables.
+ * Every setting has a default that works on a fresh machine; README lists them all.
+ */
+public record ServerConfig(
+        String host,
+        int port,
+        Path dataDir,
+        String dbUrl,
+        String publicUrl,
+        Path soundFont,
+        UploadLimits uploads,
+        long maxJsonBytes,
+        int workerThreads) {
+
+    public ServerConfig {
+        Objects.requireNonNull(host);
+        Objects.requireNonNull(dataDir);
+        Objects.requireNonNull(dbUrl);
+        Objects.requireNonNull(publicUrl);
+        Objects.requireNonNull(uploads);
+        if (port < 0 || port > 65535) {
+            throw new InvalidParameter("SCORECAST_PORT", "SCORECAST_PORT must be between 0 and 65535.");
+        }
+        if (workerThreads < 1) {
+            throw new InvalidParameter("SCORECAST_WORKERS", "SCORECAST_WORKERS must be at least 1.");
+        }
+    }
+
+    public static ServerConfig fromEnvironment() {
+        return from(System.getenv());
+    }
+
+    public static ServerConfig from(Map<String, String> env) {
+        var settings = new Settings(env);
+        int port = settings.integer("SCORECAST_PORT", 8080);
+        Path data = settings.path("SCORECAST_DATA", Path.of("data")).toAbsolutePath().normalize();
+        String dbUrl = settings.string("SCORECAST_DB_URL", "jdbc:sqlite:" + data.resolve("scorecast.db"));
+        String publicUrl = settings.string("SCORECAST_PUBLIC_URL", "http://localhost:" + port);
+        return new ServerConfig(
+                settings.string("SCORECAST_HOST", "0.0.0.0"),
+                port,
+                data,
+                dbUrl,
+                stripTrailingSlash(publicUrl),
+                settings.path("SCORECAST_SOUNDFONT", Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2")),
+                UploadLimits.from(settings),
+                settings.bytes("SCORECAST_MAX_JSON_BYTES", 4L << 20),
+                settings.integer("SCORECAST_WORKERS", 2));
+    }
+
+    /** The same configuration listening on another port (tests use port 0). */
+    public ServerConfig withPort(int newPort) {
+        return new ServerConfig(host, newPort, dataDir, dbUrl, publicUrl, soundFont, uploads, maxJsonBytes, workerThreads);
+    }
+
+    private static String stripTrailingSlash(String url) {
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    /** Limits on what a client may upload. */
+    public record UploadLimits(long maxChunkBytes, long maxFileBytes, Duration maxDuration, int maxFrameWidth,
+                               int maxFrameHeight, int maxChunks, Duration expiresAfter) {
+        public UploadLimits {
+            if (maxChunkBytes < 1 || maxFileBytes < maxChunkBytes) {
+                throw new InvalidParameter("SCORECAST_MAX_CHUNK_BYTES",
+                        "SCORECAST_MAX_CHUNK_BYTES must be positive and not above SCORECAST_MAX_FILE_BYTES.");
+            }
+        }
+
+        static UploadLimits from(Settings settings) {
+            return new UploadLimits(
+                    settings.bytes("SCORECAST_MAX_CHUNK_BYTES", 32L << 20),
+                    settings.bytes("SCORECAST_MAX_FILE_BYTES", 2L << 30),
+                    Duration.ofSeconds(settings.integer("SCORECAST_MAX_DURATION_SECONDS", 1800)),
+                    settings.integer("SCORECAST_MAX_FRAME_WIDTH", 8192),
+                    settings.integer("SCORECAST_MAX_FRAME_HEIGHT", 8192),
+                    settings.integer("SCORECAST_MAX_CHUNKS", 10_000),
+                    Duration.ofHours(settings.integer("SCORECAST_UPLOAD_TTL_HOURS", 24)));
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.scorecast.server.db;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+
+/**
+ * The metadata store: SQLite in the data directory by default, PostgreSQL when
+ * {@code SCORECAST_DB_URL} points at one. Opening it applies pending migrations.
+ */
+public final class Database implements AutoCloseable {
+    private final HikariDataSource dataSource;
+    private final boolean sqlite;
+
+    private Database(HikariDataSource dataSource, boolean sqlite) {
+        this.dataSource = dataSource;
+        this.sqlite = sqlite;
+    }
+
+    public static Database open(String jdbcUrl) {
+        boolean sqlite = jdbcUrl.startsWith("jdbc:sqlite:");
+        var config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        config.setPoolName("scorecast-db");
+        if (sqlite) {
+            createParentDirectory(jdbcUrl.substring("jdbc:sqlite:".length()));
+            // WAL lets readers run beside the one writer; IMMEDIATE transactions take the write lock
+            // up front, so concurrent workers wait on busy_timeout instead of failing mid-transaction.
+            config.addDataSourceProperty("journal_mode", "WAL");
+            config.addDataSourceProperty("busy_timeout", "30000");
+            config.addDataSourceProperty("transaction_mode", "IMMEDIATE");
+            config.addDataSourceProperty("synchronous", "NORMAL");
+            config.addDataSourceProperty("foreign_keys", "true");
+            config.setMaximumPoolSize(8);
+        } else {
+            config.setMaximumPoolSize(16);
+        }
+        var dataSource = new HikariDataSource(config);
+        try {
+            Flyway.configure()
+                    .dataSource(dataSource)
+                    .locations("classpath:db/migration")
+                    .load()
+                    .migrate();
+        } catch (RuntimeException e) {
+            dataSource.close();
+            throw e;
+        }
+        return new Database(dataSource, sqlite);
+    }
+
+    private static void createParentDirectory(String file) {
+        Path parent = Path.of(file).toAbsolutePath().getParent();
+        try {
+            Files.createDirectories(parent);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot create the database directory " + parent, e);
+        }
+    }
+
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    public boolean isSqlite() {
+        return sqlite;
+    }
+
+    /**
+     * The clause that locks selected rows until the transaction ends. SQLite needs none: its
+     * IMMEDIATE transactions already hold the database's single write lock.
+     */
+    public String forUpdate() {
+        return sqlite ? "" : " FOR UPDATE";
+    }
+
+    /** Runs {@code work} in one transaction, committed when it returns and rolled back when it throws. */
+    public <T> T transaction(SqlWork<T> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                T result = work.run(connection);
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException(e);
+        }
+    }
+
+    /** Runs {@code work} on a connection in auto-commit mode (single statements, reads). */
+    public <T> T query(SqlWork<T> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw new DatabaseException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+
+    /** A unit of JDBC work. */
+    @FunctionalInterface
+    public interface SqlWork<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /** A failure of the database itself, never of the caller's input. */
+    public static final class DatabaseException extends RuntimeException {
+        DatabaseException(SQLException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+}

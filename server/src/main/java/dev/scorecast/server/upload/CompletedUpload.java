@@ -1,0 +1,4 @@
+package dev.scorecast.server.upload;
+
+/** A finished upload and the video it became. */
+public record CompletedUpload(Upload upload, Video video) {}

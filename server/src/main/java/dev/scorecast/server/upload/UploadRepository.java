@@ -1,0 +1,157 @@
+package dev.scorecast.server.upload;
+
+import dev.scorecast.server.auth.Principal;
+import dev.scorecast.server.db.Rows;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** SQL for uploads, chunks and videos. Every lookup by id also matches the owner. */
+final class UploadRepository {
+    private final String forUpdate;
+
+    UploadRepository(String forUpdate) {
+        this.forUpdate = forUpdate;
+    }
+
+    void insert(Connection c, Upload upload) throws SQLException {
+        Rows.update(c, """
+                INSERT INTO uploads (id, owner, variant, file_name, file_size, media_type, total_chunks, state,
+                                     video_id, created_at, updated_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                upload.id(), upload.owner(), upload.variant().name(), upload.fileName(), upload.fileSize(),
+                upload.mediaType(), upload.totalChunks(), upload.state().wire(), upload.videoId(),
+                upload.createdAt().toEpochMilli(), upload.createdAt().toEpochMilli(), upload.expiresAt().toEpochMilli());
+    }
+
+    Optional<Upload> find(Connection c, Principal owner, Variant variant, String id) throws SQLException {
+        return Rows.one(c, "SELECT * FROM uploads WHERE id = ? AND owner = ? AND variant = ?",
+                UploadRepository::upload, id, owner.user(), variant.name());
+    }
+
+    /** The same lookup, holding the row until the transaction ends. */
+    Optional<Upload> lock(Connection c, Principal owner, Variant variant, String id) throws SQLException {
+        return Rows.one(c, "SELECT * FROM uploads WHERE id = ? AND owner = ? AND variant = ?" + forUpdate,
+                UploadRepository::upload, id, owner.user(), variant.name());
+    }
+
+    void touch(Connection c, String id, Instant now, Instant expiresAt) throws SQLException {
+        Rows.update(c, "UPDATE uploads SET updated_at = ?, expires_at = ? WHERE id = ?",
+                now.toEpochMilli(), expiresAt.toEpochMilli(), id);
+    }
+
+    void setTotal(Connection c, String id, int total) throws SQLException {
+        Rows.update(c, "UPDATE uploads SET total_chunks = ? WHERE id = ?", total, id);
+    }
+
+    void setState(Connection c, String id, UploadState state, String videoId) throws SQLException {
+        Rows.update(c, "UPDATE uploads SET state = ?, video_id = ?, updated_at = ? WHERE id = ?",
+                state.wire(), videoId, System.currentTimeMillis(), id);
+    }
+
+    List<Chunk> chunks(Connection c, String uploadId) throws SQLException {
+        return Rows.list(c, "SELECT * FROM upload_chunks WHERE upload_id = ? ORDER BY idx", UploadRepository::chunk, uploadId);
+    }
+
+    Optional<Chunk> chunk(Connection c, String uploadId, int index) throws SQLException {
+        return Rows.one(c, "SELECT * FROM upload_chunks WHERE upload_id = ? AND idx = ?", UploadRepository::chunk, uploadId, index);
+    }
+
+    long bytesExcept(Connection c, String uploadId, int index) throws SQLException {
+        return Rows.one(c, "SELECT COALESCE(SUM(size), 0) AS total FROM upload_chunks WHERE upload_id = ? AND idx <> ?",
+                row -> row.getLong("total"), uploadId, index).orElse(0L);
+    }
+
+    void putChunk(Connection c, String uploadId, Chunk chunk) throws SQLException {
+        Rows.update(c, """
+                INSERT INTO upload_chunks (upload_id, idx, chunk_id, size, sha256, total, stored_as, received_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (upload_id, idx) DO UPDATE SET chunk_id = excluded.chunk_id, size = excluded.size,
+                    sha256 = excluded.sha256, total = excluded.total, stored_as = excluded.stored_as,
+                    received_at = excluded.received_at""",
+                uploadId, chunk.index(), chunk.chunkId(), chunk.size(), chunk.sha256(), chunk.total(),
+                chunk.storedAs(), chunk.receivedAt().toEpochMilli());
+    }
+
+    void insertVideo(Connection c, Video v) throws SQLException {
+        Rows.update(c, """
+                INSERT INTO videos (id, owner, upload_id, file_name, stored_as, size, sha256, container, video_codec,
+                                    duration, width, height, fps, frames, rotation, has_audio, audio_codec,
+                                    audio_stored_as, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                v.id(), v.owner(), v.uploadId(), v.fileName(), v.storedAs(), v.size(), v.sha256(), v.container(),
+                v.videoCodec(), v.duration(), v.width(), v.height(), v.fps(), v.frames(), v.rotation(), v.hasAudio(),
+                v.audioCodec(), v.audioStoredAs(), v.createdAt().toEpochMilli());
+    }
+
+    Optional<Video> findVideo(Connection c, Principal owner, String videoId) throws SQLException {
+        return Rows.one(c, "SELECT * FROM videos WHERE id = ? AND owner = ?", UploadRepository::video, videoId, owner.user());
+    }
+
+    /** Uploads left mid-assembly by a crash: they go back to taking chunks. */
+    List<Upload> interrupted(Connection c) throws SQLException {
+        return Rows.list(c, "SELECT * FROM uploads WHERE state = ?", UploadRepository::upload, UploadState.ASSEMBLING.wire());
+    }
+
+    List<Upload> expired(Connection c, Instant now) throws SQLException {
+        return Rows.list(c, "SELECT * FROM uploads WHERE state = ? AND expires_at < ?",
+                UploadRepository::upload, UploadState.ACTIVE.wire(), now.toEpochMilli());
+    }
+
+    void delete(Connection c, String uploadId) throws SQLException {
+        Rows.update(c, "DELETE FROM upload_chunks WHERE upload_id = ?", uploadId);
+        Rows.update(c, "DELETE FROM uploads WHERE id = ?", uploadId);
+    }
+
+    private static Upload upload(ResultSet row) throws SQLException {
+        return new Upload(
+                row.getString("id"),
+                row.getString("owner"),
+                Variant.valueOf(row.getString("variant")),
+                row.getString("file_name"),
+                Rows.nullableLong(row, "file_size"),
+                row.getString("media_type"),
+                Rows.nullableInt(row, "total_chunks"),
+                UploadState.fromWire(row.getString("state")),
+                row.getString("video_id"),
+                Instant.ofEpochMilli(row.getLong("created_at")),
+                Instant.ofEpochMilli(row.getLong("expires_at")));
+    }
+
+    private static Chunk chunk(ResultSet row) throws SQLException {
+        return new Chunk(
+                row.getInt("idx"),
+                row.getString("chunk_id"),
+                row.getLong("size"),
+                row.getString("sha256"),
+                Rows.nullableInt(row, "total"),
+                row.getString("stored_as"),
+                Instant.ofEpochMilli(row.getLong("received_at")));
+    }
+
+    private static Video video(ResultSet row) throws SQLException {
+        return new Video(
+                row.getString("id"),
+                row.getString("owner"),
+                row.getString("upload_id"),
+                row.getString("file_name"),
+                row.getString("stored_as"),
+                row.getLong("size"),
+                row.getString("sha256"),
+                row.getString("container"),
+                row.getString("video_codec"),
+                row.getDouble("duration"),
+                row.getInt("width"),
+                row.getInt("height"),
+                row.getDouble("fps"),
+                row.getLong("frames"),
+                row.getInt("rotation"),
+                row.getInt("has_audio") != 0,
+                row.getString("audio_codec"),
+                row.getString("audio_stored_as"),
+                Instant.ofEpochMilli(row.getLong("created_at")));
+    }
+}

@@ -1,0 +1,76 @@
+package dev.scorecast.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Keys and ownership: no key, a wrong key, and another user's ids. */
+class AuthTest {
+    @TempDir
+    static Path data;
+    static TestServer server;
+
+    @BeforeAll
+    static void start() {
+        server = TestServer.start(data);
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void everyEndpointNeedsAKey() {
+        for (var route : server.server.routes()) {
+            if (route.path().equals("/openapi.json")) {
+                continue;
+            }
+            for (String key : new String[] {null, "sc_aaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "not-a-key"}) {
+                Api api = server.api(key);
+                Api.Response r = route.method().equals("GET") ? api.get(route.path()) : api.postJson(route.path(), "{}");
+                assertEquals(401, r.status(), route + " with " + key + ": " + r);
+                assertEquals("unauthorized", r.body().get("error").asText());
+                assertTrue(r.header("WWW-Authenticate").startsWith("Bearer"), route.toString());
+            }
+        }
+    }
+
+    @Test
+    void aTamperedSecretIsRefused() {
+        String key = server.aliceKey;
+        String tampered = key.substring(0, key.length() - 1) + (key.endsWith("a") ? "b" : "a");
+        assertEquals(401, server.api(tampered).postJson("/sync_upload_init", Map.of("payload", Map.of("filename", "a"))).status());
+    }
+
+    @Test
+    void anotherUsersUploadIsUnknown() {
+        Api alice = server.alice();
+        Api bob = server.bob();
+        byte[] bytes = Uploads.read(Videos.silentMp4());
+        List<byte[]> chunks = Uploads.split(bytes, 2);
+        String id = Uploads.initA(alice, "a.mp4", bytes.length, "video/mp4");
+        assertEquals(200, Uploads.chunkA(alice, id, 0, chunks.get(0)).status());
+
+        assertEquals(404, Uploads.chunkA(bob, id, 1, chunks.get(1)).status());
+        assertEquals(404, bob.get("/sync/upload_status?upload_id=" + id).status());
+        Api.Response r = bob.postJson("/sync/complete_video_upload", Map.of("upload_id", id));
+        assertEquals(404, r.status());
+        assertEquals("not_found", r.body().get("error").asText());
+
+        String task = Uploads.initB(alice, "b.mp4");
+        assertEquals(404, Uploads.chunkB(bob, task, 0, 1, bytes).status());
+        assertEquals(404, bob.postJson("/sync_upload_complete", Map.of("taskid", task, "total", 1)).status());
+
+        // Alice's upload is untouched by Bob's attempts.
+        assertEquals(200, Uploads.chunkA(alice, id, 1, chunks.get(1)).status());
+        assertEquals(200, alice.postJson("/sync/complete_video_upload", Map.of("upload_id", id)).status());
+    }
+}

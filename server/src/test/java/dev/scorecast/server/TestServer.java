@@ -1,0 +1,62 @@
+package dev.scorecast.server;
+
+import dev.scorecast.server.config.ServerConfig;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/** A real server on a free port over a temporary data directory, with two users' keys. */
+final class TestServer implements AutoCloseable {
+    final Path dataDir;
+    final Map<String, String> env;
+    ScorecastServer server;
+    final String aliceKey;
+    final String bobKey;
+
+    private TestServer(Path dataDir, Map<String, String> env) {
+        this.dataDir = dataDir;
+        this.env = env;
+        this.server = ScorecastServer.start(config());
+        this.aliceKey = server.keys().create("alice");
+        this.bobKey = server.keys().create("bob");
+    }
+
+    static TestServer start(Path dataDir) {
+        return start(dataDir, Map.of());
+    }
+
+    /** {@code overrides} are SCORECAST_* settings, e.g. a small chunk limit. */
+    static TestServer start(Path dataDir, Map<String, String> overrides) {
+        var env = new HashMap<String, String>(overrides);
+        env.put("SCORECAST_DATA", dataDir.toString());
+        env.put("SCORECAST_HOST", "127.0.0.1");
+        return new TestServer(dataDir, env);
+    }
+
+    private ServerConfig config() {
+        return ServerConfig.from(env).withPort(0);
+    }
+
+    /** Stops the server and starts a new one on the same data directory (a restart). */
+    void restart() {
+        server.close();
+        server = ScorecastServer.start(config());
+    }
+
+    Api api(String key) {
+        return new Api("http://127.0.0.1:" + server.port(), key);
+    }
+
+    Api alice() {
+        return api(aliceKey);
+    }
+
+    Api bob() {
+        return api(bobKey);
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
