@@ -1,6 +1,9 @@
 # Shared by bin/scorecast and bin/test: find Java 25, install missing Debian packages, build.
 # Sourced, not run.
 
+# Maven 3.8 on JDK 25 warns about its own use of sun.misc.Unsafe; that is noise for our users.
+export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
+
 SCORECAST_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
 log() { printf 'scorecast: %s\n' "$*" >&2; }

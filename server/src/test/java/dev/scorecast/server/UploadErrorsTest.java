@@ -191,9 +191,16 @@ class UploadErrorsTest {
         String wrong = Uploads.sha256(new byte[] {1});
         assertError(api.postBytes("/sync/upload_chunk", bytes, Map.of("X-Upload-Id", id, "X-Chunk-Index", "0", "X-Chunk-Sha256", wrong)),
                 400, "invalid_parameter", "X-Chunk-Sha256");
+        assertError(api.postBytes("/sync/upload_chunk", bytes, Map.of("X-Upload-Id", id, "X-Chunk-Index", "0", "X-Chunk-Crc32c", "00000000")),
+                400, "invalid_parameter", "X-Chunk-Crc32c");
+        assertError(api.postBytes("/sync/upload_chunk", bytes, Map.of("X-Upload-Id", id, "X-Chunk-Index", "0", "X-Chunk-Crc32c", "xyz")),
+                400, "invalid_parameter", "X-Chunk-Crc32c");
         assertEquals(0, api.get("/sync/upload_status?upload_id=" + id).body().get("chunks").size());
 
         String task = Uploads.initB(api, "s.mp4");
+        assertError(api.postMultipart("/sync_upload_chunk",
+                Map.of("payload", Api.write(Map.of("taskid", task, "index", 0, "total", 1, "crc32c", "00000000"))), "file", bytes),
+                400, "invalid_parameter", "crc32c");
         Api.Response r = api.postMultipart("/sync_upload_chunk",
                 Map.of("payload", Api.write(Map.of("taskid", task, "index", 0, "total", 1, "sha256", wrong))), "file", bytes);
         assertError(r, 400, "invalid_parameter", "sha256");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -35,7 +36,7 @@ class UploadFlowTest {
     }
 
     @Test
-    void h264AacMp4ThroughVariantA() {
+    void h264AacMp4ThroughVariantA() throws Exception {
         Path file = Videos.h264Aac();
         Api.Response done = Uploads.uploadA(server.alice(), file, "video/mp4", 3);
         assertEquals(200, done.status(), done::toString);
@@ -48,7 +49,9 @@ class UploadFlowTest {
         assertEquals("h264", done.body().get("video_codec").asText());
         assertEquals("mp4", done.body().get("container").asText());
         // The assembled file is the uploaded file, byte for byte.
-        assertEquals(Uploads.sha256(Uploads.read(file)), done.body().get("sha256").asText());
+        assertEquals(Uploads.crc32c(Uploads.read(file)), done.body().get("crc32c").asText());
+        assertEquals(Files.size(file), Files.size(server.dataDir.resolve("files/videos/" + done.body().get("video_id").asText() + "/source")));
+        assertEquals(-1, Files.mismatch(file, server.dataDir.resolve("files/videos/" + done.body().get("video_id").asText() + "/source")));
         String videoId = done.body().get("video_id").asText();
         assertTrue(server.dataDir.resolve("files/videos/" + videoId + "/audio.wav").toFile().isFile(), "audio extracted");
     }
@@ -98,7 +101,7 @@ class UploadFlowTest {
         assertEquals(bytes.length, status.body().get("received_bytes").asLong());
         Api.Response done = api.postJson("/sync/complete_video_upload", Map.of("upload_id", id));
         assertEquals(200, done.status(), done::toString);
-        assertEquals(Uploads.sha256(bytes), done.body().get("sha256").asText());
+        assertEquals(Uploads.crc32c(bytes), done.body().get("crc32c").asText());
     }
 
     @Test
@@ -115,7 +118,7 @@ class UploadFlowTest {
         }
         Api.Response done = api.postJson("/sync_upload_complete", Map.of("taskid", id, "total", 8));
         assertEquals(200, done.status(), done::toString);
-        assertEquals(Uploads.sha256(bytes), done.body().at("/video/sha256").asText());
+        assertEquals(Uploads.crc32c(bytes), done.body().at("/video/crc32c").asText());
     }
 
     @Test
@@ -130,11 +133,12 @@ class UploadFlowTest {
         assertEquals(200, Uploads.chunkA(api, id, 1, chunks.get(1)).status());
         Api.Response again = Uploads.chunkA(api, id, 0, chunks.get(0));
         assertEquals(200, again.status());
-        assertEquals(Uploads.sha256(chunks.get(0)), again.body().get("sha256").asText());
+        assertEquals(Uploads.crc32c(chunks.get(0)), again.body().get("crc32c").asText());
+        assertTrue(again.body().get("sha256").isNull(), "SHA-256 is taken only when the client asks for it");
         Api.Response status = api.get("/sync/upload_status?upload_id=" + id);
         assertEquals(2, status.body().get("chunks").size(), "a duplicate index is one chunk");
         Api.Response done = api.postJson("/sync/complete_video_upload", Map.of("upload_id", id));
-        assertEquals(Uploads.sha256(bytes), done.body().get("sha256").asText());
+        assertEquals(Uploads.crc32c(bytes), done.body().get("crc32c").asText());
     }
 
     @Test
@@ -158,8 +162,16 @@ class UploadFlowTest {
         byte[] bytes = Uploads.read(Videos.silentMp4());
         String id = Uploads.initA(api, "s.mp4", bytes.length, "video/mp4");
         Api.Response good = api.postBytes("/sync/upload_chunk", bytes,
-                Map.of("X-Upload-Id", id, "X-Chunk-Index", "0", "X-Chunk-Sha256", Uploads.sha256(bytes)));
+                Map.of("X-Upload-Id", id, "X-Chunk-Index", "0", "X-Chunk-Sha256", Uploads.sha256(bytes),
+                        "X-Chunk-Crc32c", Uploads.crc32c(bytes)));
         assertEquals(200, good.status(), good::toString);
+        assertEquals(Uploads.sha256(bytes), good.body().get("sha256").asText());
+        assertEquals(Uploads.crc32c(bytes), good.body().get("crc32c").asText());
+        String task = Uploads.initB(api, "s.mp4");
+        Api.Response b = api.postMultipart("/sync_upload_chunk", Map.of("payload", Api.write(Map.of("taskid", task, "index", 0, "total", 1,
+                "sha256", Uploads.sha256(bytes).toUpperCase(), "crc32c", Uploads.crc32c(bytes)))), "file", bytes);
+        assertEquals(200, b.status(), b::toString);
+        assertEquals(Uploads.sha256(bytes), b.body().get("sha256").asText());
     }
 
     interface Call {

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.CRC32C;
 
 /** Client-side chunking, as a user's uploader would do it. */
 final class Uploads {
@@ -40,6 +41,13 @@ final class Uploads {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** CRC32C as the server prints it: 8 lowercase hex digits. */
+    static String crc32c(byte[] bytes) {
+        var crc = new CRC32C();
+        crc.update(bytes);
+        return HexFormat.of().toHexDigits((int) crc.getValue());
     }
 
     static String initA(Api api, String name, long size, String type) {

@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 /** What every handler needs to read a request: the JSON mapper and the size cap for JSON bodies. */
 public record Requests(ObjectMapper mapper, long maxJsonBytes) {
     private static final Pattern SHA256 = Pattern.compile("[0-9a-fA-F]{64}");
+    private static final Pattern CRC32C = Pattern.compile("[0-9a-fA-F]{8}");
 
     /** The request body as a JSON object, read with its size counted (never trusted from headers). */
     public JsonFields body(Context ctx) {
@@ -27,6 +28,17 @@ public record Requests(ObjectMapper mapper, long maxJsonBytes) {
         }
         if (!SHA256.matcher(value.strip()).matches()) {
             throw new InvalidParameter(field, field + " must be the chunk's SHA-256 as 64 hexadecimal digits.");
+        }
+        return value.strip();
+    }
+
+    /** A client-supplied CRC32C: absent, or 8 hex digits (big-endian, as {@code crc32c} prints it). */
+    public static String optionalCrc32c(String value, String field) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        if (!CRC32C.matcher(value.strip()).matches()) {
+            throw new InvalidParameter(field, field + " must be the chunk's CRC32C as 8 hexadecimal digits.");
         }
         return value.strip();
     }

@@ -68,6 +68,7 @@ public final class SyncAApi {
             throw new InvalidParameter("X-Upload-Id", "The X-Upload-Id header is required: the upload_id from initialize_video_upload.");
         }
         int index = chunkIndex(ctx.header("X-Chunk-Index"));
+        String crc32c = Requests.optionalCrc32c(ctx.header("X-Chunk-Crc32c"), "X-Chunk-Crc32c");
         String sha256 = Requests.optionalSha256(ctx.header("X-Chunk-Sha256"), "X-Chunk-Sha256");
         String contentType = ctx.contentType();
         if (contentType != null && !contentType.toLowerCase(Locale.ROOT).startsWith("application/octet-stream")) {
@@ -78,11 +79,11 @@ public final class SyncAApi {
         ChunkReceipt receipt;
         try {
             receipt = uploads.putChunk(Authenticator.principal(ctx), Variant.A, uploadId.strip(),
-                    new IncomingChunk(index, null, sha256, length >= 0 ? length : null, ctx.req().getInputStream()));
+                    new IncomingChunk(index, null, crc32c, sha256, length >= 0 ? length : null, ctx.req().getInputStream()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ctx.json(new ChunkStored(receipt.uploadId(), receipt.index(), receipt.size(), receipt.sha256()));
+        ctx.json(new ChunkStored(receipt.uploadId(), receipt.index(), receipt.size(), receipt.crc32c(), receipt.sha256()));
     }
 
     private void uploadStatus(Context ctx) {
@@ -104,7 +105,7 @@ public final class SyncAApi {
         CompletedUpload done = uploads.complete(Authenticator.principal(ctx), Variant.A, uploadId, null);
         Video v = done.video();
         ctx.json(new Completed(done.upload().id(), v.id(), v.duration(), v.width(), v.height(), v.fps(), v.hasAudio(),
-                v.container(), v.videoCodec(), v.rotation(), v.frames(), v.size(), v.sha256()));
+                v.container(), v.videoCodec(), v.rotation(), v.frames(), v.size(), v.crc32c()));
     }
 
     private static int chunkIndex(String header) {
@@ -120,17 +121,17 @@ public final class SyncAApi {
 
     record Initialized(String uploadId, long chunkSize, String expiresAt) {}
 
-    record ChunkStored(String uploadId, int chunkIndex, long size, String sha256) {}
+    record ChunkStored(String uploadId, int chunkIndex, long size, String crc32c, String sha256) {}
 
-    record ChunkSummary(int index, long size, String sha256) {}
+    record ChunkSummary(int index, long size, String crc32c, String sha256) {}
 
     record Progress(String uploadId, String state, String fileName, Long fileSize, long receivedBytes,
                     List<ChunkSummary> chunks, String videoId, String expiresAt) {}
 
     record Completed(String uploadId, String videoId, double duration, int width, int height, double fps, boolean hasAudio,
-                     String container, String videoCodec, int rotation, long frames, long size, String sha256) {}
+                     String container, String videoCodec, int rotation, long frames, long size, String crc32c) {}
 
     static ChunkSummary summary(Chunk chunk) {
-        return new ChunkSummary(chunk.index(), chunk.size(), chunk.sha256());
+        return new ChunkSummary(chunk.index(), chunk.size(), chunk.crc32c(), chunk.sha256());
     }
 }

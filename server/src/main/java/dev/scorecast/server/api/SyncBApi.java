@@ -72,20 +72,22 @@ public final class SyncBApi {
         String taskId = payload.requiredString("taskid");
         Integer index = payload.requiredInt("index");
         Integer total = payload.requiredInt("total");
+        String crc32c = payload.optionalString("crc32c");
         String sha256 = payload.optionalString("sha256");
         payload.check();
-        String expected = Requests.optionalSha256(sha256, "sha256");
+        String expectedCrc32c = Requests.optionalCrc32c(crc32c, "crc32c");
+        String expectedSha256 = Requests.optionalSha256(sha256, "sha256");
         ChunkReceipt receipt;
         try (InputStream in = filePart.getInputStream()) {
             receipt = uploads.putChunk(Authenticator.principal(ctx), Variant.B, taskId,
-                    new IncomingChunk(index, total, expected, filePart.getSize(), in));
+                    new IncomingChunk(index, total, expectedCrc32c, expectedSha256, filePart.getSize(), in));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
             deleteQuietly(filePart);
         }
         ctx.json(new ChunkStored(receipt.uploadId(), "active", receipt.chunkId(), receipt.index(),
-                "Chunk " + receipt.index() + " of " + total + " stored.", receipt.size(), receipt.sha256()));
+                "Chunk " + receipt.index() + " of " + total + " stored.", receipt.size(), receipt.crc32c(), receipt.sha256()));
     }
 
     private void complete(Context ctx) {
@@ -101,7 +103,7 @@ public final class SyncBApi {
         ctx.json(new Completed(done.upload().id(), "complete",
                 "Video assembled and its audio extracted; next, call /sync_video_analysis with this taskid.",
                 new VideoSummary(v.duration(), v.width(), v.height(), v.fps(), v.hasAudio(), v.container(), v.videoCodec(),
-                        v.rotation(), v.frames(), v.size(), v.sha256())));
+                        v.rotation(), v.frames(), v.size(), v.crc32c())));
     }
 
     /** Jetty reports a part or request above the caps as a generic "bad multipart" with the reason inside. */
@@ -143,10 +145,10 @@ public final class SyncBApi {
 
     record Initialized(String taskid, String message) {}
 
-    record ChunkStored(String taskid, String state, String chunkid, int index, String message, long size, String sha256) {}
+    record ChunkStored(String taskid, String state, String chunkid, int index, String message, long size, String crc32c, String sha256) {}
 
     record VideoSummary(double duration, int width, int height, double fps, boolean hasAudio, String container,
-                        String videoCodec, int rotation, long frames, long size, String sha256) {}
+                        String videoCodec, int rotation, long frames, long size, String crc32c) {}
 
     record Completed(String taskid, String state, String message, VideoSummary video) {}
 }

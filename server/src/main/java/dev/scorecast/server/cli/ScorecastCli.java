@@ -7,6 +7,7 @@ import dev.scorecast.server.config.ServerConfig;
 import dev.scorecast.server.db.Database;
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /** {@code scorecast serve} and {@code scorecast keys create --user NAME}. */
@@ -19,16 +20,16 @@ public final class ScorecastCli {
     private ScorecastCli() {}
 
     public static void main(String[] args) throws InterruptedException {
-        System.exit(run(List.of(args), System.out, System.err));
+        System.exit(run(List.of(args), System.getenv(), System.out, System.err));
     }
 
-    static int run(List<String> args, PrintStream out, PrintStream err) throws InterruptedException {
+    static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) throws InterruptedException {
         try {
             if (args.equals(List.of("serve"))) {
-                return serve(out);
+                return serve(ServerConfig.from(env), out);
             }
             if (args.size() == 4 && args.subList(0, 3).equals(List.of("keys", "create", "--user"))) {
-                ServerConfig config = ServerConfig.fromEnvironment();
+                ServerConfig config = ServerConfig.from(env);
                 try (Database database = Database.open(config.dbUrl())) {
                     out.println(new ApiKeys(database).create(args.get(3)));
                 }
@@ -42,8 +43,7 @@ public final class ScorecastCli {
         }
     }
 
-    private static int serve(PrintStream out) throws InterruptedException {
-        ServerConfig config = ServerConfig.fromEnvironment();
+    private static int serve(ServerConfig config, PrintStream out) throws InterruptedException {
         ScorecastServer server = ScorecastServer.start(config);
         var stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -17,6 +17,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.UUID;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedOutputStream;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -38,14 +40,16 @@ public final class LocalBlobStore implements BlobStore {
     }
 
     @Override
-    public StoredBlob write(String key, InputStream content, long maxBytes, String sizeField) {
+    public StoredBlob write(String key, InputStream content, long maxBytes, String sizeField, boolean withSha256) {
         Path target = resolve(key);
         Path temp = target.resolveSibling(target.getFileName() + "." + UUID.randomUUID() + TEMP_SUFFIX);
         try {
             Files.createDirectories(target.getParent());
-            MessageDigest digest = sha256();
+            MessageDigest digest = withSha256 ? sha256() : null;
+            var crc = new CRC32C();
             long size = 0;
-            try (OutputStream out = new DigestOutputStream(Files.newOutputStream(temp), digest)) {
+            try (OutputStream file = Files.newOutputStream(temp);
+                 OutputStream out = new CheckedOutputStream(digest == null ? file : new DigestOutputStream(file, digest), crc)) {
                 byte[] buffer = new byte[BUFFER_BYTES];
                 int read;
                 while ((read = content.read(buffer)) != -1) {
@@ -58,7 +62,7 @@ public final class LocalBlobStore implements BlobStore {
                 }
             }
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            return new StoredBlob(key, size, HexFormat.of().formatHex(digest.digest()));
+            return new StoredBlob(key, size, Checksums.hex(crc), digest == null ? null : HexFormat.of().formatHex(digest.digest()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {

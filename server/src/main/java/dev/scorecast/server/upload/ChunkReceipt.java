@@ -1,4 +1,4 @@
 package dev.scorecast.server.upload;
 
 /** What the server stored for one chunk. */
-public record ChunkReceipt(String uploadId, int index, String chunkId, long size, String sha256) {}
+public record ChunkReceipt(String uploadId, int index, String chunkId, long size, String crc32c, String sha256) {}

@@ -67,22 +67,22 @@ final class UploadRepository {
 
     void putChunk(Connection c, String uploadId, Chunk chunk) throws SQLException {
         Rows.update(c, """
-                INSERT INTO upload_chunks (upload_id, idx, chunk_id, size, sha256, total, stored_as, received_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO upload_chunks (upload_id, idx, chunk_id, size, crc32c, sha256, total, stored_as, received_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (upload_id, idx) DO UPDATE SET chunk_id = excluded.chunk_id, size = excluded.size,
-                    sha256 = excluded.sha256, total = excluded.total, stored_as = excluded.stored_as,
+                    crc32c = excluded.crc32c, sha256 = excluded.sha256, total = excluded.total, stored_as = excluded.stored_as,
                     received_at = excluded.received_at""",
-                uploadId, chunk.index(), chunk.chunkId(), chunk.size(), chunk.sha256(), chunk.total(),
+                uploadId, chunk.index(), chunk.chunkId(), chunk.size(), chunk.crc32c(), chunk.sha256(), chunk.total(),
                 chunk.storedAs(), chunk.receivedAt().toEpochMilli());
     }
 
     void insertVideo(Connection c, Video v) throws SQLException {
         Rows.update(c, """
-                INSERT INTO videos (id, owner, upload_id, file_name, stored_as, size, sha256, container, video_codec,
+                INSERT INTO videos (id, owner, upload_id, file_name, stored_as, size, crc32c, container, video_codec,
                                     duration, width, height, fps, frames, rotation, has_audio, audio_codec,
                                     audio_stored_as, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                v.id(), v.owner(), v.uploadId(), v.fileName(), v.storedAs(), v.size(), v.sha256(), v.container(),
+                v.id(), v.owner(), v.uploadId(), v.fileName(), v.storedAs(), v.size(), v.crc32c(), v.container(),
                 v.videoCodec(), v.duration(), v.width(), v.height(), v.fps(), v.frames(), v.rotation(), v.hasAudio(),
                 v.audioCodec(), v.audioStoredAs(), v.createdAt().toEpochMilli());
     }
@@ -126,6 +126,7 @@ final class UploadRepository {
                 row.getInt("idx"),
                 row.getString("chunk_id"),
                 row.getLong("size"),
+                row.getString("crc32c"),
                 row.getString("sha256"),
                 Rows.nullableInt(row, "total"),
                 row.getString("stored_as"),
@@ -140,7 +141,7 @@ final class UploadRepository {
                 row.getString("file_name"),
                 row.getString("stored_as"),
                 row.getLong("size"),
-                row.getString("sha256"),
+                row.getString("crc32c"),
                 row.getString("container"),
                 row.getString("video_codec"),
                 row.getDouble("duration"),

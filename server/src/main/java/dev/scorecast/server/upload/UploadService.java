@@ -99,7 +99,7 @@ public final class UploadService {
         String key = "uploads/" + upload.id() + "/" + incoming.index() + "-" + chunkId;
         BlobStore.StoredBlob stored;
         try {
-            stored = blobs.write(key, incoming.body(), limits.maxChunkBytes(), variant.contentField());
+            stored = blobs.write(key, incoming.body(), limits.maxChunkBytes(), variant.contentField(), incoming.expectedSha256() != null);
         } catch (TooLarge e) {
             throw chunkTooLarge(variant);
         }
@@ -107,20 +107,25 @@ public final class UploadService {
             if (stored.size() == 0) {
                 throw new InvalidParameter(variant.contentField(), "The chunk is empty; send the chunk's bytes as the " + variant.contentField() + ".");
             }
-            if (incoming.expectedSha256() != null && !incoming.expectedSha256().equalsIgnoreCase(stored.sha256())) {
-                throw new InvalidParameter(variant.sha256Field(), "The chunk's SHA-256 is " + stored.sha256()
-                        + " but " + variant.sha256Field() + " says " + incoming.expectedSha256().toLowerCase(Locale.ROOT)
-                        + "; the chunk was damaged on the way. Send it again.");
-            }
-            Chunk chunk = new Chunk(incoming.index(), chunkId, stored.size(), stored.sha256(), incoming.total(), key, clock.instant());
+            verify(variant.crc32cField(), "CRC32C", incoming.expectedCrc32c(), stored.crc32c());
+            verify(variant.sha256Field(), "SHA-256", incoming.expectedSha256(), stored.sha256());
+            Chunk chunk = new Chunk(incoming.index(), chunkId, stored.size(), stored.crc32c(), stored.sha256(), incoming.total(), key,
+                    clock.instant());
             String replaced = database.transaction(c -> record(c, owner, variant, uploadId, chunk));
             if (replaced != null) {
                 blobs.delete(replaced);
             }
-            return new ChunkReceipt(upload.id(), chunk.index(), chunkId, chunk.size(), chunk.sha256());
+            return new ChunkReceipt(upload.id(), chunk.index(), chunkId, chunk.size(), chunk.crc32c(), chunk.sha256());
         } catch (RuntimeException e) {
             blobs.delete(key);
             throw e;
+        }
+    }
+
+    private static void verify(String field, String algorithm, String expected, String actual) {
+        if (expected != null && !expected.equalsIgnoreCase(actual)) {
+            throw new InvalidParameter(field, "The chunk's " + algorithm + " is " + actual + " but " + field + " says "
+                    + expected.toLowerCase(Locale.ROOT) + "; the chunk was damaged on the way. Send it again.");
         }
     }
 
@@ -246,7 +251,7 @@ public final class UploadService {
         String sourceKey = "videos/" + videoId + "/source";
         BlobStore.StoredBlob source;
         try (InputStream joined = new SequenceInputStream(opening(chunks))) {
-            source = blobs.write(sourceKey, joined, limits.maxFileBytes(), "file_size");
+            source = blobs.write(sourceKey, joined, limits.maxFileBytes(), "file_size", false);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -256,7 +261,7 @@ public final class UploadService {
             String key = "videos/" + videoId + "/audio.wav";
             audioKey = AudioExtractor.extractWav(blobs.localPath(sourceKey), blobs.localPath(key), mediaLimits).map(track -> key).orElse(null);
         }
-        return new Video(videoId, upload.owner(), upload.id(), upload.fileName(), sourceKey, source.size(), source.sha256(),
+        return new Video(videoId, upload.owner(), upload.id(), upload.fileName(), sourceKey, source.size(), source.crc32c(),
                 info.container(), info.videoCodec(), info.duration(), info.width(), info.height(), info.fps(),
                 info.frames(), info.rotation(), audioKey != null, info.audioCodec(), audioKey, clock.instant());
     }

@@ -5,19 +5,21 @@ package dev.scorecast.server.upload;
  * Each knows the names its clients use for the same facts, so errors name the field they sent.
  */
 public enum Variant {
-    A("upl", "upload_id", "X-Chunk-Index", "X-Chunk-Sha256", "body"),
-    B("task", "taskid", "index", "sha256", "file");
+    A("upl", "upload_id", "X-Chunk-Index", "X-Chunk-Crc32c", "X-Chunk-Sha256", "body"),
+    B("task", "taskid", "index", "crc32c", "sha256", "file");
 
     private final String idPrefix;
     private final String idField;
     private final String indexField;
+    private final String crc32cField;
     private final String sha256Field;
     private final String contentField;
 
-    Variant(String idPrefix, String idField, String indexField, String sha256Field, String contentField) {
+    Variant(String idPrefix, String idField, String indexField, String crc32cField, String sha256Field, String contentField) {
         this.idPrefix = idPrefix;
         this.idField = idField;
         this.indexField = indexField;
+        this.crc32cField = crc32cField;
         this.sha256Field = sha256Field;
         this.contentField = contentField;
     }
@@ -32,6 +34,10 @@ public enum Variant {
 
     public String indexField() {
         return indexField;
+    }
+
+    public String crc32cField() {
+        return crc32cField;
     }
 
     public String sha256Field() {

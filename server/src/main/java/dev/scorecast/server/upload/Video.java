@@ -10,7 +10,7 @@ public record Video(
         String fileName,
         String storedAs,
         long size,
-        String sha256,
+        String crc32c,
         String container,
         String videoCodec,
         double duration,
