@@ -23,22 +23,20 @@ public record Requests(ObjectMapper mapper, long maxJsonBytes) {
 
     /** A client-supplied SHA-256: absent, or 64 hex digits. */
     public static String optionalSha256(String value, String field) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        if (!SHA256.matcher(value.strip()).matches()) {
-            throw new InvalidParameter(field, field + " must be the chunk's SHA-256 as 64 hexadecimal digits.");
-        }
-        return value.strip();
+        return optionalHex(value, field, SHA256, "SHA-256 as 64 hexadecimal digits");
     }
 
     /** A client-supplied CRC32C: absent, or 8 hex digits (big-endian, as {@code crc32c} prints it). */
     public static String optionalCrc32c(String value, String field) {
+        return optionalHex(value, field, CRC32C, "CRC32C as 8 hexadecimal digits");
+    }
+
+    private static String optionalHex(String value, String field, Pattern format, String expected) {
         if (value == null || value.isBlank()) {
             return null;
         }
-        if (!CRC32C.matcher(value.strip()).matches()) {
-            throw new InvalidParameter(field, field + " must be the chunk's CRC32C as 8 hexadecimal digits.");
+        if (!format.matcher(value.strip()).matches()) {
+            throw new InvalidParameter(field, field + " must be the chunk's " + expected + ".");
         }
         return value.strip();
     }
