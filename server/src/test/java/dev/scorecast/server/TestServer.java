@@ -1,5 +1,7 @@
 package dev.scorecast.server;
 
+import dev.scorecast.server.analysis.AnalysisEngine;
+import dev.scorecast.server.analysis.EngineAnalysis;
 import dev.scorecast.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -9,14 +11,16 @@ import java.util.Map;
 final class TestServer implements AutoCloseable {
     final Path dataDir;
     final Map<String, String> env;
+    final AnalysisEngine engine;
     ScorecastServer server;
     final String aliceKey;
     final String bobKey;
 
-    private TestServer(Path dataDir, Map<String, String> env) {
+    private TestServer(Path dataDir, Map<String, String> env, AnalysisEngine engine) {
         this.dataDir = dataDir;
         this.env = env;
-        this.server = ScorecastServer.start(config());
+        this.engine = engine;
+        this.server = ScorecastServer.start(config(), engine);
         this.aliceKey = server.keys().create("alice");
         this.bobKey = server.keys().create("bob");
     }
@@ -27,10 +31,15 @@ final class TestServer implements AutoCloseable {
 
     /** {@code overrides} are SCORECAST_* settings, e.g. a small chunk limit. */
     static TestServer start(Path dataDir, Map<String, String> overrides) {
+        return start(dataDir, overrides, EngineAnalysis.create());
+    }
+
+    /** A server whose analyses run {@code engine} instead of the real one. */
+    static TestServer start(Path dataDir, Map<String, String> overrides, AnalysisEngine engine) {
         var env = new HashMap<String, String>(overrides);
         env.put("SCORECAST_DATA", dataDir.toString());
         env.put("SCORECAST_HOST", "127.0.0.1");
-        return new TestServer(dataDir, env);
+        return new TestServer(dataDir, env, engine);
     }
 
     private ServerConfig config() {
@@ -40,7 +49,7 @@ final class TestServer implements AutoCloseable {
     /** Stops the server and starts a new one on the same data directory (a restart). */
     void restart() {
         server.close();
-        server = ScorecastServer.start(config());
+        server = ScorecastServer.start(config(), engine);
     }
 
     Api api(String key) {

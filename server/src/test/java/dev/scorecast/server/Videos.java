@@ -54,6 +54,14 @@ final class Videos {
                 + " -t 6 -c:v libx264 -preset ultrafast -pix_fmt yuv420p -b:v 2M -c:a aac");
     }
 
+    /** 6 s at 25 fps: three different shots with hard cuts at 2.0 s and 4.0 s (frames 50 and 100), a tone under it. */
+    static Path withCuts() {
+        return make("cuts.mp4", "-t 2 -f lavfi -i testsrc2=size=320x240:rate=25 -t 2 -f lavfi -i smptebars=size=320x240:rate=25"
+                + " -t 2 -f lavfi -i mandelbrot=size=320x240:rate=25 -f lavfi -i sine=frequency=440:sample_rate=48000"
+                + " -filter_complex [0:v][1:v][2:v]concat=n=3:v=1:a=0,format=yuv420p[v] -map [v] -map 3:a -t 6"
+                + " -c:v libx264 -preset ultrafast -c:a aac");
+    }
+
     static Path make(String name, String arguments) {
         return MADE.computeIfAbsent(name, n -> {
             Path out = DIR.resolve(n);

@@ -40,6 +40,24 @@ public abstract sealed class ScorecastException extends RuntimeException
         return Map.of();
     }
 
+    /**
+     * Rebuilds a failure from its stored code, field and message (a failed job keeps those), so it
+     * is reported exactly as the original was. Empty for codes outside this family.
+     */
+    public static java.util.Optional<ScorecastException> restore(String code, String field, String message) {
+        ScorecastException restored = switch (code == null ? "" : code) {
+            case "invalid_parameter" -> new InvalidParameter(field, message);
+            case "not_found" -> new NotFound(field, message);
+            case "wrong_state" -> new WrongState(field, message);
+            case "too_large" -> new TooLarge(field, message);
+            case "unsupported_media" -> new UnsupportedMedia(field, message);
+            case "unprocessable" -> new Unprocessable(field, message);
+            case "busy" -> new Busy(message, java.time.Duration.ofSeconds(30));
+            default -> null;
+        };
+        return java.util.Optional.ofNullable(restored);
+    }
+
     /** One field and what is wrong with it. */
     public record FieldProblem(String field, String message) {}
 }

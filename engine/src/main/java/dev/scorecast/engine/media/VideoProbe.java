@@ -190,7 +190,7 @@ public final class VideoProbe {
      * to be stream side data, and before that a "rotate" tag). FFmpeg gives the angle
      * counter-clockwise; we report the clockwise turn to apply, as the ffmpeg CLI's autorotate does.
      */
-    private static int rotation(AVCodecParameters par) {
+    static int rotation(AVCodecParameters par) {
         AVPacketSideData sd = av_packet_side_data_get(par.coded_side_data(), par.nb_coded_side_data(), AV_PKT_DATA_DISPLAYMATRIX);
         if (sd == null || sd.isNull() || sd.size() < 9 * Integer.BYTES) {
             return 0;

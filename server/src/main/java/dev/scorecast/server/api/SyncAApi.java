@@ -1,7 +1,12 @@
 package dev.scorecast.server.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
+import dev.scorecast.server.analysis.AnalysisService;
+import dev.scorecast.server.analysis.AnalysisService.AnalysisState;
+import dev.scorecast.server.auth.Principal;
+import dev.scorecast.server.jobs.Job;
 import dev.scorecast.server.upload.Chunk;
 import dev.scorecast.server.upload.ChunkReceipt;
 import dev.scorecast.server.upload.CompletedUpload;
@@ -17,6 +22,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /** Sync variant A: {@code /sync/...}, JSON bodies and raw octet-stream chunks. */
@@ -24,11 +30,15 @@ public final class SyncAApi {
     private static final Pattern MEDIA_TYPE = Pattern.compile("[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*(;.*)?");
 
     private final UploadService uploads;
+    private final AnalysisService analyses;
+    private final JobViews views;
     private final Requests requests;
     private final long maxChunkBytes;
 
-    public SyncAApi(UploadService uploads, Requests requests, long maxChunkBytes) {
+    public SyncAApi(UploadService uploads, AnalysisService analyses, Requests requests, long maxChunkBytes) {
         this.uploads = uploads;
+        this.analyses = analyses;
+        this.views = new JobViews(analyses, requests.mapper());
         this.requests = requests;
         this.maxChunkBytes = maxChunkBytes;
     }
@@ -38,6 +48,33 @@ public final class SyncAApi {
         routes.post("/sync/upload_chunk", this::uploadChunk);
         routes.get("/sync/upload_status", this::uploadStatus);
         routes.post("/sync/complete_video_upload", this::complete);
+        routes.post("/sync/video_analysis", this::analyse);
+        routes.post("/sync/status", this::status);
+    }
+
+    private void analyse(Context ctx) {
+        JsonFields fields = requests.body(ctx);
+        String videoId = fields.requiredString("video_id");
+        fields.check();
+        Principal owner = Authenticator.principal(ctx);
+        AnalysisState state = analyses.start(owner, uploads.video(owner, videoId));
+        ctx.json(new AnalysisStarted(state.job().id(), state.record().id(), videoId, state.job().status().wire()));
+    }
+
+    private void status(Context ctx) {
+        JsonFields fields = requests.body(ctx);
+        String jobId = fields.requiredString("job_id");
+        fields.check();
+        Optional<AnalysisState> analysis = analyses.byJob(Authenticator.principal(ctx), jobId);
+        if (analysis.isEmpty()) {
+            ctx.json(new Inactive(jobId, "inactive", "There is no job " + jobId
+                    + " for this API key; use the job_id from /sync/video_analysis or /sync/execute."));
+            return;
+        }
+        AnalysisState state = analysis.get();
+        Job job = state.job();
+        ctx.json(new Status(job.id(), job.kind(), job.status().wire(), job.progress(), job.message(),
+                job.errorCode(), job.errorField(), state.record().id(), views.analysisOf(state)));
     }
 
     private void initialize(Context ctx) {
@@ -118,6 +155,14 @@ public final class SyncAApi {
             throw new InvalidParameter("X-Chunk-Index", "X-Chunk-Index must be a whole number counting from 0, not \"" + header + "\".");
         }
     }
+
+    record AnalysisStarted(String jobId, String analysisId, String videoId, String status) {}
+
+    record Inactive(String jobId, String status, String message) {}
+
+    /** {@code error} and {@code field} are set when the job failed; {@code analysis} once it finished. */
+    record Status(String jobId, String kind, String status, double progress, String message, String error, String field,
+                  String analysisId, JsonNode analysis) {}
 
     record Initialized(String uploadId, long chunkSize, String expiresAt) {}
 

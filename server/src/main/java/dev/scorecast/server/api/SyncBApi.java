@@ -1,7 +1,11 @@
 package dev.scorecast.server.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.TooLarge;
+import dev.scorecast.server.analysis.AnalysisService;
+import dev.scorecast.server.analysis.AnalysisService.AnalysisState;
+import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.upload.ChunkReceipt;
 import dev.scorecast.server.upload.CompletedUpload;
 import dev.scorecast.server.upload.IncomingChunk;
@@ -18,6 +22,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 
 /** Sync variant B: {@code /sync_...}, a task id through every step and multipart chunks. */
@@ -25,12 +30,19 @@ public final class SyncBApi {
     private static final String JETTY_MULTIPART_CONFIG = "org.eclipse.jetty.multipartConfig";
 
     private final UploadService uploads;
+    private final AnalysisService analyses;
+    private final JobViews views;
+    private final Duration analysisWait;
     private final Requests requests;
     private final MultipartConfigElement multipart;
     private final long maxChunkBytes;
 
-    public SyncBApi(UploadService uploads, Requests requests, Path multipartTemp, long maxChunkBytes) {
+    public SyncBApi(UploadService uploads, AnalysisService analyses, Duration analysisWait, Requests requests, Path multipartTemp,
+                    long maxChunkBytes) {
         this.uploads = uploads;
+        this.analyses = analyses;
+        this.views = new JobViews(analyses, requests.mapper());
+        this.analysisWait = analysisWait;
         this.requests = requests;
         this.maxChunkBytes = maxChunkBytes;
         // Parts above 1 MiB spill to disk while parsing; the caps refuse an oversized chunk as it arrives.
@@ -42,6 +54,26 @@ public final class SyncBApi {
         routes.post("/sync_upload_init", this::initialize);
         routes.post("/sync_upload_chunk", this::uploadChunk);
         routes.post("/sync_upload_complete", this::complete);
+        routes.post("/sync_video_analysis", this::analyse);
+    }
+
+    /**
+     * Variant B answers with the analysis itself, so the call waits for the analysis job. A client
+     * that gives up early loses nothing: the job goes on and the next call returns its result.
+     */
+    private void analyse(Context ctx) throws InterruptedException {
+        JsonFields fields = requests.body(ctx);
+        String taskId = fields.requiredString("taskid");
+        fields.check();
+        Principal owner = Authenticator.principal(ctx);
+        AnalysisState state = analyses.await(owner, analyses.start(owner, uploads.completedVideo(owner, Variant.B, taskId)), analysisWait);
+        switch (state.job().status()) {
+            case FINISHED -> ctx.json(new Analysed(taskId, state.job().message(), views.analysisOf(state)));
+            case ERROR -> throw JobViews.failure(state.job());
+            case PENDING, PROCESSING -> ctx.status(202).json(new StillAnalysing(taskId, state.job().status().wire(), state.job().progress(),
+                    "The analysis is still running (" + Math.round(state.job().progress() * 100)
+                            + " % done); call /sync_video_analysis again to get it.", null));
+        }
     }
 
     private void initialize(Context ctx) {
@@ -144,6 +176,10 @@ public final class SyncBApi {
     }
 
     record Initialized(String taskid, String message) {}
+
+    record Analysed(String taskid, String message, JsonNode analysis) {}
+
+    record StillAnalysing(String taskid, String status, double progress, String message, JsonNode analysis) {}
 
     record ChunkStored(String taskid, String state, String chunkid, int index, String message, long size, String crc32c, String sha256) {}
 

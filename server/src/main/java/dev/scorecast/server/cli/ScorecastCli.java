@@ -6,6 +6,7 @@ import dev.scorecast.server.auth.ApiKeys;
 import dev.scorecast.server.config.ServerConfig;
 import dev.scorecast.server.db.Database;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -15,6 +16,8 @@ public final class ScorecastCli {
     private static final String USAGE = """
             usage: scorecast serve                    run the service until stopped (Ctrl-C or SIGTERM)
                    scorecast keys create --user NAME  print a new API key for NAME (shown once)
+                   scorecast analyse VIDEO [--timeline OUT.png]
+                                                      print the analysis JSON; draw it on a time axis
             configuration: SCORECAST_* environment variables, see README.md""";
 
     private ScorecastCli() {}
@@ -33,6 +36,11 @@ public final class ScorecastCli {
                 try (Database database = Database.open(config.dbUrl())) {
                     out.println(new ApiKeys(database).create(args.get(3)));
                 }
+                return 0;
+            }
+            if (!args.isEmpty() && (args.getFirst().equals("analyse") || args.getFirst().equals("analyze"))
+                    && (args.size() == 2 || args.size() == 4 && args.get(2).equals("--timeline"))) {
+                AnalyseCommand.run(Path.of(args.get(1)), args.size() == 4 ? Path.of(args.get(3)) : null, out);
                 return 0;
             }
             err.println(args.isEmpty() ? USAGE : "unknown arguments: " + String.join(" ", args) + "\n" + USAGE);

@@ -1,5 +1,6 @@
 package dev.scorecast.server.config;
 
+import dev.scorecast.engine.media.MediaLimits;
 import dev.scorecast.engine.error.InvalidParameter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +20,8 @@ public record ServerConfig(
         Path soundFont,
         UploadLimits uploads,
         long maxJsonBytes,
-        int workerThreads) {
+        int workerThreads,
+        Duration analysisWait) {
 
     public ServerConfig {
         Objects.requireNonNull(host);
@@ -54,12 +56,13 @@ public record ServerConfig(
                 settings.path("SCORECAST_SOUNDFONT", Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2")),
                 UploadLimits.from(settings),
                 settings.bytes("SCORECAST_MAX_JSON_BYTES", 4L << 20),
-                settings.integer("SCORECAST_WORKERS", 2));
+                settings.integer("SCORECAST_WORKERS", 2),
+                Duration.ofSeconds(settings.integer("SCORECAST_ANALYSIS_WAIT_SECONDS", 300)));
     }
 
     /** The same configuration listening on another port (tests use port 0). */
     public ServerConfig withPort(int newPort) {
-        return new ServerConfig(host, newPort, dataDir, dbUrl, publicUrl, soundFont, uploads, maxJsonBytes, workerThreads);
+        return new ServerConfig(host, newPort, dataDir, dbUrl, publicUrl, soundFont, uploads, maxJsonBytes, workerThreads, analysisWait);
     }
 
     private static String stripTrailingSlash(String url) {
@@ -74,6 +77,11 @@ public record ServerConfig(
                 throw new InvalidParameter("SCORECAST_MAX_CHUNK_BYTES",
                         "SCORECAST_MAX_CHUNK_BYTES must be positive and not above SCORECAST_MAX_FILE_BYTES.");
             }
+        }
+
+        /** The limits the media probe and decoders enforce for these uploads. */
+        public MediaLimits media() {
+            return new MediaLimits(maxFrameWidth, maxFrameHeight, maxDuration, MediaLimits.DEFAULT.maxStreams());
         }
 
         static UploadLimits from(Settings settings) {

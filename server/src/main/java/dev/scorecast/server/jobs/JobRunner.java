@@ -6,7 +6,12 @@ import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 import dev.scorecast.server.db.Database;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,9 +22,23 @@ import java.util.List;
  */
 public final class JobRunner implements AutoCloseable {
     private final Scheduler scheduler;
+    private final Map<String, OneTimeTask<String>> oneTime;
 
-    private JobRunner(Scheduler scheduler) {
+    private JobRunner(Scheduler scheduler, Map<String, OneTimeTask<String>> oneTime) {
         this.scheduler = scheduler;
+        this.oneTime = oneTime;
+    }
+
+    /**
+     * Queues one run of the task {@code name} for {@code jobId}, to start at once on whichever
+     * worker is free. Scheduling the same job id twice keeps the first.
+     */
+    public void enqueue(String name, String jobId) {
+        OneTimeTask<String> task = oneTime.get(name);
+        if (task == null) {
+            throw new IllegalArgumentException("no task named " + name);
+        }
+        scheduler.scheduleIfNotExists(task.instance(jobId, jobId), Instant.now());
     }
 
     public static Builder builder(Database database) {
@@ -35,6 +54,7 @@ public final class JobRunner implements AutoCloseable {
     public static final class Builder {
         private final Database database;
         private final List<Task<?>> tasks = new ArrayList<>();
+        private final Map<String, OneTimeTask<String>> oneTime = new HashMap<>();
         private final List<RecurringTask<?>> recurring = new ArrayList<>();
         private int threads = 2;
         private Duration pollingInterval = Duration.ofSeconds(1);
@@ -59,6 +79,17 @@ public final class JobRunner implements AutoCloseable {
             return this;
         }
 
+        /**
+         * A task run once per enqueued job id. A worker that dies mid-run stops its heartbeat, and
+         * another worker runs the job again, so {@code work} must be safe to repeat.
+         */
+        public Builder task(String name, Consumer<String> work) {
+            OneTimeTask<String> task = Tasks.oneTime(name, String.class).execute((instance, context) -> work.accept(instance.getData()));
+            tasks.add(task);
+            oneTime.put(name, task);
+            return this;
+        }
+
         public JobRunner start() {
             // startTasks registers the recurring tasks itself; listing them twice is an error.
             var builder = Scheduler.create(database.dataSource(), tasks);
@@ -73,7 +104,7 @@ public final class JobRunner implements AutoCloseable {
                     .shutdownMaxWait(Duration.ofSeconds(10))
                     .build();
             scheduler.start();
-            return new JobRunner(scheduler);
+            return new JobRunner(scheduler, Map.copyOf(oneTime));
         }
     }
 }

@@ -57,8 +57,7 @@ public final class UploadService {
         this.limits = limits;
         this.clock = clock;
         this.repository = new UploadRepository(database.forUpdate());
-        this.mediaLimits = new MediaLimits(limits.maxFrameWidth(), limits.maxFrameHeight(), limits.maxDuration(),
-                MediaLimits.DEFAULT.maxStreams());
+        this.mediaLimits = limits.media();
         this.mediaWork = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
                 Thread.ofPlatform().name("media-", 0).daemon().factory());
     }
@@ -299,6 +298,16 @@ public final class UploadService {
     public Video video(Principal owner, String videoId) {
         return database.query(c -> repository.findVideo(c, owner, videoId))
                 .orElseThrow(() -> new NotFound("video_id", "No video " + videoId + " exists for this API key; use the video_id from complete_video_upload."));
+    }
+
+    /** The video of a completed upload; 409 while the upload is still taking chunks. */
+    public Video completedVideo(Principal owner, Variant variant, String uploadId) {
+        Upload upload = find(owner, variant, uploadId);
+        if (upload.state() != UploadState.COMPLETE) {
+            throw new WrongState(variant.idField(), "The upload " + uploadId + " is not complete yet; finish it with "
+                    + (variant == Variant.A ? "/sync/complete_video_upload" : "/sync_upload_complete") + " first.");
+        }
+        return video(owner, upload.videoId());
     }
 
     /** Puts uploads a crash left mid-assembly back to taking chunks, and removes half-written files. */

@@ -1,0 +1,152 @@
+package dev.scorecast.engine.analysis.audio;
+
+import dev.scorecast.engine.analysis.Span;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Sound fixtures made at test time (Java, ffmpeg CLI, espeak-ng), so no audio sits in git. */
+final class AudioFixtures {
+
+    private static final long TIMEOUT_SECONDS = 600;
+    private static final Pattern INTEGRATED = Pattern.compile("I:\\s+(-?[0-9.]+|-inf) LUFS");
+    private static final Pattern PEAK = Pattern.compile("Peak:\\s+(-?[0-9.]+|-inf) dBFS");
+
+    private AudioFixtures() {}
+
+    /** Runs {@code ffmpeg <args> out}, overwriting {@code out}. */
+    static Path ffmpeg(Path out, String... args) {
+        List<String> cmd = new ArrayList<>(List.of("ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"));
+        cmd.addAll(Arrays.asList(args));
+        cmd.add(out.toString());
+        run(cmd);
+        return out;
+    }
+
+    /** A 48 kHz 16-bit stereo WAV, as {@code AudioExtractor} writes, from an ffmpeg filter graph source. */
+    static Path lavfi(Path out, String source, double seconds) {
+        return ffmpeg(out, "-f", "lavfi", "-i", source, "-t", Double.toString(seconds),
+                "-ar", "48000", "-ac", "2", "-c:a", "pcm_s16le");
+    }
+
+    /** espeak-ng's rendering of {@code text} (22.05 kHz mono WAV). */
+    static Path speak(Path out, String voice, String text) {
+        run(List.of("espeak-ng", "-v", voice, "-w", out.toString(), text));
+        return out;
+    }
+
+    /** Where a clean recording is audible: the first and last sample above -50 dBFS. */
+    static Span audibleExtent(Path wav) {
+        try (PcmWavReader in = PcmWavReader.open(wav)) {
+            float[][] all = readAll(in);
+            double limit = Math.pow(10, -50 / 20.0);
+            int first = -1;
+            int last = -1;
+            for (int i = 0; i < all[0].length; i++) {
+                for (float[] channel : all) {
+                    if (Math.abs(channel[i]) > limit) {
+                        first = first < 0 ? i : first;
+                        last = i;
+                    }
+                }
+            }
+            return new Span(first / (double) in.sampleRateHz(), (last + 1) / (double) in.sampleRateHz());
+        }
+    }
+
+    static float[][] read(Path wav) {
+        try (PcmWavReader in = PcmWavReader.open(wav)) {
+            return readAll(in);
+        }
+    }
+
+    private static float[][] readAll(PcmWavReader in) {
+        float[][] all = new float[in.channels()][(int) in.frames()];
+        float[][] block = new float[in.channels()][4096];
+        int at = 0;
+        int n;
+        while ((n = in.read(block, 4096)) > 0) {
+            for (int c = 0; c < all.length; c++) {
+                System.arraycopy(block[c], 0, all[c], at, n);
+            }
+            at += n;
+        }
+        return all;
+    }
+
+    /** Writes 16-bit PCM (rounded, clipped), one array per channel. */
+    static Path write(Path out, int sampleRateHz, float[]... channels) {
+        int frames = channels[0].length;
+        ByteBuffer b = ByteBuffer.allocate(44 + frames * channels.length * 2).order(ByteOrder.LITTLE_ENDIAN);
+        b.put("RIFF".getBytes(StandardCharsets.US_ASCII)).putInt(36 + frames * channels.length * 2);
+        b.put("WAVEfmt ".getBytes(StandardCharsets.US_ASCII)).putInt(16).putShort((short) 1).putShort((short) channels.length);
+        b.putInt(sampleRateHz).putInt(sampleRateHz * channels.length * 2).putShort((short) (channels.length * 2)).putShort((short) 16);
+        b.put("data".getBytes(StandardCharsets.US_ASCII)).putInt(frames * channels.length * 2);
+        for (int i = 0; i < frames; i++) {
+            for (float[] channel : channels) {
+                b.putShort((short) Math.clamp(Math.round(channel[i] * 32768.0), -32768, 32767));
+            }
+        }
+        try {
+            return Files.write(out, b.array());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** FFmpeg's own EBU R128 reading of a file: integrated LUFS (null for its -70 "nothing") and true peak. */
+    record Ebur128(Double integratedLufs, double truePeakDbtp) {}
+
+    static Ebur128 ebur128(Path wav) {
+        String log = run(List.of("ffmpeg", "-nostdin", "-hide_banner", "-nostats", "-i", wav.toString(),
+                "-af", "ebur128=peak=true", "-f", "null", "-"));
+        String summary = log.substring(log.lastIndexOf("Summary:"));
+        Matcher i = INTEGRATED.matcher(summary);
+        Matcher p = PEAK.matcher(summary);
+        if (!i.find() || !p.find()) {
+            throw new IllegalStateException("no ebur128 summary in:\n" + summary);
+        }
+        double integrated = number(i.group(1));
+        return new Ebur128(integrated <= -70 ? null : integrated, number(p.group(1)));
+    }
+
+    private static double number(String text) {
+        return text.equals("-inf") ? Double.NEGATIVE_INFINITY : Double.parseDouble(text);
+    }
+
+    /** Runs a command, returning its combined output; fails with that output when it fails. */
+    static String run(List<String> cmd) {
+        try {
+            Path log = Files.createTempFile("fixture", ".log");
+            try {
+                Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                    throw new IllegalStateException("timed out: " + cmd);
+                }
+                String output = Files.readString(log);
+                if (p.exitValue() != 0) {
+                    throw new IllegalStateException("failed (" + p.exitValue() + "): " + cmd + "\n" + output);
+                }
+                return output;
+            } finally {
+                Files.deleteIfExists(log);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

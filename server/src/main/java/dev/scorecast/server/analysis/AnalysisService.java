@@ -1,0 +1,178 @@
+package dev.scorecast.server.analysis;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.scorecast.engine.analysis.Analysis;
+import dev.scorecast.engine.analysis.Analysis.VideoFacts;
+import dev.scorecast.engine.error.NotFound;
+import dev.scorecast.engine.error.ScorecastException;
+import dev.scorecast.server.auth.Ids;
+import dev.scorecast.server.auth.Principal;
+import dev.scorecast.server.db.Database;
+import dev.scorecast.server.db.Rows;
+import dev.scorecast.server.jobs.Job;
+import dev.scorecast.server.jobs.JobRepository;
+import dev.scorecast.server.jobs.JobRunner;
+import dev.scorecast.server.jobs.JobStatus;
+import dev.scorecast.server.jobs.ProgressThrottle;
+import dev.scorecast.server.storage.BlobStore;
+import dev.scorecast.server.upload.UploadService;
+import dev.scorecast.server.upload.Video;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Analyses run as jobs: {@link #start} records one and queues it, a worker runs {@link #run},
+ * and clients poll the job or, in variant B, {@link #await} it. One video has one analysis:
+ * asking again returns the one that exists, unless it failed.
+ */
+public final class AnalysisService {
+    public static final String TASK = "analyse-video";
+    public static final String KIND = "analysis";
+    private static final Logger LOG = LoggerFactory.getLogger(AnalysisService.class);
+
+    private final Database database;
+    private final BlobStore blobs;
+    private final UploadService uploads;
+    private final JobRepository jobs;
+    private final AnalysisEngine engine;
+    private final ObjectMapper json;
+    private final Clock clock;
+    private JobRunner runner;
+
+    public AnalysisService(Database database, BlobStore blobs, UploadService uploads, JobRepository jobs, AnalysisEngine engine,
+                           ObjectMapper json, Clock clock) {
+        this.database = database;
+        this.blobs = blobs;
+        this.uploads = uploads;
+        this.jobs = jobs;
+        this.engine = engine;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /** The job runner is built after the services whose tasks it runs; it is handed over here. */
+    public void attach(JobRunner jobRunner) {
+        this.runner = jobRunner;
+    }
+
+    /** Queues again the analyses a stopped server left pending (their queue entry may be missing). */
+    public void requeueUnfinished() {
+        var ids = database.query(c -> Rows.list(c, "SELECT id FROM jobs WHERE kind = ? AND status IN (?, ?)",
+                row -> row.getString("id"), KIND, JobStatus.PENDING.wire(), JobStatus.PROCESSING.wire()));
+        ids.forEach(id -> runner.enqueue(TASK, id));
+    }
+
+    /** Starts an analysis of {@code video}, or returns the one already running or finished. */
+    public AnalysisState start(Principal owner, Video video) {
+        Optional<AnalysisState> existing = latest(owner, video.id()).filter(state -> state.job().status() != JobStatus.ERROR);
+        if (existing.isPresent()) {
+            return existing.get();
+        }
+        Instant now = clock.instant();
+        var job = new Job(Ids.next("job"), owner.user(), KIND, video.id(), JobStatus.PENDING, 0,
+                "Analysis queued.", null, null, now, now);
+        var record = new AnalysisRecord(Ids.next("ana"), owner.user(), video.id(), job.id(), null, now);
+        database.transaction(c -> {
+            jobs.insert(c, job);
+            Rows.update(c, "INSERT INTO analyses (id, owner, video_id, job_id, result_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    record.id(), record.owner(), record.videoId(), record.jobId(), null, now.toEpochMilli());
+            return null;
+        });
+        runner.enqueue(TASK, job.id());
+        return new AnalysisState(record, job);
+    }
+
+    /** Runs the analysis of one job. Safe to repeat: a re-run overwrites the same result. */
+    public void run(String jobId) {
+        Job job = jobs.findForWorker(jobId).orElse(null);
+        AnalysisRecord record = database.query(c -> Rows.one(c, "SELECT * FROM analyses WHERE job_id = ?", AnalysisService::record, jobId))
+                .orElse(null);
+        if (job == null || record == null) {
+            LOG.warn("analysis job {} no longer exists; nothing to run", jobId);
+            return;
+        }
+        jobs.progress(jobId, JobStatus.PROCESSING, 0, "Analysing the picture and the sound.");
+        try {
+            Video video = uploads.video(new Principal(job.owner()), record.videoId());
+            var facts = new VideoFacts(video.duration(), video.width(), video.height(), video.fps(), video.frames(), video.hasAudio(),
+                    video.videoCodec(), video.rotation());
+            Optional<java.nio.file.Path> wav = Optional.ofNullable(video.audioStoredAs()).map(blobs::localPath);
+            var progressThrottle = new ProgressThrottle(fraction -> jobs.progress(jobId, JobStatus.PROCESSING, Math.min(0.99, fraction),
+                    "Analysing the picture and the sound."));
+            Analysis analysis = engine.analyze(blobs.localPath(video.storedAs()), wav, facts, progressThrottle);
+            String key = "analyses/" + record.id() + "/analysis.json";
+            blobs.write(key, new ByteArrayInputStream(json.writeValueAsBytes(analysis)), Long.MAX_VALUE, "analysis", false);
+            database.query(c -> Rows.update(c, "UPDATE analyses SET result_key = ? WHERE id = ?", key, record.id()));
+            jobs.progress(jobId, JobStatus.FINISHED, 1, "Analysis finished: " + analysis.cuts().size() + " transitions, "
+                    + analysis.scenes().size() + " scenes.");
+        } catch (ScorecastException e) {
+            jobs.fail(jobId, e.code(), e.field(), e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            LOG.error("analysis job {} failed", jobId, e);
+            jobs.fail(jobId, "internal_error", null, "The analysis failed unexpectedly; the failure was logged. Try again later.");
+        }
+    }
+
+    /** The newest analysis of a video for this owner, with its job. */
+    public Optional<AnalysisState> latest(Principal owner, String videoId) {
+        return database.query(c -> Rows.one(c,
+                        "SELECT * FROM analyses WHERE owner = ? AND video_id = ? ORDER BY created_at DESC LIMIT 1",
+                        AnalysisService::record, owner.user(), videoId))
+                .flatMap(record -> jobs.find(owner, record.jobId()).map(job -> new AnalysisState(record, job)));
+    }
+
+    public Optional<AnalysisState> byJob(Principal owner, String jobId) {
+        return database.query(c -> Rows.one(c, "SELECT * FROM analyses WHERE owner = ? AND job_id = ?",
+                        AnalysisService::record, owner.user(), jobId))
+                .flatMap(record -> jobs.find(owner, jobId).map(job -> new AnalysisState(record, job)));
+    }
+
+    public AnalysisState byId(Principal owner, String analysisId) {
+        return database.query(c -> Rows.one(c, "SELECT * FROM analyses WHERE owner = ? AND id = ?",
+                        AnalysisService::record, owner.user(), analysisId))
+                .flatMap(record -> jobs.find(owner, record.jobId()).map(job -> new AnalysisState(record, job)))
+                .orElseThrow(() -> new NotFound("analysis_id", "No analysis " + analysisId
+                        + " exists for this API key; use the analysis_id from /sync/video_analysis."));
+    }
+
+    /** Polls the job until it is done or {@code limit} has passed; returns the last state seen. */
+    public AnalysisState await(Principal owner, AnalysisState state, Duration limit) throws InterruptedException {
+        Instant deadline = clock.instant().plus(limit);
+        AnalysisState current = state;
+        while (!current.job().status().isDone() && clock.instant().isBefore(deadline)) {
+            Thread.sleep(100);
+            current = byJob(owner, state.record().jobId()).orElse(current);
+        }
+        return current;
+    }
+
+    /** The finished analysis as stored, bytes for bytes. */
+    public byte[] resultJson(AnalysisState state) {
+        if (state.record().resultKey() == null) {
+            throw new IllegalStateException("analysis " + state.record().id() + " has no result yet");
+        }
+        try (InputStream in = blobs.open(state.record().resultKey())) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static AnalysisRecord record(ResultSet row) throws SQLException {
+        return new AnalysisRecord(row.getString("id"), row.getString("owner"), row.getString("video_id"), row.getString("job_id"),
+                row.getString("result_key"), Instant.ofEpochMilli(row.getLong("created_at")));
+    }
+
+    /** An analysis with its job, as read at one moment. */
+    public record AnalysisState(AnalysisRecord record, Job job) {}
+}

@@ -1,0 +1,65 @@
+package dev.scorecast.server.jobs;
+
+import dev.scorecast.server.auth.Principal;
+import dev.scorecast.server.db.Database;
+import dev.scorecast.server.db.Rows;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+
+/** The jobs table. Lookups for clients always match the owner; workers look up by id alone. */
+public final class JobRepository {
+    private final Database database;
+    private final Clock clock;
+
+    public JobRepository(Database database, Clock clock) {
+        this.database = database;
+        this.clock = clock;
+    }
+
+    public void insert(Connection c, Job job) throws SQLException {
+        Rows.update(c, """
+                INSERT INTO jobs (id, owner, kind, subject_id, status, progress, message, error_code, error_field, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                job.id(), job.owner(), job.kind(), job.subjectId(), job.status().wire(), job.progress(), job.message(),
+                job.errorCode(), job.errorField(), job.createdAt().toEpochMilli(), job.updatedAt().toEpochMilli());
+    }
+
+    public Optional<Job> find(Principal owner, String id) {
+        return database.query(c -> Rows.one(c, "SELECT * FROM jobs WHERE id = ? AND owner = ?", JobRepository::job, id, owner.user()));
+    }
+
+    public Optional<Job> findForWorker(String id) {
+        return database.query(c -> Rows.one(c, "SELECT * FROM jobs WHERE id = ?", JobRepository::job, id));
+    }
+
+    public void progress(String id, JobStatus status, double progress, String message) {
+        database.query(c -> Rows.update(c,
+                "UPDATE jobs SET status = ?, progress = ?, message = ?, error_code = NULL, error_field = NULL, updated_at = ? WHERE id = ?",
+                status.wire(), progress, message, clock.millis(), id));
+    }
+
+    public void fail(String id, String errorCode, String errorField, String message) {
+        database.query(c -> Rows.update(c,
+                "UPDATE jobs SET status = ?, message = ?, error_code = ?, error_field = ?, updated_at = ? WHERE id = ?",
+                JobStatus.ERROR.wire(), message, errorCode, errorField, clock.millis(), id));
+    }
+
+    static Job job(ResultSet row) throws SQLException {
+        return new Job(
+                row.getString("id"),
+                row.getString("owner"),
+                row.getString("kind"),
+                row.getString("subject_id"),
+                JobStatus.fromWire(row.getString("status")),
+                row.getDouble("progress"),
+                row.getString("message"),
+                row.getString("error_code"),
+                row.getString("error_field"),
+                Instant.ofEpochMilli(row.getLong("created_at")),
+                Instant.ofEpochMilli(row.getLong("updated_at")));
+    }
+}
