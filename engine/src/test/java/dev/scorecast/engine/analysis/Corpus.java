@@ -63,8 +63,14 @@ final class Corpus {
         return "life=s=320x180:r=30:seed=" + seed + ":ratio=0.25:mold=8:life_color=#f0d080:death_color=#102030:mold_color=#406080";
     }
 
+    /**
+     * Smooth colour gradients drifting slowly, from a formula: FFmpeg's own {@code gradients}
+     * generator ignores its seed and draws different pictures on every run.
+     */
     private static String gradients(int seed) {
-        return "gradients=s=320x180:r=30:seed=" + seed + ":speed=0.03";
+        double p = seed * 1.7;
+        return String.format(Locale.ROOT, "nullsrc=s=320x180:r=30,geq=r='128+90*sin(X/97+T*0.6+%.2f)'"
+                + ":g='128+90*sin(Y/61-T*0.4+%.2f)':b='128+90*sin((X+Y)/131+T*0.5+%.2f)'", p, 2 * p, 3 * p);
     }
 
     private static String color(String rgb) {
