@@ -2,7 +2,7 @@ package dev.scorecast.bench;
 
 import java.util.List;
 
-/** {@code scorecast bench <name> [options]}: benchmarks that drive a real server process. */
+/** {@code scorecast bench <name> [options]}: benchmarks of a real server process, or of the engine in-process. */
 public final class Bench {
     private Bench() {}
 
@@ -10,9 +10,12 @@ public final class Bench {
         List<String> rest = args.length > 1 ? List.of(args).subList(1, args.length) : List.of();
         switch (args.length == 0 ? "" : args[0]) {
             case "upload" -> UploadBenchmark.run(rest);
+            case "analysis" -> AnalysisBenchmark.run(rest);
+            case HeapCheck.SUBCOMMAND -> HeapCheck.child(rest);
             default -> {
                 System.err.println("""
-                        usage: scorecast bench upload [--size-mib 1024] [--chunk-mib 30] [--parallel 4] [--variant A|B]""");
+                        usage: scorecast bench upload [--size-mib 1024] [--chunk-mib 30] [--parallel 4] [--variant A|B]
+                               scorecast bench analysis [--runs 3] [--work DIR] [--skip-long]""");
                 System.exit(2);
             }
         }

@@ -6,7 +6,14 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import dev.scorecast.server.analysis.AnalysisEngine;
 import dev.scorecast.server.analysis.AnalysisService;
 import dev.scorecast.server.analysis.EngineAnalysis;
+import dev.scorecast.engine.plan.Planner;
+import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.server.api.ApiErrors;
+import dev.scorecast.server.api.DownloadsApi;
+import dev.scorecast.server.downloads.DownloadLinks;
+import dev.scorecast.server.execution.ExecutionService;
+import dev.scorecast.server.execution.LazySoundBank;
+import dev.scorecast.server.execution.PlanService;
 import dev.scorecast.server.api.Authenticator;
 import dev.scorecast.server.api.OpenApiDocument;
 import dev.scorecast.server.api.Requests;
@@ -33,6 +40,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,9 +56,11 @@ public final class ScorecastServer implements AutoCloseable {
     private final ApiKeys keys;
     private final List<Route> routes;
     private final String developmentKey;
+    private final ServerConfig config;
 
-    private ScorecastServer(Database database, UploadService uploads, JobRunner jobs, Javalin app, ApiKeys keys,
+    private ScorecastServer(ServerConfig config, Database database, UploadService uploads, JobRunner jobs, Javalin app, ApiKeys keys,
                             List<Route> routes, String developmentKey) {
+        this.config = config;
         this.database = database;
         this.uploads = uploads;
         this.jobs = jobs;
@@ -83,10 +93,17 @@ public final class ScorecastServer implements AutoCloseable {
                 .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
         var jobRepository = new JobRepository(database, Clock.systemUTC());
         var analyses = new AnalysisService(database, blobs, uploads, jobRepository, analysisEngine, mapper, Clock.systemUTC());
+        GenreCatalog genres = GenreCatalog.builtIn();
+        var plans = new PlanService(database, blobs, analyses, new Planner(genres), mapper, Clock.systemUTC());
+        var listening = new AtomicReference<Javalin>();
+        var downloadLinks = new DownloadLinks(() -> config.publicUrl(listening.get().port()), data, Clock.systemUTC());
+        var executions = new ExecutionService(database, blobs, uploads, plans, jobRepository, new LazySoundBank(config.soundFont()),
+                downloadLinks, mapper, data.resolve("tmp/executions"), Clock.systemUTC());
 
         JobRunner jobs = JobRunner.builder(database)
                 .threads(config.workerThreads())
                 .task(AnalysisService.TASK, analyses::run)
+                .task(ExecutionService.TASK, executions::run)
                 .every("expire-uploads", Duration.ofMinutes(10), () -> {
                     int removed = uploads.removeExpired();
                     if (removed > 0) {
@@ -96,11 +113,15 @@ public final class ScorecastServer implements AutoCloseable {
                 .start();
         analyses.attach(jobs);
         analyses.requeueUnfinished();
+        executions.attach(jobs);
+        executions.requeueUnfinished();
 
         var requests = new Requests(mapper, config.maxJsonBytes());
         var authenticator = new Authenticator(keys);
-        var syncA = new SyncAApi(uploads, analyses, requests, config.uploads().maxChunkBytes());
-        var syncB = new SyncBApi(uploads, analyses, config.analysisWait(), requests, multipartTemp, config.uploads().maxChunkBytes());
+        var syncA = new SyncAApi(uploads, analyses, plans, executions, genres, requests, config.uploads().maxChunkBytes());
+        var syncB = new SyncBApi(uploads, analyses, plans, executions, genres, config.analysisWait(), requests, multipartTemp,
+                config.uploads().maxChunkBytes());
+        var downloads = new DownloadsApi(downloadLinks, executions, blobs);
         var openApi = new OpenApiDocument();
         List<Route> routes = new CopyOnWriteArrayList<>();
 
@@ -117,15 +138,17 @@ public final class ScorecastServer implements AutoCloseable {
             });
             ApiErrors.install(javalin);
             javalin.routes.beforeMatched(ctx -> {
-                if (!PUBLIC_PATHS.contains(ctx.path())) {
+                if (!PUBLIC_PATHS.contains(ctx.path()) && !ctx.path().startsWith(DownloadLinks.PREFIX)) {
                     authenticator.authenticate(ctx);
                 }
             });
             syncA.register(javalin.routes);
             syncB.register(javalin.routes);
+            downloads.register(javalin.routes);
             openApi.register(javalin.routes);
         });
         try {
+            listening.set(app);
             app.start(config.host(), config.port());
         } catch (RuntimeException e) {
             jobs.close();
@@ -133,12 +156,17 @@ public final class ScorecastServer implements AutoCloseable {
             database.close();
             throw e;
         }
-        LOG.info("Scorecast listening on http://{}:{} (links use {}), data in {}", config.host(), app.port(), config.publicUrl(), data);
-        return new ScorecastServer(database, uploads, jobs, app, keys, routes, developmentKey);
+        LOG.info("Scorecast listening on http://{}:{} (links use {}), data in {}", config.host(), app.port(), config.publicUrl(app.port()), data);
+        return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey);
     }
 
     public int port() {
         return app.port();
+    }
+
+    /** The base of the links this server hands out. */
+    public String publicUrl() {
+        return config.publicUrl(app.port());
     }
 
     public ApiKeys keys() {

@@ -39,6 +39,8 @@ final class TestServer implements AutoCloseable {
         var env = new HashMap<String, String>(overrides);
         env.put("SCORECAST_DATA", dataDir.toString());
         env.put("SCORECAST_HOST", "127.0.0.1");
+        // The small General MIDI bank CI installs; FluidR3 (the default) sounds better but loads slower.
+        env.putIfAbsent("SCORECAST_SOUNDFONT", "/usr/share/sounds/sf2/TimGM6mb.sf2");
         return new TestServer(dataDir, env, engine);
     }
 

@@ -62,6 +62,15 @@ final class Videos {
                 + " -c:v libx264 -preset ultrafast -c:a aac");
     }
 
+    /** 16 s at 25 fps: four different shots with hard cuts at 4, 8 and 12 s, a quiet tone and noise under them. */
+    static Path fourScenes() {
+        return make("four-scenes.mp4", "-t 4 -f lavfi -i testsrc2=size=320x240:rate=25 -t 4 -f lavfi -i smptebars=size=320x240:rate=25"
+                + " -t 4 -f lavfi -i mandelbrot=size=320x240:rate=25 -t 4 -f lavfi -i life=size=320x240:rate=25:seed=3"
+                + " -f lavfi -i sine=frequency=220:sample_rate=48000"
+                + " -filter_complex [0:v][1:v][2:v][3:v]concat=n=4:v=1:a=0,format=yuv420p[v];[4:a]volume=0.2[a]"
+                + " -map [v] -map [a] -t 16 -c:v libx264 -preset ultrafast -c:a aac");
+    }
+
     static Path make(String name, String arguments) {
         return MADE.computeIfAbsent(name, n -> {
             Path out = DIR.resolve(n);

@@ -67,9 +67,7 @@ public final class AnalysisService {
 
     /** Queues again the analyses a stopped server left pending (their queue entry may be missing). */
     public void requeueUnfinished() {
-        var ids = database.query(c -> Rows.list(c, "SELECT id FROM jobs WHERE kind = ? AND status IN (?, ?)",
-                row -> row.getString("id"), KIND, JobStatus.PENDING.wire(), JobStatus.PROCESSING.wire()));
-        ids.forEach(id -> runner.enqueue(TASK, id));
+        jobs.unfinished(KIND).forEach(id -> runner.enqueue(TASK, id));
     }
 
     /** Starts an analysis of {@code video}, or returns the one already running or finished. */

@@ -111,6 +111,25 @@ public final class JsonFields {
         return value == null ? null : toInt(name, value);
     }
 
+    /** {@code fallback} when absent or null; a problem when it is not true or false. */
+    public boolean optionalBoolean(String name, boolean fallback) {
+        JsonNode value = object.get(name);
+        if (value == null || value.isNull()) {
+            return fallback;
+        }
+        if (!value.isBoolean()) {
+            problems.add(new FieldProblem(name, name + " must be true or false, not " + describe(value) + "."));
+            return fallback;
+        }
+        return value.asBoolean();
+    }
+
+    /** The raw value, or null when absent; for values handed to a parser of their own (a plan). */
+    public JsonNode optionalNode(String name) {
+        JsonNode value = object.get(name);
+        return value == null || value.isNull() ? null : value;
+    }
+
     public JsonFields requiredObject(String name) {
         JsonNode value = object.get(name);
         if (value instanceof ObjectNode nested) {

@@ -5,6 +5,14 @@ import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.server.analysis.AnalysisService;
 import dev.scorecast.server.analysis.AnalysisService.AnalysisState;
+import dev.scorecast.engine.plan.GenerationOptions;
+import dev.scorecast.engine.plan.Plan;
+import dev.scorecast.engine.plan.PlanJson;
+import dev.scorecast.engine.style.GenreCatalog;
+import dev.scorecast.server.execution.ExecutionService;
+import dev.scorecast.server.execution.ExecutionService.ExecutionState;
+import dev.scorecast.server.execution.PlanService;
+import dev.scorecast.server.execution.StoredPlan;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.jobs.Job;
 import dev.scorecast.server.upload.Chunk;
@@ -31,13 +39,20 @@ public final class SyncAApi {
 
     private final UploadService uploads;
     private final AnalysisService analyses;
+    private final PlanService plans;
+    private final ExecutionService executions;
+    private final Scoring scoring;
     private final JobViews views;
     private final Requests requests;
     private final long maxChunkBytes;
 
-    public SyncAApi(UploadService uploads, AnalysisService analyses, Requests requests, long maxChunkBytes) {
+    public SyncAApi(UploadService uploads, AnalysisService analyses, PlanService plans, ExecutionService executions,
+                    GenreCatalog genres, Requests requests, long maxChunkBytes) {
         this.uploads = uploads;
         this.analyses = analyses;
+        this.plans = plans;
+        this.executions = executions;
+        this.scoring = new Scoring(genres, executions);
         this.views = new JobViews(analyses, requests.mapper());
         this.requests = requests;
         this.maxChunkBytes = maxChunkBytes;
@@ -49,7 +64,36 @@ public final class SyncAApi {
         routes.get("/sync/upload_status", this::uploadStatus);
         routes.post("/sync/complete_video_upload", this::complete);
         routes.post("/sync/video_analysis", this::analyse);
+        routes.post("/sync/generate", this::generate);
+        routes.post("/sync/execute", this::execute);
         routes.post("/sync/status", this::status);
+    }
+
+    private void generate(Context ctx) {
+        JsonFields fields = requests.body(ctx);
+        String analysisId = fields.requiredString("analysis_id");
+        GenerationOptions options = scoring.options(fields);
+        fields.check();
+        StoredPlan plan = plans.generate(Authenticator.principal(ctx), analysisId, options);
+        ctx.json(new Generated(plan.id(), scoring.planNode(plan.plan(), requests.mapper())));
+    }
+
+    /** Runs the stored plan, or the edited copy the client sends as {@code plan} (validated against the video). */
+    private void execute(Context ctx) {
+        JsonFields fields = requests.body(ctx);
+        String planId = fields.requiredString("plan_id");
+        JsonNode edited = fields.optionalNode("plan");
+        if (edited != null && !edited.isObject()) {
+            fields.problem("plan", "plan must be the plan object from /sync/generate (edited as you like), or left out.");
+        }
+        fields.check();
+        Principal owner = Authenticator.principal(ctx);
+        StoredPlan stored = plans.find(owner, planId);
+        Video video = uploads.video(owner, stored.videoId());
+        Plan plan = edited == null ? scoring.clientPlan(PlanJson.write(stored.plan()), video) : scoring.clientPlan(edited, video);
+        ExecutionState state = executions.start(owner, video.id(), stored.analysisKey(), plan.withId(stored.id()));
+        ctx.json(new ExecutionStarted(state.job().id(), state.record().id(), state.job().status().wire(),
+                "Execution queued; poll /sync/status with this job_id."));
     }
 
     private void analyse(Context ctx) {
@@ -65,7 +109,16 @@ public final class SyncAApi {
         JsonFields fields = requests.body(ctx);
         String jobId = fields.requiredString("job_id");
         fields.check();
-        Optional<AnalysisState> analysis = analyses.byJob(Authenticator.principal(ctx), jobId);
+        Principal owner = Authenticator.principal(ctx);
+        Optional<ExecutionState> execution = executions.byJob(owner, jobId);
+        if (execution.isPresent()) {
+            ExecutionState state = execution.get();
+            Job job = state.job();
+            ctx.json(new ExecutionStatus(job.id(), job.kind(), job.status().wire(), job.progress(), job.message(), job.errorCode(),
+                    job.errorField(), state.record().id(), scoring.url(state), scoring.queryUrl(state), scoring.links(state)));
+            return;
+        }
+        Optional<AnalysisState> analysis = analyses.byJob(owner, jobId);
         if (analysis.isEmpty()) {
             ctx.json(new Inactive(jobId, "inactive", "There is no job " + jobId
                     + " for this API key; use the job_id from /sync/video_analysis or /sync/execute."));
@@ -159,6 +212,14 @@ public final class SyncAApi {
     record AnalysisStarted(String jobId, String analysisId, String videoId, String status) {}
 
     record Inactive(String jobId, String status, String message) {}
+
+    record Generated(String planId, JsonNode plan) {}
+
+    record ExecutionStarted(String jobId, String executionId, String status, String message) {}
+
+    /** {@code url}: the video when finished, the failure report after an error; {@code queryurl}: results.json. */
+    record ExecutionStatus(String jobId, String kind, String status, double progress, String message, String error, String field,
+                           String executionId, String url, String queryurl, java.util.Map<String, String> links) {}
 
     /** {@code error} and {@code field} are set when the job failed; {@code analysis} once it finished. */
     record Status(String jobId, String kind, String status, double progress, String message, String error, String field,

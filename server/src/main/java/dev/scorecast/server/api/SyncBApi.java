@@ -5,6 +5,13 @@ import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.TooLarge;
 import dev.scorecast.server.analysis.AnalysisService;
 import dev.scorecast.server.analysis.AnalysisService.AnalysisState;
+import dev.scorecast.engine.plan.GenerationOptions;
+import dev.scorecast.engine.plan.Plan;
+import dev.scorecast.engine.style.GenreCatalog;
+import dev.scorecast.server.execution.ExecutionService;
+import dev.scorecast.server.execution.ExecutionService.ExecutionState;
+import dev.scorecast.server.execution.PlanService;
+import dev.scorecast.server.execution.StoredPlan;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.upload.ChunkReceipt;
 import dev.scorecast.server.upload.CompletedUpload;
@@ -31,16 +38,22 @@ public final class SyncBApi {
 
     private final UploadService uploads;
     private final AnalysisService analyses;
+    private final PlanService plans;
+    private final ExecutionService executions;
+    private final Scoring scoring;
     private final JobViews views;
     private final Duration analysisWait;
     private final Requests requests;
     private final MultipartConfigElement multipart;
     private final long maxChunkBytes;
 
-    public SyncBApi(UploadService uploads, AnalysisService analyses, Duration analysisWait, Requests requests, Path multipartTemp,
-                    long maxChunkBytes) {
+    public SyncBApi(UploadService uploads, AnalysisService analyses, PlanService plans, ExecutionService executions,
+                    GenreCatalog genres, Duration analysisWait, Requests requests, Path multipartTemp, long maxChunkBytes) {
         this.uploads = uploads;
         this.analyses = analyses;
+        this.plans = plans;
+        this.executions = executions;
+        this.scoring = new Scoring(genres, executions);
         this.views = new JobViews(analyses, requests.mapper());
         this.analysisWait = analysisWait;
         this.requests = requests;
@@ -55,6 +68,102 @@ public final class SyncBApi {
         routes.post("/sync_upload_chunk", this::uploadChunk);
         routes.post("/sync_upload_complete", this::complete);
         routes.post("/sync_video_analysis", this::analyse);
+        routes.post("/sync_generate", this::generate);
+        routes.post("/sync_execute", this::execute);
+        routes.post("/sync_status", this::status);
+    }
+
+    /** Multipart: {@code analysis} (the analysis JSON, as returned or edited) and {@code payload} (taskid and options). */
+    private void generate(Context ctx) {
+        requireMultipart(ctx, "analysis (the analysis JSON file) and payload (JSON with taskid and options)");
+        byte[] analysisJson = readPart(part(ctx, "analysis", "analysis (the JSON file from /sync_video_analysis)"), "analysis");
+        JsonFields payload = payload(ctx);
+        String taskId = payload.requiredString("taskid");
+        GenerationOptions options = scoring.options(payload);
+        payload.check();
+        Principal owner = Authenticator.principal(ctx);
+        Video video = uploads.completedVideo(owner, Variant.B, taskId);
+        StoredPlan plan = plans.generate(owner, video, analysisJson, options);
+        ctx.json(new Generated(taskId, plan.id(), scoring.planNode(plan.plan(), requests.mapper()),
+                "Plan generated; edit it if you like, then send it to /sync_execute with this taskid."));
+    }
+
+    /** Multipart: {@code plan} (the plan JSON, as generated or edited) and {@code payload} (taskid). */
+    private void execute(Context ctx) {
+        requireMultipart(ctx, "plan (the plan JSON file) and payload (JSON with taskid)");
+        byte[] planJson = readPart(part(ctx, "plan", "plan (the JSON file from /sync_generate, edited or not)"), "plan");
+        JsonFields payload = payload(ctx);
+        String taskId = payload.requiredString("taskid");
+        payload.check();
+        Principal owner = Authenticator.principal(ctx);
+        Video video = uploads.completedVideo(owner, Variant.B, taskId);
+        Plan plan = scoring.clientPlan(new String(planJson, java.nio.charset.StandardCharsets.UTF_8), video);
+        String analysisKey = analysisFor(owner, video, plan);
+        ExecutionState state = executions.start(owner, video.id(), analysisKey, plan);
+        ctx.json(new ExecutionStarted(taskId, state.record().id(),
+                "Execution queued; poll /sync_status with this execid."));
+    }
+
+    /** The analysis behind the plan: the one its id was generated from, else this video's finished analysis. */
+    private String analysisFor(Principal owner, Video video, Plan plan) {
+        if (plan.id() != null) {
+            try {
+                StoredPlan stored = plans.find(owner, plan.id());
+                if (stored.videoId().equals(video.id())) {
+                    return stored.analysisKey();
+                }
+            } catch (dev.scorecast.engine.error.NotFound ignored) {
+                // A plan written by hand may carry any id; fall back to the video's own analysis.
+            }
+        }
+        return analyses.latest(owner, video.id())
+                .filter(state -> state.record().resultKey() != null)
+                .map(state -> state.record().resultKey())
+                .orElseThrow(() -> new dev.scorecast.engine.error.WrongState("taskid", "This task's video has no finished analysis "
+                        + "and the plan was not generated by /sync_generate; call /sync_video_analysis first."));
+    }
+
+    private void status(Context ctx) {
+        JsonFields fields = requests.body(ctx);
+        String execId = fields.requiredString("execid");
+        fields.check();
+        java.util.Optional<ExecutionState> found = executions.byId(Authenticator.principal(ctx), execId);
+        if (found.isEmpty()) {
+            ctx.json(new Inactive("inactive", null, "There is no active execution " + execId
+                    + " for this API key; use the execid from /sync_execute."));
+            return;
+        }
+        ExecutionState state = found.get();
+        var job = state.job();
+        ctx.json(new ExecutionStatus(job.status().wire(), scoring.url(state), scoring.queryUrl(state), job.message(), job.progress(),
+                job.errorCode(), job.errorField(), scoring.links(state)));
+    }
+
+    private JsonFields payload(Context ctx) {
+        try (InputStream in = part(ctx, "payload", "payload (a JSON object with taskid)").getInputStream()) {
+            return JsonFields.parse(requests.mapper(), in, requests.maxJsonBytes(), "payload");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private byte[] readPart(Part part, String name) {
+        if (part.getSize() > requests.maxJsonBytes()) {
+            throw new TooLarge(name, "The " + name + " file is larger than " + requests.maxJsonBytes() + " bytes.");
+        }
+        try (InputStream in = part.getInputStream()) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void requireMultipart(Context ctx, String parts) {
+        String contentType = ctx.contentType();
+        if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("multipart/form-data")) {
+            throw new InvalidParameter("Content-Type", "Send multipart/form-data with the parts " + parts + ".");
+        }
+        ctx.req().setAttribute(JETTY_MULTIPART_CONFIG, multipart);
     }
 
     /**
@@ -176,6 +285,17 @@ public final class SyncBApi {
     }
 
     record Initialized(String taskid, String message) {}
+
+    record Generated(String taskid, String planId, JsonNode plan, String message) {}
+
+    record ExecutionStarted(String taskid, String execid, String message) {}
+
+    /** Exactly the spec's shape for inactive: no url, videourl null. */
+    record Inactive(String status, String videourl, String message) {}
+
+    /** {@code url}: the video (finished) or the failure report (error); {@code queryurl}: results.json when finished. */
+    record ExecutionStatus(String status, String url, String queryurl, String message, double progress, String error, String field,
+                           java.util.Map<String, String> links) {}
 
     record Analysed(String taskid, String message, JsonNode analysis) {}
 

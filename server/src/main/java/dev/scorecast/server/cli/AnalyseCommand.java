@@ -11,6 +11,7 @@ import dev.scorecast.engine.media.AudioTrack;
 import dev.scorecast.engine.media.MediaLimits;
 import dev.scorecast.engine.media.VideoInfo;
 import dev.scorecast.engine.media.VideoProbe;
+import dev.scorecast.engine.io.Directories;
 import dev.scorecast.server.analysis.EngineAnalysis;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -23,32 +24,51 @@ import java.util.Optional;
 final class AnalyseCommand {
     private AnalyseCommand() {}
 
+    /** A video probed, its sound extracted into a work directory, and analysed as the server does. */
+    record Analysed(VideoInfo info, Optional<AudioTrack> audio, Analysis analysis) {}
+
     static void run(Path video, Path timeline, PrintStream out) {
-        VideoInfo info = VideoProbe.probe(video, MediaLimits.DEFAULT);
-        Path work = null;
+        Path work = tempDirectory();
         try {
-            work = Files.createTempDirectory("scorecast-analyse");
-            Optional<AudioTrack> audio = info.hasAudio() ? AudioExtractor.extractWav(video, work.resolve("audio.wav")) : Optional.empty();
-            var facts = new VideoFacts(info.duration(), info.width(), info.height(), info.fps(), info.frames(), audio.isPresent(),
-                    info.videoCodec(), info.rotation());
-            Analysis analysis = EngineAnalysis.create().analyze(video, audio.map(AudioTrack::wav), facts, fraction -> { });
-            ObjectMapper mapper = new ObjectMapper()
-                    .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-                    .enable(SerializationFeature.INDENT_OUTPUT);
-            out.println(mapper.writeValueAsString(analysis));
+            Analysis analysis = analyse(video, work).analysis();
+            out.println(mapper().writeValueAsString(analysis));
             if (timeline != null) {
                 TimelinePlot.write(analysis, timeline);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
-            if (work != null) {
-                try (var files = Files.walk(work)) {
-                    files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-                } catch (IOException ignored) {
-                    // A temporary directory left behind is harmless.
-                }
-            }
+            deleteQuietly(work);
+        }
+    }
+
+    static Analysed analyse(Path video, Path work) {
+        VideoInfo info = VideoProbe.probe(video, MediaLimits.DEFAULT);
+        Optional<AudioTrack> audio = info.hasAudio() ? AudioExtractor.extractWav(video, work.resolve("audio.wav")) : Optional.empty();
+        var facts = new VideoFacts(info.duration(), info.width(), info.height(), info.fps(), info.frames(), audio.isPresent(),
+                info.videoCodec(), info.rotation());
+        Analysis analysis = EngineAnalysis.create().analyze(video, audio.map(AudioTrack::wav), facts, fraction -> { });
+        return new Analysed(info, audio, analysis);
+    }
+
+    static ObjectMapper mapper() {
+        return new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .enable(SerializationFeature.INDENT_OUTPUT);
+    }
+
+    static Path tempDirectory() {
+        try {
+            return Files.createTempDirectory("scorecast-cli");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static void deleteQuietly(Path dir) {
+        try {
+            Directories.deleteTree(dir);
+        } catch (UncheckedIOException ignored) {
+            // A temporary directory left behind is harmless.
         }
     }
 }

@@ -18,6 +18,8 @@ public final class ScorecastCli {
                    scorecast keys create --user NAME  print a new API key for NAME (shown once)
                    scorecast analyse VIDEO [--timeline OUT.png]
                                                       print the analysis JSON; draw it on a time axis
+                   scorecast score VIDEO -o OUT.mp4 [--genre G] [--seed N]
+                                                      score a video with no server (outputs in OUT-outputs/)
             configuration: SCORECAST_* environment variables, see README.md""";
 
     private ScorecastCli() {}
@@ -43,12 +45,51 @@ public final class ScorecastCli {
                 AnalyseCommand.run(Path.of(args.get(1)), args.size() == 4 ? Path.of(args.get(3)) : null, out);
                 return 0;
             }
+            if (!args.isEmpty() && args.getFirst().equals("score")) {
+                return score(args.subList(1, args.size()), env, out, err);
+            }
             err.println(args.isEmpty() ? USAGE : "unknown arguments: " + String.join(" ", args) + "\n" + USAGE);
             return 2;
         } catch (ScorecastException e) {
             err.println("scorecast: " + e.getMessage());
             return 2;
         }
+    }
+
+    private static int score(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
+        Path video = null;
+        Path output = null;
+        String genre = null;
+        Long seed = null;
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            boolean hasValue = i + 1 < args.size();
+            switch (arg) {
+                case "-o", "--output" -> output = hasValue ? Path.of(args.get(++i)) : null;
+                case "--genre" -> genre = hasValue ? args.get(++i) : null;
+                case "--seed" -> {
+                    try {
+                        seed = hasValue ? Long.parseLong(args.get(++i)) : null;
+                    } catch (NumberFormatException e) {
+                        err.println("--seed must be a whole number\n" + USAGE);
+                        return 2;
+                    }
+                }
+                default -> {
+                    if (video != null || arg.startsWith("-")) {
+                        err.println("unknown argument: " + arg + "\n" + USAGE);
+                        return 2;
+                    }
+                    video = Path.of(arg);
+                }
+            }
+        }
+        if (video == null || output == null) {
+            err.println("score needs a video and -o OUT.mp4\n" + USAGE);
+            return 2;
+        }
+        ScoreCommand.run(video, output, genre, seed, ServerConfig.from(env).soundFont(), out);
+        return 0;
     }
 
     private static int serve(ServerConfig config, PrintStream out) throws InterruptedException {
@@ -58,8 +99,8 @@ public final class ScorecastCli {
             server.close();
             stopped.countDown();
         }, "scorecast-shutdown"));
-        out.println("Scorecast is listening on " + config.publicUrl() + " (port " + server.port() + ")");
-        out.println("API description: " + config.publicUrl() + "/openapi.json");
+        out.println("Scorecast is listening on " + server.publicUrl() + " (port " + server.port() + ")");
+        out.println("API description: " + server.publicUrl() + "/openapi.json");
         server.developmentKey().ifPresentOrElse(
                 key -> out.println("Development API key for user \"dev\" (shown only now; keep it): " + key),
                 () -> out.println("API keys exist in " + config.dbUrl() + "; make another with: bin/scorecast keys create --user NAME"));

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Everything the server can be told, read once from {@code SCORECAST_*} environment variables.
@@ -16,7 +17,7 @@ public record ServerConfig(
         int port,
         Path dataDir,
         String dbUrl,
-        String publicUrl,
+        Optional<String> publicUrlSetting,
         Path soundFont,
         UploadLimits uploads,
         long maxJsonBytes,
@@ -27,7 +28,7 @@ public record ServerConfig(
         Objects.requireNonNull(host);
         Objects.requireNonNull(dataDir);
         Objects.requireNonNull(dbUrl);
-        Objects.requireNonNull(publicUrl);
+        Objects.requireNonNull(publicUrlSetting);
         Objects.requireNonNull(uploads);
         if (port < 0 || port > 65535) {
             throw new InvalidParameter("SCORECAST_PORT", "SCORECAST_PORT must be between 0 and 65535.");
@@ -46,13 +47,14 @@ public record ServerConfig(
         int port = settings.integer("SCORECAST_PORT", 8080);
         Path data = settings.path("SCORECAST_DATA", Path.of("data")).toAbsolutePath().normalize();
         String dbUrl = settings.string("SCORECAST_DB_URL", "jdbc:sqlite:" + data.resolve("scorecast.db"));
-        String publicUrl = settings.string("SCORECAST_PUBLIC_URL", "http://localhost:" + port);
+        Optional<String> publicUrl = Optional.ofNullable(env.get("SCORECAST_PUBLIC_URL"))
+                .filter(url -> !url.isBlank()).map(ServerConfig::stripTrailingSlash);
         return new ServerConfig(
                 settings.string("SCORECAST_HOST", "0.0.0.0"),
                 port,
                 data,
                 dbUrl,
-                stripTrailingSlash(publicUrl),
+                publicUrl,
                 settings.path("SCORECAST_SOUNDFONT", Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2")),
                 UploadLimits.from(settings),
                 settings.bytes("SCORECAST_MAX_JSON_BYTES", 4L << 20),
@@ -62,7 +64,15 @@ public record ServerConfig(
 
     /** The same configuration listening on another port (tests use port 0). */
     public ServerConfig withPort(int newPort) {
-        return new ServerConfig(host, newPort, dataDir, dbUrl, publicUrl, soundFont, uploads, maxJsonBytes, workerThreads, analysisWait);
+        return new ServerConfig(host, newPort, dataDir, dbUrl, publicUrlSetting, soundFont, uploads, maxJsonBytes, workerThreads, analysisWait);
+    }
+
+    /**
+     * The base of links handed to clients: SCORECAST_PUBLIC_URL when set, otherwise this machine on
+     * the port the server actually listens on (which differs from {@link #port} when that is 0).
+     */
+    public String publicUrl(int listeningPort) {
+        return publicUrlSetting.orElse("http://localhost:" + listeningPort);
     }
 
     private static String stripTrailingSlash(String url) {

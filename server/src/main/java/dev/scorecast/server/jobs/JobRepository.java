@@ -36,6 +36,12 @@ public final class JobRepository {
         return database.query(c -> Rows.one(c, "SELECT * FROM jobs WHERE id = ?", JobRepository::job, id));
     }
 
+    /** Ids of the jobs of {@code kind} still pending or processing: what a restarted server must queue again. */
+    public java.util.List<String> unfinished(String kind) {
+        return database.query(c -> Rows.list(c, "SELECT id FROM jobs WHERE kind = ? AND status IN (?, ?)",
+                row -> row.getString("id"), kind, JobStatus.PENDING.wire(), JobStatus.PROCESSING.wire()));
+    }
+
     public void progress(String id, JobStatus status, double progress, String message) {
         database.query(c -> Rows.update(c,
                 "UPDATE jobs SET status = ?, progress = ?, message = ?, error_code = NULL, error_field = NULL, updated_at = ? WHERE id = ?",

@@ -16,7 +16,7 @@ import java.nio.file.StandardOpenOption;
  * fixed buffer: memory does not grow with the file. Chunks other than {@code fmt } and
  * {@code data} (LIST, fact, ...) are skipped, since ffmpeg and other writers add them.
  */
-final class PcmWavReader implements AutoCloseable {
+public final class PcmWavReader implements AutoCloseable {
 
     private static final int BUFFER_BYTES = 1 << 16;
     private static final String FIELD = "wav";
@@ -39,7 +39,7 @@ final class PcmWavReader implements AutoCloseable {
     }
 
     /** @throws UnsupportedMedia when the file is not 16-bit PCM WAV */
-    static PcmWavReader open(Path wav) {
+    public static PcmWavReader open(Path wav) {
         FileChannel channel;
         try {
             channel = FileChannel.open(wav, StandardOpenOption.READ);
@@ -108,16 +108,16 @@ final class PcmWavReader implements AutoCloseable {
         }
     }
 
-    int sampleRateHz() {
+    public int sampleRateHz() {
         return sampleRateHz;
     }
 
-    int channels() {
+    public int channels() {
         return channels;
     }
 
     /** Sample frames in the file (one frame = one sample per channel). */
-    long frames() {
+    public long frames() {
         return frames;
     }
 
@@ -126,7 +126,7 @@ final class PcmWavReader implements AutoCloseable {
      *
      * @return frames read; 0 at the end of the data
      */
-    int read(float[][] out, int maxFrames) {
+    public int read(float[][] out, int maxFrames) {
         int wanted = (int) Math.min(maxFrames, framesLeft);
         int frameBytes = channels * Short.BYTES;
         int done = 0;

@@ -1,0 +1,77 @@
+package dev.scorecast.engine.music;
+
+/**
+ * Bass: the level's rhythm string over the chords. R root, F fifth, O octave, T third, S seventh,
+ * A approach (a semitone under or over the next chord's root), lower case for a ghost note; '-'
+ * holds, '.' rests. Every section starts with a low root exactly on its first downbeat; the final
+ * bar is the tonic root ringing to the end.
+ */
+final class BassWriter implements GroupWriter {
+    private int previous = -1;
+
+    @Override
+    public void write(Ctx ctx) {
+        Bars bars = ctx.bars();
+        int lo = ctx.group().lo(28);
+        int hi = ctx.group().hi(52);
+        int base = ctx.level().velocity() == null ? 96 : ctx.level().velocity();
+        String rhythm = ctx.level().rhythm();
+        boolean startPlayed = false;
+        for (int bar = 0; bar < bars.bars; bar++) {
+            if (bars.last && bar == bars.bars - 1) {
+                double t = bars.time(bar, 0);
+                ctx.out().add(t, ctx.duration() - t, root(bars.chord(bar * bars.stepsPerBar), lo), ctx.velocity(base + 6));
+                startPlayed |= bar == 0;
+                break;
+            }
+            for (Bars.Event e : bars.events(rhythm, bar)) {
+                int global = bar * bars.stepsPerBar + e.step();
+                if (global > 0 && !startPlayed) {
+                    addStartHit(ctx, lo, Math.min(global, 4), base);
+                    startPlayed = true;
+                }
+                Chord chord = bars.chord(global);
+                int length = Math.min(e.length(), bars.stepsToChange(global));
+                int r = root(chord, lo);
+                int pitch = switch (Character.toUpperCase(e.symbol())) {
+                    case 'F' -> r + 7 <= hi ? r + 7 : r - 5;
+                    case 'O' -> r + 12 <= hi ? r + 12 : r;
+                    case 'T' -> r + chord.intervals().get(1);
+                    case 'S' -> r + (chord.intervals().size() > 3 ? chord.intervals().get(3) : 10);
+                    case 'A' -> approach(bars.nextChord(global), lo, hi);
+                    default -> r;
+                };
+                boolean ghost = Character.isLowerCase(e.symbol());
+                int velocity = global == 0 ? base + 14 : base + (e.step() % 4 == 0 ? 6 : 0) - (ghost ? 26 : 0);
+                ctx.out().add(ctx.onset(global), length * bars.stepSec * 0.92, pitch, ctx.velocity(velocity));
+                previous = pitch;
+                startPlayed = true;
+            }
+        }
+        if (!startPlayed) {
+            addStartHit(ctx, lo, 4, base);
+        }
+    }
+
+    private void addStartHit(Ctx ctx, int lo, int steps, int base) {
+        Bars bars = ctx.bars();
+        int pitch = root(bars.chord(0), lo);
+        ctx.out().add(bars.time(0), steps * bars.stepSec * 0.92, pitch, ctx.velocity(base + 14));
+        previous = pitch;
+    }
+
+    /** The chord's root in the lowest octave of the register. */
+    static int root(Chord chord, int lo) {
+        return lo + Math.floorMod(chord.root() - lo, 12);
+    }
+
+    private int approach(Chord next, int lo, int hi) {
+        int target = root(next, lo);
+        int below = target - 1;
+        int above = target + 1;
+        if (below < lo) {
+            return above;
+        }
+        return previous >= 0 && previous > target && above <= hi ? above : below;
+    }
+}

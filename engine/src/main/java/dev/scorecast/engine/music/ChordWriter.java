@@ -1,0 +1,69 @@
+package dev.scorecast.engine.music;
+
+import java.util.List;
+
+/**
+ * Harmony and pads: the level's comping rhythm ('X' strike, 'x' soft strike, '-' hold, '.' rest)
+ * with voice-led voicings of the genre's style. A strike that holds across a chord change is
+ * re-struck on the new chord. Pads tie a voicing that does not change instead of re-striking.
+ * The final bar is the tonic chord ringing to the end.
+ */
+final class ChordWriter implements GroupWriter {
+    private final boolean pads;
+    private int[] previous;
+
+    ChordWriter(boolean pads) {
+        this.pads = pads;
+    }
+
+    @Override
+    public void write(Ctx ctx) {
+        Bars bars = ctx.bars();
+        int lo = ctx.group().lo(pads ? 52 : 55);
+        int hi = ctx.group().hi(pads ? 79 : 76);
+        String style = ctx.level().voicing() != null ? ctx.level().voicing() : ctx.group().voicing();
+        int voices = ctx.level().voices() == null ? (pads ? 4 : 3) : ctx.level().voices();
+        int base = ctx.level().velocity() == null ? (pads ? 70 : 84) : ctx.level().velocity();
+        for (int bar = 0; bar < bars.bars; bar++) {
+            if (bars.last && bar == bars.bars - 1) {
+                double t = bars.time(bar, 0);
+                strike(ctx, bar * bars.stepsPerBar, ctx.duration() - t, style, voices, lo, hi, base - 4, true);
+                break;
+            }
+            for (Bars.Event e : bars.events(ctx.level().rhythm(), bar)) {
+                int global = bar * bars.stepsPerBar + e.step();
+                int remaining = e.length();
+                boolean first = true;
+                while (remaining > 0) {
+                    int length = Math.min(remaining, bars.stepsToChange(global));
+                    int velocity = (Character.isLowerCase(e.symbol()) ? base - 18 : base) + (global % bars.stepsPerBar == 0 ? 6 : 0)
+                            - (first ? 0 : 6);
+                    double seconds = length * bars.stepSec * (pads ? 1.0 : 0.94);
+                    strike(ctx, global, seconds, style, voices, lo, hi, velocity, pads);
+                    global += length;
+                    remaining -= length;
+                    first = false;
+                }
+            }
+        }
+    }
+
+    /** {@code tie}: on the grid exactly (no humanising), and for pads tied to an unchanged voicing. */
+    private void strike(Ctx ctx, int global, double seconds, String style, int voices, int lo, int hi, int velocity, boolean tie) {
+        Bars bars = ctx.bars();
+        List<Integer> tones = Voicings.tones(bars.chord(global), ctx.group().color(), bars);
+        int[] voicing = Voicings.lead(previous, tones, style, voices, lo, hi);
+        double start = tie ? bars.time(global) : ctx.onset(global);
+        boolean tied = pads && tie && previous != null && java.util.Arrays.equals(previous, voicing);
+        for (int i = 0; i < voicing.length; i++) {
+            int pitch = voicing[i];
+            if (tied && ctx.out().extend(pitch, start, start + seconds)) {
+                continue;
+            }
+            // A little strum: voices a few ms apart, the lowest on the beat.
+            double strum = pads || tie || global == 0 ? 0 : i * 0.004;
+            ctx.out().add(start + strum, seconds - strum, pitch, ctx.velocity(velocity - (i == voicing.length - 1 ? 0 : 4)));
+        }
+        previous = voicing;
+    }
+}

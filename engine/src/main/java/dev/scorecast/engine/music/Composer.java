@@ -1,0 +1,119 @@
+package dev.scorecast.engine.music;
+
+import dev.scorecast.engine.music.Part.ProgramChange;
+import dev.scorecast.engine.music.Score.Accent;
+import dev.scorecast.engine.music.Score.TempoChange;
+import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.plan.Plan;
+import dev.scorecast.engine.plan.Section;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Plan -> notes (issue 4). Each sounding instrument group is written section by section by its
+ * {@link GroupWriter} from the pattern the plan names ("genre/group/level", data in
+ * {@code styles/patterns/<genre>.json}). Deterministic: every random choice comes from a
+ * {@link SplittableRandom} seeded from the plan's seed, the section index and the group, so the
+ * same plan always gives the same score. The vocals group is left to the vocals stage.
+ */
+public final class Composer {
+    private final StyleBook book;
+
+    public Composer() {
+        this.book = StyleBook.builtIn();
+    }
+
+    /** Composes the plan; a pattern id missing from the style data throws IllegalStateException. */
+    public Score compose(Plan plan) {
+        List<Section> sections = plan.sections();
+        double duration = plan.duration();
+        StyleBook.GenreStyle planStyle = plan.genre() != null && StyleBook.GENRES.contains(plan.genre()) ? book.genre(plan.genre()) : null;
+        double chordsPerBar = planStyle == null ? 1 : planStyle.chordsPerBar();
+        Bars[] bars = new Bars[sections.size()];
+        Chord next = null;
+        for (int i = sections.size() - 1; i >= 0; i--) {
+            Section s = sections.get(i);
+            String pre = planStyle == null ? "V" : planStyle.preCadence(s.mode());
+            bars[i] = new Bars(s, i == sections.size() - 1, chordsPerBar, pre, next);
+            next = bars[i].first();
+        }
+        List<TempoChange> tempoMap = new ArrayList<>();
+        List<Accent> accents = new ArrayList<>();
+        for (int i = 0; i < sections.size(); i++) {
+            Section s = sections.get(i);
+            tempoMap.add(new TempoChange(i == 0 ? 0 : s.start(), s.tempo(), s.meter()));
+            accents.add(new Accent(s.start(), s.hit() == null || s.hit().kind() == null ? "downbeat" : s.hit().kind(), i));
+        }
+        if (!sections.isEmpty()) {
+            Bars lastBars = bars[bars.length - 1];
+            accents.add(new Accent(lastBars.time(lastBars.bars - 1, 0), "cadence", sections.size() - 1));
+        }
+        List<Part> parts = new ArrayList<>();
+        for (InstrumentGroup group : InstrumentGroup.values()) {
+            if (group == InstrumentGroup.VOCALS) {
+                continue;
+            }
+            Part part = compose(plan, group, bars, duration);
+            if (part != null) {
+                parts.add(part);
+            }
+        }
+        return new Score(duration, tempoMap, parts, accents);
+    }
+
+    private Part compose(Plan plan, InstrumentGroup group, Bars[] bars, double duration) {
+        GroupWriter writer = switch (group) {
+            case BEATS -> new DrumWriter();
+            case BASS -> new BassWriter();
+            case HARMONY -> new ChordWriter(false);
+            case PADS -> new ChordWriter(true);
+            case TOPS -> new TopsWriter();
+            case MELODY -> new MelodyWriter();
+            case FX -> new FxWriter();
+            case VOCALS -> null;
+        };
+        NoteOut out = new NoteOut(duration);
+        List<ProgramChange> changes = new ArrayList<>();
+        Section.Instrument firstInstrument = null;
+        int program = -1;
+        List<Section> sections = plan.sections();
+        for (int i = 0; i < sections.size(); i++) {
+            Section s = sections.get(i);
+            Section.Instrument instrument = s.instruments().get(group.wire());
+            if (instrument == null) {
+                continue;
+            }
+            StyleBook.Pattern pattern = book.pattern(instrument.pattern());
+            if (firstInstrument == null) {
+                firstInstrument = instrument;
+                program = instrument.program();
+            } else if (instrument.program() != program && group != InstrumentGroup.FX) {
+                changes.add(new ProgramChange(s.start(), instrument.program()));
+                program = instrument.program();
+            }
+            SplittableRandom rng = new SplittableRandom(seed(plan.seed(), i, group.ordinal()));
+            Section next = i + 1 < sections.size() ? sections.get(i + 1) : null;
+            writer.write(new GroupWriter.Ctx(bars[i], pattern, instrument, rng, out, next, duration));
+        }
+        if (firstInstrument == null) {
+            return null;
+        }
+        if (writer instanceof FxWriter fx) {
+            changes.addAll(fx.programChanges);
+            changes.sort(java.util.Comparator.comparingDouble(ProgramChange::time));
+        }
+        List<Note> notes = new ArrayList<>(out.notes());
+        notes.sort(java.util.Comparator.comparingDouble(Note::start).thenComparingInt(Note::pitch));
+        return new Part(group, firstInstrument.program(), group == InstrumentGroup.BEATS, firstInstrument.gainDb(), firstInstrument.pan(),
+                notes, changes);
+    }
+
+    /** A well-mixed seed from the plan's seed, the section and the group (SplitMix64 finaliser). */
+    static long seed(long planSeed, int section, int group) {
+        long z = planSeed + 0x9E3779B97F4A7C15L * (section + 1) + 0xD1B54A32D192ED03L * (group + 1);
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+}

@@ -1,0 +1,220 @@
+package dev.scorecast.engine.pipeline;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.scorecast.engine.analysis.Analysis;
+import dev.scorecast.engine.io.Directories;
+import dev.scorecast.engine.media.AudioEncoder;
+import dev.scorecast.engine.media.Muxer;
+import dev.scorecast.engine.music.Composer;
+import dev.scorecast.engine.music.MidiWriter;
+import dev.scorecast.engine.music.Score;
+import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.plan.Plan;
+import dev.scorecast.engine.plan.PlanJson;
+import dev.scorecast.engine.render.MasterReport;
+import dev.scorecast.engine.render.MixSettings;
+import dev.scorecast.engine.render.Mixer;
+import dev.scorecast.engine.render.Renderer;
+import dev.scorecast.engine.render.SoundBank;
+import dev.scorecast.engine.render.Stem;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+
+/**
+ * Executes a plan: compose, render each group to a stem, mix and master, mux into the video, and
+ * write every output of DESIGN.md §9 into one directory. The server's execution job and
+ * {@code scorecast score} both run exactly this. Each stage reports when it starts, so a client
+ * polling the job sees where it is, and its time is kept for the results.
+ */
+public final class Execution {
+    /** Level of the video's own sound under the music when the plan keeps it. */
+    static final double ORIGINAL_AUDIO_GAIN_DB = -6;
+
+    /** The output files' names inside the output directory; links are made from these. */
+    public static final String VIDEO = "video.mp4";
+    public static final String MASTER_WAV = "audio.wav";
+    public static final String MASTER_MP3 = "audio.mp3";
+    public static final String STEMS_ZIP = "stems.zip";
+    public static final String MIDI = "score.mid";
+    public static final String PLAN = "plan.json";
+    public static final String ANALYSIS = "analysis.json";
+    public static final String RESULTS = "results.json";
+
+    private final SoundBank bank;
+
+    public Execution(SoundBank bank) {
+        this.bank = Objects.requireNonNull(bank, "bank");
+    }
+
+    /** What to score: the video, its extracted sound (when it has one), its analysis and a validated plan. */
+    public record Inputs(Path video, Optional<Path> originalAudioWav, Analysis analysis, Plan plan) {}
+
+    /** Told the stage that starts and the overall fraction done. */
+    @FunctionalInterface
+    public interface Progress {
+        void at(Stage stage, double fraction);
+    }
+
+    /** The stages in order, with the share of the work each usually takes. */
+    public enum Stage {
+        COMPOSE(0.02), RENDER(0.55), MASTER(0.15), MUX(0.15), OUTPUTS(0.13);
+
+        final double share;
+
+        Stage(double share) {
+            this.share = share;
+        }
+
+        public String wire() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
+     * Runs the plan and leaves the outputs in {@code outDir} (created if missing). Writes
+     * results.json with {@code links} (output name to URL or path) added.
+     */
+    public Results run(Inputs in, Path outDir, Map<String, String> links, Progress progress) {
+        Timer timer = new Timer(progress);
+        try {
+            Files.createDirectories(outDir);
+            Path work = Files.createDirectories(outDir.resolve(".work"));
+
+            timer.start(Stage.COMPOSE);
+            Score score = new Composer().compose(in.plan());
+
+            timer.start(Stage.RENDER);
+            List<Stem> stems = new Renderer(bank).render(score, work.resolve("stems"), f -> timer.within(Stage.RENDER, f));
+
+            timer.start(Stage.MASTER);
+            Plan plan = in.plan();
+            boolean keepOriginal = (plan.options().originalAudio() || plan.options().originalAudioVoiceover())
+                    && in.originalAudioWav().isPresent();
+            var settings = new MixSettings(Map.of(), Map.of(), plan.master().targetLufs(), plan.master().gainDb(),
+                    keepOriginal ? in.originalAudioWav() : Optional.empty(), ORIGINAL_AUDIO_GAIN_DB);
+            Path master = outDir.resolve(MASTER_WAV);
+            MasterReport report = Mixer.master(stems, settings, master);
+
+            timer.start(Stage.MUX);
+            Muxer.mux(in.video(), master, outDir.resolve(VIDEO));
+
+            timer.start(Stage.OUTPUTS);
+            AudioEncoder.mp3(master, outDir.resolve(MASTER_MP3));
+            Map<String, String> files = new LinkedHashMap<>();
+            files.put("video", VIDEO);
+            files.put("audio_wav", MASTER_WAV);
+            files.put("audio_mp3", MASTER_MP3);
+            if (plan.options().multitrack()) {
+                zip(stems, outDir.resolve(STEMS_ZIP));
+                files.put("stems", STEMS_ZIP);
+            }
+            MidiWriter.write(score, outDir.resolve(MIDI));
+            files.put("midi", MIDI);
+            Files.writeString(outDir.resolve(PLAN), PlanJson.write(plan));
+            files.put("plan", PLAN);
+            Files.write(outDir.resolve(ANALYSIS), mapper().writeValueAsBytes(in.analysis()));
+            files.put("analysis", ANALYSIS);
+            files.put("results", RESULTS);
+            List<Score.Accent> measurable = score.accents().stream()
+                    .filter(a -> a.time() < score.duration() - SyncCheck.SEARCH_SECONDS).toList();
+            List<SyncCheck.Point> sync = SyncCheck.measure(master, measurable, in.analysis().video().fps());
+            Directories.deleteTree(work);
+            Results results = Results.of(plan, score, report, sync, files, links, timer.seconds(),
+                    1 / in.analysis().video().fps());
+            Files.write(outDir.resolve(RESULTS), mapper().writeValueAsBytes(results));
+            progress.at(Stage.OUTPUTS, 1);
+            return results;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static ObjectMapper mapper() {
+        return new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .enable(SerializationFeature.INDENT_OUTPUT);
+    }
+
+    private static void zip(List<Stem> stems, Path out) throws IOException {
+        try (OutputStream file = Files.newOutputStream(out); ZipOutputStream zip = new ZipOutputStream(file)) {
+            // WAV barely compresses; storing keeps the zip step at disk speed.
+            zip.setLevel(java.util.zip.Deflater.NO_COMPRESSION);
+            for (Stem stem : stems) {
+                zip.putNextEntry(new ZipEntry(stem.group().wire() + ".wav"));
+                Files.copy(stem.wav(), zip);
+                zip.closeEntry();
+            }
+        }
+    }
+
+
+    /** Keeps each stage's wall time and turns a stage's own progress into the overall fraction. */
+    private static final class Timer {
+        private final Progress progress;
+        private final Map<String, Double> seconds = new LinkedHashMap<>();
+        private Stage current;
+        private long startedNanos;
+
+        Timer(Progress progress) {
+            this.progress = progress;
+        }
+
+        void start(Stage stage) {
+            stop();
+            current = stage;
+            startedNanos = System.nanoTime();
+            progress.at(stage, before(stage));
+        }
+
+        void within(Stage stage, double fraction) {
+            progress.at(stage, before(stage) + stage.share * Math.max(0, Math.min(1, fraction)));
+        }
+
+        Map<String, Double> seconds() {
+            stop();
+            return Map.copyOf(seconds);
+        }
+
+        private void stop() {
+            if (current != null) {
+                seconds.put(current.wire(), Math.round((System.nanoTime() - startedNanos) / 1e6) / 1000.0);
+                current = null;
+            }
+        }
+
+        private static double before(Stage stage) {
+            double sum = 0;
+            for (Stage s : Stage.values()) {
+                if (s == stage) {
+                    break;
+                }
+                sum += s.share;
+            }
+            return sum;
+        }
+    }
+
+    /** Unused groups are listed so a client sees the plan's whole shape. */
+    static List<String> groups(Score score) {
+        List<String> names = new ArrayList<>();
+        score.parts().forEach(p -> names.add(p.group().wire()));
+        for (InstrumentGroup g : InstrumentGroup.values()) {
+            if (!names.contains(g.wire())) {
+                names.add(g.wire() + " (silent)");
+            }
+        }
+        return names;
+    }
+}

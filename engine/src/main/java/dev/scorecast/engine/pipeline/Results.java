@@ -1,0 +1,60 @@
+package dev.scorecast.engine.pipeline;
+
+import dev.scorecast.engine.music.Score;
+import dev.scorecast.engine.plan.Plan;
+import dev.scorecast.engine.render.MasterReport;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What results.json holds: the links, the measured loudness, the sync report and where the time
+ * went. {@code sync} is measured on the rendered master, not copied from the plan;
+ * {@code boundaries} repeats the plan's own residual (bars against section length) per section.
+ */
+public record Results(
+        String planId,
+        double duration,
+        Map<String, String> links,
+        Map<String, String> files,
+        Loudness loudness,
+        SyncReport sync,
+        List<Boundary> boundaries,
+        Map<String, Double> stageSeconds,
+        List<String> parts) {
+
+    public record Loudness(double integratedLufs, double truePeakDbtp, double targetLufs, double gainAppliedDb) {}
+
+    /** {@code worstErrorSeconds} over the accents heard; {@code allWithinFrame} when every accent was heard within one frame. */
+    public record SyncReport(double framePeriodSeconds, int accents, int heard, int withinFrame, Double worstErrorSeconds,
+                             boolean allWithinFrame, List<SyncCheck.Point> points) {}
+
+    public record Boundary(int section, double time, double tempo, int bars, double residualSeconds) {}
+
+    static Results of(Plan plan, Score score, MasterReport master, List<SyncCheck.Point> points, Map<String, String> files,
+                      Map<String, String> links, Map<String, Double> stageSeconds, double framePeriodSeconds) {
+        double frame = Math.round(framePeriodSeconds * 100_000) / 100_000.0;
+        int heard = 0;
+        int within = 0;
+        Double worst = null;
+        for (SyncCheck.Point p : points) {
+            if (p.errorSeconds() != null) {
+                heard++;
+                worst = worst == null ? Math.abs(p.errorSeconds()) : Math.max(worst, Math.abs(p.errorSeconds()));
+            }
+            if (p.withinFrame()) {
+                within++;
+            }
+        }
+        List<Boundary> boundaries = plan.sections().stream()
+                .map(s -> new Boundary(s.index(), s.start(), s.tempo(), s.bars(), s.residual())).toList();
+        return new Results(plan.id(), score.duration(), Map.copyOf(links), Map.copyOf(files),
+                new Loudness(round(master.integratedLufs()), round(master.truePeakDbtp()), plan.master().targetLufs(),
+                        round(master.gainAppliedDb())),
+                new SyncReport(frame, points.size(), heard, within, worst, within == points.size(), points),
+                boundaries, stageSeconds, Execution.groups(score));
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 100) / 100.0;
+    }
+}

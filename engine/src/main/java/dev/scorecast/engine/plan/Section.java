@@ -1,0 +1,85 @@
+package dev.scorecast.engine.plan;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One stretch of music between two chosen cuts. {@code bars} bars of {@code meter} at
+ * {@code tempo} beats per minute fill [{@code start}, {@code end}); {@code residual} is the
+ * seconds by which those bars miss the end (reported, never more than one video frame).
+ * {@code instruments} maps a group ({@link InstrumentGroup}) to its part; a group absent or null
+ * is silent. {@code hit} is the accent on this section's first downbeat, null for none.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record Section(
+        int index,
+        double start,
+        double end,
+        String label,
+        double tempo,
+        String meter,
+        int bars,
+        double residual,
+        String key,
+        String mode,
+        double intensity,
+        List<String> progression,
+        Map<String, Instrument> instruments,
+        Hit hit,
+        String lyrics,
+        List<VoiceoverLine> voiceover,
+        List<Hit> accents) {
+
+    public Section {
+        progression = progression == null ? List.of() : List.copyOf(progression);
+        instruments = instruments == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(instruments));
+        voiceover = voiceover == null ? List.of() : List.copyOf(voiceover);
+        accents = accents == null ? List.of() : List.copyOf(accents);
+    }
+
+    /** A section without accents inside it. */
+    public Section(int index, double start, double end, String label, double tempo, String meter, int bars, double residual,
+                   String key, String mode, double intensity, List<String> progression, Map<String, Instrument> instruments,
+                   Hit hit, String lyrics, List<VoiceoverLine> voiceover) {
+        this(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, instruments, hit, lyrics,
+                voiceover, List.of());
+    }
+
+    /** This section renumbered and with its residual recomputed from its tempo, meter and bars. */
+    public Section withIndexAndResidual(int index, double residual) {
+        return new Section(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, instruments, hit,
+                lyrics, voiceover, accents);
+    }
+
+    public double durationSeconds() {
+        return end - start;
+    }
+
+    /** Beats in one bar: the meter's numerator. */
+    public int beatsPerBar() {
+        return Integer.parseInt(meter.substring(0, meter.indexOf('/')));
+    }
+
+    /** Seconds that {@code bars} bars of {@code meter} last at {@code tempo}. */
+    public double barsSeconds() {
+        return bars * beatsPerBar() * 60.0 / tempo;
+    }
+
+    /**
+     * One group's part. {@code soundset}: the genre palette it comes from; {@code program}: General
+     * MIDI program 0-127 (for beats, the GM kit number, 0 standard); {@code name}: the instrument
+     * asked for by name (e.g. "harp"), null when chosen by the style; {@code pattern}: the style's
+     * pattern id for this group at this intensity.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Instrument(String soundset, int program, String name, double gainDb, double pan, String pattern) {}
+
+    /** An accent at {@code time}: "impact", "crash", "drop", "swell" or "cadence" (the final one). */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Hit(double time, String kind) {}
+
+    /** A spoken line starting at {@code start} seconds. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record VoiceoverLine(String text, double start) {}
+}

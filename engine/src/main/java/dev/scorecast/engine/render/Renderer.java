@@ -1,0 +1,321 @@
+package dev.scorecast.engine.render;
+
+import com.sun.media.sound.AudioSynthesizer;
+import com.sun.media.sound.SoftSynthesizer;
+import dev.scorecast.engine.error.InvalidParameter;
+import dev.scorecast.engine.music.Note;
+import dev.scorecast.engine.music.Part;
+import dev.scorecast.engine.music.Score;
+import dev.scorecast.engine.plan.InstrumentGroup;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.DoubleConsumer;
+import javax.sound.midi.InvalidMidiDataException;
+import javax.sound.midi.MidiUnavailableException;
+import javax.sound.midi.Receiver;
+import javax.sound.midi.ShortMessage;
+import javax.sound.sampled.AudioFormat;
+import javax.sound.sampled.AudioInputStream;
+
+/**
+ * Renders a {@link Score} to one stem per instrument group, each group on its own Gervill
+ * synthesizer so that stems are truly separate (their own voices, their own reverb). Groups render
+ * in parallel, one per core.
+ *
+ * <p>Time is the sample counter: every note and control change is placed at
+ * {@code round(seconds * 48000)} and handed to the synthesizer with that sample's timestamp just
+ * before the block that contains it is rendered; Gervill starts a note at its exact sample inside
+ * its 320-sample control block (note-offs and controllers apply at the start of the control block
+ * that holds them, at most 6.7 ms early). Stems hold exactly {@code round(duration * 48000)} frames.
+ */
+public final class Renderer {
+
+    /** Sample rate of every stem and of the master. */
+    public static final int RATE = 48_000;
+    // 48000 / 150 = 320 samples per control block, a whole number, so Gervill's block clock and
+    // its microsecond event clock stay in step.
+    private static final float CONTROL_RATE = 150f;
+    private static final int CONTROL_BLOCK = (int) (RATE / CONTROL_RATE);
+    private static final int BLOCK = 4096;
+    /**
+     * Gervill's voices sound one control block after their note-on: the amplitude envelope is
+     * evaluated per control block and a new voice's first block is silent. The stream is read
+     * that many frames ahead of the score and the surplus at its start thrown away.
+     */
+    static final int SYNTH_LATENCY = CONTROL_BLOCK;
+    private static final int DRUM_CHANNEL = 9;
+    static final String INTERPOLATION = System.getProperty("scorecast.render.interpolation", "cubic");
+    private static final double PROGRESS_SECONDS = 0.1;
+
+    private final SoundBank bank;
+
+    public Renderer(SoundBank bank) {
+        this.bank = Objects.requireNonNull(bank, "bank");
+    }
+
+    /**
+     * Renders every group of {@code score} into {@code stemsDir/<group>.wav} (created if missing).
+     *
+     * @param progress told the fraction done, 0 to 1, from the calling thread
+     * @return the stems in {@link InstrumentGroup} order
+     */
+    public List<Stem> render(Score score, Path stemsDir, DoubleConsumer progress) {
+        Objects.requireNonNull(score, "score");
+        Objects.requireNonNull(stemsDir, "stemsDir");
+        if (!(score.duration() >= 0) || score.duration() > 24 * 3600) {
+            throw new InvalidParameter("duration", "must be 0 to 86400 seconds, was " + score.duration());
+        }
+        long frames = Math.round(score.duration() * RATE);
+        Map<InstrumentGroup, List<Part>> groups = new EnumMap<>(InstrumentGroup.class);
+        for (Part part : score.parts()) {
+            groups.computeIfAbsent(part.group(), g -> new ArrayList<>()).add(part);
+        }
+        try {
+            Files.createDirectories(stemsDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + stemsDir, e);
+        }
+        if (groups.isEmpty()) {
+            if (progress != null) {
+                progress.accept(1);
+            }
+            return List.of();
+        }
+        // Resolve instruments (and read their samples) up front, on this thread, once for all groups.
+        List<GroupJob> jobs = new ArrayList<>();
+        groups.forEach((group, parts) -> jobs.add(new GroupJob(group, parts, frames, stemsDir.resolve(group.wire() + ".wav"))));
+        AtomicLong done = new AtomicLong();
+        AtomicBoolean stop = new AtomicBoolean();
+        int threads = Math.max(1, Math.min(jobs.size(), Runtime.getRuntime().availableProcessors()));
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "scorecast-render");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<Stem>> futures = new ArrayList<>();
+            for (GroupJob job : jobs) {
+                futures.add(pool.submit(() -> job.render(done, stop)));
+            }
+            double total = (double) frames * jobs.size();
+            List<Stem> stems = new ArrayList<>();
+            for (Future<Stem> f : futures) {
+                while (true) {
+                    try {
+                        stems.add(f.get((long) (PROGRESS_SECONDS * 1000), TimeUnit.MILLISECONDS));
+                        break;
+                    } catch (TimeoutException e) {
+                        if (progress != null && total > 0) {
+                            progress.accept(Math.min(1, done.get() / total));
+                        }
+                    }
+                }
+            }
+            if (progress != null) {
+                progress.accept(1);
+            }
+            return List.copyOf(stems);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while rendering", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException("rendering failed", e.getCause());
+        } finally {
+            // On a failure or an interrupt the other groups stop at their next block; their
+            // unfinished stems are deleted by WavOut.
+            stop.set(true);
+            pool.shutdownNow();
+        }
+    }
+
+    /** A MIDI message at a sample; at one sample, controllers and programs go first, then note-offs, then note-ons. */
+    private record Event(long sample, int order, int command, int channel, int data1, int data2) {}
+
+    private static final Comparator<Event> ORDER = Comparator.comparingLong(Event::sample).thenComparingInt(Event::order);
+
+    private final class GroupJob {
+        private final InstrumentGroup group;
+        private final long frames;
+        private final Path wav;
+        private final List<Event> setup = new ArrayList<>();
+        private final List<Event> events = new ArrayList<>();
+        private final List<SoundBank.Resolved> instruments = new ArrayList<>();
+        private final float gain;
+
+        GroupJob(InstrumentGroup group, List<Part> parts, long frames, Path wav) {
+            this.group = group;
+            this.frames = frames;
+            this.wav = wav;
+            // One part (the usual case): its gain is applied exactly, in float. Several parts in one
+            // group: the loudest part's gain in float, the others lowered by channel volume.
+            double top = parts.stream().mapToDouble(Part::gainDb).max().orElse(0);
+            this.gain = (float) Math.pow(10, top / 20);
+            int nextChannel = 0;
+            for (Part part : parts) {
+                int channel;
+                if (part.drums()) {
+                    channel = DRUM_CHANNEL;
+                } else {
+                    if (nextChannel == DRUM_CHANNEL) {
+                        nextChannel++;
+                    }
+                    if (nextChannel > 15) {
+                        throw new InvalidParameter("parts", "group " + group.wire() + " has more than 15 melodic parts");
+                    }
+                    channel = nextChannel++;
+                }
+                schedule(part, channel, part.gainDb() - top);
+            }
+            events.sort(ORDER);
+        }
+
+        private void schedule(Part part, int channel, double relativeDb) {
+            // GM channel volume is 40 log10(cc7 / 127) dB; Gervill's default is 100.
+            int volume = (int) Math.round(Math.max(0, Math.min(127, 100 * Math.pow(10, relativeDb / 40))));
+            int pan = (int) Math.round(Math.max(0, Math.min(127, 64 + part.pan() * 63.5)));
+            setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 0, 0)); // bank select MSB
+            setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 32, 0)); // bank select LSB
+            setup.add(new Event(0, 0, ShortMessage.PROGRAM_CHANGE, channel, program(part.program(), part.drums()), 0));
+            setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 7, volume));
+            setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 10, pan));
+            for (Part.ProgramChange pc : part.programChanges()) {
+                long at = Math.round(pc.time() * RATE);
+                if (at < frames) {
+                    events.add(new Event(Math.max(0, at), 0, ShortMessage.PROGRAM_CHANGE, channel, program(pc.program(), part.drums()), 0));
+                }
+            }
+            // A note that overlaps the next one of the same pitch ends where the next begins: two
+            // voices of one key would let the first note-off silence the second note.
+            List<Note> notes = new ArrayList<>(part.notes());
+            notes.sort(Comparator.comparingInt(Note::pitch).thenComparingDouble(Note::start));
+            for (int i = 0; i < notes.size(); i++) {
+                Note n = notes.get(i);
+                long on = Math.round(n.start() * RATE);
+                long off = Math.max(on + 1, Math.round(n.end() * RATE));
+                if (i + 1 < notes.size() && notes.get(i + 1).pitch() == n.pitch()) {
+                    long next = Math.round(notes.get(i + 1).start() * RATE);
+                    if (next <= on) {
+                        continue; // the same key struck twice at once: keep one
+                    }
+                    off = Math.min(off, next);
+                }
+                if (on >= frames) {
+                    continue;
+                }
+                events.add(new Event(on, 2, ShortMessage.NOTE_ON, channel, n.pitch(), n.velocity()));
+                if (off < frames) {
+                    events.add(new Event(off, 1, ShortMessage.NOTE_OFF, channel, n.pitch(), 0));
+                }
+            }
+        }
+
+        private int program(int program, boolean drums) {
+            if (program < 0 || program > 127) {
+                throw new InvalidParameter("program", "must be 0-127, was " + program);
+            }
+            SoundBank.Resolved r = bank.instrument(program, drums);
+            instruments.add(r);
+            return r.program();
+        }
+
+        Stem render(AtomicLong done, AtomicBoolean stop) throws MidiUnavailableException, IOException, InvalidMidiDataException {
+            AudioSynthesizer synth = new SoftSynthesizer();
+            AudioFormat format = new AudioFormat(AudioFormat.Encoding.PCM_FLOAT, RATE, 32, 2, 8, RATE, false);
+            Map<String, Object> info = Map.of(
+                    "load default soundbank", false,
+                    // The limiter of the master is the only limiter; a stem must stay linear.
+                    "auto gain control", false,
+                    "control rate", CONTROL_RATE,
+                    "max polyphony", 96,
+                    "interpolation", INTERPOLATION);
+            float peak = 0;
+            try (AudioInputStream stream = synth.openStream(format, info);
+                    WavOut out = WavOut.create(wav, WavOut.Encoding.FLOAT32, RATE, 2)) {
+                for (SoundBank.Resolved r : instruments) {
+                    synth.loadInstrument(r.instrument());
+                }
+                Receiver receiver = synth.getReceiver();
+                for (Event e : setup) {
+                    receiver.send(message(e), -1);
+                }
+                byte[] bytes = new byte[BLOCK * 8];
+                readFully(stream, bytes, SYNTH_LATENCY * 8);
+                FloatBuffer floats = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+                float[][] block = new float[2][BLOCK];
+                int next = 0;
+                for (long pos = 0; pos < frames; ) {
+                    if (stop.get()) {
+                        throw new CancellationException("rendering stopped");
+                    }
+                    int n = (int) Math.min(BLOCK, frames - pos);
+                    // Everything that starts before the end of this block (plus a control block, since
+                    // Gervill takes events up to one control block ahead) is queued before rendering it.
+                    long horizon = pos + n + SYNTH_LATENCY + CONTROL_BLOCK;
+                    while (next < events.size() && events.get(next).sample() < horizon) {
+                        Event e = events.get(next++);
+                        receiver.send(message(e), micros(e.sample()));
+                    }
+                    readFully(stream, bytes, n * 8);
+                    floats.clear();
+                    for (int i = 0; i < n; i++) {
+                        float l = floats.get(2 * i) * gain;
+                        float r = floats.get(2 * i + 1) * gain;
+                        block[0][i] = l;
+                        block[1][i] = r;
+                        peak = Math.max(peak, Math.max(Math.abs(l), Math.abs(r)));
+                    }
+                    out.write(block, n);
+                    pos += n;
+                    done.addAndGet(n);
+                }
+                out.commit();
+            } finally {
+                synth.close();
+            }
+            return new Stem(group, wav, 20 * Math.log10(peak));
+        }
+    }
+
+    private static ShortMessage message(Event e) throws InvalidMidiDataException {
+        return new ShortMessage(e.command(), e.channel(), e.data1(), e.data2());
+    }
+
+    /** Gervill's clock: microseconds since the first sample of the stream. */
+    private static long micros(long sample) {
+        return Math.round(sample * 1_000_000.0 / RATE);
+    }
+
+    private static void readFully(AudioInputStream in, byte[] b, int len) throws IOException {
+        int off = 0;
+        while (off < len) {
+            int r = in.read(b, off, len - off);
+            if (r < 0) {
+                throw new IOException("the synthesizer stream ended early");
+            }
+            off += r;
+        }
+    }
+}

@@ -1,0 +1,208 @@
+package dev.scorecast.engine.render;
+
+import com.sun.media.sound.ModelByteBuffer;
+import com.sun.media.sound.ModelByteBufferWavetable;
+import com.sun.media.sound.ModelInstrument;
+import com.sun.media.sound.ModelOscillator;
+import com.sun.media.sound.ModelPatch;
+import com.sun.media.sound.ModelPerformer;
+import com.sun.media.sound.SF2Soundbank;
+import dev.scorecast.engine.error.InvalidParameter;
+import dev.scorecast.engine.error.UnsupportedMedia;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sound.midi.Instrument;
+
+/**
+ * One SoundFont 2 bank shared by every renderer. Opening it reads only the bank's directory
+ * (presets, zones, sample headers); sample data stays in the file until an instrument is first
+ * asked for, and then only that instrument's samples are read, once, for all renderers: loading
+ * every instrument of FluidR3 would put 140 MB on the heap.
+ *
+ * <p>Thread-safe: instruments are resolved and their samples loaded under this object's lock, and
+ * Gervill's own loader then finds them already in memory and only reads them.
+ */
+public final class SoundBank implements AutoCloseable {
+
+    /** The setting that names the bank; refusals name it so an operator knows what to change. */
+    static final String SETTING = "SCORECAST_SOUNDFONT";
+
+    private final Path file;
+    private final SF2Soundbank bank;
+    private final Map<Integer, ModelInstrument> loaded = new HashMap<>();
+    private boolean closed;
+
+    private SoundBank(Path file, SF2Soundbank bank) {
+        this.file = file;
+        this.bank = bank;
+    }
+
+    /**
+     * Opens {@code sf2}.
+     *
+     * @throws InvalidParameter when the file does not exist
+     * @throws UnsupportedMedia when it is not a SoundFont 2 bank, or is an SF3 (Ogg-compressed) one,
+     *                          which Gervill would play as noise
+     */
+    public static SoundBank load(Path sf2) {
+        if (sf2 == null || !Files.isRegularFile(sf2)) {
+            throw new InvalidParameter(SETTING, "No SoundFont at " + sf2 + "; set " + SETTING
+                    + " to an SF2 file such as /usr/share/sounds/sf2/FluidR3_GM.sf2.");
+        }
+        int major = soundFontVersion(sf2);
+        if (major != 2) {
+            throw new UnsupportedMedia(SETTING, sf2.getFileName() + " is a SoundFont " + major
+                    + " bank (SF3 stores Ogg-compressed samples, which the synthesizer plays as noise); set "
+                    + SETTING + " to an uncompressed SF2 file.");
+        }
+        try {
+            return new SoundBank(sf2, new SF2Soundbank(sf2.toFile()));
+        } catch (IOException | RuntimeException e) {
+            throw new UnsupportedMedia(SETTING, sf2.getFileName() + " cannot be read as a SoundFont 2 bank (" + e.getMessage()
+                    + "); set " + SETTING + " to a valid SF2 file.", e);
+        }
+    }
+
+    /** The file this bank was loaded from. */
+    public Path file() {
+        return file;
+    }
+
+    /**
+     * The instrument for a General MIDI {@code program} (a kit number when {@code drums}) with its
+     * samples in memory. A program the bank lacks falls back to the first of its GM family of
+     * eight, then to program 0 (kit 0 for drums), so that a sparse bank still sounds.
+     */
+    synchronized Resolved instrument(int program, boolean drums) {
+        if (closed) {
+            throw new IllegalStateException("the sound bank is closed");
+        }
+        int[] candidates = drums ? new int[] {program, 0} : new int[] {program, program & ~7, 0};
+        for (int p : candidates) {
+            int key = drums ? 128 * 256 + p : p;
+            ModelInstrument cached = loaded.get(key);
+            if (cached != null) {
+                return new Resolved(p, cached);
+            }
+            Instrument found = bank.getInstrument(new ModelPatch(0, p, drums));
+            if (found instanceof ModelInstrument model) {
+                loadSamples(model);
+                loaded.put(key, model);
+                return new Resolved(p, model);
+            }
+        }
+        // Any bank with no program 0 at all is unusable for General MIDI.
+        throw new UnsupportedMedia(SETTING, file.getFileName() + " has no " + (drums ? "drum kit " : "program ") + program
+                + " and no fallback; set " + SETTING + " to a General MIDI SF2 bank.");
+    }
+
+    /** An instrument and the program number it actually answers to (after any fallback). */
+    record Resolved(int program, ModelInstrument instrument) {}
+
+    @Override
+    public synchronized void close() {
+        // The samples are plain Java arrays; dropping the references lets the collector free them.
+        loaded.clear();
+        closed = true;
+    }
+
+    private static void loadSamples(ModelInstrument instrument) {
+        List<ModelByteBuffer> buffers = new ArrayList<>();
+        for (ModelPerformer performer : instrument.getPerformers()) {
+            if (performer.getOscillators() == null) {
+                continue;
+            }
+            for (ModelOscillator osc : performer.getOscillators()) {
+                if (osc instanceof ModelByteBufferWavetable w) {
+                    if (w.getBuffer() != null) {
+                        buffers.add(w.getBuffer());
+                    }
+                    if (w.get8BitExtensionBuffer() != null) {
+                        buffers.add(w.get8BitExtensionBuffer());
+                    }
+                }
+            }
+        }
+        try {
+            ModelByteBuffer.loadAll(buffers);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read SoundFont samples", e);
+        }
+    }
+
+    /**
+     * The major version in the bank's {@code ifil} chunk: 2 for SF2, 3 for SF3. Reads the RIFF
+     * header and the INFO list only.
+     *
+     * @throws UnsupportedMedia when the file is not a RIFF {@code sfbk} file
+     */
+    static int soundFontVersion(Path sf2) {
+        try (FileChannel ch = FileChannel.open(sf2, StandardOpenOption.READ)) {
+            ByteBuffer head = read(ch, 0, 12);
+            if (head == null || !tag(head, 0).equals("RIFF") || !tag(head, 8).equals("sfbk")) {
+                throw notSf2(sf2);
+            }
+            long pos = 12;
+            long end = Math.min(ch.size(), 8 + Integer.toUnsignedLong(head.getInt(4)));
+            while (pos + 8 <= end) {
+                ByteBuffer chunk = read(ch, pos, 12);
+                if (chunk == null) {
+                    break;
+                }
+                long size = Integer.toUnsignedLong(chunk.getInt(4));
+                if (tag(chunk, 0).equals("LIST") && tag(chunk, 8).equals("INFO")) {
+                    long sub = pos + 12;
+                    long subEnd = Math.min(end, pos + 8 + size);
+                    while (sub + 8 <= subEnd) {
+                        ByteBuffer s = read(ch, sub, 12);
+                        if (s == null) {
+                            break;
+                        }
+                        long subSize = Integer.toUnsignedLong(s.getInt(4));
+                        if (tag(s, 0).equals("ifil") && subSize >= 4) {
+                            return Short.toUnsignedInt(s.getShort(8));
+                        }
+                        sub += 8 + subSize + (subSize & 1);
+                    }
+                    break;
+                }
+                pos += 8 + size + (size & 1);
+            }
+            throw notSf2(sf2);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + sf2, e);
+        }
+    }
+
+    private static UnsupportedMedia notSf2(Path sf2) {
+        return new UnsupportedMedia(SETTING, sf2.getFileName() + " is not a SoundFont 2 bank (no RIFF sfbk header with a version); set "
+                + SETTING + " to an SF2 file.");
+    }
+
+    private static ByteBuffer read(FileChannel ch, long at, int bytes) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        while (b.hasRemaining()) {
+            if (ch.read(b, at + b.position()) < 0) {
+                return null;
+            }
+        }
+        return b.flip();
+    }
+
+    private static String tag(ByteBuffer b, int at) {
+        byte[] four = new byte[4];
+        b.get(at, four);
+        return new String(four, StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,58 @@
+package dev.scorecast.server.api;
+
+import dev.scorecast.engine.error.NotFound;
+import dev.scorecast.server.downloads.DownloadLinks;
+import dev.scorecast.server.execution.ExecutionService;
+import dev.scorecast.server.storage.BlobStore;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * {@code GET /files/<execution>/<name>}: the outputs behind the signed links that status hands
+ * out. No API key: the signature is the permission, so links work in a browser or a player.
+ */
+public final class DownloadsApi {
+    private static final Pattern EXECUTION = Pattern.compile("exe_[a-z2-7]{26}");
+    private static final Pattern NAME = Pattern.compile("[a-z0-9_]+\\.(mp4|wav|mp3|zip|mid|json)");
+    private static final Map<String, String> TYPES = Map.of("mp4", "video/mp4", "wav", "audio/wav", "mp3", "audio/mpeg",
+            "zip", "application/zip", "mid", "audio/midi", "json", "application/json");
+
+    private final DownloadLinks links;
+    private final ExecutionService executions;
+    private final BlobStore blobs;
+
+    public DownloadsApi(DownloadLinks links, ExecutionService executions, BlobStore blobs) {
+        this.links = links;
+        this.executions = executions;
+        this.blobs = blobs;
+    }
+
+    public void register(RoutesConfig routes) {
+        routes.get(DownloadLinks.PREFIX + "{execution}/{name}", this::download);
+    }
+
+    private void download(Context ctx) throws IOException {
+        String execution = ctx.pathParam("execution");
+        String name = ctx.pathParam("name");
+        if (!EXECUTION.matcher(execution).matches() || !NAME.matcher(name).matches()) {
+            throw new NotFound("path", "No such file; use the links exactly as the status operation returned them.");
+        }
+        links.verify(DownloadLinks.PREFIX + execution + "/" + name, ctx.queryParam("expires"), ctx.queryParam("signature"));
+        String key = executions.blobFor(execution, name).orElseThrow(() -> new NotFound("path",
+                "The execution has no " + name + " (stems are only made when multitrack is on)."));
+        String extension = name.substring(name.lastIndexOf('.') + 1);
+        ctx.contentType(TYPES.get(extension));
+        ctx.header("Content-Length", Long.toString(Files.size(blobs.localPath(key))));
+        ctx.header("Content-Disposition", "inline; filename=\"" + name + "\"");
+        ctx.header("Cache-Control", "private, max-age=3600");
+        try (InputStream in = blobs.open(key); OutputStream out = ctx.res().getOutputStream()) {
+            in.transferTo(out);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package dev.scorecast.server.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.scorecast.engine.plan.GenerationOptions;
+import dev.scorecast.engine.plan.Plan;
+import dev.scorecast.engine.plan.PlanJson;
+import dev.scorecast.engine.plan.PlanValidator;
+import dev.scorecast.engine.style.GenreCatalog;
+import dev.scorecast.server.execution.ExecutionService;
+import dev.scorecast.server.execution.ExecutionService.ExecutionState;
+import dev.scorecast.server.jobs.Job;
+import dev.scorecast.server.jobs.JobStatus;
+import dev.scorecast.server.upload.Video;
+import java.util.Map;
+
+/** What both variants share for generate and execute: the options, plan checks and status links. */
+final class Scoring {
+    private final GenreCatalog genres;
+    private final ExecutionService executions;
+
+    Scoring(GenreCatalog genres, ExecutionService executions) {
+        this.genres = genres;
+        this.executions = executions;
+    }
+
+    /** The generation options of DESIGN.md §5 from a request's fields (problems collected, not thrown). */
+    GenerationOptions options(JsonFields fields) {
+        boolean vocals = fields.optionalBoolean("with_vocals", false);
+        boolean voiceover = fields.optionalBoolean("with_voiceover", false);
+        boolean instrument = fields.optionalBoolean("with_instrument", false);
+        String genre = fields.optionalString("genre");
+        if (genre != null && genres.find(genre).isEmpty()) {
+            fields.problem("genre", "genre " + genre + " is not one of " + String.join(", ", genres.all().stream().map(g -> g.id()).toList())
+                    + "; leave it out to have it chosen from the analysis.");
+        }
+        boolean originalAudio = fields.optionalBoolean("original_audio", false);
+        boolean originalAudioVoiceover = fields.optionalBoolean("original_audio_voiceover", false);
+        boolean noDucking = fields.optionalBoolean("no_ducking", false);
+        boolean multitrack = fields.optionalBoolean("multitrack", true);
+        Long seed = fields.optionalLong("seed");
+        return new GenerationOptions(vocals, voiceover, instrument, genre, originalAudio, originalAudioVoiceover, noDucking,
+                multitrack, seed);
+    }
+
+    /** A plan a client sent (edited or not), parsed and checked field by field against the video. */
+    Plan clientPlan(String json, Video video) {
+        return PlanValidator.validate(PlanJson.parse(json), video.duration(), genres);
+    }
+
+    Plan clientPlan(JsonNode node, Video video) {
+        return clientPlan(node.toString(), video);
+    }
+
+    /** The spec's url: the video once finished, the failure report after an error, null otherwise. */
+    String url(ExecutionState state) {
+        return switch (state.job().status()) {
+            case FINISHED -> executions.linksFor(state.record().id()).get("video");
+            case ERROR -> executions.failureLink(state.record().id());
+            case PENDING, PROCESSING -> null;
+        };
+    }
+
+    String queryUrl(ExecutionState state) {
+        return state.job().status() == JobStatus.FINISHED ? executions.linksFor(state.record().id()).get("results") : null;
+    }
+
+    Map<String, String> links(ExecutionState state) {
+        return state.job().status() == JobStatus.FINISHED ? executions.linksFor(state.record().id()) : null;
+    }
+
+    /** The plan exactly as {@link PlanJson} writes it, for embedding in a response. */
+    JsonNode planNode(Plan plan, com.fasterxml.jackson.databind.ObjectMapper mapper) {
+        try {
+            return mapper.readTree(PlanJson.write(plan));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,259 @@
+package dev.scorecast.server.execution;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.scorecast.engine.error.Busy;
+import dev.scorecast.engine.error.ScorecastException;
+import dev.scorecast.engine.io.Directories;
+import dev.scorecast.engine.pipeline.Execution;
+import dev.scorecast.engine.pipeline.Execution.Stage;
+import dev.scorecast.engine.plan.Plan;
+import dev.scorecast.engine.plan.PlanJson;
+import dev.scorecast.engine.render.SoundBank;
+import dev.scorecast.server.auth.Ids;
+import dev.scorecast.server.auth.Principal;
+import dev.scorecast.server.db.Database;
+import dev.scorecast.server.db.Rows;
+import dev.scorecast.server.downloads.DownloadLinks;
+import dev.scorecast.server.jobs.Job;
+import dev.scorecast.server.jobs.JobRepository;
+import dev.scorecast.server.jobs.JobRunner;
+import dev.scorecast.server.jobs.JobStatus;
+import dev.scorecast.server.jobs.ProgressThrottle;
+import dev.scorecast.server.storage.BlobStore;
+import dev.scorecast.server.upload.UploadService;
+import dev.scorecast.server.upload.Video;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Steps six and seven: a plan runs as a job ({@link Execution} does the work), its outputs go to
+ * the blob store under {@code executions/<id>/}, and clients read the job's state and signed
+ * links to the files. A failed run leaves a failure report naming the stage and what to change.
+ */
+public final class ExecutionService {
+    public static final String TASK = "execute-plan";
+    public static final String KIND = "execution";
+    /** Executions one user may have pending or running at once (issue 4). */
+    public static final int MAX_ACTIVE_PER_USER = 10;
+    private static final Duration RETRY_AFTER = Duration.ofSeconds(30);
+    private static final Logger LOG = LoggerFactory.getLogger(ExecutionService.class);
+
+    private final Database database;
+    private final BlobStore blobs;
+    private final UploadService uploads;
+    private final PlanService plans;
+    private final JobRepository jobs;
+    private final Supplier<SoundBank> soundBank;
+    private final DownloadLinks links;
+    private final ObjectMapper mapper;
+    private final Path workRoot;
+    private final Clock clock;
+    private JobRunner runner;
+
+    public ExecutionService(Database database, BlobStore blobs, UploadService uploads, PlanService plans, JobRepository jobs,
+                            Supplier<SoundBank> soundBank, DownloadLinks links, ObjectMapper mapper, Path workRoot, Clock clock) {
+        this.database = database;
+        this.blobs = blobs;
+        this.uploads = uploads;
+        this.plans = plans;
+        this.jobs = jobs;
+        this.soundBank = soundBank;
+        this.links = links;
+        this.mapper = mapper;
+        this.workRoot = workRoot;
+        this.clock = clock;
+    }
+
+    public void attach(JobRunner jobRunner) {
+        this.runner = jobRunner;
+    }
+
+    /** Queues again the executions a stopped server left pending or half done; a re-run starts over. */
+    public void requeueUnfinished() {
+        jobs.unfinished(KIND).forEach(id -> runner.enqueue(TASK, id));
+    }
+
+    /**
+     * Starts a run of {@code plan} (already validated against the video) on {@code videoId}.
+     *
+     * @throws Busy when the owner already has {@link #MAX_ACTIVE_PER_USER} executions pending or running
+     */
+    public ExecutionState start(Principal owner, String videoId, String analysisKey, Plan plan) {
+        Instant now = clock.instant();
+        String executionId = Ids.next("exe");
+        var job = new Job(Ids.next("job"), owner.user(), KIND, executionId, JobStatus.PENDING, 0,
+                "Execution queued.", null, null, now, now);
+        String planKey = "executions/" + executionId + "/input/plan.json";
+        blobs.write(planKey, new ByteArrayInputStream(PlanJson.write(plan).getBytes(StandardCharsets.UTF_8)), Long.MAX_VALUE, "plan", false);
+        var record = new ExecutionRecord(executionId, owner.user(), job.id(), videoId, planKey, analysisKey, null, null, now);
+        database.transaction(c -> {
+            int active = Rows.one(c, "SELECT COUNT(*) AS n FROM jobs WHERE owner = ? AND kind = ? AND status IN (?, ?)",
+                    row -> row.getInt("n"), owner.user(), KIND, JobStatus.PENDING.wire(), JobStatus.PROCESSING.wire()).orElse(0);
+            if (active >= MAX_ACTIVE_PER_USER) {
+                throw new Busy("You already have " + active + " executions pending or running (at most " + MAX_ACTIVE_PER_USER
+                        + "); wait for one to finish and try again.", RETRY_AFTER);
+            }
+            jobs.insert(c, job);
+            Rows.update(c, """
+                    INSERT INTO executions (id, owner, job_id, video_id, plan_key, analysis_key, outputs, failure_key, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?)""",
+                    record.id(), record.owner(), record.jobId(), record.videoId(), record.planKey(), record.analysisKey(), now.toEpochMilli());
+            return null;
+        });
+        runner.enqueue(TASK, job.id());
+        return new ExecutionState(record, job);
+    }
+
+    /** Runs one execution job. Safe to repeat: a re-run writes the same outputs again from the start. */
+    public void run(String jobId) {
+        Job job = jobs.findForWorker(jobId).orElse(null);
+        ExecutionRecord record = database.query(c -> Rows.one(c, "SELECT * FROM executions WHERE job_id = ?", ExecutionService::record, jobId))
+                .orElse(null);
+        if (job == null || record == null) {
+            LOG.warn("execution job {} no longer exists; nothing to run", jobId);
+            return;
+        }
+        AtomicReference<Stage> stage = new AtomicReference<>(Stage.COMPOSE);
+        Path work = workRoot.resolve(record.id());
+        jobs.progress(jobId, JobStatus.PROCESSING, 0, "Composing.");
+        try {
+            Video video = uploads.video(new Principal(job.owner()), record.videoId());
+            Plan plan = readPlan(record.planKey());
+            var inputs = new Execution.Inputs(blobs.localPath(video.storedAs()),
+                    Optional.ofNullable(video.audioStoredAs()).map(blobs::localPath), plans.analysis(record.analysisKey()), plan);
+            var throttle = new ProgressThrottle(fraction -> jobs.progress(jobId, JobStatus.PROCESSING, Math.min(0.99, fraction),
+                    message(stage.get())));
+            Directories.deleteTree(work);
+            new Execution(soundBank.get()).run(inputs, work, linksFor(record.id()), (s, fraction) -> {
+                stage.set(s);
+                throttle.accept(fraction);
+            });
+            String prefix = "executions/" + record.id() + "/out";
+            blobs.deleteTree(prefix);
+            try (var files = Files.list(work)) {
+                for (Path file : files.filter(Files::isRegularFile).toList()) {
+                    try (InputStream in = Files.newInputStream(file)) {
+                        blobs.write(prefix + "/" + file.getFileName(), in, Long.MAX_VALUE, "output", false);
+                    }
+                }
+            }
+            database.query(c -> Rows.update(c, "UPDATE executions SET outputs = ?, failure_key = NULL WHERE id = ?", prefix, record.id()));
+            jobs.progress(jobId, JobStatus.FINISHED, 1, "Finished: the video with its new music is ready.");
+        } catch (ScorecastException e) {
+            fail(record, stage.get(), e.code(), e.field(), e.getMessage(), whatToChange(e));
+        } catch (IOException | RuntimeException e) {
+            LOG.error("execution job {} failed in stage {}", jobId, stage.get().wire(), e);
+            fail(record, stage.get(), "internal_error", null, "The " + stage.get().wire() + " stage failed unexpectedly; the failure was logged.",
+                    "Nothing in the request is known to be wrong; run /sync/execute again, and report it if it fails again.");
+        } finally {
+            try {
+                Directories.deleteTree(work);
+            } catch (UncheckedIOException e) {
+                LOG.warn("could not remove the work directory {}", work, e);
+            }
+        }
+    }
+
+    private void fail(ExecutionRecord record, Stage stage, String code, String field, String message, String change) {
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("execution_id", record.id());
+        report.put("stage", stage.wire());
+        report.put("error", code);
+        report.put("field", field);
+        report.put("message", message);
+        report.put("what_to_change", change);
+        String key = "executions/" + record.id() + "/failure.json";
+        try {
+            blobs.write(key, new ByteArrayInputStream(mapper.writerWithDefaultPrettyPrinter().writeValueAsBytes(report)),
+                    Long.MAX_VALUE, "failure", false);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        database.query(c -> Rows.update(c, "UPDATE executions SET failure_key = ? WHERE id = ?", key, record.id()));
+        jobs.fail(record.jobId(), code, field, message);
+    }
+
+    private static String whatToChange(ScorecastException e) {
+        return e.field() == null ? "See the message." : "Change " + e.field() + " as the message says, then generate or execute again.";
+    }
+
+    private static String message(Stage stage) {
+        return switch (stage) {
+            case COMPOSE -> "Composing.";
+            case RENDER -> "Synthesising the instruments.";
+            case MASTER -> "Mixing and mastering.";
+            case MUX -> "Putting the music into the video.";
+            case OUTPUTS -> "Writing the outputs.";
+        };
+    }
+
+    public Optional<ExecutionState> byJob(Principal owner, String jobId) {
+        return database.query(c -> Rows.one(c, "SELECT * FROM executions WHERE owner = ? AND job_id = ?",
+                        ExecutionService::record, owner.user(), jobId))
+                .flatMap(record -> jobs.find(owner, jobId).map(job -> new ExecutionState(record, job)));
+    }
+
+    public Optional<ExecutionState> byId(Principal owner, String executionId) {
+        return database.query(c -> Rows.one(c, "SELECT * FROM executions WHERE owner = ? AND id = ?",
+                        ExecutionService::record, owner.user(), executionId))
+                .flatMap(record -> jobs.find(owner, record.jobId()).map(job -> new ExecutionState(record, job)));
+    }
+
+    /** Signed links to a finished execution's files, by output name (video, results, audio_wav, ...). */
+    public Map<String, String> linksFor(String executionId) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (var entry : List.of(
+                Map.entry("video", Execution.VIDEO), Map.entry("results", Execution.RESULTS),
+                Map.entry("audio_wav", Execution.MASTER_WAV), Map.entry("audio_mp3", Execution.MASTER_MP3),
+                Map.entry("stems", Execution.STEMS_ZIP), Map.entry("midi", Execution.MIDI),
+                Map.entry("plan", Execution.PLAN), Map.entry("analysis", Execution.ANALYSIS))) {
+            out.put(entry.getKey(), links.link(executionId, entry.getValue()));
+        }
+        return out;
+    }
+
+    public String failureLink(String executionId) {
+        return links.link(executionId, "failure.json");
+    }
+
+    /** The blob key behind a verified download path, if that file exists. */
+    public Optional<String> blobFor(String executionId, String name) {
+        String key = name.equals("failure.json") ? "executions/" + executionId + "/failure.json"
+                : "executions/" + executionId + "/out/" + name;
+        return blobs.exists(key) ? Optional.of(key) : Optional.empty();
+    }
+
+    private Plan readPlan(String key) throws IOException {
+        try (InputStream in = blobs.open(key)) {
+            return PlanJson.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+
+
+    static ExecutionRecord record(ResultSet row) throws SQLException {
+        return new ExecutionRecord(row.getString("id"), row.getString("owner"), row.getString("job_id"), row.getString("video_id"),
+                row.getString("plan_key"), row.getString("analysis_key"), row.getString("outputs"), row.getString("failure_key"),
+                Instant.ofEpochMilli(row.getLong("created_at")));
+    }
+
+    /** An execution with its job, as read at one moment. */
+    public record ExecutionState(ExecutionRecord record, Job job) {}
+}

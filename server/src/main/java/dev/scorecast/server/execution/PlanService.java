@@ -1,0 +1,138 @@
+package dev.scorecast.server.execution;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.scorecast.engine.analysis.Analysis;
+import dev.scorecast.engine.error.InvalidParameter;
+import dev.scorecast.engine.error.NotFound;
+import dev.scorecast.engine.error.Unprocessable;
+import dev.scorecast.engine.error.WrongState;
+import dev.scorecast.engine.plan.GenerationOptions;
+import dev.scorecast.engine.plan.Plan;
+import dev.scorecast.engine.plan.PlanJson;
+import dev.scorecast.engine.plan.Planner;
+import dev.scorecast.server.analysis.AnalysisService;
+import dev.scorecast.server.analysis.AnalysisService.AnalysisState;
+import dev.scorecast.server.auth.Ids;
+import dev.scorecast.server.auth.Principal;
+import dev.scorecast.server.db.Database;
+import dev.scorecast.server.db.Rows;
+import dev.scorecast.server.jobs.JobStatus;
+import dev.scorecast.server.storage.BlobStore;
+import dev.scorecast.server.upload.Video;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Map;
+
+/**
+ * Step five: plans from analyses. Variant A names an analysis the server made; variant B sends the
+ * analysis JSON itself (possibly edited), which is checked against the video before use. Every
+ * plan is kept, so that execute can name it and the analysis it came from.
+ */
+public final class PlanService {
+    /** An uploaded analysis may differ from the video's length by this much (container rounding). */
+    private static final double DURATION_SLACK_SECONDS = 0.5;
+
+    private final Database database;
+    private final BlobStore blobs;
+    private final AnalysisService analyses;
+    private final Planner planner;
+    private final ObjectMapper mapper;
+    private final Clock clock;
+
+    public PlanService(Database database, BlobStore blobs, AnalysisService analyses, Planner planner, ObjectMapper mapper, Clock clock) {
+        this.database = database;
+        this.blobs = blobs;
+        this.analyses = analyses;
+        this.planner = planner;
+        this.mapper = mapper.copy().configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true);
+        this.clock = clock;
+    }
+
+    /** Variant A: a plan from the server's own analysis {@code analysisId}, which must have finished. */
+    public StoredPlan generate(Principal owner, String analysisId, GenerationOptions options) {
+        AnalysisState state = analyses.byId(owner, analysisId);
+        if (state.job().status() != JobStatus.FINISHED) {
+            throw new WrongState("analysis_id", "Analysis " + analysisId + " is " + state.job().status().wire()
+                    + "; poll /sync/status with its job_id until it is finished, then generate.",
+                    Map.of("status", state.job().status().wire(), "job_id", state.job().id()));
+        }
+        Analysis analysis = readAnalysis(analyses.resultJson(state), "analysis_id");
+        return store(owner, state.record().videoId(), state.record().resultKey(), planner.plan(analysis, options));
+    }
+
+    /** Variant B: a plan from an analysis the client sent, for the completed upload's {@code video}. */
+    public StoredPlan generate(Principal owner, Video video, byte[] analysisJson, GenerationOptions options) {
+        Analysis analysis = readAnalysis(analysisJson, "analysis");
+        checkBelongs(analysis, video);
+        String key = "plans/analyses/" + Ids.next("ana") + ".json";
+        blobs.write(key, new ByteArrayInputStream(analysisJson), Long.MAX_VALUE, "analysis", false);
+        return store(owner, video.id(), key, planner.plan(analysis, options));
+    }
+
+    public StoredPlan find(Principal owner, String planId) {
+        return database.query(c -> Rows.one(c, "SELECT * FROM plans WHERE id = ? AND owner = ?",
+                        row -> new StoredPlan(row.getString("id"), row.getString("owner"), row.getString("video_id"),
+                                row.getString("analysis_key"), readPlan(row.getString("plan_key"))),
+                        planId, owner.user()))
+                .orElseThrow(() -> new NotFound("plan_id", "No plan " + planId
+                        + " exists for this API key; use the plan_id from /sync/generate."));
+    }
+
+    /** The analysis stored under {@code key}. */
+    public Analysis analysis(String key) {
+        try (InputStream in = blobs.open(key)) {
+            return readAnalysis(in.readAllBytes(), "analysis");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private StoredPlan store(Principal owner, String videoId, String analysisKey, Plan generated) {
+        Plan plan = generated.withId(Ids.next("plan"));
+        String key = "plans/" + plan.id() + ".json";
+        blobs.write(key, new ByteArrayInputStream(PlanJson.write(plan).getBytes(StandardCharsets.UTF_8)), Long.MAX_VALUE, "plan", false);
+        database.query(c -> Rows.update(c,
+                "INSERT INTO plans (id, owner, video_id, analysis_key, plan_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                plan.id(), owner.user(), videoId, analysisKey, key, clock.millis()));
+        return new StoredPlan(plan.id(), owner.user(), videoId, analysisKey, plan);
+    }
+
+    private Plan readPlan(String key) {
+        try (InputStream in = blobs.open(key)) {
+            return PlanJson.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Analysis readAnalysis(byte[] json, String field) {
+        Analysis analysis;
+        try {
+            analysis = mapper.readValue(json, Analysis.class);
+        } catch (JsonProcessingException e) {
+            throw new InvalidParameter(field, "The analysis is not a valid analysis object (" + e.getOriginalMessage()
+                    + "); send the analysis exactly as /sync_video_analysis returned it (docs/ANALYSIS.md).");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (analysis == null || analysis.version() != Analysis.VERSION || analysis.video() == null || analysis.cuts() == null
+                || analysis.energy() == null || analysis.energy().values() == null) {
+            throw new InvalidParameter(field, "The analysis must be version " + Analysis.VERSION
+                    + " with video, cuts and energy; send it as /sync_video_analysis returned it.");
+        }
+        return analysis;
+    }
+
+    private static void checkBelongs(Analysis analysis, Video video) {
+        if (Math.abs(analysis.video().duration() - video.duration()) > DURATION_SLACK_SECONDS) {
+            throw new Unprocessable("analysis", "The analysis describes a video of " + analysis.video().duration()
+                    + " s but this task's video lasts " + video.duration() + " s; send the analysis of this taskid's video.");
+        }
+    }
+}
