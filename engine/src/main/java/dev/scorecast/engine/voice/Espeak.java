@@ -70,6 +70,11 @@ final class Espeak {
                     known.add(cols[1].toLowerCase());
                     known.add(cols[3].toLowerCase());
                     known.add(cols[4].toLowerCase());
+                    known.add(cols[4].substring(cols[4].lastIndexOf('/') + 1).toLowerCase());
+                    // "Other Languages" lists further codes the voice answers to, e.g. "(fr 5)" on fr-fr.
+                    for (int i = 5; i + 1 < cols.length; i += 2) {
+                        known.add(cols[i].replace("(", "").toLowerCase());
+                    }
                 }
             }
             voices = known = Set.copyOf(known);
