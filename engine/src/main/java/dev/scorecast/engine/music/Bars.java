@@ -62,6 +62,16 @@ final class Bars {
     }
 
     /** Seconds of global step {@code step} (0 = the section's start, exactly). */
+    /** The grid step sounding at {@code seconds} (the one that starts at or before it). */
+    int stepAt(double seconds) {
+        return Math.max(0, (int) Math.floor((seconds - section.start()) / stepSec + 1e-6));
+    }
+
+    /** The section's struck accents (cuts inside it that the band hits together). */
+    java.util.List<Double> struckAccents() {
+        return section.accents().stream().filter(Composer::strikes).map(dev.scorecast.engine.plan.Section.Hit::time).toList();
+    }
+
     double time(int step) {
         return step == 0 ? section.start() : section.start() + step * stepSec;
     }

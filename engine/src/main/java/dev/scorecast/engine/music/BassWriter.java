@@ -51,6 +51,9 @@ final class BassWriter implements GroupWriter {
         if (!startPlayed) {
             addStartHit(ctx, lo, 4, base);
         }
+        for (double accent : bars.struckAccents()) {
+            ctx.out().add(accent, bars.stepSec * 4 * 0.92, root(bars.chord(bars.stepAt(accent)), lo), ctx.velocity(base + 18));
+        }
     }
 
     private void addStartHit(Ctx ctx, int lo, int steps, int base) {

@@ -46,6 +46,16 @@ final class ChordWriter implements GroupWriter {
                 }
             }
         }
+        if (!pads) {
+            // A stab of the sounding chord on each cut inside the section: it re-strikes any held voice.
+            for (double accent : bars.struckAccents()) {
+                List<Integer> tones = Voicings.tones(bars.chord(bars.stepAt(accent)), ctx.group().color(), bars);
+                int[] voicing = Voicings.lead(previous, tones, style, voices, lo, hi);
+                for (int pitch : voicing) {
+                    ctx.out().add(accent, bars.stepSec * 3, pitch, ctx.velocity(base + 18));
+                }
+            }
+        }
     }
 
     /** {@code tie}: on the grid exactly (no humanising), and for pads tied to an unchanged voicing. */

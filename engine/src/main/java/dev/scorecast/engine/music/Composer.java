@@ -18,6 +18,9 @@ import java.util.SplittableRandom;
  * same plan always gives the same score. The vocals group is left to the vocals stage.
  */
 public final class Composer {
+    /** Bass and chords start no note this long before a struck accent (a pickup there would pre-empt it). */
+    static final double CLEAR_BEFORE_HIT_SECONDS = 0.15;
+
     private final StyleBook book;
 
     public Composer() {
@@ -43,18 +46,28 @@ public final class Composer {
         for (int i = 0; i < sections.size(); i++) {
             Section s = sections.get(i);
             tempoMap.add(new TempoChange(i == 0 ? 0 : s.start(), s.tempo(), s.meter()));
-            accents.add(new Accent(s.start(), s.hit() == null || s.hit().kind() == null ? "downbeat" : s.hit().kind(), i));
+            // A section whose hit the client removed promises no accent, so none is measured.
+            if (s.hit() != null && strikes(s.hit())) {
+                accents.add(new Accent(s.start(), s.hit().kind(), i));
+            }
+            for (Section.Hit inside : s.accents()) {
+                if (strikes(inside)) {
+                    accents.add(new Accent(inside.time(), inside.kind(), i));
+                }
+            }
         }
+        accents.sort(java.util.Comparator.comparingDouble(Accent::time));
         if (!sections.isEmpty()) {
             Bars lastBars = bars[bars.length - 1];
             accents.add(new Accent(lastBars.time(lastBars.bars - 1, 0), "cadence", sections.size() - 1));
         }
+        List<Double> hits = accents.stream().map(Accent::time).toList();
         List<Part> parts = new ArrayList<>();
         for (InstrumentGroup group : InstrumentGroup.values()) {
             if (group == InstrumentGroup.VOCALS) {
                 continue;
             }
-            Part part = compose(plan, group, bars, duration);
+            Part part = compose(plan, group, bars, duration, hits);
             if (part != null) {
                 parts.add(part);
             }
@@ -62,7 +75,7 @@ public final class Composer {
         return new Score(duration, tempoMap, parts, accents);
     }
 
-    private Part compose(Plan plan, InstrumentGroup group, Bars[] bars, double duration) {
+    private Part compose(Plan plan, InstrumentGroup group, Bars[] bars, double duration, List<Double> hits) {
         GroupWriter writer = switch (group) {
             case BEATS -> new DrumWriter();
             case BASS -> new BassWriter();
@@ -104,9 +117,22 @@ public final class Composer {
             changes.sort(java.util.Comparator.comparingDouble(ProgramChange::time));
         }
         List<Note> notes = new ArrayList<>(out.notes());
+        if (group == InstrumentGroup.BASS || group == InstrumentGroup.HARMONY) {
+            // The heavy groups leave the moment before a hit clear, so the hit is the event there.
+            notes.removeIf(n -> hits.stream().anyMatch(h -> n.start() < h - 0.005 && n.start() > h - CLEAR_BEFORE_HIT_SECONDS));
+        }
         notes.sort(java.util.Comparator.comparingDouble(Note::start).thenComparingInt(Note::pitch));
         return new Part(group, firstInstrument.program(), group == InstrumentGroup.BEATS, firstInstrument.gainDb(), firstInstrument.pan(),
                 notes, changes);
+    }
+
+    /**
+     * Whether an accent inside a section is struck (an impact, crash or drop: a transient the drums
+     * and effects play exactly on it) rather than swelled into (a riser that peaks there, as for a
+     * fade). Only struck accents are heard as onsets, so only they go into the sync report.
+     */
+    static boolean strikes(Section.Hit accent) {
+        return accent.kind() != null && !accent.kind().equals("swell");
     }
 
     /** A well-mixed seed from the plan's seed, the section and the group (SplitMix64 finaliser). */

@@ -1,11 +1,15 @@
 package dev.scorecast.engine.music;
 
+import dev.scorecast.engine.plan.Section;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Beats: the level's 16th-note grid per GM drum note, a fill in the bar before the next section
  * (from the fill grid's first used step; level 0 only its last beat), and on every section's
- * first downbeat a crash and a kick, exactly on time. The final bar is the crash alone.
+ * first downbeat a crash and a kick, exactly on time (also the next section's when it rests the
+ * drums, and on cuts inside the section). The final bar is the crash alone.
  */
 final class DrumWriter implements GroupWriter {
     static final int KICK = 36;
@@ -30,16 +34,33 @@ final class DrumWriter implements GroupWriter {
         fillStart = fillStart * bars.stepsPerBar / 16;
         int accentVelocity = ctx.group().velocity() == null ? 112 : ctx.group().velocity();
         double step = bars.stepSec;
-        // The accent on the first downbeat: crash + kick, never humanised.
-        ctx.out().add(bars.time(0), step * 16, CRASH, ctx.velocity(accentVelocity - 4));
-        ctx.out().add(bars.time(0), step * 2, KICK, ctx.velocity(accentVelocity));
+        // The accent on the first downbeat: crash + kick, never humanised, and at full force after
+        // the first section whatever the new intensity, or the fill leading in would outweigh it.
+        int boundary = ctx.section().index() > 0 ? 127 : ctx.velocity(accentVelocity);
+        ctx.out().add(bars.time(0), step * 16, CRASH, boundary - 4);
+        ctx.out().add(bars.time(0), step * 2, KICK, boundary);
+        // Cuts inside the section are struck the same way, on their exact time, wherever it falls in the bar.
+        List<Double> struck = new ArrayList<>();
+        for (Section.Hit accent : ctx.section().accents()) {
+            if (Composer.strikes(accent)) {
+                ctx.out().add(accent.time(), step * 16, CRASH, 123);
+                ctx.out().add(accent.time(), step * 2, KICK, 127);
+                struck.add(accent.time());
+            }
+        }
+        if (ctx.next() != null && ctx.next().instruments().get("beats") == null) {
+            // Crash and stop: the next section rests the drums, but its downbeat is still struck
+            // here, or the fill leading into it would be the loudest thing near the cut.
+            ctx.out().add(ctx.next().start(), step * 16, CRASH, 123);
+            ctx.out().add(ctx.next().start(), step * 2, KICK, 127);
+        }
         int lastBar = bars.bars - 1;
         for (int bar = 0; bar < bars.bars; bar++) {
             if (bars.last && bar == lastBar) {
                 if (bar > 0) {
                     double t = bars.time(bar, 0);
-                    ctx.out().add(t, ctx.duration() - t, CRASH, ctx.velocity(accentVelocity - 8));
-                    ctx.out().add(t, step * 2, KICK, ctx.velocity(accentVelocity - 6));
+                    ctx.out().add(t, ctx.duration() - t, CRASH, 123);
+                    ctx.out().add(t, step * 2, KICK, 127);
                 }
                 break;
             }
@@ -59,10 +80,22 @@ final class DrumWriter implements GroupWriter {
                         continue; // the accent already plays them
                     }
                     int global = bar * bars.stepsPerBar + s;
+                    if ((note == KICK || note == CRASH) && near(struck, bars.time(global), step)) {
+                        continue; // an accent plays it on the cut; a second one a moment off would flam
+                    }
                     double length = note == CRASH || note == 46 || note == 51 || note == 57 ? step * 8 : step;
                     ctx.out().add(ctx.onset(global), length, note, ctx.velocity(20 + (c - '0') * 11));
                 }
             }
         }
+    }
+
+    private static boolean near(List<Double> times, double t, double within) {
+        for (double time : times) {
+            if (Math.abs(time - t) < within) {
+                return true;
+            }
+        }
+        return false;
     }
 }

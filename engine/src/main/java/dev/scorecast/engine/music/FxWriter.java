@@ -1,6 +1,7 @@
 package dev.scorecast.engine.music;
 
 import dev.scorecast.engine.music.Part.ProgramChange;
+import dev.scorecast.engine.plan.Section;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,7 +9,8 @@ import java.util.List;
  * Effects: a riser (by default GM 119, reverse cymbal) swelling into the next section's first
  * downbeat and ending exactly on it, and an impact (timpani, taiko, synth drum...) exactly on a
  * section's first downbeat when the level asks for it or the section's hit is an impact, drop or
- * crash. Each event switches the part's program to the one the data names.
+ * crash. Cuts inside a section get the same: an impact on a struck one, a riser into a swelled one
+ * (a fade). Each event switches the part's program to the one the data names.
  */
 final class FxWriter implements GroupWriter {
     final List<ProgramChange> programChanges = new ArrayList<>();
@@ -18,31 +20,57 @@ final class FxWriter implements GroupWriter {
         Bars bars = ctx.bars();
         StyleBook.Level level = ctx.level();
         String hit = ctx.section().hit() == null ? "" : ctx.section().hit().kind();
-        boolean impact = Boolean.TRUE.equals(level.impact()) || ctx.pattern().levelIndex() >= 1
-                && (hit.equals("impact") || hit.equals("drop") || hit.equals("crash"));
+        // Every boundary after the first is struck, whatever the level; the first only when the level or the hit asks.
+        boolean struck = hit.equals("impact") || hit.equals("drop") || hit.equals("crash");
+        boolean impact = Boolean.TRUE.equals(level.impact()) || struck && (ctx.section().index() > 0 || ctx.pattern().levelIndex() >= 1);
         double start = bars.time(0);
         if (impact) {
-            int program = ctx.group().impactProgram() == null ? ctx.instrument().program() : ctx.group().impactProgram();
-            programChanges.add(new ProgramChange(start, program));
-            int pitch = 36 + Math.floorMod(bars.tonic - 36, 12);
-            ctx.out().add(start, bars.stepSec * 12, pitch, ctx.velocity(112));
+            impact(ctx, start);
+        }
+        if (bars.last && bars.bars > 1) {
+            // The final cadence: the closing tonic lands with a hit, so the ending is heard as one.
+            impact(ctx, bars.time(bars.bars - 1, 0));
+        }
+        double earliest = start + bars.stepSec * 4;
+        for (Section.Hit accent : ctx.section().accents()) {
+            if (Composer.strikes(accent)) {
+                impact(ctx, accent.time());
+            } else {
+                riser(ctx, earliest, accent.time());
+            }
+            earliest = accent.time() + bars.stepSec * 4;
         }
         String nextHit = ctx.next() == null || ctx.next().hit() == null ? "" : ctx.next().hit().kind();
         boolean riser = ctx.next() != null && (Boolean.TRUE.equals(level.riser())
                 || ctx.pattern().levelIndex() >= 1 && (nextHit.equals("swell") || nextHit.equals("drop")));
         if (riser) {
-            // A reverse cymbal is loudest a fixed time after its note-on (riser_seconds: 1.35 s in
-            // FluidR3, the default SoundFont); starting it that long before the downbeat puts the
-            // peak on the downbeat, where the note is cut. Without riser_seconds: riser_beats.
-            double beats = level.riserBeats() == null ? 4 : level.riserBeats();
-            double end = ctx.next().start();
-            double length = ctx.group().riserSeconds() != null ? ctx.group().riserSeconds() : beats * 4 * bars.stepSec;
-            double riserStart = Math.max(start + bars.stepSec * 4, end - length);
-            if (end - riserStart > bars.stepSec * 2) {
-                int program = ctx.group().riserProgram() == null ? ctx.instrument().program() : ctx.group().riserProgram();
-                programChanges.add(new ProgramChange(riserStart, program));
-                ctx.out().add(riserStart, end - riserStart, 60, ctx.velocity(72 + 10 * ctx.pattern().levelIndex()));
-            }
+            riser(ctx, earliest, ctx.next().start());
+        }
+    }
+
+    private void impact(Ctx ctx, double at) {
+        Bars bars = ctx.bars();
+        int program = ctx.group().impactProgram() == null ? ctx.instrument().program() : ctx.group().impactProgram();
+        programChanges.add(new ProgramChange(at, program));
+        int pitch = 36 + Math.floorMod(bars.tonic - 36, 12);
+        // Full force: an impact that the rest of the band can mask is no hit point.
+        ctx.out().add(at, bars.stepSec * 12, pitch, 127);
+    }
+
+    /**
+     * A reverse cymbal is loudest a fixed time after its note-on (riser_seconds: 1.35 s in FluidR3,
+     * the default SoundFont); starting it that long before {@code end} puts the peak there, where
+     * the note is cut. Without riser_seconds: riser_beats. Never before {@code earliest}.
+     */
+    private void riser(Ctx ctx, double earliest, double end) {
+        Bars bars = ctx.bars();
+        double beats = ctx.level().riserBeats() == null ? 4 : ctx.level().riserBeats();
+        double length = ctx.group().riserSeconds() != null ? ctx.group().riserSeconds() : beats * 4 * bars.stepSec;
+        double riserStart = Math.max(earliest, end - length);
+        if (end - riserStart > bars.stepSec * 2) {
+            int program = ctx.group().riserProgram() == null ? ctx.instrument().program() : ctx.group().riserProgram();
+            programChanges.add(new ProgramChange(riserStart, program));
+            ctx.out().add(riserStart, end - riserStart, 60, ctx.velocity(72 + 10 * ctx.pattern().levelIndex()));
         }
     }
 }

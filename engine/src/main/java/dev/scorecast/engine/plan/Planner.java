@@ -83,7 +83,7 @@ public final class Planner {
                     : choices.get(chords.nextInt(choices.size()));
             previousProgression = progression;
 
-            Map<String, Instrument> instruments = instruments(genre, intensity[i], labels[i], options, seed);
+            Map<String, Instrument> instruments = instruments(genre, intensity[i], labels[i], options, seed, !s.inside().isEmpty(), i == 0);
             double tempo = Math.round(s.tempo() * 1000) / 1000.0;
             double residual = round6((s.end() - s.start()) - s.bars() * beats(meter) * 60.0 / tempo);
             Hit hit = new Hit(s.start(), hitKind(i, intensity, labels[i], instruments, style));
@@ -153,7 +153,7 @@ public final class Planner {
         return out;
     }
 
-    /** intro first, outro last (three sections or more), peaks at the top of the curve, builds rising, breakdowns falling. */
+    /** intro first, outro last (three sections or more, unless it is the climax), peaks at the top of the curve, builds rising, breakdowns falling. */
     static String[] labels(double[] intensity) {
         int n = intensity.length;
         String[] labels = new String[n];
@@ -165,7 +165,7 @@ public final class Planner {
                 labels[i] = intensity[i] >= 0.5 ? "peak" : "intro";
             } else if (i == 0) {
                 labels[i] = "intro";
-            } else if (i == n - 1 && (n >= 3 || intensity[i] <= intensity[i - 1])) {
+            } else if (i == n - 1 && (n >= 3 && place < 0.67 || intensity[i] <= intensity[i - 1])) {
                 labels[i] = "outro";
             } else if (place >= 0.67) {
                 labels[i] = "peak";
@@ -216,8 +216,13 @@ public final class Planner {
         return out;
     }
 
-    /** Every group the genre plays at this intensity level, vocals only when asked for. */
-    private static Map<String, Instrument> instruments(Genre genre, double intensity, String label, GenerationOptions options, long seed) {
+    /**
+     * Every group the genre plays at this intensity level, vocals only when asked for; the effects
+     * also where a boundary or a cut inside the section needs striking (every section but the first,
+     * and any with accents), since they strike it when the drums are resting.
+     */
+    private static Map<String, Instrument> instruments(Genre genre, double intensity, String label, GenerationOptions options, long seed,
+                                                       boolean hasAccents, boolean first) {
         int level = level(intensity);
         Map<String, Instrument> out = new LinkedHashMap<>();
         for (InstrumentGroup group : InstrumentGroup.values()) {
@@ -225,7 +230,8 @@ public final class Planner {
                 continue;
             }
             GroupStyle style = genre.arrangement().groups().get(group.wire());
-            if (style == null || !style.playsAt(level)) {
+            boolean marksAccents = group == InstrumentGroup.FX && (hasAccents || !first);
+            if (style == null || !style.playsAt(level) && !marksAccents) {
                 continue;
             }
             var voice = style.palette().getFirst();
@@ -253,10 +259,9 @@ public final class Planner {
             kind = intensity[0] >= 0.6 ? "impact" : "swell";
         } else {
             double change = intensity[i] - intensity[i - 1];
-            kind = change >= 0.2 ? (label.equals("peak") ? "drop" : "impact")
-                    : change >= 0.05 ? "crash"
-                    : change <= -0.15 ? "swell"
-                    : "crash";
+            // Every boundary after the first is struck (the downbeat accent on each cut);
+            // a falling one gets the lightest strike, with the riser before it doing the swelling.
+            kind = change >= 0.2 ? (label.equals("peak") ? "drop" : "impact") : "crash";
         }
         Set<String> marked = new LinkedHashSet<>();
         instruments.keySet().forEach(g -> marked.addAll(style.groups().get(g).hits()));
@@ -264,11 +269,12 @@ public final class Planner {
             return kind;
         }
         List<String> nearest = switch (kind) {
-            case "drop" -> List.of("impact", "crash", "swell");
-            case "impact" -> List.of("drop", "crash", "swell");
-            case "crash" -> List.of("impact", "swell", "drop");
+            case "drop" -> List.of("impact", "crash");
+            case "impact" -> List.of("drop", "crash");
+            case "crash" -> List.of("impact", "drop");
             default -> List.of("crash", "impact", "drop");
         };
+        // After the first section only struck kinds are offered, so the fallback stays struck too.
         return nearest.stream().filter(marked::contains).findFirst().orElse(kind);
     }
 

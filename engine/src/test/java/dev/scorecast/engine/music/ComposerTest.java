@@ -58,12 +58,15 @@ class ComposerTest {
             assertTrue(part(score, InstrumentGroup.BASS).notes().stream().anyMatch(n -> n.start() == s.start()),
                     genre + " bass exactly at " + s.start());
         }
-        // accents: one per section start, then the cadence
-        assertEquals(plan.sections().size() + 1, score.accents().size());
-        assertEquals("downbeat", score.accents().get(0).kind());
-        assertEquals("impact", score.accents().get(1).kind());
-        assertEquals(12.0, score.accents().get(1).time());
+        // accents: every struck section start (not the first, which has no hit, nor the swell), then the cadence
+        assertEquals(List.of("impact", "drop", "cadence"), score.accents().stream().map(Score.Accent::kind).toList());
+        assertEquals("impact", score.accents().get(0).kind());
+        assertEquals(12.0, score.accents().get(0).time());
         assertEquals("cadence", score.accents().getLast().kind());
+        for (Score.Accent accent : score.accents()) {
+            boolean struck = part(score, InstrumentGroup.FX).notes().stream().anyMatch(n -> n.start() == accent.time());
+            assertTrue(struck, genre + " effects strike the accent at " + accent.time());
+        }
         assertEquals(plan.sections().size(), score.tempoMap().size());
         assertEquals(0.0, score.tempoMap().getFirst().time());
         // The final chord rings to the end.
