@@ -160,9 +160,31 @@ class ScoringFlowTest {
         ObjectNode badKey = plan.deepCopy();
         ((ObjectNode) badKey.get("sections").get(0)).put("key", "H");
         assertRefused(api.postJson("/sync/execute", Map.of("plan_id", planId, "plan", badKey)), "sections[0].key");
+        ObjectNode noTempo = plan.deepCopy();
+        ((ObjectNode) noTempo.get("sections").get(0)).put("tempo", 0);
+        assertRefused(api.postJson("/sync/execute", Map.of("plan_id", planId, "plan", noTempo)), "sections[0].tempo");
+        ObjectNode overlapping = plan.deepCopy();
+        ((ObjectNode) overlapping.get("sections").get(1)).put("start", overlapping.get("sections").get(1).get("start").asDouble() - 1);
+        assertRefused(api.postJson("/sync/execute", Map.of("plan_id", planId, "plan", overlapping)), "sections[1].start");
+        ObjectNode tooLong = plan.deepCopy();
+        ObjectNode lastOfTooLong = (ObjectNode) tooLong.get("sections").get(tooLong.get("sections").size() - 1);
+        lastOfTooLong.put("end", lastOfTooLong.get("end").asDouble() + 5);
+        assertRefused(api.postJson("/sync/execute", Map.of("plan_id", planId, "plan", tooLong)),
+                "sections[" + (tooLong.get("sections").size() - 1) + "].end");
 
-        // A valid edit: the last section in another key; the plan that runs is the edited one.
+        // A valid edit of the first section: one bar more at the tempo that fits it, another key, and
+        // the lofi genre's instruments; the last section in another key. The plan that runs is this one.
         ObjectNode edited = plan.deepCopy();
+        ObjectNode first = (ObjectNode) edited.get("sections").get(0);
+        int bars = first.get("bars").asInt() + 1;
+        double seconds = first.get("end").asDouble() - first.get("start").asDouble();
+        double tempo = Math.round(bars * 4 * 60 / seconds * 1000) / 1000.0;
+        first.put("bars", bars).put("tempo", tempo).put("key", first.get("key").asText().equals("F") ? "G" : "F");
+        first.get("instruments").properties().forEach(group -> {
+            if (group.getValue().isObject()) {
+                ((ObjectNode) group.getValue()).put("soundset", "lofi").put("pattern", "lofi/" + group.getKey() + "/2");
+            }
+        });
         JsonNode last = edited.get("sections").get(edited.get("sections").size() - 1);
         ((ObjectNode) last).put("key", last.get("key").asText().equals("D") ? "E" : "D");
         Api.Response executed = api.postJson("/sync/execute", Map.of("plan_id", planId, "plan", edited));
@@ -171,6 +193,28 @@ class ScoringFlowTest {
         assertEquals("finished", status.get("status").asText(), status::toString);
         JsonNode ran = Api.JSON.readTree(fetch(status.at("/links/plan").asText()));
         assertEquals(last.get("key").asText(), ran.get("sections").get(ran.get("sections").size() - 1).get("key").asText());
+        JsonNode ranFirst = ran.get("sections").get(0);
+        assertEquals(tempo, ranFirst.get("tempo").asDouble(), 1e-9);
+        assertEquals(bars, ranFirst.get("bars").asInt());
+        assertEquals(first.get("key").asText(), ranFirst.get("key").asText());
+        assertTrue(ranFirst.get("instruments").findValuesAsText("pattern").stream().allMatch(p -> p.startsWith("lofi/")), ranFirst::toString);
+        // The score's tempo map carries the edited tempo from the first beat.
+        Sequence midi = MidiSystem.getSequence(new ByteArrayInputStream(fetch(status.at("/links/midi").asText())));
+        assertEquals(tempo, firstTempoBpm(midi), 0.01);
+        JsonNode results = Api.JSON.readTree(fetch(status.get("queryurl").asText()));
+        assertTrue(results.at("/sync/all_within_frame").asBoolean(), "the edited plan's accents within a frame: " + results.get("sync"));
+    }
+
+    /** The tempo of the first set-tempo meta event (type 0x51) of the conductor track. */
+    private static double firstTempoBpm(Sequence midi) {
+        for (int i = 0; i < midi.getTracks()[0].size(); i++) {
+            if (midi.getTracks()[0].get(i).getMessage() instanceof javax.sound.midi.MetaMessage meta && meta.getType() == 0x51) {
+                byte[] d = meta.getData();
+                int microsPerQuarter = (d[0] & 0xff) << 16 | (d[1] & 0xff) << 8 | d[2] & 0xff;
+                return 60_000_000.0 / microsPerQuarter;
+            }
+        }
+        throw new AssertionError("no tempo in the MIDI file");
     }
 
     @Test
