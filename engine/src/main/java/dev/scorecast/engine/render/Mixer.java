@@ -15,10 +15,14 @@ import java.util.Objects;
  * Mixes stems into the master, streaming in blocks of {@value #BLOCK} frames: memory does not grow
  * with the length. Three passes, each over a file:
  * <ol>
- *   <li>sum: each stem through its group's {@link GainRamp} (gain and balance), plus the video's own
- *       sound at its gain, into a float WAV beside the master; its loudness measured;</li>
- *   <li>bus: gain to bring the sum to the target, then the {@link BusCompressor} (threshold
- *       {@value #COMPRESSOR_BELOW_TARGET_DB} dB below the target), into a second float WAV; measured;</li>
+ *   <li>sum: the bed, each stem through its group's {@link GainRamp} (gain and balance), plus the
+ *       video's own sound at its gain when it is background, into a float WAV beside the master;
+ *       its loudness measured. Each speech source (voiceover, dialogue) is measured on its own;</li>
+ *   <li>bus: gain to bring the bed to the target, the {@link BusCompressor} (threshold
+ *       {@value #COMPRESSOR_BELOW_TARGET_DB} dB below the target), then the {@link DuckingEnvelope};
+ *       then the speech sources, each at the gain that puts its loudness at the target plus its
+ *       trim, into a second float WAV; measured. The compressor comes before the ducking, so it
+ *       cannot give back the depth, and the speech passes neither;</li>
  *   <li>master: gain to the target again (the compressor lowered it), a 10 ms fade on the last
  *       samples, the {@link TruePeakLimiter} at {@value #CEILING_DBTP} dBTP, 16-bit with TPDF dither;
  *       measured. If the limiter pulled the loudness more than {@value #RETRY_BELOW_DB} dB under the
@@ -43,19 +47,37 @@ public final class Mixer {
 
     private Mixer() {}
 
+    /** One file into the mix: its field name for errors, its gain and balance. */
+    private record Input(Path wav, String field, double gainDb, double pan) {}
+
     /**
      * Mixes {@code stems} and writes the master to {@code masterWav} (48 kHz 16-bit stereo PCM),
      * replacing any file there; the name only ever holds a complete file.
      *
-     * @throws InvalidParameter when there is nothing to mix
-     * @throws UnsupportedMedia when a stem or the original audio is not a 48 kHz WAV
+     * @throws InvalidParameter when there is nothing to mix, or the original audio or voiceover file is missing
+     * @throws UnsupportedMedia when a stem, the original audio or the voiceover is not a 48 kHz WAV
      */
     public static MasterReport master(List<Stem> stems, MixSettings settings, Path masterWav) {
         Objects.requireNonNull(stems, "stems");
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(masterWav, "masterWav");
-        if (stems.isEmpty() && settings.originalAudioWav().isEmpty()) {
-            throw new InvalidParameter("parts", "There is nothing to mix: the score has no parts and no original audio is kept.");
+        if (stems.isEmpty() && settings.originalAudioWav().isEmpty() && settings.voiceoverWav().isEmpty()) {
+            throw new InvalidParameter("parts", "There is nothing to mix: the score has no parts and no original audio or voiceover is kept.");
+        }
+        List<Input> bed = new ArrayList<>();
+        for (Stem stem : stems) {
+            bed.add(new Input(stem.wav(), "stems." + stem.group().wire(), settings.groupGainDb().getOrDefault(stem.group(), 0.0),
+                    settings.groupPan().getOrDefault(stem.group(), 0.0)));
+        }
+        List<Input> speech = new ArrayList<>();
+        settings.originalAudioWav().ifPresent(wav -> (settings.originalIsSpeech() ? speech : bed)
+                .add(new Input(existing(wav, "original_audio_wav"), "original_audio_wav", settings.originalAudioGainDb(), 0)));
+        settings.voiceoverWav().ifPresent(wav ->
+                speech.add(new Input(existing(wav, "voiceover_wav"), "voiceover_wav", settings.voiceoverGainDb(), 0)));
+        // The score sets the length; without one, the longest of the recordings.
+        long frames = 0;
+        for (Input in : stems.isEmpty() ? concat(bed, speech) : bed.subList(0, stems.size())) {
+            frames = Math.max(frames, frames(in));
         }
         Path dir = masterWav.toAbsolutePath().getParent();
         String base = "." + masterWav.getFileName();
@@ -63,11 +85,17 @@ public final class Mixer {
         Path bus = dir.resolve(base + ".bus.wav");
         try {
             double target = settings.targetLufs();
-            Measured summed = sum(stems, settings, sum);
-            long frames = summed.frames();
-            Double sumLufs = summed.lufs();
+            List<Input> levelled = new ArrayList<>();
+            for (Input in : speech) {
+                Double lufs = loudness(in, frames);
+                double gain = lufs == null ? in.gainDb() : target - lufs + in.gainDb();
+                LOG.log(System.Logger.Level.DEBUG, () -> String.format("speech %s: %s LUFS, gain %.2f dB", in.field(), lufs, gain));
+                levelled.add(new Input(in.wav(), in.field(), gain, 0));
+            }
+            Double sumLufs = sum(bed, frames, sum);
             double preGainDb = sumLufs == null ? 0 : target - sumLufs;
-            Double busLufs = bus(sum, bus, frames, preGainDb, target - COMPRESSOR_BELOW_TARGET_DB);
+            Double busLufs = bus(sum, levelled, new DuckingEnvelope(settings.ducking(), RATE), bus, frames, preGainDb,
+                    target - COMPRESSOR_BELOW_TARGET_DB);
             delete(sum);
             double goal = target + settings.gainDb();
             double postGainDb = busLufs == null ? 0 : goal - busLufs;
@@ -96,34 +124,59 @@ public final class Mixer {
         }
     }
 
-    private record Measured(long frames, Double lufs) {}
+    private static List<Input> concat(List<Input> a, List<Input> b) {
+        List<Input> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
 
-    /** Pass 1: the frame count and the sum's loudness (null when silent). */
-    private static Measured sum(List<Stem> stems, MixSettings settings, Path out) {
+    private static Path existing(Path wav, String field) {
+        if (!Files.isRegularFile(wav)) {
+            throw new InvalidParameter(field, "No file at " + wav + ".");
+        }
+        return wav;
+    }
+
+    private static WavIn open(Input in) {
+        WavIn w = WavIn.open(in.wav(), in.field());
+        if (w.rate() != RATE) {
+            String rate = in.wav().getFileName() + " is at " + w.rate() + " Hz; the mixer needs " + RATE + " Hz.";
+            w.close();
+            throw new UnsupportedMedia(in.field(), rate);
+        }
+        return w;
+    }
+
+    private static long frames(Input in) {
+        try (WavIn w = open(in)) {
+            return w.frames();
+        }
+    }
+
+    /** The integrated loudness of the first {@code frames} of one recording (null when silent). */
+    private static Double loudness(Input in, long frames) {
+        LoudnessMeter meter = new LoudnessMeter(RATE, 2);
+        float[][] buf = new float[2][BLOCK];
+        try (WavIn w = open(in)) {
+            long n = Math.min(frames, w.frames());
+            for (long pos = 0; pos < n; ) {
+                int m = (int) Math.min(BLOCK, n - pos);
+                w.read(buf, m);
+                meter.accept(buf, m);
+                pos += m;
+            }
+        }
+        return meter.finish().integratedLufs();
+    }
+
+    /** Pass 1: the bed's sum and its loudness (null when silent). */
+    private static Double sum(List<Input> bed, long frames, Path out) {
         List<WavIn> inputs = new ArrayList<>();
         List<GainRamp> gains = new ArrayList<>();
         try {
-            long frames = 0;
-            for (Stem stem : stems) {
-                WavIn in = WavIn.open(stem.wav(), "stems." + stem.group().wire());
-                inputs.add(in);
-                requireRate(in, stem.wav(), "stems." + stem.group().wire());
-                frames = Math.max(frames, in.frames());
-                double db = settings.groupGainDb().getOrDefault(stem.group(), 0.0);
-                gains.add(new GainRamp(dbToGain(db), settings.groupPan().getOrDefault(stem.group(), 0.0)));
-            }
-            if (settings.originalAudioWav().isPresent()) {
-                Path original = settings.originalAudioWav().get();
-                if (!Files.isRegularFile(original)) {
-                    throw new InvalidParameter("original_audio_wav", "No original audio at " + original + ".");
-                }
-                WavIn in = WavIn.open(original, "original_audio_wav");
-                inputs.add(in);
-                requireRate(in, original, "original_audio_wav");
-                if (stems.isEmpty()) {
-                    frames = in.frames();
-                }
-                gains.add(new GainRamp(dbToGain(settings.originalAudioGainDb()), 0));
+            for (Input in : bed) {
+                inputs.add(open(in));
+                gains.add(new GainRamp(dbToGain(in.gainDb()), in.pan()));
             }
             LoudnessMeter meter = new LoudnessMeter(RATE, 2);
             float[][] read = new float[2][BLOCK];
@@ -143,7 +196,7 @@ public final class Mixer {
                 }
                 w.commit();
             }
-            return new Measured(frames, meter.finish().integratedLufs());
+            return meter.finish().integratedLufs();
         } finally {
             for (WavIn in : inputs) {
                 in.close();
@@ -151,26 +204,44 @@ public final class Mixer {
         }
     }
 
-    /** Pass 2: gain to the target, bus compressor; returns the loudness of the result. */
-    private static Double bus(Path in, Path out, long frames, double gainDb, double thresholdDbfs) {
+    /** Pass 2: the bed to the target, bus compressor, ducking, plus the speech; returns the loudness of the result. */
+    private static Double bus(Path in, List<Input> speech, DuckingEnvelope ducking, Path out, long frames, double gainDb,
+                              double thresholdDbfs) {
         BusCompressor compressor = new BusCompressor(thresholdDbfs, RATE);
         GainRamp gain = new GainRamp(dbToGain(gainDb), 0);
         LoudnessMeter meter = new LoudnessMeter(RATE, 2);
         float[][] buf = new float[2][BLOCK];
+        float[][] read = new float[2][BLOCK];
+        List<WavIn> voices = new ArrayList<>();
+        List<GainRamp> voiceGains = new ArrayList<>();
         try (WavIn r = WavIn.open(in, "mix"); WavOut w = WavOut.create(out, WavOut.Encoding.FLOAT32, RATE, 2)) {
+            for (Input s : speech) {
+                voices.add(open(s));
+                voiceGains.add(new GainRamp(dbToGain(s.gainDb()), s.pan()));
+            }
             for (long pos = 0; pos < frames; ) {
                 int n = (int) Math.min(BLOCK, frames - pos);
                 r.read(buf, n);
                 gain.apply(buf, n);
                 compressor.process(buf, n);
+                ducking.apply(buf, pos, n);
+                for (int s = 0; s < voices.size(); s++) {
+                    voices.get(s).read(read, n);
+                    voiceGains.get(s).addTo(read, buf, n);
+                }
                 meter.accept(buf, n);
                 w.write(buf, n);
                 pos += n;
             }
             w.commit();
+        } finally {
+            for (WavIn v : voices) {
+                v.close();
+            }
         }
-        LOG.log(System.Logger.Level.DEBUG, () -> String.format("bus compressor: threshold %.1f dBFS, mean reduction %.2f dB, max %.2f dB",
-                thresholdDbfs, compressor.meanReductionDb(), compressor.maxReductionDb()));
+        LOG.log(System.Logger.Level.DEBUG, () -> String.format(
+                "bus compressor: threshold %.1f dBFS, mean reduction %.2f dB, max %.2f dB; %d ducked spans, %d speech sources",
+                thresholdDbfs, compressor.meanReductionDb(), compressor.maxReductionDb(), ducking.spans(), speech.size()));
         return meter.finish().integratedLufs();
     }
 
@@ -229,12 +300,6 @@ public final class Mixer {
                 buf[0][i] *= g;
                 buf[1][i] *= g;
             }
-        }
-    }
-
-    private static void requireRate(WavIn in, Path wav, String field) {
-        if (in.rate() != RATE) {
-            throw new UnsupportedMedia(field, wav.getFileName() + " is at " + in.rate() + " Hz; the mixer needs " + RATE + " Hz.");
         }
     }
 

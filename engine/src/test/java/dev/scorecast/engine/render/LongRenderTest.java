@@ -26,5 +26,6 @@ class LongRenderTest {
         System.out.println("-Xmx64m: " + out);
         assertEquals(0, p.exitValue(), out);
         assertTrue(out.contains("rendered 5 stems of 600 s"), out);
+        assertTrue(out.contains("with a voiceover and 60 ducked lines"), out);
     }
 }
