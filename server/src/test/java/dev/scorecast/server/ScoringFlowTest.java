@@ -257,6 +257,62 @@ class ScoringFlowTest {
     }
 
     @Test
+    void vocalsAndVoiceoverAreSungSpokenAndMeasured() throws Exception {
+        Api api = server.alice();
+        String analysisId = analysedA(api);
+        UploadErrorsTest.assertError(api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "with_voiceover", true)), 400,
+                "invalid_parameter", "voiceover_script");
+        assertRefused(api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "with_voiceover", true,
+                "voiceover_script", "Hello.", "voiceover_voice", "en us; rm")), "voiceover_voice");
+        assertRefused(api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "with_voiceover", true,
+                "voiceover_script", "Hello.", "voiceover_rate", 2000)), "voiceover_rate");
+
+        Api.Response generated = api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "genre", "pop", "seed", 4,
+                "with_vocals", true, "with_voiceover", true, "voiceover_script", "Here is the harbour.", "voiceover_voice", "en-gb"));
+        assertEquals(200, generated.status(), generated::toString);
+        JsonNode plan = generated.body().get("plan");
+        assertEquals("en-gb", plan.at("/options/voiceover_voice").asText());
+        List<JsonNode> lines = new ArrayList<>();
+        plan.get("sections").forEach(s -> s.get("voiceover").forEach(lines::add));
+        assertEquals(1, lines.size(), plan::toString);
+        assertTrue(plan.findValuesAsText("lyrics").stream().anyMatch(l -> l != null && l.length() > 10), "lyrics written: " + plan);
+
+        Api.Response executed = api.postJson("/sync/execute", Map.of("plan_id", generated.body().get("plan_id").asText()));
+        JsonNode status = awaitExecution(api, "/sync/status", Map.of("job_id", executed.body().get("job_id").asText()));
+        assertEquals("finished", status.get("status").asText(), status::toString);
+        JsonNode results = Api.JSON.readTree(fetch(status.get("queryurl").asText()));
+        JsonNode vocals = results.at("/voices/vocals");
+        assertTrue(vocals.get("voiced_frames").asInt() > 50, results.get("voices")::toString);
+        assertTrue(vocals.get("pitch_accuracy").asDouble() >= 0.8, "voiced frames within 50 cents: " + vocals);
+        JsonNode spoken = results.at("/voices/voiceover_spans");
+        assertEquals(1, spoken.size(), results.get("voices")::toString);
+        assertEquals(lines.getFirst().get("start").asDouble(), spoken.get(0).get("start").asDouble(), 0.3, "spoken where planned");
+        assertTrue(results.at("/sync/all_within_frame").asBoolean(), results.get("sync")::toString);
+
+        List<String> names = new ArrayList<>();
+        try (var zip = new ZipInputStream(new ByteArrayInputStream(fetch(status.at("/links/stems").asText())))) {
+            for (ZipEntry e; (e = zip.getNextEntry()) != null; ) {
+                names.add(e.getName());
+            }
+        }
+        assertTrue(names.containsAll(List.of("vocals.wav", "voiceover.wav")), names.toString());
+        Sequence midi = MidiSystem.getSequence(new ByteArrayInputStream(fetch(status.at("/links/midi").asText())));
+        assertTrue(trackNames(midi).contains("vocals"), "a MIDI track for the vocal: " + trackNames(midi));
+    }
+
+    private static List<String> trackNames(Sequence midi) {
+        List<String> names = new ArrayList<>();
+        for (var track : midi.getTracks()) {
+            for (int i = 0; i < track.size(); i++) {
+                if (track.get(i).getMessage() instanceof javax.sound.midi.MetaMessage meta && meta.getType() == 0x03) {
+                    names.add(new String(meta.getData(), java.nio.charset.StandardCharsets.US_ASCII));
+                }
+            }
+        }
+        return names;
+    }
+
+    @Test
     void generateNeedsAFinishedAnalysisOfYourOwn() {
         Api api = server.alice();
         UploadErrorsTest.assertError(api.postJson("/sync/generate", Map.of()), 400, "invalid_parameter", "analysis_id");

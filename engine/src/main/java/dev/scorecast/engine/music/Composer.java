@@ -1,5 +1,6 @@
 package dev.scorecast.engine.music;
 
+import dev.scorecast.engine.analysis.Span;
 import dev.scorecast.engine.music.Part.ProgramChange;
 import dev.scorecast.engine.music.Score.Accent;
 import dev.scorecast.engine.music.Score.TempoChange;
@@ -9,13 +10,15 @@ import dev.scorecast.engine.plan.Section;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import dev.scorecast.engine.voice.SungNote;
 
 /**
  * Plan -> notes (issue 4). Each sounding instrument group is written section by section by its
  * {@link GroupWriter} from the pattern the plan names ("genre/group/level", data in
  * {@code styles/patterns/<genre>.json}). Deterministic: every random choice comes from a
  * {@link SplittableRandom} seeded from the plan's seed, the section index and the group, so the
- * same plan always gives the same score. The vocals group is left to the vocals stage.
+ * same plan always gives the same score. The vocals group is a sung line ({@link VocalWriter})
+ * that the singer sings; its notes are also a part, so the MIDI file has them.
  */
 public final class Composer {
     /** Bass and chords start no note this long before a struck accent (a pickup there would pre-empt it). */
@@ -29,6 +32,14 @@ public final class Composer {
 
     /** Composes the plan; a pattern id missing from the style data throws IllegalStateException. */
     public Score compose(Plan plan) {
+        return compose(plan, List.of());
+    }
+
+    /**
+     * Composes the plan around {@code speech} (dialogue or voiceover, seconds): the melody and the
+     * sung line rest under it and come back after it.
+     */
+    public Score compose(Plan plan, List<Span> speech) {
         List<Section> sections = plan.sections();
         double duration = plan.duration();
         StyleBook.GenreStyle planStyle = plan.genre() != null && StyleBook.GENRES.contains(plan.genre()) ? book.genre(plan.genre()) : null;
@@ -68,11 +79,29 @@ public final class Composer {
                 continue;
             }
             Part part = compose(plan, group, bars, duration, hits);
+            if (part != null && group == InstrumentGroup.MELODY) {
+                part = part.withNotes(part.notes().stream().filter(n -> !VocalWriter.overlaps(speech, n.start(), n.end())).toList());
+            }
             if (part != null) {
                 parts.add(part);
             }
         }
-        return new Score(duration, tempoMap, parts, accents);
+        List<SungNote> vocal = new ArrayList<>();
+        Section.Instrument voice = null;
+        for (int i = 0; i < sections.size(); i++) {
+            Section s = sections.get(i);
+            Section.Instrument instrument = s.instruments().get(InstrumentGroup.VOCALS.wire());
+            if (instrument != null && s.lyrics() != null) {
+                voice = voice == null ? instrument : voice;
+                SplittableRandom rng = new SplittableRandom(seed(plan.seed(), i, InstrumentGroup.VOCALS.ordinal()));
+                vocal.addAll(VocalWriter.write(bars[i], s.lyrics(), rng, speech));
+            }
+        }
+        if (voice != null && !vocal.isEmpty()) {
+            List<Note> notes = vocal.stream().map(n -> new Note(n.start(), n.duration(), n.pitch(), n.velocity())).toList();
+            parts.add(new Part(InstrumentGroup.VOCALS, voice.program(), false, voice.gainDb(), voice.pan(), notes, List.of()));
+        }
+        return new Score(duration, tempoMap, parts, accents, vocal);
     }
 
     private Part compose(Plan plan, InstrumentGroup group, Bars[] bars, double duration, List<Double> hits) {

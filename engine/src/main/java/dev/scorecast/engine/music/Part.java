@@ -16,6 +16,11 @@ public record Part(InstrumentGroup group, int program, boolean drums, double gai
         programChanges = programChanges == null ? List.of() : List.copyOf(programChanges);
     }
 
+    /** The same part playing {@code other} notes. */
+    public Part withNotes(List<Note> other) {
+        return new Part(group, program, drums, gainDb, pan, other, programChanges);
+    }
+
     /** At {@code time} seconds this part switches to {@code program}. */
     public record ProgramChange(double time, int program) {}
 }

@@ -1,5 +1,7 @@
 package dev.scorecast.engine.music;
 
+import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.voice.SungNote;
 import java.util.List;
 
 /**
@@ -10,13 +12,25 @@ import java.util.List;
  * @param tempoMap  tempo from each time on, in order, the first at 0
  * @param parts     one per sounding instrument group
  * @param accents   the planned accents (section boundaries and hits) the sync report checks
+ * @param vocal     the sung line, syllable by note, for the singer (its notes are also the vocals part, for MIDI)
  */
-public record Score(double duration, List<TempoChange> tempoMap, List<Part> parts, List<Accent> accents) {
+public record Score(double duration, List<TempoChange> tempoMap, List<Part> parts, List<Accent> accents, List<SungNote> vocal) {
 
     public Score {
         tempoMap = List.copyOf(tempoMap);
         parts = List.copyOf(parts);
         accents = List.copyOf(accents);
+        vocal = vocal == null ? List.of() : List.copyOf(vocal);
+    }
+
+    /** A score with no sung line. */
+    public Score(double duration, List<TempoChange> tempoMap, List<Part> parts, List<Accent> accents) {
+        this(duration, tempoMap, parts, accents, List.of());
+    }
+
+    /** What the synthesizer plays: every part but the vocals, which the singer sings from {@link #vocal}. */
+    public Score instrumental() {
+        return new Score(duration, tempoMap, parts.stream().filter(p -> p.group() != InstrumentGroup.VOCALS).toList(), accents, vocal);
     }
 
     /** From {@code time} seconds on, {@code bpm} beats per minute in {@code meter} ("4/4"). */

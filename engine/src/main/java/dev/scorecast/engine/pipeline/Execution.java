@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.scorecast.engine.analysis.Analysis;
+import dev.scorecast.engine.analysis.Span;
 import dev.scorecast.engine.io.Directories;
 import dev.scorecast.engine.media.AudioEncoder;
 import dev.scorecast.engine.media.Muxer;
@@ -13,12 +14,17 @@ import dev.scorecast.engine.music.Score;
 import dev.scorecast.engine.plan.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanJson;
+import dev.scorecast.engine.render.Ducking;
 import dev.scorecast.engine.render.MasterReport;
 import dev.scorecast.engine.render.MixSettings;
 import dev.scorecast.engine.render.Mixer;
 import dev.scorecast.engine.render.Renderer;
 import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.render.Stem;
+import dev.scorecast.engine.voice.EspeakSinger;
+import dev.scorecast.engine.voice.EspeakVoice;
+import dev.scorecast.engine.voice.Singer;
+import dev.scorecast.engine.voice.Voice;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -52,11 +58,20 @@ public final class Execution {
     public static final String PLAN = "plan.json";
     public static final String ANALYSIS = "analysis.json";
     public static final String RESULTS = "results.json";
+    /** The voiceover alone, in stems.zip beside the groups. */
+    static final String VOICEOVER_WAV = "voiceover.wav";
 
     private final SoundBank bank;
+    private final Voicing voicing;
 
+    /** An execution that sings and speaks with espeak-ng. */
     public Execution(SoundBank bank) {
+        this(bank, EspeakSinger.create(), EspeakVoice.create());
+    }
+
+    public Execution(SoundBank bank, Singer singer, Voice voice) {
         this.bank = Objects.requireNonNull(bank, "bank");
+        this.voicing = new Voicing(Objects.requireNonNull(singer, "singer"), Objects.requireNonNull(voice, "voice"));
     }
 
     /** What to score: the video, its extracted sound (when it has one), its analysis and a validated plan. */
@@ -70,7 +85,7 @@ public final class Execution {
 
     /** The stages in order, with the share of the work each usually takes. */
     public enum Stage {
-        COMPOSE(0.02), RENDER(0.55), MASTER(0.15), MUX(0.15), OUTPUTS(0.13);
+        COMPOSE(0.04), RENDER(0.5), VOICES(0.05), MASTER(0.15), MUX(0.13), OUTPUTS(0.13);
 
         final double share;
 
@@ -94,17 +109,22 @@ public final class Execution {
             Path work = Files.createDirectories(outDir.resolve(".work"));
 
             timer.start(Stage.COMPOSE);
-            Score score = new Composer().compose(in.plan());
+            Plan plan = in.plan();
+            // The voiceover is spoken first: where it speaks is where the melody and the singer rest.
+            Voicing.Voiceover voiceover = voicing.speak(plan, work.resolve(VOICEOVER_WAV));
+            List<Span> speech = Voicing.speech(plan, in.analysis(), voiceover);
+            Score score = new Composer().compose(plan, speech);
 
             timer.start(Stage.RENDER);
-            List<Stem> stems = new Renderer(bank).render(score, work.resolve("stems"), f -> timer.within(Stage.RENDER, f));
+            List<Stem> stems = new ArrayList<>(new Renderer(bank).render(score.instrumental(), work.resolve("stems"),
+                    f -> timer.within(Stage.RENDER, f)));
+
+            timer.start(Stage.VOICES);
+            Optional<Voicing.Sung> sung = voicing.sing(score, work.resolve("stems").resolve(InstrumentGroup.VOCALS.wire() + ".wav"));
+            sung.ifPresent(v -> stems.add(v.stem()));
 
             timer.start(Stage.MASTER);
-            Plan plan = in.plan();
-            boolean keepOriginal = (plan.options().originalAudio() || plan.options().originalAudioVoiceover())
-                    && in.originalAudioWav().isPresent();
-            var settings = new MixSettings(Map.of(), Map.of(), plan.master().targetLufs(), plan.master().gainDb(),
-                    keepOriginal ? in.originalAudioWav() : Optional.empty(), ORIGINAL_AUDIO_GAIN_DB);
+            var settings = mixSettings(plan, in.originalAudioWav(), voiceover.track(), speech);
             Path master = outDir.resolve(MASTER_WAV);
             MasterReport report = Mixer.master(stems, settings, master);
 
@@ -118,7 +138,7 @@ public final class Execution {
             files.put("audio_wav", MASTER_WAV);
             files.put("audio_mp3", MASTER_MP3);
             if (plan.options().multitrack()) {
-                zip(stems, outDir.resolve(STEMS_ZIP));
+                zip(stems, voiceover.track(), outDir.resolve(STEMS_ZIP));
                 files.put("stems", STEMS_ZIP);
             }
             MidiWriter.write(score, outDir.resolve(MIDI));
@@ -132,8 +152,10 @@ public final class Execution {
                     .filter(a -> a.time() < score.duration() - SyncCheck.SEARCH_SECONDS).toList();
             List<SyncCheck.Point> sync = SyncCheck.measure(master, measurable, in.analysis().video().fps());
             Directories.deleteTree(work);
+            Results.Vocals vocals = sung.map(v -> new Results.Vocals(score.vocal().size(), v.pitch().voicedFrames(),
+                    v.pitch().withinFiftyCents(), v.pitch().accuracy())).orElse(null);
             Results results = Results.of(plan, score, report, sync, files, links, timer.seconds(),
-                    1 / in.analysis().video().fps());
+                    1 / in.analysis().video().fps(), new Results.Voices(vocals, voiceover.spans()));
             Files.write(outDir.resolve(RESULTS), mapper().writeValueAsBytes(results));
             progress.at(Stage.OUTPUTS, 1);
             return results;
@@ -142,18 +164,44 @@ public final class Execution {
         }
     }
 
+    /**
+     * The plan's loudness; the video's own sound as dialogue ({@code original_audio_voiceover}) or
+     * under the music ({@code original_audio}); the voiceover; and the music ducking under all
+     * speech unless the plan turns ducking off.
+     */
+    static MixSettings mixSettings(Plan plan, Optional<Path> originalAudio, Optional<Path> voiceover, List<Span> speech) {
+        var settings = new MixSettings(Map.of(), Map.of(), plan.master().targetLufs(), plan.master().gainDb(), Optional.empty(), 0);
+        if (originalAudio.isPresent() && plan.options().originalAudioVoiceover()) {
+            settings = settings.withOriginalAudio(originalAudio.get(), MixSettings.OriginalAudioRole.DIALOGUE, 0);
+        } else if (originalAudio.isPresent() && plan.options().originalAudio()) {
+            settings = settings.withOriginalAudio(originalAudio.get(), MixSettings.OriginalAudioRole.BACKGROUND, ORIGINAL_AUDIO_GAIN_DB);
+        }
+        if (voiceover.isPresent()) {
+            settings = settings.withVoiceover(voiceover.get(), 0);
+        }
+        if (plan.options().ducking() && !speech.isEmpty()) {
+            settings = settings.withDucking(Ducking.under(speech));
+        }
+        return settings;
+    }
+
     static ObjectMapper mapper() {
         return new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                 .enable(SerializationFeature.INDENT_OUTPUT);
     }
 
-    private static void zip(List<Stem> stems, Path out) throws IOException {
+    private static void zip(List<Stem> stems, Optional<Path> voiceover, Path out) throws IOException {
         try (OutputStream file = Files.newOutputStream(out); ZipOutputStream zip = new ZipOutputStream(file)) {
             // WAV barely compresses; storing keeps the zip step at disk speed.
             zip.setLevel(java.util.zip.Deflater.NO_COMPRESSION);
             for (Stem stem : stems) {
                 zip.putNextEntry(new ZipEntry(stem.group().wire() + ".wav"));
                 Files.copy(stem.wav(), zip);
+                zip.closeEntry();
+            }
+            if (voiceover.isPresent()) {
+                zip.putNextEntry(new ZipEntry(VOICEOVER_WAV));
+                Files.copy(voiceover.get(), zip);
                 zip.closeEntry();
             }
         }

@@ -1,5 +1,6 @@
 package dev.scorecast.engine.pipeline;
 
+import dev.scorecast.engine.analysis.Span;
 import dev.scorecast.engine.music.Score;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.render.MasterReport;
@@ -20,7 +21,17 @@ public record Results(
         SyncReport sync,
         List<Boundary> boundaries,
         Map<String, Double> stageSeconds,
-        List<String> parts) {
+        List<String> parts,
+        Voices voices) {
+
+    /**
+     * The voices of the mix: how well the sung line sits on its notes (null without vocals) and
+     * where the voiceover speaks.
+     */
+    public record Voices(Vocals vocals, List<Span> voiceoverSpans) {}
+
+    /** YIN over the sung line: voiced frames inside notes, how many within ±50 cents, their share. */
+    public record Vocals(int notes, int voicedFrames, int withinFiftyCents, Double pitchAccuracy) {}
 
     public record Loudness(double integratedLufs, double truePeakDbtp, double targetLufs, double gainAppliedDb) {}
 
@@ -31,7 +42,7 @@ public record Results(
     public record Boundary(int section, double time, double tempo, int bars, double residualSeconds) {}
 
     static Results of(Plan plan, Score score, MasterReport master, List<SyncCheck.Point> points, Map<String, String> files,
-                      Map<String, String> links, Map<String, Double> stageSeconds, double framePeriodSeconds) {
+                      Map<String, String> links, Map<String, Double> stageSeconds, double framePeriodSeconds, Voices voices) {
         double frame = Math.round(framePeriodSeconds * 100_000) / 100_000.0;
         int heard = 0;
         int within = 0;
@@ -51,7 +62,7 @@ public record Results(
                 new Loudness(round(master.integratedLufs()), round(master.truePeakDbtp()), plan.master().targetLufs(),
                         round(master.gainAppliedDb())),
                 new SyncReport(frame, points.size(), heard, within, worst, within == points.size(), points),
-                boundaries, stageSeconds, Execution.groups(score));
+                boundaries, stageSeconds, Execution.groups(score), voices);
     }
 
     private static double round(double value) {

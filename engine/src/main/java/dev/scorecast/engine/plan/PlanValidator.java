@@ -8,6 +8,7 @@ import dev.scorecast.engine.style.ChordSymbol;
 import dev.scorecast.engine.style.Genre;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.engine.style.Keys;
+import dev.scorecast.engine.voice.VoiceSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,14 @@ public final class PlanValidator {
         }
         if (!(master.gainDb() >= -60 && master.gainDb() <= 12)) {
             problems.add(new FieldProblem("master.gain_db", "gain_db must be -60 to 12 dB, not " + num(master.gainDb())));
+        }
+        if (plan.options() != null) {
+            try {
+                new VoiceSettings(plan.options().voiceoverVoice(), plan.options().voiceoverWordsPerMinute(), 50);
+            } catch (InvalidParameter e) {
+                problems.add(new FieldProblem(e.field().equals("voice") ? "options.voiceover_voice" : "options.voiceover_words_per_minute",
+                        e.getMessage()));
+            }
         }
         List<Section> sections = plan.sections();
         if (sections.isEmpty()) {

@@ -31,6 +31,8 @@ import java.util.SplittableRandom;
  */
 public final class Planner {
     private static final double DEFAULT_FPS = 25;
+    /** A cut under the video's own words gives way to a cut between words this close to it. */
+    static final double NEARBY_SECONDS = 1.0;
 
     private final GenreCatalog genres;
 
@@ -44,6 +46,7 @@ public final class Planner {
         if (analysis.video() == null || !(analysis.video().duration() > 0) || !Double.isFinite(analysis.video().duration())) {
             throw new Unprocessable("video.duration", "the analysis has no video duration; analyse the video again");
         }
+        Voices.requireScript(options);
         Genre genre = genre(analysis, options.genre());
         Arrangement style = genre.arrangement();
         long seed = options.seed() != null ? options.seed() : seedOf(analysis);
@@ -51,6 +54,9 @@ public final class Planner {
         double fps = analysis.video().fps() > 0 ? analysis.video().fps() : DEFAULT_FPS;
         double baseTempo = baseTempo(analysis, genre);
         List<Cut> cuts = analysis.cuts() == null ? List.of() : analysis.cuts();
+        if (options.originalAudioVoiceover()) {
+            cuts = clearOfWords(cuts, analysis);
+        }
 
         String meter = style.meters().getFirst();
         List<Stretch> stretches = Phrasing.split(cuts, duration, fps, genre.tempoMinBpm(), genre.tempoMaxBpm(), baseTempo,
@@ -91,7 +97,36 @@ public final class Planner {
             sections.add(new Section(i, s.start(), s.end(), labels[i], tempo, meter, s.bars(), residual, key, mode, intensity[i],
                     progression, instruments, hit, null, List.of(), accents));
         }
+        if (options.withVocals()) {
+            sections = Voices.sing(sections, genre, mood, seed);
+        }
+        if (options.withVoiceover()) {
+            sections = Voices.speak(sections, options, duration);
+        }
         return new Plan(Plan.VERSION, null, seed, genre.id(), duration, options.planOptions(), Plan.Master.DEFAULT, sections);
+    }
+
+    /**
+     * The cuts without those that fall inside the video's own speech and have a cut between words
+     * within {@link #NEARBY_SECONDS}: a boundary or an accent there would put a hit on top of a
+     * word, and the nearby cut serves the picture almost as well. A cut under words with no such
+     * neighbour stays, since the picture's cut matters more than the word.
+     */
+    static List<Cut> clearOfWords(List<Cut> cuts, Analysis analysis) {
+        if (analysis.audio() == null || analysis.audio().speech() == null || analysis.audio().speech().isEmpty()) {
+            return cuts;
+        }
+        var speech = analysis.audio().speech();
+        java.util.function.Predicate<Cut> underWords = c -> speech.stream().anyMatch(s -> c.time() > s.start() && c.time() < s.end());
+        List<Cut> out = new ArrayList<>(cuts.size());
+        for (Cut c : cuts) {
+            boolean replaceable = underWords.test(c) && cuts.stream()
+                    .anyMatch(o -> o != c && Math.abs(o.time() - c.time()) <= NEARBY_SECONDS && !underWords.test(o));
+            if (!replaceable) {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     /** The genre asked for, else the analysis' suggestion, else the one nearest the mood. */

@@ -52,6 +52,18 @@ public record Section(
                 lyrics, voiceover, accents);
     }
 
+    /** This section singing {@code newLyrics} with {@code newInstruments} (the vocals group among them). */
+    public Section withVocals(Map<String, Instrument> newInstruments, String newLyrics) {
+        return new Section(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, newInstruments, hit,
+                newLyrics, voiceover, accents);
+    }
+
+    /** This section with {@code lines} spoken over it. */
+    public Section withVoiceover(List<VoiceoverLine> lines) {
+        return new Section(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, instruments, hit,
+                lyrics, lines, accents);
+    }
+
     public double durationSeconds() {
         return end - start;
     }

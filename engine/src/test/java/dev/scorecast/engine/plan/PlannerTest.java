@@ -226,13 +226,17 @@ class PlannerTest {
     @Test
     void optionsAndDefaultsCarryIntoThePlan() {
         Analysis analysis = Analyses.flat(30, 12);
-        Plan plan = PLANNER.plan(analysis, new GenerationOptions(false, true, false, null, true, false, true, false, 5L));
+        Plan plan = PLANNER.plan(analysis, new GenerationOptions(false, true, false, null, true, false, true, false, 5L,
+                "A short line.", null, null));
         assertEquals(new PlanOptions(false, true, false, true, false, false, false), plan.options());
+        assertEquals("en-us", plan.options().voiceoverVoice());
+        assertEquals(160, plan.options().voiceoverWordsPerMinute());
         assertEquals(Plan.Master.DEFAULT, plan.master());
         assertEquals("house", plan.genre(), "the analysis' suggestion");
         assertNull(plan.id());
         assertEquals(30, plan.duration());
-        assertTrue(plan.sections().stream().allMatch(s -> s.lyrics() == null && s.voiceover().isEmpty()));
+        assertTrue(plan.sections().stream().allMatch(s -> s.lyrics() == null), "no vocals asked for");
+        assertEquals(List.of("A short line."), plan.sections().stream().flatMap(s -> s.voiceover().stream()).map(l -> l.text()).toList());
         assertEquals("plan_1", plan.withId("plan_1").id());
     }
 

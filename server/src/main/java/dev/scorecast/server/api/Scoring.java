@@ -1,11 +1,14 @@
 package dev.scorecast.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.plan.GenerationOptions;
+import dev.scorecast.engine.plan.PlanOptions;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanJson;
 import dev.scorecast.engine.plan.PlanValidator;
 import dev.scorecast.engine.style.GenreCatalog;
+import dev.scorecast.engine.voice.VoiceSettings;
 import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.execution.ExecutionService.ExecutionState;
 import dev.scorecast.server.jobs.Job;
@@ -38,8 +41,17 @@ final class Scoring {
         boolean noDucking = fields.optionalBoolean("no_ducking", false);
         boolean multitrack = fields.optionalBoolean("multitrack", true);
         Long seed = fields.optionalLong("seed");
+        String script = fields.optionalString("voiceover_script");
+        String voice = fields.optionalString("voiceover_voice");
+        Long rate = fields.optionalLong("voiceover_rate");
+        try {
+            new VoiceSettings(voice == null ? PlanOptions.DEFAULT_VOICE : voice,
+                    rate == null ? PlanOptions.DEFAULT_WORDS_PER_MINUTE : (int) Math.clamp(rate, Integer.MIN_VALUE, Integer.MAX_VALUE), 50);
+        } catch (InvalidParameter e) {
+            fields.problem(e.field().equals("voice") ? "voiceover_voice" : "voiceover_rate", e.getMessage());
+        }
         return new GenerationOptions(vocals, voiceover, instrument, genre, originalAudio, originalAudioVoiceover, noDucking,
-                multitrack, seed);
+                multitrack, seed, script, voice, rate == null ? null : (int) Math.clamp(rate, 0, 1000));
     }
 
     /** A plan a client sent (edited or not), parsed and checked field by field against the video. */

@@ -19,14 +19,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code scorecast score IN -o OUT.mp4 [--genre G] [--seed N]}: the whole pipeline with no server,
+ * {@code scorecast score IN -o OUT.mp4 [--genre G] [--seed N] [--vocals] [--voiceover SCRIPT]}: the whole pipeline with no server,
  * analysis to muxed video, printing each stage's time. Every other output (audio, stems, MIDI,
  * plan, results) lands in {@code OUT-outputs/} beside the video.
  */
 final class ScoreCommand {
     private ScoreCommand() {}
 
-    static void run(Path video, Path output, String genre, Long seed, Path soundFont, PrintStream out) {
+    static void run(Path video, Path output, GenerationOptions options, Path soundFont, PrintStream out) {
         Path work = AnalyseCommand.tempDirectory();
         try {
             long t0 = System.nanoTime();
@@ -34,7 +34,6 @@ final class ScoreCommand {
             double analysisSeconds = (System.nanoTime() - t0) / 1e9;
             long t1 = System.nanoTime();
             GenreCatalog genres = GenreCatalog.builtIn();
-            var options = new GenerationOptions(false, false, false, genre, false, false, false, true, seed);
             Plan plan = new Planner(genres).plan(analysed.analysis(), options).withId("plan_cli");
             PlanValidator.validate(plan, analysed.info().duration(), genres);
             double planSeconds = (System.nanoTime() - t1) / 1e9;

@@ -1,6 +1,7 @@
 package dev.scorecast.server.cli;
 
 import dev.scorecast.engine.error.ScorecastException;
+import dev.scorecast.engine.plan.GenerationOptions;
 import dev.scorecast.server.ScorecastServer;
 import dev.scorecast.server.auth.ApiKeys;
 import dev.scorecast.server.config.ServerConfig;
@@ -18,7 +19,7 @@ public final class ScorecastCli {
                    scorecast keys create --user NAME  print a new API key for NAME (shown once)
                    scorecast analyse VIDEO [--timeline OUT.png]
                                                       print the analysis JSON; draw it on a time axis
-                   scorecast score VIDEO -o OUT.mp4 [--genre G] [--seed N]
+                   scorecast score VIDEO -o OUT.mp4 [--genre G] [--seed N] [--vocals] [--voiceover "SCRIPT"]
                                                       score a video with no server (outputs in OUT-outputs/)
             configuration: SCORECAST_* environment variables, see README.md""";
 
@@ -61,12 +62,16 @@ public final class ScorecastCli {
         Path output = null;
         String genre = null;
         Long seed = null;
+        boolean vocals = false;
+        String voiceover = null;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             boolean hasValue = i + 1 < args.size();
             switch (arg) {
                 case "-o", "--output" -> output = hasValue ? Path.of(args.get(++i)) : null;
                 case "--genre" -> genre = hasValue ? args.get(++i) : null;
+                case "--vocals" -> vocals = true;
+                case "--voiceover" -> voiceover = hasValue ? args.get(++i) : null;
                 case "--seed" -> {
                     try {
                         seed = hasValue ? Long.parseLong(args.get(++i)) : null;
@@ -88,7 +93,9 @@ public final class ScorecastCli {
             err.println("score needs a video and -o OUT.mp4\n" + USAGE);
             return 2;
         }
-        ScoreCommand.run(video, output, genre, seed, ServerConfig.from(env).soundFont(), out);
+        var options = new GenerationOptions(vocals, voiceover != null, false, genre, voiceover != null, false, false, true, seed, voiceover,
+                null, null);
+        ScoreCommand.run(video, output, options, ServerConfig.from(env).soundFont(), out);
         return 0;
     }
 

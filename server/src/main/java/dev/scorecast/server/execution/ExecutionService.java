@@ -197,8 +197,9 @@ public final class ExecutionService {
 
     private static String message(Stage stage) {
         return switch (stage) {
-            case COMPOSE -> "Composing.";
+            case COMPOSE -> "Speaking the voiceover and composing.";
             case RENDER -> "Synthesising the instruments.";
+            case VOICES -> "Singing the vocals.";
             case MASTER -> "Mixing and mastering.";
             case MUX -> "Putting the music into the video.";
             case OUTPUTS -> "Writing the outputs.";
