@@ -1,5 +1,7 @@
 package dev.scorecast.engine.render;
 
+import dev.scorecast.engine.analysis.audio.InterSampleFilter;
+
 /**
  * A look-ahead true-peak limiter. For every input sample it estimates the true peak (the sample
  * and the three points a 4x oversampling interpolator puts between it and the previous one) and
@@ -23,8 +25,9 @@ final class TruePeakLimiter {
     /** Samples between a sample going in and coming out. */
     static final int LATENCY = (HALF - 1) + (LOOKAHEAD - 1);
     private static final int RUN = 128;
-    private static final float[][] PHASES = design();
-    private static final float GAIN_BOUND = gainBound();
+    private static final InterSampleFilter FILTER = new InterSampleFilter(OVERSAMPLING, TAPS, KAISER_BETA, 1e-3);
+    private static final float[][] PHASES = FILTER.phases();
+    private static final float GAIN_BOUND = FILTER.gainBound();
 
     private final float ceiling;
     private final double release;
@@ -137,48 +140,4 @@ final class TruePeakLimiter {
         return g;
     }
 
-    private static float[][] design() {
-        float[][] phases = new float[OVERSAMPLING - 1][TAPS];
-        for (int p = 1; p < OVERSAMPLING; p++) {
-            double fraction = p / (double) OVERSAMPLING;
-            double[] h = new double[TAPS];
-            double sum = 0;
-            for (int j = 0; j < TAPS; j++) {
-                double d = (HALF - 1 + fraction) - j;
-                double x = d / HALF;
-                h[j] = sinc(d) * bessel0(KAISER_BETA * Math.sqrt(Math.max(0, 1 - x * x))) / bessel0(KAISER_BETA);
-                sum += h[j];
-            }
-            for (int j = 0; j < TAPS; j++) {
-                phases[p - 1][j] = (float) (h[j] / sum);
-            }
-        }
-        return phases;
-    }
-
-    private static float gainBound() {
-        double most = 1;
-        for (float[] taps : PHASES) {
-            double s = 0;
-            for (float tap : taps) {
-                s += Math.abs(tap);
-            }
-            most = Math.max(most, s);
-        }
-        return (float) (most * 1.001);
-    }
-
-    private static double sinc(double x) {
-        return x == 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x);
-    }
-
-    private static double bessel0(double x) {
-        double sum = 1;
-        double term = 1;
-        for (int k = 1; k < 100 && term > sum * 1e-17; k++) {
-            term *= (x / (2 * k)) * (x / (2 * k));
-            sum += term;
-        }
-        return sum;
-    }
-}
+                }

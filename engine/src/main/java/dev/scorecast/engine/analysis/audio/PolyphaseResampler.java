@@ -185,12 +185,12 @@ public final class PolyphaseResampler {
     /** phases[p][k] = prototype[p + k * up] * up: the up-fold gain makes up for the inserted zeros. */
     private float[][] design(int total, double cutoff, double beta) {
         float[][] bank = new float[up][tapsPerPhase];
-        double norm = TruePeakMeter.bessel0(beta);
+        double norm = InterSampleFilter.bessel0(beta);
         for (int n = 0; n < total; n++) {
             double t = n - center;
             double r = t / (center + 1.0);
-            double window = TruePeakMeter.bessel0(beta * Math.sqrt(Math.max(0, 1 - r * r))) / norm;
-            double h = 2 * cutoff * TruePeakMeter.sinc(2 * cutoff * t) * window * up;
+            double window = InterSampleFilter.bessel0(beta * Math.sqrt(Math.max(0, 1 - r * r))) / norm;
+            double h = 2 * cutoff * InterSampleFilter.sinc(2 * cutoff * t) * window * up;
             bank[n % up][n / up] = (float) h;
         }
         return bank;

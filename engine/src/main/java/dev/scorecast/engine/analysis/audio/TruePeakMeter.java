@@ -21,9 +21,10 @@ final class TruePeakMeter {
     private static final int RUN = 1024;
     private static final int HALF = TAPS_PER_PHASE / 2;
     // PHASES[p - 1][j] multiplies x[m + j] for the point p/4 of the way from x[m + HALF - 1] to x[m + HALF].
-    private static final float[][] PHASES = design();
+    private static final InterSampleFilter FILTER = new InterSampleFilter(OVERSAMPLING, TAPS_PER_PHASE, KAISER_BETA, 1e-4);
+    private static final float[][] PHASES = FILTER.phases();
     // The largest sum of absolute taps of any phase: the most a phase can amplify a peak.
-    private static final float GAIN_BOUND = gainBound();
+    private static final float GAIN_BOUND = FILTER.gainBound();
 
     private final float[][] history;
     private float[] x = new float[0];
@@ -101,52 +102,5 @@ final class TruePeakMeter {
             }
         }
         return max;
-    }
-
-    private static float[][] design() {
-        float[][] phases = new float[OVERSAMPLING - 1][TAPS_PER_PHASE];
-        for (int p = 1; p < OVERSAMPLING; p++) {
-            double fraction = p / (double) OVERSAMPLING;
-            double[] h = new double[TAPS_PER_PHASE];
-            double sum = 0;
-            for (int j = 0; j < TAPS_PER_PHASE; j++) {
-                double t = (HALF - 1 + fraction) - j; // distance from the interpolated point, in input samples
-                double r = t / HALF;
-                h[j] = sinc(t) * bessel0(KAISER_BETA * Math.sqrt(Math.max(0, 1 - r * r))) / bessel0(KAISER_BETA);
-                sum += h[j];
-            }
-            // Unity gain at DC for every phase, so a constant signal reads the same between samples.
-            for (int j = 0; j < TAPS_PER_PHASE; j++) {
-                phases[p - 1][j] = (float) (h[j] / sum);
-            }
-        }
-        return phases;
-    }
-
-    private static float gainBound() {
-        double most = 1;
-        for (float[] taps : PHASES) {
-            double sum = 0;
-            for (float t : taps) {
-                sum += Math.abs(t);
-            }
-            most = Math.max(most, sum);
-        }
-        return (float) (most * 1.0001); // float rounding must not make the bound too tight
-    }
-
-    static double sinc(double t) {
-        return t == 0 ? 1 : Math.sin(Math.PI * t) / (Math.PI * t);
-    }
-
-    /** The zeroth-order modified Bessel function of the first kind, by its power series. */
-    static double bessel0(double x) {
-        double sum = 1;
-        double term = 1;
-        for (int k = 1; k < 100 && term > sum * 1e-17; k++) {
-            term *= (x / (2 * k)) * (x / (2 * k));
-            sum += term;
-        }
-        return sum;
     }
 }
