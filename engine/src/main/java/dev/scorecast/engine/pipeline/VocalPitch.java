@@ -1,7 +1,7 @@
 package dev.scorecast.engine.pipeline;
 
+import dev.scorecast.engine.analysis.audio.PolyphaseResampler;
 import dev.scorecast.engine.voice.PitchFrame;
-import dev.scorecast.engine.voice.Resampler;
 import dev.scorecast.engine.voice.SungNote;
 import dev.scorecast.engine.voice.Yin;
 import java.util.List;
@@ -21,7 +21,7 @@ record VocalPitch(int voicedFrames, int withinFiftyCents, int voicedOutsideNotes
 
     /** {@code samples} at {@code rate} start at the first note's start; notes are in the same time. */
     static VocalPitch measure(float[] samples, int rate, List<SungNote> notes) {
-        List<PitchFrame> frames = Yin.track(Resampler.resample(samples, rate, TRACK_RATE), TRACK_RATE);
+        List<PitchFrame> frames = Yin.track(PolyphaseResampler.resample(samples, rate, TRACK_RATE), TRACK_RATE);
         double offset = notes.getFirst().start();
         int voiced = 0;
         int within = 0;

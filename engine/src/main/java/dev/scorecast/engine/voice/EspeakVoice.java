@@ -1,6 +1,7 @@
 package dev.scorecast.engine.voice;
 
 import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.analysis.audio.PolyphaseResampler;
 import dev.scorecast.engine.error.InvalidParameter;
 import java.time.Duration;
 import java.util.List;
@@ -43,7 +44,7 @@ public final class EspeakVoice implements Voice {
         checkVoice(settings.voice());
         float[] spoken = espeak.speak(List.of("-v", settings.voice(), "-s", Integer.toString(settings.wordsPerMinute()),
                 "-p", Integer.toString(settings.pitch())), text);
-        float[] samples = Resampler.resample(spoken, Espeak.SAMPLE_RATE_HZ, SAMPLE_RATE_HZ);
+        float[] samples = PolyphaseResampler.resample(spoken, Espeak.SAMPLE_RATE_HZ, SAMPLE_RATE_HZ);
         int first = 0;
         while (first < samples.length && Math.abs(samples[first]) < AUDIBLE) {
             first++;

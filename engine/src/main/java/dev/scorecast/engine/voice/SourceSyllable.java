@@ -1,5 +1,6 @@
 package dev.scorecast.engine.voice;
 
+import dev.scorecast.engine.analysis.audio.PolyphaseResampler;
 import java.util.Arrays;
 import java.util.List;
 
@@ -30,7 +31,7 @@ record SourceSyllable(float[] pcm, boolean[] voiced, float[] period, int[] marks
         }
         float[] trimmed = Arrays.copyOfRange(spoken, first, last + 1);
         List<PitchFrame> frames = Yin.track(pad(trimmed), Espeak.SAMPLE_RATE_HZ, TRACKING);
-        float[] pcm = Resampler.resample(trimmed, Espeak.SAMPLE_RATE_HZ, rate);
+        float[] pcm = PolyphaseResampler.resample(trimmed, Espeak.SAMPLE_RATE_HZ, rate);
         boolean[] voiced = new boolean[pcm.length];
         float[] period = new float[pcm.length];
         // With the padding (see pad), frame f is centred on trimmed time f * hop.

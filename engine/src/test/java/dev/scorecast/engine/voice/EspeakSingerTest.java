@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.analysis.audio.PolyphaseResampler;
 import dev.scorecast.engine.error.InvalidParameter;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,7 +102,7 @@ class EspeakSingerTest {
 
     @Test
     void theWordsAreSpeechToTheVad() {
-        float[] at16k = Resampler.resample(vocal.samples(), vocal.sampleRateHz(), SpeechDetector.SAMPLE_RATE_HZ);
+        float[] at16k = PolyphaseResampler.resample(vocal.samples(), vocal.sampleRateHz(), SpeechDetector.SAMPLE_RATE_HZ);
         List<Span> spans;
         try (SileroSpeechDetector vad = SileroSpeechDetector.load()) {
             spans = vad.detect(at16k);

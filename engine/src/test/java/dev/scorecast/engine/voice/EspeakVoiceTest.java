@@ -5,11 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.analysis.audio.PolyphaseResampler;
 import dev.scorecast.engine.error.InvalidParameter;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class EspeakVoiceTest {
 
@@ -29,7 +30,7 @@ class EspeakVoiceTest {
     @Test
     void theSpanIsWhatTheVadHears() {
         Speech speech = VOICE.speak("Every upload gets its own soundtrack, scored to the cuts of the picture.", VoiceSettings.DEFAULT);
-        float[] at16k = Resampler.resample(speech.samples(), speech.sampleRateHz(), SpeechDetector.SAMPLE_RATE_HZ);
+        float[] at16k = PolyphaseResampler.resample(speech.samples(), speech.sampleRateHz(), SpeechDetector.SAMPLE_RATE_HZ);
         float[] padded = new float[at16k.length + 16_000 * 2];
         System.arraycopy(at16k, 0, padded, 16_000, at16k.length);
         List<Span> heard;

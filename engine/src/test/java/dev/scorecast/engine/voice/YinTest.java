@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.scorecast.engine.analysis.audio.PolyphaseResampler;
 import dev.scorecast.engine.error.InvalidParameter;
 import java.util.List;
 import java.util.Random;
@@ -73,7 +74,7 @@ class YinTest {
     @Test
     void resamplingKeepsPitchAndLength() {
         float[] x = VoiceTestAudio.sine(330, 1.0, 22_050, 0.5);
-        float[] y = Resampler.resample(x, 22_050, 48_000);
+        float[] y = PolyphaseResampler.resample(x, 22_050, 48_000);
         assertEquals(48_000, y.length);
         for (PitchFrame f : Yin.track(y, 48_000)) {
             assertEquals(0, f.centsFrom(330), 2);
