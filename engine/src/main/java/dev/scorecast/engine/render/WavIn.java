@@ -1,15 +1,12 @@
 package dev.scorecast.engine.render;
 
-import static java.nio.charset.StandardCharsets.US_ASCII;
-
-import dev.scorecast.engine.error.UnsupportedMedia;
+import dev.scorecast.engine.io.WavFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -40,72 +37,15 @@ final class WavIn implements AutoCloseable {
     }
 
     static WavIn open(Path wav, String field) {
-        FileChannel ch;
-        try {
-            ch = FileChannel.open(wav, StandardOpenOption.READ);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open " + wav, e);
+        WavFormat.Opened opened = WavFormat.open(wav, field, "the mixer");
+        WavFormat f = opened.format();
+        boolean pcm = f.formatTag() == WavFormat.PCM && (f.bits() == 16 || f.bits() == 24 || f.bits() == 32);
+        boolean flt = f.formatTag() == WavFormat.IEEE_FLOAT && f.bits() == 32;
+        if (!(pcm || flt) || f.channels() < 1 || f.channels() > 2 || f.rateHz() < 1) {
+            throw WavFormat.refuse(opened, wav, field, "the mixer", "need 16/24/32-bit PCM or 32-bit float, mono or stereo; found "
+                    + f.describe());
         }
-        try {
-            return header(ch, wav, field);
-        } catch (IOException | RuntimeException e) {
-            try {
-                ch.close();
-            } catch (IOException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            if (e instanceof IOException io) {
-                throw new UncheckedIOException("cannot read " + wav, io);
-            }
-            throw (RuntimeException) e;
-        }
-    }
-
-    private static WavIn header(FileChannel ch, Path wav, String field) throws IOException {
-        ByteBuffer riff = read(ch, 0, 12);
-        if (riff == null || !tag(riff, 0).equals("RIFF") || !tag(riff, 8).equals("WAVE")) {
-            throw bad(wav, field, "not a RIFF/WAVE file");
-        }
-        long pos = 12;
-        int format = 0;
-        int channels = 0;
-        int rate = 0;
-        int bits = 0;
-        while (true) {
-            ByteBuffer chunk = read(ch, pos, 8);
-            if (chunk == null) {
-                throw bad(wav, field, "no data chunk");
-            }
-            String id = tag(chunk, 0);
-            long size = Integer.toUnsignedLong(chunk.getInt(4));
-            long body = pos + 8;
-            if (id.equals("fmt ")) {
-                ByteBuffer fmt = read(ch, body, 16);
-                if (fmt == null) {
-                    throw bad(wav, field, "truncated fmt chunk");
-                }
-                format = Short.toUnsignedInt(fmt.getShort(0));
-                channels = Short.toUnsignedInt(fmt.getShort(2));
-                rate = fmt.getInt(4);
-                bits = Short.toUnsignedInt(fmt.getShort(14));
-                if (format == 0xFFFE && size >= 40) {
-                    ByteBuffer ext = read(ch, body + 24, 2);
-                    format = ext == null ? format : Short.toUnsignedInt(ext.getShort(0));
-                }
-            } else if (id.equals("data")) {
-                boolean pcm = format == 1 && (bits == 16 || bits == 24 || bits == 32);
-                boolean flt = format == 3 && bits == 32;
-                if (!(pcm || flt) || channels < 1 || channels > 2 || rate < 1) {
-                    throw bad(wav, field, "need 16/24/32-bit PCM or 32-bit float, mono or stereo; found format " + format + ", "
-                            + bits + " bits, " + channels + " channels");
-                }
-                int frameBytes = channels * bits / 8;
-                long available = Math.max(0, ch.size() - body);
-                ch.position(body);
-                return new WavIn(ch, rate, channels, bits, flt, Math.min(size, available) / frameBytes);
-            }
-            pos = body + size + (size & 1);
-        }
+        return new WavIn(opened.channel(), f.rateHz(), f.channels(), f.bits(), flt, f.frames());
     }
 
     int rate() {
@@ -178,25 +118,5 @@ final class WavIn implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot close a WAV file", e);
         }
-    }
-
-    private static ByteBuffer read(FileChannel ch, long at, int bytes) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        while (b.hasRemaining()) {
-            if (ch.read(b, at + b.position()) < 0) {
-                return null;
-            }
-        }
-        return b.flip();
-    }
-
-    private static String tag(ByteBuffer b, int at) {
-        byte[] four = new byte[4];
-        b.get(at, four);
-        return new String(four, US_ASCII);
-    }
-
-    private static UnsupportedMedia bad(Path wav, String field, String why) {
-        return new UnsupportedMedia(field, wav.getFileName() + " is not a WAV file the mixer reads: " + why + ".");
     }
 }
