@@ -10,8 +10,9 @@ import java.util.SplittableRandom;
 /**
  * The sung line of one section: its lyrics, one line per equal stretch of bars, one syllable per
  * note. A line starts on its stretch's downbeat, moves in eighths (sixteenths when the words are
- * many), ends on a long note on a tone of the chord sounding there and leaves at least a beat of
- * rest for a breath. The contour arches: odd lines rise like a question, even lines fall back like
+ * many), ends on a long note on a tone of the chord sounding there, reached by a melisma (the last
+ * syllable turns from a step above) when there is room, and leaves at least a beat of rest for a
+ * breath. The contour arches: odd lines rise like a question, even lines fall back like
  * an answer. A line that would overlap speech (the video's dialogue or the voiceover) is not
  * sung: the singer rests under words and comes back with the next line after them.
  */
@@ -20,6 +21,8 @@ final class VocalWriter {
     static final int LOW = 55;
     static final int HIGH = 74;
     private static final int VELOCITY = 100;
+    /** A line's last syllable sings two notes (a melisma) when it has at least this many steps. */
+    private static final int MELISMA_MIN_STEPS = 6;
     /** Speech this close to a line counts as overlapping it. */
     private static final double SPEECH_MARGIN_SECONDS = 0.25;
 
@@ -48,10 +51,19 @@ final class VocalWriter {
             int[] pitches = contour(bars, from, unit, syllables.size(), available, line % 2 == 0, rng);
             for (int i = 0; i < syllables.size(); i++) {
                 int step = from + i * unit;
-                int length = i == syllables.size() - 1 ? available - i * unit : unit;
+                boolean last = i == syllables.size() - 1;
+                int length = last ? available - i * unit : unit;
                 double t = bars.time(step);
+                if (last && length >= MELISMA_MIN_STEPS) {
+                    // The line's last syllable turns: a short note a scale step above, then down onto the long note.
+                    int turn = bars.degreePitch(bars.nearestDegree(pitches[i]) + 1);
+                    double turnEnd = bars.time(step + unit);
+                    out.add(SungNote.sung(t, turnEnd - t, clampToRegister(turn), VELOCITY, syllables.get(i)));
+                    out.add(SungNote.melisma(turnEnd, bars.time(step + length) - turnEnd, pitches[i], VELOCITY));
+                    continue;
+                }
                 double seconds = bars.time(step + length) - t;
-                out.add(SungNote.sung(t, seconds * (i == syllables.size() - 1 ? 1 : 0.95), pitches[i], VELOCITY, syllables.get(i)));
+                out.add(SungNote.sung(t, seconds * (last ? 1 : 0.95), pitches[i], VELOCITY, syllables.get(i)));
             }
         }
         return out;
