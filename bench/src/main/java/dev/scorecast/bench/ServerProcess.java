@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -28,6 +29,15 @@ final class ServerProcess implements AutoCloseable {
     }
 
     static ServerProcess start(Path repository, Path dataDir) throws IOException, InterruptedException {
+        // The SoundFont is not needed for uploads; skip installing it.
+        return start(repository, dataDir, Map.of("SCORECAST_SOUNDFONT", "/dev/null"));
+    }
+
+    /**
+     * As {@link #start(Path, Path)}, with extra {@code SCORECAST_*} settings for the server; an
+     * empty value removes a variable inherited from this process, so the server's default applies.
+     */
+    static ServerProcess start(Path repository, Path dataDir, Map<String, String> settings) throws IOException, InterruptedException {
         int port;
         try (var socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
@@ -37,8 +47,15 @@ final class ServerProcess implements AutoCloseable {
         builder.environment().put("SCORECAST_DATA", dataDir.toString());
         builder.environment().put("SCORECAST_PORT", String.valueOf(port));
         builder.environment().put("SCORECAST_HOST", "127.0.0.1");
-        // The SoundFont is not needed for uploads; skip installing it.
-        builder.environment().put("SCORECAST_SOUNDFONT", "/dev/null");
+        // Links (results.json, outputs) on the address the server listens on, not "localhost", which may resolve to ::1.
+        builder.environment().put("SCORECAST_PUBLIC_URL", "http://127.0.0.1:" + port);
+        settings.forEach((name, value) -> {
+            if (value.isEmpty()) {
+                builder.environment().remove(name);
+            } else {
+                builder.environment().put(name, value);
+            }
+        });
         Process process = builder.start();
         var key = new CompletableFuture<String>();
         Thread.ofPlatform().daemon().start(() -> {
@@ -76,6 +93,17 @@ final class ServerProcess implements AutoCloseable {
             }
         }
         throw new IllegalStateException("no VmRSS for " + process.pid());
+    }
+
+    /**
+     * CPU time the server's JVM has used so far, all its threads (FFmpeg's and Gervill's included),
+     * in seconds; from /proc/PID/stat (utime + stime, in hundredths of a second on Linux).
+     */
+    double cpuSeconds() throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
+        // The command name (field 2) may hold spaces; count the fields after its closing parenthesis.
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0; // fields 14 and 15 of the whole line
     }
 
     @Override

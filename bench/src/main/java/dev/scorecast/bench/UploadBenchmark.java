@@ -64,20 +64,7 @@ final class UploadBenchmark {
                 Instant start = Instant.now();
                 String id = initialize(server, options.variant(), size);
                 long chunkBytes = options.chunkMib() * 1048576L;
-                int chunks = (int) ((size + chunkBytes - 1) / chunkBytes);
-                try (var pool = Executors.newFixedThreadPool(options.parallel())) {
-                    var futures = new ArrayList<Future<?>>();
-                    for (int i = 0; i < chunks; i++) {
-                        int index = i;
-                        futures.add(pool.submit(() -> {
-                            sendChunk(server, options.variant(), id, video, index, chunks, chunkBytes, size);
-                            return null;
-                        }));
-                    }
-                    for (Future<?> f : futures) {
-                        f.get();
-                    }
-                }
+                int chunks = sendChunks(server, options.variant(), id, video, chunkBytes, options.parallel());
                 Duration chunkTime = ServerProcess.since(start);
                 long peakDuringChunks = peak.get();
                 Instant completeStart = Instant.now();
@@ -126,12 +113,36 @@ final class UploadBenchmark {
         }
     }
 
-    private static String initialize(ServerProcess server, String variant, long size) throws Exception {
+    static String initialize(ServerProcess server, String variant, long size) throws Exception {
+        return initialize(server, variant, "big.mkv", "video/x-matroska", size);
+    }
+
+    static String initialize(ServerProcess server, String variant, String fileName, String mediaType, long size) throws Exception {
         if (variant.equals("A")) {
             return postJson(server, "/sync/initialize_video_upload",
-                    Map.of("file_name", "big.mkv", "file_size", size, "file_type", "video/x-matroska")).get("upload_id").asText();
+                    Map.of("file_name", fileName, "file_size", size, "file_type", mediaType)).get("upload_id").asText();
         }
-        return postJson(server, "/sync_upload_init", Map.of("payload", Map.of("filename", "big.mkv"))).get("taskid").asText();
+        return postJson(server, "/sync_upload_init", Map.of("payload", Map.of("filename", fileName))).get("taskid").asText();
+    }
+
+    /** Sends all of {@code file} in chunks of {@code chunkBytes}, {@code parallel} at a time; returns the number of chunks. */
+    static int sendChunks(ServerProcess server, String variant, String id, Path file, long chunkBytes, int parallel) throws Exception {
+        long size = Files.size(file);
+        int chunks = (int) ((size + chunkBytes - 1) / chunkBytes);
+        try (var pool = Executors.newFixedThreadPool(parallel)) {
+            var futures = new ArrayList<Future<?>>();
+            for (int i = 0; i < chunks; i++) {
+                int index = i;
+                futures.add(pool.submit(() -> {
+                    sendChunk(server, variant, id, file, index, chunks, chunkBytes, size);
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        }
+        return chunks;
     }
 
     private static void sendChunk(ServerProcess server, String variant, String id, Path file, int index, int total,
@@ -157,7 +168,7 @@ final class UploadBenchmark {
         post(server, "/sync_upload_chunk", body, Map.of("Content-Type", "multipart/form-data; boundary=" + boundary));
     }
 
-    private static JsonNode complete(ServerProcess server, String variant, String id, int chunks) throws Exception {
+    static JsonNode complete(ServerProcess server, String variant, String id, int chunks) throws Exception {
         return variant.equals("A")
                 ? postJson(server, "/sync/complete_video_upload", Map.of("upload_id", id))
                 : postJson(server, "/sync_upload_complete", Map.of("taskid", id, "total", chunks));
@@ -201,7 +212,7 @@ final class UploadBenchmark {
         }
     }
 
-    private static JsonNode postJson(ServerProcess server, String path, Object body) throws Exception {
+    static JsonNode postJson(ServerProcess server, String path, Object body) throws Exception {
         return post(server, path, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)), Map.of("Content-Type", "application/json"));
     }
 
@@ -216,7 +227,7 @@ final class UploadBenchmark {
         return JSON.readTree(response.body());
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         try (var paths = Files.walk(dir)) {
             paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
