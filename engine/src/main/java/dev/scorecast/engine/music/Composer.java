@@ -21,8 +21,11 @@ import dev.scorecast.engine.voice.SungNote;
  * that the singer sings; its notes are also a part, so the MIDI file has them.
  */
 public final class Composer {
-    /** Bass and chords start no note this long before a struck accent (a pickup there would pre-empt it). */
+    /** These groups start no note this long before a struck accent (a pickup or a fill's last hit would pre-empt it). */
     static final double CLEAR_BEFORE_HIT_SECONDS = 0.15;
+    /** Every group but the effects, whose riser peaks on the hit; the sung line places its own lines. */
+    private static final java.util.Set<InstrumentGroup> CLEARS_BEFORE_HITS = java.util.EnumSet.of(InstrumentGroup.BEATS,
+            InstrumentGroup.BASS, InstrumentGroup.HARMONY, InstrumentGroup.PADS, InstrumentGroup.TOPS, InstrumentGroup.MELODY);
 
     private final StyleBook book;
 
@@ -146,8 +149,9 @@ public final class Composer {
             changes.sort(java.util.Comparator.comparingDouble(ProgramChange::time));
         }
         List<Note> notes = new ArrayList<>(out.notes());
-        if (group == InstrumentGroup.BASS || group == InstrumentGroup.HARMONY) {
-            // The heavy groups leave the moment before a hit clear, so the hit is the event there.
+        if (CLEARS_BEFORE_HITS.contains(group)) {
+            // The band leaves the moment before a hit clear (a fill ends a sixteenth early, a pickup
+            // is left out), so the hit is a step up rather than the top of a crescendo.
             notes.removeIf(n -> hits.stream().anyMatch(h -> n.start() < h - 0.005 && n.start() > h - CLEAR_BEFORE_HIT_SECONDS));
         }
         notes.sort(java.util.Comparator.comparingDouble(Note::start).thenComparingInt(Note::pitch));

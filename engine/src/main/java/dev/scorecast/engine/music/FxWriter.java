@@ -13,6 +13,7 @@ import java.util.List;
  * (a fade). Each event switches the part's program to the one the data names.
  */
 final class FxWriter implements GroupWriter {
+    static final double RISER_GAP_SECONDS = 0.06;
     final List<ProgramChange> programChanges = new ArrayList<>();
 
     @Override
@@ -59,11 +60,14 @@ final class FxWriter implements GroupWriter {
 
     /**
      * A reverse cymbal is loudest a fixed time after its note-on (riser_seconds: 1.35 s in FluidR3,
-     * the default SoundFont); starting it that long before {@code end} puts the peak there, where
-     * the note is cut. Without riser_seconds: riser_beats. Never before {@code earliest}.
+     * the default SoundFont); starting it that long before its end puts the peak there, where the
+     * note is cut, {@link #RISER_GAP_SECONDS} before the hit. Without riser_seconds: riser_beats.
+     * Never before {@code earliest}.
      */
-    private void riser(Ctx ctx, double earliest, double end) {
+    private void riser(Ctx ctx, double earliest, double hit) {
         Bars bars = ctx.bars();
+        // The swell stops just short of the hit, so the hit lands in a moment of its own.
+        double end = hit - RISER_GAP_SECONDS;
         double beats = ctx.level().riserBeats() == null ? 4 : ctx.level().riserBeats();
         double length = ctx.group().riserSeconds() != null ? ctx.group().riserSeconds() : beats * 4 * bars.stepSec;
         double riserStart = Math.max(earliest, end - length);

@@ -11,9 +11,10 @@ import java.util.List;
  * say where an accent should be; this says where a listener hears it, which is what the sync
  * report promises.
  *
- * <p>An accent is a step up in level: within {@link #SEARCH_SECONDS} of its target, the moment
- * where the power of the next {@link #AFTER_MS} ms most exceeds that of the {@link #BEFORE_MS} ms
- * before it. It is heard when that rise is at least {@link #MIN_RISE_DB}. A general onset detector
+ * <p>An accent is a step up in level: within {@link #SEARCH_SECONDS} of its target, the rise is
+ * how much the power of the next {@link #AFTER_MS} ms exceeds that of the {@link #BEFORE_MS} ms
+ * before a moment, and the accent is the earliest peak of that rise within {@link #RIVAL_DB} of
+ * the largest. It is heard when that rise is at least {@link #MIN_RISE_DB}. A general onset detector
  * is the wrong tool here: tuned to ignore busy backgrounds, it misses a taiko under sustained
  * strings that raises the level by 5 dB, which no listener misses.
  */
@@ -24,6 +25,10 @@ public final class SyncCheck {
     static final int BEFORE_MS = 50;
     /** The smallest rise taken as an accent: a clearly audible step, above the swing of a busy groove's own beats. */
     static final double MIN_RISE_DB = 3;
+    /** A rise this close to the largest in the window is as much an accent as it. */
+    static final double RIVAL_DB = 3;
+    /** The rise curve peaks where a step is; this far either side it must not be higher. */
+    static final int PEAK_MS = 15;
     private static final int BLOCK_FRAMES = 8192;
 
     private SyncCheck() {}
@@ -43,22 +48,46 @@ public final class SyncCheck {
         List<Point> points = new ArrayList<>();
         for (Accent accent : accents) {
             int target = (int) Math.round(accent.time() * 1000);
+            int from = Math.max(0, target - search);
+            int to = Math.min(power.length - AFTER_MS, target + search);
+            double[] rise = new double[Math.max(0, to - from + 1)];
+            double largest = Double.NEGATIVE_INFINITY;
+            for (int ms = from; ms <= to; ms++) {
+                rise[ms - from] = riseDb(power, ms);
+                largest = Math.max(largest, rise[ms - from]);
+            }
+            // The accent is where the sound first steps up clearly: the earliest peak of the rise
+            // curve within RIVAL_DB of the largest. A later, similar rise is the same sound
+            // blooming (a crash cymbal swells for a tenth of a second), not a second onset.
             int best = -1;
             double bestRise = Double.NEGATIVE_INFINITY;
-            for (int ms = Math.max(0, target - search); ms <= Math.min(power.length - AFTER_MS, target + search); ms++) {
-                double rise = riseDb(power, ms);
-                if (rise > bestRise) {
-                    bestRise = rise;
-                    best = ms;
+            for (int k = 0; k < rise.length; k++) {
+                if (rise[k] >= Math.max(MIN_RISE_DB, largest - RIVAL_DB) && isPeak(rise, k)) {
+                    best = from + k;
+                    bestRise = rise[k];
+                    break;
                 }
             }
-            boolean heard = best >= 0 && bestRise >= MIN_RISE_DB;
+            if (best < 0) {
+                bestRise = largest; // nothing clear enough: report how much it did rise
+            }
+            boolean heard = best >= 0;
             Double measured = heard ? best / 1000.0 : null;
             Double error = heard ? round(measured - accent.time()) : null;
             points.add(new Point(round(accent.time()), accent.kind(), accent.section(), measured, error,
-                    best >= 0 ? Math.round(bestRise * 10) / 10.0 : null, error != null && Math.abs(error) <= frame + 1e-9));
+                    Double.isFinite(bestRise) ? Math.round(bestRise * 10) / 10.0 : null, error != null && Math.abs(error) <= frame + 1e-9));
         }
         return List.copyOf(points);
+    }
+
+    /** Whether {@code rise[k]} is the largest within {@link #PEAK_MS} either side: a step, not its slope. */
+    private static boolean isPeak(double[] rise, int k) {
+        for (int j = Math.max(0, k - PEAK_MS); j <= Math.min(rise.length - 1, k + PEAK_MS); j++) {
+            if (rise[j] > rise[k]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Power of the next AFTER_MS over that of the BEFORE_MS before {@code ms}, in dB. */

@@ -300,7 +300,9 @@ public final class Planner {
         }
         Set<String> marked = new LinkedHashSet<>();
         instruments.keySet().forEach(g -> marked.addAll(style.groups().get(g).hits()));
-        if (marked.isEmpty() || marked.contains(kind)) {
+        if (marked.isEmpty() || marked.contains(kind) || kind.equals("crash") && i > 0) {
+            // A crash is always available after the first section: the drums strike it, or the
+            // previous section's drums do (crash and stop), with the effects' impact.
             return kind;
         }
         List<String> nearest = switch (kind) {
