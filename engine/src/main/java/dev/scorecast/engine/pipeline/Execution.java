@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
@@ -60,6 +61,13 @@ public final class Execution {
     public static final String RESULTS = "results.json";
     /** The voiceover alone, in stems.zip beside the groups. */
     static final String VOICEOVER_WAV = "voiceover.wav";
+
+    /** Side outputs of executions running at once; daemon threads, so an idle pool never holds the JVM. */
+    private static final java.util.concurrent.ExecutorService OUTPUT_THREADS = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "scorecast-outputs");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final SoundBank bank;
     private final Voicing voicing;
@@ -129,16 +137,26 @@ public final class Execution {
             MasterReport report = Mixer.master(stems, settings, master);
 
             timer.start(Stage.MUX);
-            Muxer.mux(in.video(), master, outDir.resolve(VIDEO));
-
-            timer.start(Stage.OUTPUTS);
-            AudioEncoder.mp3(master, outDir.resolve(MASTER_MP3));
+            // After the master everything else is one thread's work: the MP3 and the stems zip go
+            // to a second thread while this one muxes (each encoder is single-threaded).
+            boolean zipStems = plan.options().multitrack();
+            CompletableFuture<Void> sideOutputs = CompletableFuture.runAsync(() -> {
+                AudioEncoder.mp3(master, outDir.resolve(MASTER_MP3));
+                if (zipStems) {
+                    zip(stems, voiceover.track(), outDir.resolve(STEMS_ZIP));
+                }
+            }, OUTPUT_THREADS);
+            try {
+                Muxer.mux(in.video(), master, outDir.resolve(VIDEO));
+            } finally {
+                timer.start(Stage.OUTPUTS);
+                join(sideOutputs);
+            }
             Map<String, String> files = new LinkedHashMap<>();
             files.put("video", VIDEO);
             files.put("audio_wav", MASTER_WAV);
             files.put("audio_mp3", MASTER_MP3);
-            if (plan.options().multitrack()) {
-                zip(stems, voiceover.track(), outDir.resolve(STEMS_ZIP));
+            if (zipStems) {
                 files.put("stems", STEMS_ZIP);
             }
             MidiWriter.write(score, outDir.resolve(MIDI));
@@ -190,7 +208,27 @@ public final class Execution {
                 .enable(SerializationFeature.INDENT_OUTPUT);
     }
 
-    private static void zip(List<Stem> stems, Optional<Path> voiceover, Path out) throws IOException {
+    /** Waits for {@code work}; its failure is this execution's failure, as if it had run here. */
+    private static void join(CompletableFuture<Void> work) {
+        try {
+            work.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+
+    private static void zip(List<Stem> stems, Optional<Path> voiceover, Path out) {
+        try {
+            zipTo(stems, voiceover, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + out, e);
+        }
+    }
+
+    private static void zipTo(List<Stem> stems, Optional<Path> voiceover, Path out) throws IOException {
         try (OutputStream file = Files.newOutputStream(out); ZipOutputStream zip = new ZipOutputStream(file)) {
             // WAV barely compresses; storing keeps the zip step at disk speed.
             zip.setLevel(java.util.zip.Deflater.NO_COMPRESSION);
