@@ -1,0 +1,22 @@
+package dev.scorecast.engine.live;
+
+/**
+ * How the render loops run. {@code blockFrames}: frames rendered, encoded and sent per turn
+ * (1024 = 21.3 ms at 48 kHz, one AAC frame, so the encoder never holds a partial frame);
+ * {@code lookaheadFrames}: how far ahead of real time a loop renders (what a control waits at
+ * most beyond its bar line); {@code threads}: render threads for all performances (one per core);
+ * {@code polyphony}: voices per synthesizer; {@code interpolation}: Gervill's resampling
+ * ("linear" is cheaper than "cubic" and hard to tell apart at 48 kHz); {@code masterGain}: linear
+ * gain after the synthesizer, before the hard clip at full scale.
+ */
+public record LiveSettings(int blockFrames, int lookaheadFrames, int threads, int polyphony, String interpolation, float masterGain) {
+
+    public static final LiveSettings DEFAULT = new LiveSettings(1024, 4096, Runtime.getRuntime().availableProcessors(), 48, "linear", 2.5f);
+
+    public LiveSettings {
+        if (blockFrames < 64 || blockFrames > 16384 || lookaheadFrames < 0 || threads < 1 || polyphony < 8) {
+            throw new IllegalArgumentException("live settings out of range: block " + blockFrames + ", look-ahead " + lookaheadFrames
+                    + ", threads " + threads + ", polyphony " + polyphony);
+        }
+    }
+}
