@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
 sealed interface Control {
 
     /** Play {@code experience} (at the next bar line when already playing, else at once). */
-    record Start(Experience experience, double intensity, boolean vocals) implements Control {}
+    record Start(Experience experience, double intensity, boolean vocals, CompletableFuture<AppliesAt> applied) implements Control {}
 
     /** Fade out over one beat; silence keeps flowing. */
     record Stop() implements Control {}
@@ -20,7 +20,7 @@ sealed interface Control {
     record SetIntensity(double intensity) implements Control {}
 
     /** The sung layer enters or leaves at the next bar line. */
-    record SetVocals(boolean vocals) implements Control {}
+    record SetVocals(boolean vocals, CompletableFuture<AppliesAt> applied) implements Control {}
 
     /** Play a client's validated plan from the next bar line; answers where that is. */
     record ReplacePlan(Plan plan, CompletableFuture<AppliesAt> applied) implements Control {}

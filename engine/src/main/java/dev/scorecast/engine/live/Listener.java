@@ -20,6 +20,7 @@ public final class Listener {
     private volatile boolean closed;
     private volatile String reason;
     volatile Outlet outlet;
+    private volatile long firstFrame = -1;
 
     Listener(LiveEncoder.Format format) {
         this.format = format;
@@ -27,6 +28,20 @@ public final class Listener {
 
     public LiveEncoder.Format format() {
         return format;
+    }
+
+    /**
+     * The performance frame of the first block this listener got (exact for WAV; for the coded
+     * formats, the block whose encoding completed the first chunk). -1 until then.
+     */
+    public long firstFrame() {
+        return firstFrame;
+    }
+
+    void firstAudio(long frame) {
+        if (firstFrame < 0) {
+            firstFrame = frame;
+        }
     }
 
     /** From the render loop: false when the listener had to be dropped. */

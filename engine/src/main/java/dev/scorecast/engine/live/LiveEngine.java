@@ -117,7 +117,7 @@ public final class LiveEngine implements AutoCloseable {
         Shared s = shared.get(experience.id());
         if (s == null || s.performance.closed) {
             Performance p = newPerformance();
-            p.send(new Control.Start(experience, experience.intensity(), experience.vocals()));
+            p.send(new Control.Start(experience, experience.intensity(), experience.vocals(), new java.util.concurrent.CompletableFuture<>()));
             s = new Shared(p);
             shared.put(experience.id(), s);
         }

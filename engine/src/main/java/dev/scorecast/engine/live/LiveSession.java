@@ -48,12 +48,29 @@ public final class LiveSession {
                 return;
             }
             moveTo(target, next);
+            // A new shared performance starts at its first block; answer once it plays.
+            long deadline = System.nanoTime() + WAIT_SECONDS * 1_000_000_000L;
+            while (!target.now().playing() && System.nanoTime() < deadline && !target.closed) {
+                sleep();
+            }
             return;
         }
         if (shared) {
             moveTo(engine.newPerformance(), null);
         }
-        performance.send(new Control.Start(next, intensity != null ? intensity : next.intensity(), vocals != null ? vocals : next.vocals()));
+        var applied = new CompletableFuture<AppliesAt>();
+        performance.send(new Control.Start(next, intensity != null ? intensity : next.intensity(), vocals != null ? vocals : next.vocals(),
+                applied));
+        await(applied, "start");
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(2);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting", e);
+        }
     }
 
     /** Fades out over one beat; listeners stay connected and hear silence. */
@@ -76,14 +93,17 @@ public final class LiveSession {
         performance.send(new Control.SetIntensity(value));
     }
 
-    public synchronized void setVocals(boolean on) {
+    /** The sung layer on or off from the next bar line; answers where that is (null when nothing changes). */
+    public synchronized AppliesAt setVocals(boolean on) {
         live();
         vocals = on;
         if (shared && experience != null && on == experience.vocals()) {
-            return; // what the shared performance already does
+            return null; // what the shared performance already does
         }
         ownCopy();
-        performance.send(new Control.SetVocals(on));
+        var applied = new CompletableFuture<AppliesAt>();
+        performance.send(new Control.SetVocals(on, applied));
+        return await(applied, "switch the vocals");
     }
 
     /** Plays {@code plan} (already validated) from the next bar line; answers where that is. */

@@ -11,6 +11,7 @@ package dev.scorecast.engine.live;
  */
 public record LiveSettings(int blockFrames, int lookaheadFrames, int threads, int polyphony, String interpolation, float masterGain) {
 
+    public static final int DEFAULT_RATE = Performance.RATE;
     public static final LiveSettings DEFAULT = new LiveSettings(1024, 4096, Runtime.getRuntime().availableProcessors(), 48, "linear", 2.5f);
 
     public LiveSettings {

@@ -45,12 +45,13 @@ final class Outlet implements AutoCloseable {
     }
 
     /** From the render loop. */
-    synchronized void accept(float[] interleaved, int frames) {
+    synchronized void accept(float[] interleaved, int frames, long firstFrame) {
         byte[] chunk = encoder.encode(interleaved, frames);
         if (chunk.length == 0) {
             return;
         }
         for (Listener l : listeners) {
+            l.firstAudio(firstFrame);
             l.offer(chunk);
         }
     }

@@ -94,6 +94,7 @@ public final class Performance implements AutoCloseable {
     private Segment current;
     private Section upcoming;
     private long noteIds;
+    private double dispatchBeatsPerFrame;
     private final PriorityQueue<Cue> cues = new PriorityQueue<>(Cue.ORDER);
     private final PriorityQueue<Action> actions = new PriorityQueue<>((a, b) -> Double.compare(a.beat, b.beat));
     private final long[] sounding = new long[16 * 128];
@@ -214,6 +215,7 @@ public final class Performance implements AutoCloseable {
         } else {
             Arrays.fill(block, 0, 2 * n, 0f);
         }
+        long first = frame;
         frame += n;
         publish();
         List<Outlet> targets;
@@ -221,7 +223,7 @@ public final class Performance implements AutoCloseable {
             targets = List.copyOf(outlets.values());
         }
         for (Outlet outlet : targets) {
-            outlet.accept(block, n);
+            outlet.accept(block, n, first);
         }
     }
 
@@ -232,7 +234,7 @@ public final class Performance implements AutoCloseable {
                 case Control.Start s -> start(s);
                 case Control.Stop ignored -> stop();
                 case Control.SetIntensity s -> setIntensity(s.intensity());
-                case Control.SetVocals s -> setVocals(s.vocals());
+                case Control.SetVocals s -> setVocals(s.vocals(), s.applied());
                 case Control.ReplacePlan r -> replace(r);
                 case Control.Fork f -> fork(f);
             }
@@ -260,7 +262,9 @@ public final class Performance implements AutoCloseable {
             glideDone = 1;
         };
         if (playing) {
-            schedule(nextBarLine(), begin);
+            double at = nextBarLine();
+            s.applied().complete(appliesAt(at));
+            schedule(at, begin);
         } else {
             openSynth();
             cues.clear();
@@ -270,6 +274,7 @@ public final class Performance implements AutoCloseable {
             tailLeft = 0;
             playing = true;
             begin.accept(beat);
+            s.applied().complete(new AppliesAt(barNow(), beat, frame, frame / (double) RATE));
         }
     }
 
@@ -314,17 +319,20 @@ public final class Performance implements AutoCloseable {
         publishNow();
     }
 
-    private void setVocals(boolean on) {
+    private void setVocals(boolean on, java.util.concurrent.CompletableFuture<AppliesAt> applied) {
         vocalsWanted = on;
         if (!playing) {
             vocalsOn = on;
             publishNow();
+            applied.complete(new AppliesAt(barNow(), beat, frame, frame / (double) RATE));
             return;
         }
-        schedule(nextBarLine(), ignored -> {
+        double at = nextBarLine();
+        applied.complete(appliesAt(at));
+        schedule(at, when -> {
             vocalsOn = on;
             if (!on) {
-                sendNow(ShortMessage.CONTROL_CHANGE, SectionScore.VOCALS_CHANNEL, 123, 0);
+                send(ShortMessage.CONTROL_CHANGE, SectionScore.VOCALS_CHANNEL, 123, 0, synthFrameOf(when));
                 Arrays.fill(sounding, SectionScore.VOCALS_CHANNEL * 128, SectionScore.VOCALS_CHANNEL * 128 + 128, 0);
             }
         });
@@ -363,14 +371,12 @@ public final class Performance implements AutoCloseable {
             return;
         }
         double at = nextBarLine();
-        long bar = barAt(at);
-        long atFrame = frame + Math.round((at - beat) / (tempoNow / 60.0) * RATE);
+        r.applied().complete(appliesAt(at));
         schedule(at, when -> {
             apply.accept(when);
             tempoNow = targetTempo();
             glideDone = 1;
         });
-        r.applied().complete(new AppliesAt(bar, at, atFrame, atFrame / (double) RATE));
     }
 
     private void fork(Control.Fork f) {
@@ -528,6 +534,17 @@ public final class Performance implements AutoCloseable {
         return current.bar() + (long) Math.floor((beat - current.startBeat()) / current.beatsPerBar() + 1e-9);
     }
 
+    /** Where bar line {@code at} will be emitted, at the tempo now. */
+    private AppliesAt appliesAt(double at) {
+        long atFrame = frame + Math.round((at - beat) / (tempoNow / 60.0) * RATE);
+        return new AppliesAt(barAt(at), at, atFrame, atFrame / (double) RATE);
+    }
+
+    /** The synthesizer's frame for a beat inside the block being dispatched. */
+    private long synthFrameOf(double at) {
+        return synthFrame + Math.max(0, Math.round((at - beat) / dispatchBeatsPerFrame));
+    }
+
     /** The bar number at beat {@code at}, a bar line of the current section (or the start of a new one). */
     private long barAt(double at) {
         if (current == null) {
@@ -554,6 +571,7 @@ public final class Performance implements AutoCloseable {
     // ------------------------------------------------------------------ synthesis
 
     private void dispatch(double horizon, double beatsPerFrame) {
+        dispatchBeatsPerFrame = beatsPerFrame;
         while (true) {
             Cue cue = cues.peek();
             Action action = actions.peek();
