@@ -7,12 +7,12 @@ package dev.scorecast.engine.live;
  * most beyond its bar line); {@code threads}: render threads for all performances (one per core);
  * {@code polyphony}: voices per synthesizer; {@code interpolation}: Gervill's resampling
  * ("linear" is cheaper than "cubic" and hard to tell apart at 48 kHz); {@code masterGain}: linear
- * gain after the synthesizer, before the hard clip at full scale.
+ * gain after the synthesizer, before a soft knee that rounds peaks off below full scale.
  */
 public record LiveSettings(int blockFrames, int lookaheadFrames, int threads, int polyphony, String interpolation, float masterGain) {
 
     public static final int DEFAULT_RATE = Performance.RATE;
-    public static final LiveSettings DEFAULT = new LiveSettings(1024, 4096, Runtime.getRuntime().availableProcessors(), 48, "linear", 2.5f);
+    public static final LiveSettings DEFAULT = new LiveSettings(1024, 4096, Runtime.getRuntime().availableProcessors(), 48, "linear", 1.0f);
 
     public LiveSettings {
         if (blockFrames < 64 || blockFrames > 16384 || lookaheadFrames < 0 || threads < 1 || polyphony < 8) {

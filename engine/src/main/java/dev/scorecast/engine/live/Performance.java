@@ -665,6 +665,9 @@ public final class Performance implements AutoCloseable {
             AudioFormat format = new AudioFormat(AudioFormat.Encoding.PCM_FLOAT, RATE, 32, 2, 8, RATE, false);
             stream = synth.openStream(format, Map.of(
                     "load default soundbank", false,
+                    // Gervill's automatic gain control costs a sixth of the synthesizer and pumps; the
+                    // master gain and the clip after it keep the level (as the offline Renderer does).
+                    "auto gain control", false,
                     "control rate", CONTROL_RATE,
                     "max polyphony", context.polyphony(),
                     "interpolation", context.interpolation()));
@@ -700,9 +703,21 @@ public final class Performance implements AutoCloseable {
                 }
             }
             float g = gain * master;
-            block[2 * i] = Math.clamp(block[2 * i] * g, -1f, 1f);
-            block[2 * i + 1] = Math.clamp(block[2 * i + 1] * g, -1f, 1f);
+            block[2 * i] = soften(block[2 * i] * g);
+            block[2 * i + 1] = soften(block[2 * i + 1] * g);
         }
+    }
+
+    private static final float KNEE = 0.8f;
+
+    /** Unchanged below the knee; above it bent smoothly towards full scale, so a loud moment rounds off instead of clipping. */
+    static float soften(float x) {
+        float a = Math.abs(x);
+        if (a <= KNEE) {
+            return x;
+        }
+        float over = (a - KNEE) / (1 - KNEE);
+        return Math.copySign(KNEE + (1 - KNEE) * (float) Math.tanh(over), x);
     }
 
     private void readFully(int len) throws IOException {

@@ -60,10 +60,12 @@ public final class LiveEncoder implements AutoCloseable {
 
     /** The stream formats of {@code GET /player/stream?format=}. */
     public enum Format {
-        AAC("aac", "audio/aac", "adts", "aac", 128_000, false),
-        MP3("mp3", "audio/mpeg", "mp3", "libmp3lame", 128_000, false),
-        OPUS("opus", "audio/ogg", "ogg", "libopus", 96_000, true),
-        WAV("wav", "audio/wav", null, null, 0, false);
+        // Encoder options chosen for real time: the AAC encoder's "fast" coder instead of its
+        // two-loop search, LAME's quality 7 and Opus' complexity 5 (docs/PLAYER.md has the costs).
+        AAC("aac", "audio/aac", "adts", "aac", 128_000, false, Map.of("aac_coder", "fast")),
+        MP3("mp3", "audio/mpeg", "mp3", "libmp3lame", 128_000, false, Map.of("compression_level", "7")),
+        OPUS("opus", "audio/ogg", "ogg", "libopus", 96_000, true, Map.of("compression_level", "5")),
+        WAV("wav", "audio/wav", null, null, 0, false, Map.of());
 
         public final String wire;
         public final String mediaType;
@@ -71,8 +73,10 @@ public final class LiveEncoder implements AutoCloseable {
         final String encoder;
         final int bitRate;
         final boolean interleaved;
+        final Map<String, String> options;
 
-        Format(String wire, String mediaType, String muxer, String encoder, int bitRate, boolean interleaved) {
+        Format(String wire, String mediaType, String muxer, String encoder, int bitRate, boolean interleaved, Map<String, String> options) {
+            this.options = options;
             this.wire = wire;
             this.mediaType = mediaType;
             this.muxer = muxer;
@@ -134,7 +138,13 @@ public final class LiveEncoder implements AutoCloseable {
             av_channel_layout_default(e.ch_layout(), 2);
             e.bit_rate(format.bitRate);
             e.time_base(av_make_q(1, RATE));
-            AudioEncoder.check(avcodec_open2(e, codec, (AVDictionary) null), "open the " + format.encoder + " encoder");
+            AVDictionary encoderOptions = new AVDictionary(null);
+            try {
+                format.options.forEach((k, v) -> av_dict_set(encoderOptions, k, v, 0));
+                AudioEncoder.check(avcodec_open2(e, codec, encoderOptions), "open the " + format.encoder + " encoder");
+            } finally {
+                av_dict_free(encoderOptions);
+            }
             AVStream s = avformat_new_stream(c, null);
             if (s == null) {
                 throw new OutOfMemoryError("FFmpeg could not add a stream");

@@ -50,6 +50,7 @@ class LiveEngineTest {
         assertTrue(a.shared() && b.shared());
         byte[] first = read(la, 2.0);
         double rms = rms(first, 44);
+        System.out.printf("live: rms %.3f, peak %.3f%n", rms, peak(first, 44));
         assertTrue(rms > 0.005, "audible, rms " + rms);
         a.setIntensity(1.0);
         assertTrue(!a.shared() && b.shared());
@@ -74,6 +75,15 @@ class LiveEngineTest {
             out.writeBytes(chunk);
         }
         return out.toByteArray();
+    }
+
+    static double peak(byte[] wav, int skip) {
+        ByteBuffer b = ByteBuffer.wrap(wav, skip, wav.length - skip).order(ByteOrder.LITTLE_ENDIAN);
+        double p = 0;
+        while (b.remaining() >= 2) {
+            p = Math.max(p, Math.abs(b.getShort() / 32768.0));
+        }
+        return p;
     }
 
     static double rms(byte[] wav, int skip) {
