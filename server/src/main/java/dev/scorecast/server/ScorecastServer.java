@@ -110,7 +110,7 @@ public final class ScorecastServer implements AutoCloseable {
         var playerSettings = config.player();
         var liveEngine = new LiveEngine(soundBank, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(playerSettings.blockFrames(),
                 playerSettings.lookaheadMillis() * LiveSettings.DEFAULT_RATE / 1000, playerSettings.threads(), LiveSettings.DEFAULT.polyphony(),
-                LiveSettings.DEFAULT.interpolation(), LiveSettings.DEFAULT.masterGain()));
+                LiveSettings.DEFAULT.interpolation(), LiveSettings.DEFAULT.masterGain(), playerSettings.maxPerformances()));
         var player = new PlayerService(liveEngine, downloadLinks, playerSettings.streamTtl(), Clock.systemUTC());
 
         JobRunner jobs = JobRunner.builder(database)

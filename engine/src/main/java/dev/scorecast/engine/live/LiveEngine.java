@@ -31,6 +31,7 @@ public final class LiveEngine implements AutoCloseable {
     private final Map<Performance, ScheduledFuture<?>> running = new ConcurrentHashMap<>();
     private final Map<String, Shared> shared = new HashMap<>();
     private final AtomicLong lateBlocks = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger sounding = new java.util.concurrent.atomic.AtomicInteger();
 
     private static final class Shared {
         final Performance performance;
@@ -77,6 +78,20 @@ public final class LiveEngine implements AutoCloseable {
         return running.size();
     }
 
+    /** Performances with a synthesizer now. */
+    public int sounding() {
+        return sounding.get();
+    }
+
+    /** Refuses a call that would start one more synthesizer when the configured number already play. */
+    void admit() {
+        if (sounding.get() >= settings.maxPerformances()) {
+            throw new dev.scorecast.engine.error.Busy("The player is at capacity: " + sounding.get()
+                    + " performances are playing; try again shortly, or play an experience as it comes (unchanged"
+                    + " sessions share one performance).", java.time.Duration.ofSeconds(30));
+        }
+    }
+
     Performance newPerformance() {
         Performance p = new Performance(context(), System.nanoTime());
         register(p);
@@ -116,6 +131,7 @@ public final class LiveEngine implements AutoCloseable {
     synchronized Performance acquireShared(Experience experience) {
         Shared s = shared.get(experience.id());
         if (s == null || s.performance.closed) {
+            admit();
             Performance p = newPerformance();
             p.send(new Control.Start(experience, experience.intensity(), experience.vocals(), new java.util.concurrent.CompletableFuture<>()));
             s = new Shared(p);
@@ -143,7 +159,7 @@ public final class LiveEngine implements AutoCloseable {
             synchronized (this) {
                 c = context;
                 if (c == null) {
-                    c = new LiveContext(bank.get(), genres, experiences, settings);
+                    c = new LiveContext(bank.get(), genres, experiences, settings, sounding);
                     context = c;
                 }
             }

@@ -1,5 +1,6 @@
 package dev.scorecast.engine.live;
 
+import dev.scorecast.engine.error.Busy;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.media.LiveEncoder;
@@ -55,6 +56,9 @@ public final class LiveSession {
             }
             return;
         }
+        if (!performance.now().playing()) {
+            engine.admit();
+        }
         if (shared) {
             moveTo(engine.newPerformance(), null);
         }
@@ -89,6 +93,9 @@ public final class LiveSession {
             throw new InvalidParameter("intensity", "intensity must be a number from 0 to 1, not " + value + ".");
         }
         intensity = value;
+        if (shared) {
+            engine.admit();
+        }
         ownCopy();
         performance.send(new Control.SetIntensity(value));
     }
@@ -100,6 +107,9 @@ public final class LiveSession {
         if (shared && experience != null && on == experience.vocals()) {
             return null; // what the shared performance already does
         }
+        if (shared) {
+            engine.admit();
+        }
         ownCopy();
         var applied = new CompletableFuture<AppliesAt>();
         performance.send(new Control.SetVocals(on, applied));
@@ -109,6 +119,9 @@ public final class LiveSession {
     /** Plays {@code plan} (already validated) from the next bar line; answers where that is. */
     public synchronized AppliesAt replacePlan(Plan plan) {
         live();
+        if (shared || !performance.now().playing()) {
+            engine.admit();
+        }
         ownCopy();
         var applied = new CompletableFuture<AppliesAt>();
         performance.send(new Control.ReplacePlan(plan, applied));
@@ -221,8 +234,11 @@ public final class LiveSession {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting to " + what, e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("the live loop did not " + what + " in " + WAIT_SECONDS + " s", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the live loop failed to " + what, e.getCause());
+        } catch (TimeoutException e) {
+            // The loops are too busy to answer: the machine is past its capacity.
+            throw new Busy("The player is too busy to " + what + " now; try again shortly.", java.time.Duration.ofSeconds(10));
         }
     }
 }

@@ -211,6 +211,9 @@ public final class Performance implements AutoCloseable {
                 advanceGlide(n * beatsPerFrame);
             } else {
                 tailLeft -= n;
+                if (tailLeft <= 0) {
+                    closeSynth(); // a stopped stream costs no synthesizer until it starts again
+                }
             }
         } else {
             Arrays.fill(block, 0, 2 * n, 0f);
@@ -672,10 +675,26 @@ public final class Performance implements AutoCloseable {
                     "max polyphony", context.polyphony(),
                     "interpolation", context.interpolation()));
             receiver = synth.getReceiver();
+            context.sounding().incrementAndGet();
             readFully(SYNTH_LATENCY * 8);
         } catch (MidiUnavailableException | IOException e) {
             throw new IllegalStateException("cannot open the live synthesizer", e);
         }
+    }
+
+    private void closeSynth() {
+        if (synth == null) {
+            return;
+        }
+        synth.close();
+        context.sounding().decrementAndGet();
+        synth = null;
+        stream = null;
+        receiver = null;
+        loaded.clear();
+        synthFrame = 0;
+        Arrays.fill(channelSetup, null);
+        Arrays.fill(sounding, 0);
     }
 
     private void readSynth(int n) {
@@ -767,8 +786,6 @@ public final class Performance implements AutoCloseable {
             outlets.clear();
         }
         all.forEach(Outlet::close);
-        if (synth != null) {
-            synth.close();
-        }
+        closeSynth();
     }
 }

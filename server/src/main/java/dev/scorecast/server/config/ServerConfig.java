@@ -87,7 +87,7 @@ public record ServerConfig(
      * The live player: how long a stream lives after its last activity, and how its render loops
      * run (docs/PLAYER.md explains the trade-offs).
      */
-    public record PlayerSettings(Duration streamTtl, int blockFrames, int lookaheadMillis, int threads) {
+    public record PlayerSettings(Duration streamTtl, int blockFrames, int lookaheadMillis, int threads, int maxPerformances) {
         public PlayerSettings {
             if (streamTtl.isNegative() || streamTtl.isZero()) {
                 throw new InvalidParameter("SCORECAST_STREAM_TTL_SECONDS", "SCORECAST_STREAM_TTL_SECONDS must be at least 1.");
@@ -101,6 +101,9 @@ public record ServerConfig(
             if (threads < 1) {
                 throw new InvalidParameter("SCORECAST_LIVE_THREADS", "SCORECAST_LIVE_THREADS must be at least 1.");
             }
+            if (maxPerformances < 1) {
+                throw new InvalidParameter("SCORECAST_LIVE_MAX_PERFORMANCES", "SCORECAST_LIVE_MAX_PERFORMANCES must be at least 1.");
+            }
         }
 
         static PlayerSettings from(Settings settings) {
@@ -108,7 +111,9 @@ public record ServerConfig(
                     Duration.ofSeconds(settings.integer("SCORECAST_STREAM_TTL_SECONDS", 900)),
                     settings.integer("SCORECAST_LIVE_BLOCK_FRAMES", 1024),
                     settings.integer("SCORECAST_LIVE_LOOKAHEAD_MS", 85),
-                    settings.integer("SCORECAST_LIVE_THREADS", Runtime.getRuntime().availableProcessors()));
+                    settings.integer("SCORECAST_LIVE_THREADS", Runtime.getRuntime().availableProcessors()),
+                    // About what two cores carry with room to spare (docs/BENCHMARKS.md); more cores, more performances.
+                    settings.integer("SCORECAST_LIVE_MAX_PERFORMANCES", 16 * Runtime.getRuntime().availableProcessors()));
         }
     }
 
