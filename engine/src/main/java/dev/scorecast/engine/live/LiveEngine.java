@@ -78,6 +78,24 @@ public final class LiveEngine implements AutoCloseable {
         return running.size();
     }
 
+    /**
+     * Reads the samples of every instrument {@code genre} may play (and of {@code plan}'s programs),
+     * on the caller's thread: a render loop that had to read them from the SoundFont would hold up
+     * every performance on its thread. Instant once read.
+     */
+    public void prepare(String genre, dev.scorecast.engine.plan.Plan plan) {
+        SoundBank b = context().bank();
+        genres.find(genre).ifPresent(g -> g.arrangement().groups().forEach((group, style) -> style.palette()
+                .forEach(voice -> b.live(voice.program(), group.equals("beats")))));
+        if (plan != null) {
+            plan.sections().forEach(s -> s.instruments().forEach((group, instrument) -> {
+                if (instrument != null && instrument.program() >= 0 && instrument.program() <= 127) {
+                    b.live(instrument.program(), group.equals("beats"));
+                }
+            }));
+        }
+    }
+
     /** Performances with a synthesizer now. */
     public int sounding() {
         return sounding.get();

@@ -41,6 +41,7 @@ public final class LiveSession {
     /** Plays {@code next}: at once when stopped, from the next bar line when something plays. */
     public synchronized void start(Experience next) {
         live();
+        engine.prepare(next.genre(), null);
         experience = next;
         if (intensity == null && vocals == null) {
             Performance target = engine.acquireShared(next);
@@ -119,6 +120,7 @@ public final class LiveSession {
     /** Plays {@code plan} (already validated) from the next bar line; answers where that is. */
     public synchronized AppliesAt replacePlan(Plan plan) {
         live();
+        engine.prepare(plan.genre(), plan);
         if (shared || !performance.now().playing()) {
             engine.admit();
         }

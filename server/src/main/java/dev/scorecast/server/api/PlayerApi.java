@@ -256,7 +256,15 @@ public final class PlayerApi {
                 }
                 if (chunk.length > 0) {
                     out.write(chunk);
+                    // Whatever else is already waiting goes out in the same flush: fewer system calls for a listener catching up.
+                    byte[] more;
+                    while ((more = listener.next(0)) != null && more.length > 0) {
+                        out.write(more);
+                    }
                     out.flush();
+                    if (more == null) {
+                        break;
+                    }
                 }
             }
         } catch (IOException gone) {
