@@ -13,6 +13,14 @@ final class Outlet implements AutoCloseable {
     private final LiveEncoder encoder;
     private final byte[] header;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    /**
+     * The last few chunks, given to a listener as it joins: its first bytes leave at once instead
+     * of at the next packet, and a player gets a little audio to start on.
+     */
+    private final java.util.ArrayDeque<Chunk> backlog = new java.util.ArrayDeque<>();
+    static final int BACKLOG = 8;
+
+    private record Chunk(long frame, byte[] bytes) {}
 
     Outlet(LiveEncoder.Format format) {
         this.encoder = LiveEncoder.open(format);
@@ -23,6 +31,10 @@ final class Outlet implements AutoCloseable {
     synchronized void add(Listener listener) {
         if (header.length > 0) {
             listener.offer(header);
+        }
+        for (Chunk c : backlog) {
+            listener.firstAudio(c.frame());
+            listener.offer(c.bytes());
         }
         listener.outlet = this;
         listeners.add(listener);
@@ -49,6 +61,10 @@ final class Outlet implements AutoCloseable {
         byte[] chunk = encoder.encode(interleaved, frames);
         if (chunk.length == 0) {
             return;
+        }
+        backlog.addLast(new Chunk(firstFrame, chunk));
+        if (backlog.size() > BACKLOG) {
+            backlog.removeFirst();
         }
         for (Listener l : listeners) {
             l.firstAudio(firstFrame);
