@@ -34,6 +34,8 @@ final class LiveBenchmark {
     /** A listener that falls further behind than this has underrun (a browser buffers a few seconds). */
     private static final double MAX_LAG_SECONDS = 1.0;
     private static final double REQUIRED_FRACTION = 0.995;
+    /** The server's look-ahead, set explicitly so that the latency arithmetic knows it. */
+    private static final int LOOKAHEAD_MS = 85;
 
     private LiveBenchmark() {}
 
@@ -73,7 +75,8 @@ final class LiveBenchmark {
             Path work = Files.createTempDirectory("scorecast-bench-live");
             try (ServerProcess server = ServerProcess.startJar(repository, work.resolve("data"),
                     // No admission limit: the benchmark looks for the limit itself.
-                    Map.of("SCORECAST_SOUNDFONT", options.soundFont().toString(), "SCORECAST_LIVE_MAX_PERFORMANCES", "10000"))) {
+                    Map.of("SCORECAST_SOUNDFONT", options.soundFont().toString(), "SCORECAST_LIVE_MAX_PERFORMANCES", "10000",
+                            "SCORECAST_LIVE_LOOKAHEAD_MS", String.valueOf(LOOKAHEAD_MS)))) {
                 boolean passed;
                 try {
                     passed = round(server, work, n, options, true);
@@ -165,16 +168,17 @@ final class LiveBenchmark {
             post(server.baseUrl, t.key, "/player/start", "{\"experience_id\": \"" + experience + "\"}");
         }
         Thread.sleep(3000);
-        long intensityCall = twins.get(0).audio.playhead();
+        long intensityCall = twins.get(0).audio.heardAt();
         post(server.baseUrl, twins.get(0).key, "/player/set_intensity", "{\"intensity\": 1.0}");
-        long stopCall = twins.get(2).audio.playhead();
+        long stopCall = twins.get(2).audio.heardAt();
         post(server.baseUrl, twins.get(2).key, "/player/stop", "");
         Thread.sleep(2000);
         twins.forEach(t -> t.audio.close());
         double intensityMs = (Twin.divergence(twins.get(0), twins.get(1)) - intensityCall) / 48.0;
         double stopMs = (Twin.divergence(twins.get(2), twins.get(3)) - stopCall) / 48.0;
         return String.format("live: control latency on the emitted audio: set_intensity audible after %.0f ms, stop after %.0f ms "
-                + "(from the sample a zero-buffer player was playing at the call)", intensityMs, stopMs);
+                + "(from the sample a real-time player was playing at the call: the last frame received less the %d ms look-ahead)",
+                intensityMs, stopMs, LOOKAHEAD_MS);
     }
 
     private record Twin(String key, Listener audio) {
@@ -297,9 +301,16 @@ final class LiveBenchmark {
             return Math.min(1, received() / wallSeconds);
         }
 
-        /** The frame a player that started on the first byte with no buffer would be playing now. */
-        long playhead() {
-            return firstFrame + (long) ((System.nanoTime() - firstByte) / 1e9 * RATE);
+        /**
+         * The frame a player in step with the server's clock is playing now: the stream runs the
+         * look-ahead ahead of real time, so that much before the last frame received.
+         */
+        long heardAt() {
+            long received;
+            synchronized (kept) {
+                received = firstFrame + (kept.size() - 44) / 4;
+            }
+            return received - (long) LOOKAHEAD_MS * RATE / 1000;
         }
 
         void awaitBytes(int n) throws InterruptedException {

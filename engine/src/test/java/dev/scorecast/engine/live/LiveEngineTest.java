@@ -63,6 +63,31 @@ class LiveEngineTest {
         b.end();
     }
 
+    @Test
+    void listenersOfOneStreamHearTheSameAudioAndASlowOneIsDroppedWithoutStallingTheOther() throws Exception {
+        LiveSession s = engine.open();
+        Listener reader = s.listen(LiveEncoder.Format.WAV);
+        Listener stalled = s.listen(LiveEncoder.Format.WAV);
+        s.start(engine.experiences().find("lofi-rainy-desk").orElseThrow());
+        // The stalled listener never reads: after its queue fills (about five seconds) it is dropped.
+        byte[] heard = read(reader, 7.0);
+        assertTrue(heard.length >= 7 * 48000 * 4, "the reader got all of it: " + heard.length / 192000.0 + " s");
+        assertTrue(stalled.closed(), "the stalled listener was dropped");
+        assertTrue(stalled.reason().startsWith("too slow"), stalled.reason());
+        // What the stalled one had queued is the same audio the reader got, frame for frame.
+        var queued = new ByteArrayOutputStream();
+        byte[] chunk;
+        while ((chunk = stalled.next(0)) != null && chunk.length > 0) {
+            queued.writeBytes(chunk);
+        }
+        byte[] a = java.util.Arrays.copyOfRange(heard, 0, 44 + 96_000 * 4);
+        byte[] b = java.util.Arrays.copyOfRange(queued.toByteArray(), 0, 44 + 96_000 * 4);
+        assertEquals(reader.firstFrame(), stalled.firstFrame());
+        assertTrue(java.util.Arrays.equals(a, b), "two listeners of one stream get the same bytes");
+        assertTrue(rms(a, 44) > 0.005, "and they are music");
+        s.end();
+    }
+
     static byte[] read(Listener l, double seconds) throws InterruptedException {
         var out = new ByteArrayOutputStream();
         long want = (long) (seconds * 48000 * 4);
