@@ -12,12 +12,14 @@ public final class Bench {
             case "upload" -> UploadBenchmark.run(rest);
             case "analysis" -> AnalysisBenchmark.run(rest);
             case "score" -> ScoringBenchmark.run(rest);
+            case "live" -> LiveBenchmark.run(rest);
             case HeapCheck.SUBCOMMAND -> HeapCheck.child(rest);
             default -> {
                 System.err.println("""
                         usage: scorecast bench upload [--size-mib 1024] [--chunk-mib 30] [--parallel 4] [--variant A|B]
                                scorecast bench analysis [--runs 3] [--work DIR] [--skip-long]
-                               scorecast bench score [--runs 3] [--work DIR] [--soundfont PATH] [--genre house] [--seed 7]""");
+                               scorecast bench score [--runs 3] [--work DIR] [--soundfont PATH] [--genre house] [--seed 7]
+                               scorecast bench live [--streams 24,48,64] [--seconds 60] [--mode shared|private] [--soundfont SF2]""");
                 System.exit(2);
             }
         }

@@ -38,12 +38,28 @@ final class ServerProcess implements AutoCloseable {
      * empty value removes a variable inherited from this process, so the server's default applies.
      */
     static ServerProcess start(Path repository, Path dataDir, Map<String, String> settings) throws IOException, InterruptedException {
+        return start(List.of(repository.resolve("bin/scorecast").toString(), "serve"), dataDir, settings);
+    }
+
+    /**
+     * The server jar run directly with the JVM of this benchmark and the flags bin/scorecast uses
+     * (the jar must be built: bin/scorecast bench builds it), with extra settings as above.
+     */
+    static ServerProcess startJar(Path repository, Path dataDir, Map<String, String> settings) throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Path prefs = dataDir.resolve(".java-prefs");
+        Files.createDirectories(prefs);
+        return start(List.of(java, "-Djava.util.prefs.userRoot=" + prefs, "-jar",
+                repository.resolve("server/target/scorecast-server.jar").toString(), "serve"), dataDir, settings);
+    }
+
+    private static ServerProcess start(List<String> command, Path dataDir, Map<String, String> settings)
+            throws IOException, InterruptedException {
         int port;
         try (var socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        var builder = new ProcessBuilder(List.of(repository.resolve("bin/scorecast").toString(), "serve"))
-                .redirectErrorStream(true);
+        var builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("SCORECAST_DATA", dataDir.toString());
         builder.environment().put("SCORECAST_PORT", String.valueOf(port));
         builder.environment().put("SCORECAST_HOST", "127.0.0.1");
@@ -82,6 +98,13 @@ final class ServerProcess implements AutoCloseable {
             process.destroyForcibly();
             throw new IllegalStateException("the server did not start", e);
         }
+    }
+
+    /** CPU seconds the server's JVM has used (user + system), from /proc. */
+    double cpuSeconds() throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
     }
 
     /** Resident memory of the server's JVM (the java child of bin/scorecast), in bytes. */

@@ -16,6 +16,11 @@ import dev.scorecast.server.execution.LazySoundBank;
 import dev.scorecast.server.execution.PlanService;
 import dev.scorecast.server.api.Authenticator;
 import dev.scorecast.server.api.OpenApiDocument;
+import dev.scorecast.server.api.PlayerApi;
+import dev.scorecast.server.player.PlayerService;
+import dev.scorecast.engine.live.ExperienceCatalog;
+import dev.scorecast.engine.live.LiveEngine;
+import dev.scorecast.engine.live.LiveSettings;
 import dev.scorecast.server.api.Requests;
 import dev.scorecast.server.api.SyncAApi;
 import dev.scorecast.server.api.SyncBApi;
@@ -57,10 +62,12 @@ public final class ScorecastServer implements AutoCloseable {
     private final List<Route> routes;
     private final String developmentKey;
     private final ServerConfig config;
+    private final PlayerService player;
 
     private ScorecastServer(ServerConfig config, Database database, UploadService uploads, JobRunner jobs, Javalin app, ApiKeys keys,
-                            List<Route> routes, String developmentKey) {
+                            List<Route> routes, String developmentKey, PlayerService player) {
         this.config = config;
+        this.player = player;
         this.database = database;
         this.uploads = uploads;
         this.jobs = jobs;
@@ -97,8 +104,14 @@ public final class ScorecastServer implements AutoCloseable {
         var plans = new PlanService(database, blobs, analyses, new Planner(genres), mapper, Clock.systemUTC());
         var listening = new AtomicReference<Javalin>();
         var downloadLinks = new DownloadLinks(() -> config.publicUrl(listening.get().port()), data, Clock.systemUTC());
-        var executions = new ExecutionService(database, blobs, uploads, plans, jobRepository, new LazySoundBank(config.soundFont()),
+        var soundBank = new LazySoundBank(config.soundFont());
+        var executions = new ExecutionService(database, blobs, uploads, plans, jobRepository, soundBank,
                 downloadLinks, mapper, data.resolve("tmp/executions"), Clock.systemUTC());
+        var playerSettings = config.player();
+        var liveEngine = new LiveEngine(soundBank, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(playerSettings.blockFrames(),
+                playerSettings.lookaheadMillis() * LiveSettings.DEFAULT_RATE / 1000, playerSettings.threads(), LiveSettings.DEFAULT.polyphony(),
+                LiveSettings.DEFAULT.interpolation(), LiveSettings.DEFAULT.masterGain(), playerSettings.maxPerformances()));
+        var player = new PlayerService(liveEngine, downloadLinks, playerSettings.streamTtl(), Clock.systemUTC());
 
         JobRunner jobs = JobRunner.builder(database)
                 .threads(config.workerThreads())
@@ -117,11 +130,12 @@ public final class ScorecastServer implements AutoCloseable {
         executions.requeueUnfinished();
 
         var requests = new Requests(mapper, config.maxJsonBytes());
-        var authenticator = new Authenticator(keys);
+        var authenticator = new Authenticator(keys, player);
         var syncA = new SyncAApi(uploads, analyses, plans, executions, genres, requests, config.uploads().maxChunkBytes());
         var syncB = new SyncBApi(uploads, analyses, plans, executions, genres, config.analysisWait(), requests, multipartTemp,
                 config.uploads().maxChunkBytes());
         var downloads = new DownloadsApi(downloadLinks, executions, blobs);
+        var playerApi = new PlayerApi(player, genres, requests);
         var openApi = new OpenApiDocument();
         List<Route> routes = new CopyOnWriteArrayList<>();
 
@@ -144,6 +158,7 @@ public final class ScorecastServer implements AutoCloseable {
             });
             syncA.register(javalin.routes);
             syncB.register(javalin.routes);
+            playerApi.register(javalin.routes);
             downloads.register(javalin.routes);
             openApi.register(javalin.routes);
         });
@@ -151,13 +166,14 @@ public final class ScorecastServer implements AutoCloseable {
             listening.set(app);
             app.start(config.host(), config.port());
         } catch (RuntimeException e) {
+            player.close();
             jobs.close();
             uploads.close();
             database.close();
             throw e;
         }
         LOG.info("Scorecast listening on http://{}:{} (links use {}), data in {}", config.host(), app.port(), config.publicUrl(app.port()), data);
-        return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey);
+        return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player);
     }
 
     public int port() {
@@ -183,9 +199,15 @@ public final class ScorecastServer implements AutoCloseable {
         return List.copyOf(routes);
     }
 
+    /** The live player's streams (tests look at what expiry frees). */
+    public PlayerService player() {
+        return player;
+    }
+
     @Override
     public void close() {
         app.stop();
+        player.close();
         jobs.close();
         uploads.close();
         database.close();

@@ -256,7 +256,7 @@ public final class Planner {
      * also where a boundary or a cut inside the section needs striking (every section but the first,
      * and any with accents), since they strike it when the drums are resting.
      */
-    private static Map<String, Instrument> instruments(Genre genre, double intensity, String label, GenerationOptions options, long seed,
+    static Map<String, Instrument> instruments(Genre genre, double intensity, String label, GenerationOptions options, long seed,
                                                        boolean hasAccents, boolean first) {
         int level = level(intensity);
         Map<String, Instrument> out = new LinkedHashMap<>();

@@ -110,6 +110,18 @@ public final class SoundBank implements AutoCloseable {
     /** An instrument and the program number it actually answers to (after any fallback). */
     record Resolved(int program, ModelInstrument instrument) {}
 
+    /**
+     * For a synthesizer of the live player, which loads instruments as programs change: the
+     * instrument ({@link #instrument(int, boolean)}, samples shared), the program it answers to,
+     * and a key that tells one loaded instrument from another.
+     */
+    public record Live(int key, int program, Instrument instrument) {}
+
+    public Live live(int program, boolean drums) {
+        Resolved r = instrument(program, drums);
+        return new Live(drums ? 128 * 256 + r.program() : r.program(), r.program(), r.instrument());
+    }
+
     @Override
     public synchronized void close() {
         // The samples are plain Java arrays; dropping the references lets the collector free them.

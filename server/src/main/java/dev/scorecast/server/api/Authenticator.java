@@ -4,19 +4,43 @@ import dev.scorecast.server.auth.ApiKeys;
 import dev.scorecast.server.auth.Principal;
 import io.javalin.http.Context;
 import java.util.Locale;
+import java.util.Optional;
 
-/** Checks {@code Authorization: Bearer <key>} before every API handler and remembers whose call it is. */
+/**
+ * Checks {@code Authorization: Bearer <key>} before every API handler and remembers whose call it
+ * is. Player calls ({@code /player/...}) also accept the session token of the caller's stream, and
+ * the stream itself its signed link (so that {@code <audio src>} needs no header).
+ */
 public final class Authenticator {
+    static final String PLAYER_PREFIX = "/player/";
+
+    /** How the player vouches for its own credentials; the authenticator knows nothing else of streams. */
+    public interface PlayerCredentials {
+        /** The owner of the live stream whose session token this is. */
+        Optional<Principal> sessionToken(String token);
+
+        /** The owner of the stream a signed stream link opens, when the request carries one ({@code signature} query). */
+        Optional<Principal> streamLink(Context ctx);
+    }
+
     private static final String ATTRIBUTE = "scorecast.principal";
     private static final String REALM = "Bearer realm=\"scorecast\"";
 
     private final ApiKeys keys;
+    private final PlayerCredentials player;
 
-    public Authenticator(ApiKeys keys) {
+    public Authenticator(ApiKeys keys, PlayerCredentials player) {
         this.keys = keys;
+        this.player = player;
     }
 
     public void authenticate(Context ctx) {
+        boolean playerCall = ctx.path().startsWith(PLAYER_PREFIX);
+        if (playerCall && ctx.header("Authorization") == null && ctx.queryParam("signature") != null) {
+            ctx.attribute(ATTRIBUTE, player.streamLink(ctx).orElseThrow(() -> new ApiErrors.Unauthorized(
+                    "The stream link is not valid or has expired; use the stream_url from create-stream.", REALM)));
+            return;
+        }
         String header = ctx.header("Authorization");
         if (header == null || header.isBlank()) {
             throw new ApiErrors.Unauthorized("The Authorization header is missing; send Authorization: Bearer <API key>.", REALM);
@@ -25,7 +49,9 @@ public final class Authenticator {
         if (parts.length != 2 || !parts[0].toLowerCase(Locale.ROOT).equals("bearer")) {
             throw new ApiErrors.Unauthorized("The Authorization header must be \"Bearer <API key>\".", REALM + ", error=\"invalid_request\"");
         }
-        Principal principal = keys.verify(parts[1].strip()).orElseThrow(() -> new ApiErrors.Unauthorized(
+        String credential = parts[1].strip();
+        Optional<Principal> viaSession = playerCall ? player.sessionToken(credential) : Optional.empty();
+        Principal principal = viaSession.or(() -> keys.verify(credential)).orElseThrow(() -> new ApiErrors.Unauthorized(
                 "The API key is not valid; create one with: bin/scorecast keys create --user NAME.", REALM + ", error=\"invalid_token\""));
         ctx.attribute(ATTRIBUTE, principal);
     }

@@ -22,7 +22,8 @@ public record ServerConfig(
         UploadLimits uploads,
         long maxJsonBytes,
         int workerThreads,
-        Duration analysisWait) {
+        Duration analysisWait,
+        PlayerSettings player) {
 
     public ServerConfig {
         Objects.requireNonNull(host);
@@ -30,6 +31,7 @@ public record ServerConfig(
         Objects.requireNonNull(dbUrl);
         Objects.requireNonNull(publicUrlSetting);
         Objects.requireNonNull(uploads);
+        Objects.requireNonNull(player);
         if (port < 0 || port > 65535) {
             throw new InvalidParameter("SCORECAST_PORT", "SCORECAST_PORT must be between 0 and 65535.");
         }
@@ -59,12 +61,14 @@ public record ServerConfig(
                 UploadLimits.from(settings),
                 settings.bytes("SCORECAST_MAX_JSON_BYTES", 4L << 20),
                 settings.integer("SCORECAST_WORKERS", 2),
-                Duration.ofSeconds(settings.integer("SCORECAST_ANALYSIS_WAIT_SECONDS", 300)));
+                Duration.ofSeconds(settings.integer("SCORECAST_ANALYSIS_WAIT_SECONDS", 300)),
+                PlayerSettings.from(settings));
     }
 
     /** The same configuration listening on another port (tests use port 0). */
     public ServerConfig withPort(int newPort) {
-        return new ServerConfig(host, newPort, dataDir, dbUrl, publicUrlSetting, soundFont, uploads, maxJsonBytes, workerThreads, analysisWait);
+        return new ServerConfig(host, newPort, dataDir, dbUrl, publicUrlSetting, soundFont, uploads, maxJsonBytes, workerThreads, analysisWait,
+                player);
     }
 
     /**
@@ -77,6 +81,40 @@ public record ServerConfig(
 
     private static String stripTrailingSlash(String url) {
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    /**
+     * The live player: how long a stream lives after its last activity, and how its render loops
+     * run (docs/PLAYER.md explains the trade-offs).
+     */
+    public record PlayerSettings(Duration streamTtl, int blockFrames, int lookaheadMillis, int threads, int maxPerformances) {
+        public PlayerSettings {
+            if (streamTtl.isNegative() || streamTtl.isZero()) {
+                throw new InvalidParameter("SCORECAST_STREAM_TTL_SECONDS", "SCORECAST_STREAM_TTL_SECONDS must be at least 1.");
+            }
+            if (blockFrames < 256 || blockFrames > 8192) {
+                throw new InvalidParameter("SCORECAST_LIVE_BLOCK_FRAMES", "SCORECAST_LIVE_BLOCK_FRAMES must be 256 to 8192.");
+            }
+            if (lookaheadMillis < 0 || lookaheadMillis > 2000) {
+                throw new InvalidParameter("SCORECAST_LIVE_LOOKAHEAD_MS", "SCORECAST_LIVE_LOOKAHEAD_MS must be 0 to 2000.");
+            }
+            if (threads < 1) {
+                throw new InvalidParameter("SCORECAST_LIVE_THREADS", "SCORECAST_LIVE_THREADS must be at least 1.");
+            }
+            if (maxPerformances < 1) {
+                throw new InvalidParameter("SCORECAST_LIVE_MAX_PERFORMANCES", "SCORECAST_LIVE_MAX_PERFORMANCES must be at least 1.");
+            }
+        }
+
+        static PlayerSettings from(Settings settings) {
+            return new PlayerSettings(
+                    Duration.ofSeconds(settings.integer("SCORECAST_STREAM_TTL_SECONDS", 900)),
+                    settings.integer("SCORECAST_LIVE_BLOCK_FRAMES", 1024),
+                    settings.integer("SCORECAST_LIVE_LOOKAHEAD_MS", 85),
+                    settings.integer("SCORECAST_LIVE_THREADS", Runtime.getRuntime().availableProcessors()),
+                    // About what two cores carry with room to spare (docs/BENCHMARKS.md); more cores, more performances.
+                    settings.integer("SCORECAST_LIVE_MAX_PERFORMANCES", 16 * Runtime.getRuntime().availableProcessors()));
+        }
     }
 
     /** Limits on what a client may upload. */

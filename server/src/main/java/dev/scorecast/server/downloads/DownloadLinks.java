@@ -46,6 +46,15 @@ public final class DownloadLinks {
         return publicUrl.get() + path + "?expires=" + expires + "&signature=" + sign(path, expires);
     }
 
+    /**
+     * A link to {@code urlPath?query} whose signature covers {@code signedPath} (what the link
+     * opens, e.g. one live stream), valid for {@code lifetime}.
+     */
+    public String link(String urlPath, String query, String signedPath, Duration lifetime) {
+        long expires = clock.instant().plus(lifetime).getEpochSecond();
+        return publicUrl.get() + urlPath + "?" + query + "&expires=" + expires + "&signature=" + sign(signedPath, expires);
+    }
+
     /** Checks a request for {@code path}; a wrong, missing or expired signature is a 404 (the link does not exist). */
     public void verify(String path, String expires, String signature) {
         long expiry;

@@ -1,0 +1,369 @@
+package dev.scorecast.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.scorecast.server.auth.ApiKeys;
+import dev.scorecast.server.db.Database;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code scorecast bench live}: N users, each with a live stream in the default format (AAC),
+ * each listened to over loopback for a minute. A listener passes when the audio it received
+ * (counted in ADTS frames of 1024 samples, not bytes) is at least 99.5 % of the wall time since
+ * its first byte and it never fell more than a player's buffer behind. Prints, per N, the worst
+ * listener and the server's CPU, then the highest N where every listener passed; and the control
+ * latency (intensity, stop) measured on the emitted audio against a twin stream.
+ */
+final class LiveBenchmark {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final int RATE = 48_000;
+    /** A listener that falls further behind than this has underrun (a browser buffers a few seconds). */
+    private static final double MAX_LAG_SECONDS = 1.0;
+    private static final double REQUIRED_FRACTION = 0.995;
+    /** The server's look-ahead, set explicitly so that the latency arithmetic knows it. */
+    private static final int LOOKAHEAD_MS = 85;
+
+    private LiveBenchmark() {}
+
+    record Options(List<Integer> streams, int seconds, String mode, Path soundFont) {
+        static Options parse(List<String> args) {
+            List<Integer> streams = List.of(24, 48, 64);
+            int seconds = 60;
+            String mode = "shared";
+            Path soundFont = Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2");
+            for (int i = 0; i + 1 < args.size(); i += 2) {
+                switch (args.get(i)) {
+                    case "--streams" -> streams = java.util.Arrays.stream(args.get(i + 1).split(",")).map(Integer::parseInt).toList();
+                    case "--seconds" -> seconds = Integer.parseInt(args.get(i + 1));
+                    case "--mode" -> mode = args.get(i + 1);
+                    case "--soundfont" -> soundFont = Path.of(args.get(i + 1));
+                    default -> throw new IllegalArgumentException("unknown option " + args.get(i));
+                }
+            }
+            if (!List.of("shared", "private").contains(mode)) {
+                throw new IllegalArgumentException("--mode is shared or private");
+            }
+            return new Options(streams, seconds, mode, soundFont);
+        }
+    }
+
+    static void run(List<String> args) throws Exception {
+        Options options = Options.parse(args);
+        Path repository = Path.of(System.getProperty("scorecast.repository", ".")).toAbsolutePath().normalize();
+        Machine.print(System.out);
+        System.out.printf("live: %s streams of %d s each, mode %s (%s), AAC 128 kb/s, SoundFont %s%n", options.streams(), options.seconds(),
+                options.mode(), options.mode().equals("shared")
+                        ? "users spread over the experiences, nothing changed: sessions of one experience share a performance"
+                        : "every user sets an intensity first: one synthesizer and one encoder per stream",
+                options.soundFont().getFileName());
+        int best = 0;
+        for (int n : options.streams()) {
+            Path work = Files.createTempDirectory("scorecast-bench-live");
+            try (ServerProcess server = ServerProcess.startJar(repository, work.resolve("data"),
+                    // No admission limit: the benchmark looks for the limit itself.
+                    Map.of("SCORECAST_SOUNDFONT", options.soundFont().toString(), "SCORECAST_LIVE_MAX_PERFORMANCES", "10000",
+                            "SCORECAST_LIVE_LOOKAHEAD_MS", String.valueOf(LOOKAHEAD_MS)))) {
+                boolean passed;
+                try {
+                    passed = round(server, work, n, options, true);
+                } catch (IllegalStateException e) {
+                    System.out.printf("live: %3d streams: could not set them all up: %s%n", n, e.getMessage());
+                    passed = false;
+                }
+                if (passed) {
+                    best = Math.max(best, n);
+                }
+            }
+        }
+        System.out.printf("live: highest number of concurrent streams with no underrun: %d (mode %s)%n", best, options.mode());
+    }
+
+    private static boolean round(ServerProcess server, Path work, int n, Options options, boolean measureLatency) throws Exception {
+        List<String> keys = new ArrayList<>();
+        try (Database db = Database.open("jdbc:sqlite:" + work.resolve("data/scorecast.db"))) {
+            ApiKeys apiKeys = new ApiKeys(db);
+            for (int i = 0; i < n + 4; i++) {
+                keys.add(apiKeys.create("listener-" + i));
+            }
+        }
+        List<String> experiences = new ArrayList<>();
+        get(server.baseUrl, keys.getFirst(), "/player/genres").get("genres").forEach(g -> experiences.add(g.get("id").asText()));
+        List<Listener> listeners = new ArrayList<>();
+        double cpuBefore = server.cpuSeconds();
+        double busyBefore = Machine.busySeconds();
+        long started = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            String key = keys.get(i);
+            JsonNode stream = post(server.baseUrl, key, "/player/create-stream", "");
+            if (options.mode().equals("private")) {
+                post(server.baseUrl, key, "/player/set_intensity", "{\"intensity\": 0.5}");
+            }
+            post(server.baseUrl, key, "/player/start", "{\"experience_id\": \"" + experiences.get(i % experiences.size()) + "\"}");
+            listeners.add(Listener.open(stream.get("stream_url").asText()));
+            Thread.sleep(20); // staggered starts: blocks of different streams fall due at different moments
+        }
+        String latency = "";
+        if (measureLatency) {
+            latency = latency(server, keys.subList(n, n + 4), experiences.getFirst());
+        }
+        long rampEnd = System.nanoTime();
+        Thread.sleep(options.seconds() * 1000L);
+        double wall = (System.nanoTime() - rampEnd) / 1e9;
+        double cpu = server.cpuSeconds() - cpuBefore;
+        double busy = Machine.busySeconds() - busyBefore;
+        double total = (System.nanoTime() - started) / 1e9;
+        listeners.forEach(Listener::close);
+        double worstFraction = 1;
+        double worstLag = 0;
+        int failed = 0;
+        for (Listener l : listeners) {
+            double fraction = l.fraction();
+            worstFraction = Math.min(worstFraction, fraction);
+            worstLag = Math.max(worstLag, l.maxLag);
+            if (fraction < REQUIRED_FRACTION || l.maxLag > MAX_LAG_SECONDS) {
+                failed++;
+            }
+        }
+        double[] firstBytes = listeners.stream().mapToDouble(l -> l.firstByteMillis).sorted().toArray();
+        System.out.printf("live: %3d streams: worst listener received %.2f %% of real time, worst lag %.0f ms, %d underran; "
+                        + "first byte after %.0f ms (median), %.0f ms (worst); server CPU %.2f cores, machine %.2f cores busy (others %.2f)%n",
+                n, 100 * worstFraction, 1000 * worstLag, failed, firstBytes[firstBytes.length / 2], firstBytes[firstBytes.length - 1],
+                cpu / total, busy / total, (busy - cpu) / total);
+        if (!latency.isEmpty()) {
+            System.out.println(latency);
+        }
+        return failed == 0;
+    }
+
+    /**
+     * Two pairs of twin streams (private performances of one experience, started alike, so their
+     * samples are identical): one of each pair gets set_intensity 1.0 (resp. stop), and the first
+     * sample where the twins differ is when the call became audible. Latency counts from the
+     * sample a zero-buffer player was playing when the call was made.
+     */
+    private static String latency(ServerProcess server, List<String> keys, String experience) throws Exception {
+        List<Twin> twins = new ArrayList<>();
+        for (String key : keys) {
+            post(server.baseUrl, key, "/player/create-stream", "");
+            post(server.baseUrl, key, "/player/set_intensity", "{\"intensity\": 0.5}");
+            Twin t = new Twin(key, Listener.open(server.baseUrl + "/player/stream?format=wav", key));
+            t.audio.awaitBytes(44 + 4096);
+            twins.add(t);
+        }
+        for (Twin t : twins) {
+            post(server.baseUrl, t.key, "/player/start", "{\"experience_id\": \"" + experience + "\"}");
+        }
+        Thread.sleep(3000);
+        long intensityCall = twins.get(0).audio.heardAt();
+        post(server.baseUrl, twins.get(0).key, "/player/set_intensity", "{\"intensity\": 1.0}");
+        long stopCall = twins.get(2).audio.heardAt();
+        post(server.baseUrl, twins.get(2).key, "/player/stop", "");
+        Thread.sleep(2000);
+        twins.forEach(t -> t.audio.close());
+        double intensityMs = (Twin.divergence(twins.get(0), twins.get(1)) - intensityCall) / 48.0;
+        double stopMs = (Twin.divergence(twins.get(2), twins.get(3)) - stopCall) / 48.0;
+        return String.format("live: control latency on the emitted audio: set_intensity audible after %.0f ms, stop after %.0f ms "
+                + "(from the sample a real-time player was playing at the call: the last frame received less the %d ms look-ahead)",
+                intensityMs, stopMs, LOOKAHEAD_MS);
+    }
+
+    private record Twin(String key, Listener audio) {
+        /** The performance frame where {@code a}'s samples first differ from {@code b}'s, lined up by where the music starts. */
+        static long divergence(Twin a, Twin b) {
+            float[] x = a.audio.wavMono();
+            float[] y = b.audio.wavMono();
+            int sx = firstSound(x);
+            int sy = firstSound(y);
+            int n = Math.min(x.length - sx, y.length - sy);
+            for (int i = 0; i < n; i++) {
+                if (Math.abs(x[sx + i] - y[sy + i]) > 1e-4) {
+                    return a.audio.firstFrame + sx + i;
+                }
+            }
+            throw new IllegalStateException("the twins never differed");
+        }
+
+        static int firstSound(float[] x) {
+            for (int i = 0; i < x.length; i++) {
+                if (x[i] != 0) {
+                    return i;
+                }
+            }
+            throw new IllegalStateException("no sound");
+        }
+    }
+
+    /** One listener: reads on its own thread, counting ADTS frames (or keeping WAV bytes) as they arrive. */
+    private static final class Listener {
+        final HttpResponse<InputStream> response;
+        final long connected;
+        final boolean wav;
+        final long firstFrame;
+        volatile long firstByte = -1;
+        volatile double firstByteMillis;
+        volatile long frames;
+        volatile double maxLag;
+        final java.io.ByteArrayOutputStream kept = new java.io.ByteArrayOutputStream();
+        final AtomicBoolean closed = new AtomicBoolean();
+        volatile long lastCheck;
+
+        private Listener(HttpResponse<InputStream> response, long connected) {
+            this.response = response;
+            this.connected = connected;
+            this.wav = response.headers().firstValue("Content-Type").orElse("").contains("wav");
+            this.firstFrame = Long.parseLong(response.headers().firstValue("X-Scorecast-Frame").orElse("0"));
+            Thread.ofVirtual().start(this::read);
+        }
+
+        static Listener open(String url) throws Exception {
+            return open(url, null);
+        }
+
+        static Listener open(String url, String key) throws Exception {
+            var request = HttpRequest.newBuilder(URI.create(url));
+            if (key != null) {
+                request.header("Authorization", "Bearer " + key);
+            }
+            long start = System.nanoTime();
+            var response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException(url + " answered " + response.statusCode());
+            }
+            return new Listener(response, start);
+        }
+
+        private void read() {
+            byte[] buf = new byte[16384];
+            byte[] pending = new byte[0];
+            try (InputStream in = response.body()) {
+                int r;
+                while ((r = in.read(buf)) >= 0) {
+                    long now = System.nanoTime();
+                    if (r > 0 && firstByte < 0) {
+                        firstByte = now;
+                        firstByteMillis = (now - connected) / 1e6;
+                    }
+                    if (wav) {
+                        synchronized (kept) {
+                            kept.write(buf, 0, r);
+                        }
+                        continue;
+                    }
+                    byte[] all = new byte[pending.length + r];
+                    System.arraycopy(pending, 0, all, 0, pending.length);
+                    System.arraycopy(buf, 0, all, pending.length, r);
+                    int at = 0;
+                    while (at + 7 <= all.length) {
+                        if ((all[at] & 0xff) != 0xff || (all[at + 1] & 0xf0) != 0xf0) {
+                            at++;
+                            continue;
+                        }
+                        int length = ((all[at + 3] & 0x03) << 11) | ((all[at + 4] & 0xff) << 3) | ((all[at + 5] & 0xe0) >> 5);
+                        if (length < 7 || at + length > all.length) {
+                            break;
+                        }
+                        frames++;
+                        at += length;
+                    }
+                    pending = java.util.Arrays.copyOfRange(all, at, all.length);
+                    if (firstByte > 0) {
+                        double lag = (now - firstByte) / 1e9 - received();
+                        maxLag = Math.max(maxLag, lag);
+                    }
+                }
+            } catch (IOException e) {
+                // closed
+            }
+        }
+
+        /** Seconds of audio received. */
+        double received() {
+            return frames * 1024.0 / RATE;
+        }
+
+        /** Audio received over the wall time since the first byte. */
+        double fraction() {
+            double wallSeconds = (System.nanoTime() - firstByte) / 1e9;
+            return Math.min(1, received() / wallSeconds);
+        }
+
+        /**
+         * The frame a player in step with the server's clock is playing now: the stream runs the
+         * look-ahead ahead of real time, so that much before the last frame received.
+         */
+        long heardAt() {
+            long received;
+            synchronized (kept) {
+                received = firstFrame + (kept.size() - 44) / 4;
+            }
+            return received - (long) LOOKAHEAD_MS * RATE / 1000;
+        }
+
+        void awaitBytes(int n) throws InterruptedException {
+            for (int i = 0; i < 300; i++) {
+                synchronized (kept) {
+                    if (kept.size() >= n) {
+                        return;
+                    }
+                }
+                Thread.sleep(10);
+            }
+        }
+
+        float[] wavMono() {
+            byte[] bytes;
+            synchronized (kept) {
+                bytes = kept.toByteArray();
+            }
+            ByteBuffer b = ByteBuffer.wrap(bytes, 44, bytes.length - 44).order(ByteOrder.LITTLE_ENDIAN);
+            float[] out = new float[b.remaining() / 4];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = (b.getShort() + b.getShort()) / 65536f;
+            }
+            return out;
+        }
+
+        void close() {
+            if (closed.compareAndSet(false, true)) {
+                try {
+                    response.body().close();
+                } catch (IOException ignored) {
+                    // already closed
+                }
+            }
+        }
+    }
+
+    private static JsonNode post(String base, String key, String path, String body) throws Exception {
+        var r = CLIENT.send(HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Bearer " + key)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() / 100 != 2) {
+            throw new IllegalStateException(path + " answered " + r.statusCode() + ": " + r.body());
+        }
+        return JSON.readTree(r.body());
+    }
+
+    private static JsonNode get(String base, String key, String path) throws Exception {
+        var r = CLIENT.send(HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Bearer " + key).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException(path + " answered " + r.statusCode() + ": " + r.body());
+        }
+        return JSON.readTree(r.body());
+    }
+}

@@ -1,0 +1,29 @@
+package dev.scorecast.engine.live;
+
+import dev.scorecast.engine.render.SoundBank;
+import dev.scorecast.engine.style.GenreCatalog;
+
+/** What every performance of one engine shares: the sound bank, the catalogues and the loop's settings. */
+record LiveContext(SoundBank bank, GenreCatalog genres, ExperienceCatalog experiences, LiveSettings settings,
+                   java.util.concurrent.atomic.AtomicInteger sounding) {
+
+    int blockFrames() {
+        return settings.blockFrames();
+    }
+
+    int lookaheadFrames() {
+        return settings.lookaheadFrames();
+    }
+
+    int polyphony() {
+        return settings.polyphony();
+    }
+
+    String interpolation() {
+        return settings.interpolation();
+    }
+
+    float masterGain() {
+        return settings.masterGain();
+    }
+}

@@ -1,0 +1,201 @@
+package dev.scorecast.engine.live;
+
+import dev.scorecast.engine.render.SoundBank;
+import dev.scorecast.engine.style.GenreCatalog;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Runs every live performance on a few platform threads (one per core): each performance is a
+ * task that wakes every half block and renders what is due. Sessions that play an experience as
+ * it comes, with nothing of their own changed, share one performance (one synthesizer, one
+ * encoder per format); a session that changes something gets its own copy at the next block.
+ */
+public final class LiveEngine implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(LiveEngine.class.getName());
+
+    private final Supplier<SoundBank> bank;
+    private final GenreCatalog genres;
+    private final ExperienceCatalog experiences;
+    private final LiveSettings settings;
+    private volatile LiveContext context;
+    private final ScheduledExecutorService loops;
+    private final Map<Performance, ScheduledFuture<?>> running = new ConcurrentHashMap<>();
+    private final Map<String, Shared> shared = new HashMap<>();
+    private final AtomicLong lateBlocks = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger sounding = new java.util.concurrent.atomic.AtomicInteger();
+
+    private static final class Shared {
+        final Performance performance;
+        int sessions;
+
+        Shared(Performance performance) {
+            this.performance = performance;
+        }
+    }
+
+    public LiveEngine(Supplier<SoundBank> bank, GenreCatalog genres, ExperienceCatalog experiences, LiveSettings settings) {
+        this.bank = bank;
+        this.genres = genres;
+        this.experiences = experiences;
+        this.settings = settings;
+        this.loops = Executors.newScheduledThreadPool(settings.threads(), r -> {
+            Thread t = new Thread(r, "scorecast-live");
+            t.setDaemon(true);
+            t.setPriority(Thread.MAX_PRIORITY);
+            return t;
+        });
+    }
+
+    public ExperienceCatalog experiences() {
+        return experiences;
+    }
+
+    public LiveSettings settings() {
+        return settings;
+    }
+
+    /** A new session: silence until started. */
+    public LiveSession open() {
+        return new LiveSession(this);
+    }
+
+    /** Blocks rendered after the moment they should have been heard, over the engine's life. */
+    public long lateBlocks() {
+        return lateBlocks.get();
+    }
+
+    /** Performances running now (shared ones counted once). */
+    public int performances() {
+        return running.size();
+    }
+
+    /**
+     * Reads the samples of every instrument {@code genre} may play (and of {@code plan}'s programs),
+     * on the caller's thread: a render loop that had to read them from the SoundFont would hold up
+     * every performance on its thread. Instant once read.
+     */
+    public void prepare(String genre, dev.scorecast.engine.plan.Plan plan) {
+        SoundBank b = context().bank();
+        genres.find(genre).ifPresent(g -> g.arrangement().groups().forEach((group, style) -> style.palette()
+                .forEach(voice -> b.live(voice.program(), group.equals("beats")))));
+        if (plan != null) {
+            plan.sections().forEach(s -> s.instruments().forEach((group, instrument) -> {
+                if (instrument != null && instrument.program() >= 0 && instrument.program() <= 127) {
+                    b.live(instrument.program(), group.equals("beats"));
+                }
+            }));
+        }
+    }
+
+    /** Performances with a synthesizer now. */
+    public int sounding() {
+        return sounding.get();
+    }
+
+    /** Refuses a call that would start one more synthesizer when the configured number already play. */
+    void admit() {
+        if (sounding.get() >= settings.maxPerformances()) {
+            throw new dev.scorecast.engine.error.Busy("The player is at capacity: " + sounding.get()
+                    + " performances are playing; try again shortly, or play an experience as it comes (unchanged"
+                    + " sessions share one performance).", java.time.Duration.ofSeconds(30));
+        }
+    }
+
+    Performance newPerformance() {
+        Performance p = new Performance(context(), System.nanoTime());
+        register(p);
+        return p;
+    }
+
+    void register(Performance p) {
+        long period = Math.max(1, settings.blockFrames() * 1_000_000L / Performance.RATE / 2);
+        running.put(p, loops.scheduleWithFixedDelay(() -> tick(p), 0, period, TimeUnit.MICROSECONDS));
+    }
+
+    private void tick(Performance p) {
+        try {
+            long now = System.nanoTime();
+            if (p.late(now)) {
+                lateBlocks.incrementAndGet();
+            }
+            if (p.pump(now) < 0) {
+                ScheduledFuture<?> f = running.remove(p);
+                if (f != null) {
+                    f.cancel(false);
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            // One broken performance must not stop the thread that runs the others.
+            LOG.log(System.Logger.Level.ERROR, "live performance " + p.id + " failed; ending it", e);
+            p.close();
+            p.pump(System.nanoTime());
+            ScheduledFuture<?> f = running.remove(p);
+            if (f != null) {
+                f.cancel(false);
+            }
+        }
+    }
+
+    /** The shared performance of {@code experience}, started on first use; counted until released. */
+    synchronized Performance acquireShared(Experience experience) {
+        Shared s = shared.get(experience.id());
+        if (s == null || s.performance.closed) {
+            admit();
+            Performance p = newPerformance();
+            p.send(new Control.Start(experience, experience.intensity(), experience.vocals(), new java.util.concurrent.CompletableFuture<>()));
+            s = new Shared(p);
+            shared.put(experience.id(), s);
+        }
+        s.sessions++;
+        return s.performance;
+    }
+
+    synchronized void releaseShared(Experience experience, Performance performance) {
+        Shared s = shared.get(experience.id());
+        if (s == null || s.performance != performance) {
+            performance.close();
+            return;
+        }
+        if (--s.sessions <= 0) {
+            shared.remove(experience.id());
+            performance.close();
+        }
+    }
+
+    private LiveContext context() {
+        LiveContext c = context;
+        if (c == null) {
+            synchronized (this) {
+                c = context;
+                if (c == null) {
+                    c = new LiveContext(bank.get(), genres, experiences, settings, sounding);
+                    context = c;
+                }
+            }
+        }
+        return c;
+    }
+
+    @Override
+    public void close() {
+        Set<Performance> all = Set.copyOf(running.keySet());
+        all.forEach(Performance::close);
+        loops.shutdown();
+        try {
+            loops.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        all.forEach(p -> p.pump(0));
+        loops.shutdownNow();
+    }
+}

@@ -1,0 +1,26 @@
+package dev.scorecast.engine.live;
+
+/**
+ * How the render loops run. {@code blockFrames}: frames rendered, encoded and sent per turn
+ * (1024 = 21.3 ms at 48 kHz, one AAC frame, so the encoder never holds a partial frame);
+ * {@code lookaheadFrames}: how far ahead of real time a loop renders (what a control waits at
+ * most beyond its bar line); {@code threads}: render threads for all performances (one per core);
+ * {@code polyphony}: voices per synthesizer; {@code interpolation}: Gervill's resampling
+ * ("linear" is cheaper than "cubic" and hard to tell apart at 48 kHz); {@code masterGain}: linear
+ * gain after the synthesizer, before a soft knee that rounds peaks off below full scale;
+ * {@code maxPerformances}: how many synthesizers may play at once (shared ones count once); past
+ * it, a call that needs one more is refused with "busy" rather than making everyone underrun.
+ */
+public record LiveSettings(int blockFrames, int lookaheadFrames, int threads, int polyphony, String interpolation, float masterGain,
+                           int maxPerformances) {
+
+    public static final int DEFAULT_RATE = Performance.RATE;
+    public static final LiveSettings DEFAULT = new LiveSettings(1024, 4096, Runtime.getRuntime().availableProcessors(), 48, "linear", 1.0f, 16 * Runtime.getRuntime().availableProcessors());
+
+    public LiveSettings {
+        if (blockFrames < 64 || blockFrames > 16384 || lookaheadFrames < 0 || threads < 1 || polyphony < 8 || maxPerformances < 1) {
+            throw new IllegalArgumentException("live settings out of range: block " + blockFrames + ", look-ahead " + lookaheadFrames
+                    + ", threads " + threads + ", polyphony " + polyphony);
+        }
+    }
+}

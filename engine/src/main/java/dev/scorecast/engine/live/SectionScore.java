@@ -1,0 +1,83 @@
+package dev.scorecast.engine.live;
+
+import dev.scorecast.engine.music.Composer;
+import dev.scorecast.engine.music.Note;
+import dev.scorecast.engine.music.Part;
+import dev.scorecast.engine.music.Score;
+import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.plan.Plan;
+import dev.scorecast.engine.plan.PlanOptions;
+import dev.scorecast.engine.plan.Section;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sound.midi.ShortMessage;
+
+/**
+ * One section composed by the sync pipeline's {@link Composer} and turned into {@link Cue}s in
+ * beats. The section is composed together with the one after it, so that its last bars lead into
+ * the next (approach notes, no final cadence), and only its own notes are kept.
+ */
+final class SectionScore {
+    /** MIDI channel per group, by ordinal: beats on the GM drum channel, the rest on their own. */
+    static final int[] CHANNEL = {9, 0, 1, 2, 3, 4, 5, 6};
+    static final int VOCALS_CHANNEL = CHANNEL[InstrumentGroup.VOCALS.ordinal()];
+
+    private SectionScore() {}
+
+    /** A part's sound on its channel: program, volume and pan to set when the section starts. */
+    record Voice(int channel, int program, boolean drums, int volume, int pan) {}
+
+    record Composed(List<Cue> cues, List<Voice> voices, double beats) {}
+
+    /**
+     * The cues of {@code section} from {@code startBeat} on. {@code firstNote} numbers the notes so
+     * that every note of the performance has its own id.
+     */
+    static Composed compose(Composer composer, String genre, long seed, Section section, Section next, double startBeat, long firstNote) {
+        double seconds = section.barsSeconds();
+        List<Section> sections = new ArrayList<>();
+        sections.add(at(section, 0, 0, seconds));
+        double duration = seconds;
+        if (next != null) {
+            double nextSeconds = next.barsSeconds();
+            sections.add(at(next, 1, seconds, seconds + nextSeconds));
+            duration += nextSeconds;
+        }
+        Plan plan = new Plan(Plan.VERSION, null, seed, genre, duration, PlanOptions.DEFAULT, Plan.Master.DEFAULT, sections);
+        Score score = composer.compose(plan);
+        double beatsPerSecond = section.tempo() / 60.0;
+        List<Cue> cues = new ArrayList<>();
+        List<Voice> voices = new ArrayList<>();
+        long id = firstNote;
+        for (Part part : score.parts()) {
+            int channel = CHANNEL[part.group().ordinal()];
+            // Gain as channel volume: GM volume is 40 log10(cc7 / 127) dB.
+            int volume = (int) Math.round(Math.clamp(127 * Math.pow(10, part.gainDb() / 40), 0, 127));
+            int pan = (int) Math.round(Math.clamp(64 + part.pan() * 63.5, 0, 127));
+            voices.add(new Voice(channel, part.program(), part.drums(), volume, pan));
+            for (Part.ProgramChange pc : part.programChanges()) {
+                if (pc.time() < seconds) {
+                    cues.add(new Cue(startBeat + pc.time() * beatsPerSecond, Cue.CONTROL, ShortMessage.PROGRAM_CHANGE, channel,
+                            pc.program(), part.drums() ? 1 : 0, 0));
+                }
+            }
+            for (Note n : part.notes()) {
+                if (n.start() >= seconds - 1e-9) {
+                    continue;
+                }
+                id++;
+                double on = startBeat + n.start() * beatsPerSecond;
+                double off = startBeat + n.end() * beatsPerSecond;
+                cues.add(new Cue(on, Cue.ON, ShortMessage.NOTE_ON, channel, n.pitch(), n.velocity(), id));
+                cues.add(new Cue(Math.max(off, on + 1e-4), Cue.OFF, ShortMessage.NOTE_OFF, channel, n.pitch(), 0, id));
+            }
+        }
+        return new Composed(cues, voices, section.bars() * (double) section.beatsPerBar());
+    }
+
+    private static Section at(Section s, int index, double start, double end) {
+        return new Section(index, start, end, s.label(), s.tempo(), s.meter(), s.bars(), 0, s.key(), s.mode(), s.intensity(),
+                s.progression(), s.instruments(), s.hit() == null ? null : new Section.Hit(start, s.hit().kind()), s.lyrics(), s.voiceover(),
+                List.of());
+    }
+}
