@@ -100,13 +100,6 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** CPU seconds the server's JVM has used (user + system), from /proc. */
-    double cpuSeconds() throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
-    }
-
     /** Resident memory of the server's JVM (the java child of bin/scorecast), in bytes. */
     long residentBytes() throws IOException {
         // bin/scorecast execs java, so the process is the JVM itself.
