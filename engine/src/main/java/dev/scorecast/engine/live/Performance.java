@@ -671,6 +671,9 @@ public final class Performance implements AutoCloseable {
                     // Gervill's automatic gain control costs a sixth of the synthesizer and pumps; the
                     // master gain and the clip after it keep the level (as the offline Renderer does).
                     "auto gain control", false,
+                    // General MIDI sends nothing to chorus unless a part asks (CC 93 defaults to 0), yet
+                    // Gervill runs the chorus all the same: a fifth of the synthesizer's time for little sound.
+                    "chorus", false,
                     "control rate", CONTROL_RATE,
                     "max polyphony", context.polyphony(),
                     "interpolation", context.interpolation()));
