@@ -5,7 +5,7 @@ import dev.scorecast.engine.style.GenreCatalog;
 
 /** What every performance of one engine shares: the sound bank, the catalogues and the loop's settings. */
 record LiveContext(SoundBank bank, GenreCatalog genres, ExperienceCatalog experiences, LiveSettings settings,
-                   java.util.concurrent.atomic.AtomicInteger sounding) {
+                   java.util.concurrent.atomic.AtomicInteger sounding, java.util.concurrent.Executor composing) {
 
     int blockFrames() {
         return settings.blockFrames();

@@ -28,6 +28,12 @@ public final class LiveEngine implements AutoCloseable {
     private final LiveSettings settings;
     private volatile LiveContext context;
     private final ScheduledExecutorService loops;
+    /** Composes sections ahead, off the render loops (one thread: a section takes milliseconds and comes every few seconds). */
+    private final java.util.concurrent.ExecutorService composing = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "scorecast-live-compose");
+        t.setDaemon(true);
+        return t;
+    });
     private final Map<Performance, ScheduledFuture<?>> running = new ConcurrentHashMap<>();
     private final Map<String, Shared> shared = new HashMap<>();
     private final AtomicLong lateBlocks = new AtomicLong();
@@ -177,7 +183,7 @@ public final class LiveEngine implements AutoCloseable {
             synchronized (this) {
                 c = context;
                 if (c == null) {
-                    c = new LiveContext(bank.get(), genres, experiences, settings, sounding);
+                    c = new LiveContext(bank.get(), genres, experiences, settings, sounding, composing);
                     context = c;
                 }
             }
@@ -197,5 +203,6 @@ public final class LiveEngine implements AutoCloseable {
         }
         all.forEach(p -> p.pump(0));
         loops.shutdownNow();
+        composing.shutdownNow();
     }
 }

@@ -15,7 +15,7 @@ public record LiveSettings(int blockFrames, int lookaheadFrames, int threads, in
                            int maxPerformances) {
 
     public static final int DEFAULT_RATE = Performance.RATE;
-    public static final LiveSettings DEFAULT = new LiveSettings(1024, 4096, Runtime.getRuntime().availableProcessors(), 48, "linear", 1.0f, 16 * Runtime.getRuntime().availableProcessors());
+    public static final LiveSettings DEFAULT = new LiveSettings(1024, 4096, Runtime.getRuntime().availableProcessors(), 48, "linear", 1.0f, 12 * Runtime.getRuntime().availableProcessors());
 
     public LiveSettings {
         if (blockFrames < 64 || blockFrames > 16384 || lookaheadFrames < 0 || threads < 1 || polyphony < 8 || maxPerformances < 1) {

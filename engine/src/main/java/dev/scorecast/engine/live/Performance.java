@@ -93,6 +93,10 @@ public final class Performance implements AutoCloseable {
     private boolean clientPlan;
     private Segment current;
     private Section upcoming;
+    /** The section after {@code upcoming}, chosen when upcoming's composition was started. */
+    private Section following;
+    /** {@code upcoming} being composed off the loop, for when it begins. */
+    private Prepared prepared;
     private long noteIds;
     private double dispatchBeatsPerFrame;
     private final PriorityQueue<Cue> cues = new PriorityQueue<>(Cue.ORDER);
@@ -114,6 +118,9 @@ public final class Performance implements AutoCloseable {
             return section.beatsPerBar();
         }
     }
+
+    /** A section composed ahead on the composing thread, to start at beat {@code at}. */
+    private record Prepared(Section section, double at, java.util.concurrent.CompletableFuture<SectionScore.Composed> score) {}
 
     /** Something that happens when the music reaches a beat (a bar line); told that beat. */
     private record Action(double beat, java.util.function.DoubleConsumer run) {}
@@ -259,6 +266,8 @@ public final class Performance implements AutoCloseable {
             home = null;
             planned.clear();
             clientPlan = false;
+            following = null;
+            prepared = null;
             upcoming = nextSection();
             beginSection(at, barAt(at));
             tempoNow = targetTempo();
@@ -317,6 +326,10 @@ public final class Performance implements AutoCloseable {
                 current = new Segment(releveled, current.startBeat(), current.beats(), current.bar());
                 recompose(at);
                 upcoming = upcoming == null ? null : Continuation.relevel(genre, upcoming, levelFor(upcoming), true, seed);
+                following = following == null ? null : Continuation.relevel(genre, following, levelFor(following), true, seed);
+                if (upcoming != null && following != null) {
+                    prepareUpcoming();
+                }
             });
         }
         publishNow();
@@ -353,6 +366,8 @@ public final class Performance implements AutoCloseable {
             baseTempo = plan.sections().getLast().tempo();
             state = null;
             home = plan.sections().getFirst().key();
+            following = null;
+            prepared = null;
             upcoming = nextSection();
             beginSection(at, barAt(at));
         };
@@ -408,6 +423,8 @@ public final class Performance implements AutoCloseable {
         copy.clientPlan = clientPlan;
         copy.current = current;
         copy.upcoming = upcoming;
+        copy.following = following;
+        copy.prepared = prepared; // its result is immutable: both may take it
         copy.noteIds = noteIds;
         copy.cues.addAll(cues);
         // Actions hold closures over this performance; the copy re-creates the one kind it needs: the section change.
@@ -465,16 +482,63 @@ public final class Performance implements AutoCloseable {
         return Math.clamp(intensity + lift, 0, 1);
     }
 
-    /** Makes {@code upcoming} the section sounding from {@code at}, composes it, and takes the next one. */
+    /**
+     * Makes {@code upcoming} the section sounding from {@code at} and queues its cues (composed
+     * ahead when possible), then starts composing the section after it off the loop: composing
+     * takes 7 ms on average and tens of ms at worst, which a render loop must not spend.
+     */
     private void beginSection(double at, long bar) {
         Section section = upcoming;
-        upcoming = nextSection();
+        Section next = following != null ? following : nextSection();
+        following = null;
+        SectionScore.Composed composed = takePrepared(section, at);
+        upcoming = next;
         current = new Segment(section, at, section.bars() * (double) section.beatsPerBar(), bar);
         cues.removeIf(c -> c.beat() >= at - 1e-9 && c.order() != Cue.OFF);
         actions.removeIf(a -> a.beat() >= at - 1e-9);
-        compose(current, at);
+        if (composed == null) {
+            composed = SectionScore.compose(composer, genre.id(), seed + bar, section, upcoming, at, noteIds);
+            noteIds += NOTE_RANGE;
+        }
+        queue(composed, at);
         schedule(current.end(), when -> advanceSection());
+        following = nextSection();
+        prepareUpcoming();
         publishNow();
+    }
+
+    /** Note ids reserved per composed section, so that sections composed apart never share one. */
+    private static final long NOTE_RANGE = 1 << 20;
+
+    private void prepareUpcoming() {
+        Section s = upcoming;
+        Section n = following;
+        double at = current.end();
+        long bar = current.bar() + current.section().bars();
+        long first = noteIds;
+        noteIds += NOTE_RANGE;
+        String g = genre.id();
+        long sectionSeed = seed + bar;
+        prepared = new Prepared(s, at, java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> SectionScore.compose(composer, g, sectionSeed, s, n, at, first), context.composing()));
+    }
+
+    /** The prepared score of {@code section} at {@code at}, waiting for it if need be; null when what was prepared no longer fits. */
+    private SectionScore.Composed takePrepared(Section section, double at) {
+        Prepared p = prepared;
+        prepared = null;
+        if (p == null || p.section() != section || Math.abs(p.at() - at) > 1e-9) {
+            return null;
+        }
+        return p.score().join();
+    }
+
+    private void queue(SectionScore.Composed composed, double from) {
+        // A voice cue (command -1) sets a channel's program, volume and pan when the section starts.
+        for (SectionScore.Voice v : composed.voices()) {
+            cues.add(new Cue(from, Cue.CONTROL, -1, v.channel(), v.program(), v.drums() ? 1 : 0, (long) v.volume() << 8 | v.pan()));
+        }
+        cues.addAll(composed.cues());
     }
 
     private void advanceSection() {
@@ -495,7 +559,7 @@ public final class Performance implements AutoCloseable {
         cues.removeIf(c -> c.beat() >= from - 1e-9 && c.order() != Cue.OFF);
         SectionScore.Composed composed = SectionScore.compose(composer, genre.id(), seed + current.bar(), current.section(),
                 upcoming, current.startBeat(), noteIds);
-        noteIds += composed.cues().size();
+        noteIds += NOTE_RANGE;
         for (Cue c : composed.cues()) {
             if (c.beat() >= from - 1e-9) {
                 cues.add(c);
@@ -504,17 +568,6 @@ public final class Performance implements AutoCloseable {
         for (SectionScore.Voice v : composed.voices()) {
             cues.add(new Cue(from, Cue.CONTROL, -1, v.channel(), v.program(), v.drums() ? 1 : 0, (long) v.volume() << 8 | v.pan()));
         }
-    }
-
-    private void compose(Segment segment, double from) {
-        SectionScore.Composed composed = SectionScore.compose(composer, genre.id(), seed + segment.bar(), segment.section(),
-                upcoming, segment.startBeat(), noteIds);
-        noteIds += composed.cues().size();
-        // A voice cue (command -1) sets a channel's program, volume and pan when the section starts.
-        for (SectionScore.Voice v : composed.voices()) {
-            cues.add(new Cue(from, Cue.CONTROL, -1, v.channel(), v.program(), v.drums() ? 1 : 0, (long) v.volume() << 8 | v.pan()));
-        }
-        cues.addAll(composed.cues());
     }
 
     private double targetTempo() {
@@ -671,6 +724,9 @@ public final class Performance implements AutoCloseable {
                     // Gervill's automatic gain control costs a sixth of the synthesizer and pumps; the
                     // master gain and the clip after it keep the level (as the offline Renderer does).
                     "auto gain control", false,
+                    // General MIDI sends nothing to chorus unless a part asks (CC 93 defaults to 0), yet
+                    // Gervill runs the chorus all the same: a fifth of the synthesizer's time for little sound.
+                    "chorus", false,
                     "control rate", CONTROL_RATE,
                     "max polyphony", context.polyphony(),
                     "interpolation", context.interpolation()));

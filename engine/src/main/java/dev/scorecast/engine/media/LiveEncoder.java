@@ -3,6 +3,7 @@ package dev.scorecast.engine.media;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_alloc;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_free;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_rescale_ts;
+import static org.bytedeco.ffmpeg.global.avcodec.av_packet_unref;
 import static org.bytedeco.ffmpeg.global.avcodec.avcodec_alloc_context3;
 import static org.bytedeco.ffmpeg.global.avcodec.avcodec_find_encoder_by_name;
 import static org.bytedeco.ffmpeg.global.avcodec.avcodec_free_context;
@@ -128,10 +129,15 @@ public final class LiveEncoder implements AutoCloseable {
         if (codec == null) {
             throw new IllegalStateException("this FFmpeg build has no " + format.encoder + " encoder");
         }
-        AVFormatContext c = new AVFormatContext(null);
+        // ADTS and MP3 need no muxer: a chunk is the encoder's packet (with a 7-byte ADTS header for
+        // AAC), which saves the muxer's per-packet work and buffers. Ogg pages need the muxer.
+        boolean raw = format != Format.OPUS;
+        AVFormatContext c = raw ? null : new AVFormatContext(null);
         AVCodecContext e = null;
         try {
-            AudioEncoder.check(avformat_alloc_output_context2(c, null, format.muxer, null), "create the " + format.muxer + " muxer");
+            if (!raw) {
+                AudioEncoder.check(avformat_alloc_output_context2(c, null, format.muxer, null), "create the " + format.muxer + " muxer");
+            }
             e = avcodec_alloc_context3(codec);
             e.sample_fmt(format.interleaved ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_FLTP);
             e.sample_rate(RATE);
@@ -145,30 +151,38 @@ public final class LiveEncoder implements AutoCloseable {
             } finally {
                 av_dict_free(encoderOptions);
             }
-            AVStream s = avformat_new_stream(c, null);
-            if (s == null) {
-                throw new OutOfMemoryError("FFmpeg could not add a stream");
+            if (raw) {
+                header = new byte[0];
+                ctx = null;
+                stream = null;
+            } else {
+                AVStream s = avformat_new_stream(c, null);
+                if (s == null) {
+                    throw new OutOfMemoryError("FFmpeg could not add a stream");
+                }
+                AudioEncoder.check(avcodec_parameters_from_context(s.codecpar(), e), "describe the " + format.wire + " stream");
+                s.time_base(e.time_base());
+                openBuffer(c);
+                AVDictionary options = new AVDictionary(null);
+                try {
+                    MUXER_OPTIONS.forEach((k, v) -> av_dict_set(options, k, v, 0));
+                    AudioEncoder.check(avformat_write_header(c, options), "write the " + format.wire + " header");
+                } finally {
+                    av_dict_free(options);
+                }
+                header = takeBuffer(c);
+                openBuffer(c);
+                ctx = c;
+                stream = s;
             }
-            AudioEncoder.check(avcodec_parameters_from_context(s.codecpar(), e), "describe the " + format.wire + " stream");
-            s.time_base(e.time_base());
-            openBuffer(c);
-            AVDictionary options = new AVDictionary(null);
-            try {
-                MUXER_OPTIONS.forEach((k, v) -> av_dict_set(options, k, v, 0));
-                AudioEncoder.check(avformat_write_header(c, options), "write the " + format.wire + " header");
-            } finally {
-                av_dict_free(options);
-            }
-            header = takeBuffer(c);
-            openBuffer(c);
-            ctx = c;
             enc = e;
-            stream = s;
         } catch (RuntimeException ex) {
             if (e != null) {
                 avcodec_free_context(e);
             }
-            freeContext(c);
+            if (c != null) {
+                freeContext(c);
+            }
             throw ex;
         }
         frameSize = enc.frame_size() > 0 ? enc.frame_size() : 1024;
@@ -250,6 +264,19 @@ public final class LiveEncoder implements AutoCloseable {
             if (ret < 0) {
                 return; // EAGAIN: the encoder wants more input
             }
+            if (ctx == null) {
+                int size = packet.size();
+                if (format == Format.AAC) {
+                    out.write(adtsHeader(size), 0, 7);
+                }
+                if (copy.length < size) {
+                    copy = new byte[size];
+                }
+                packet.data().capacity(size).get(copy, 0, size);
+                out.write(copy, 0, size);
+                av_packet_unref(packet);
+                continue;
+            }
             packet.stream_index(stream.index());
             av_packet_rescale_ts(packet, enc.time_base(), stream.time_base());
             AudioEncoder.check(av_write_frame(ctx, packet), "write a " + format.wire + " packet");
@@ -257,6 +284,15 @@ public final class LiveEncoder implements AutoCloseable {
             out.write(bytes, 0, bytes.length);
             openBuffer(ctx);
         }
+    }
+
+    private byte[] copy = new byte[2048];
+
+    /** ADTS without CRC: MPEG-4 AAC LC, 48 kHz (index 3), two channels, this frame's length. */
+    private static byte[] adtsHeader(int payload) {
+        int length = payload + 7;
+        return new byte[] {(byte) 0xFF, (byte) 0xF1, (byte) ((1 << 6) | (3 << 2)), (byte) ((2 << 6) | (length >> 11)),
+                (byte) ((length >> 3) & 0xFF), (byte) (((length & 7) << 5) | 0x1F), (byte) 0xFC};
     }
 
     private static void openBuffer(AVFormatContext c) {
@@ -306,6 +342,8 @@ public final class LiveEncoder implements AutoCloseable {
         av_packet_free(packet);
         av_frame_free(frame);
         avcodec_free_context(enc);
-        freeContext(ctx);
+        if (ctx != null) {
+            freeContext(ctx);
+        }
     }
 }

@@ -112,8 +112,8 @@ public record ServerConfig(
                     settings.integer("SCORECAST_LIVE_BLOCK_FRAMES", 1024),
                     settings.integer("SCORECAST_LIVE_LOOKAHEAD_MS", 85),
                     settings.integer("SCORECAST_LIVE_THREADS", Runtime.getRuntime().availableProcessors()),
-                    // About what two cores carry with room to spare (docs/BENCHMARKS.md); more cores, more performances.
-                    settings.integer("SCORECAST_LIVE_MAX_PERFORMANCES", 16 * Runtime.getRuntime().availableProcessors()));
+                    // What the benchmark found two cores carry, 24 private streams (docs/BENCHMARKS.md); more cores, more.
+                    settings.integer("SCORECAST_LIVE_MAX_PERFORMANCES", 12 * Runtime.getRuntime().availableProcessors()));
         }
     }
 
