@@ -154,38 +154,6 @@ final class LiveAudio implements AutoCloseable {
         detector.accept(mono, from, to - from);
         return detector.finish(OnsetRules.DEFAULT);
     }
-
-    /**
-     * The beat period that the most onset pairs are whole multiples of, searched between
-     * {@code minBpm} and {@code maxBpm} (as engine's RenderedTempoTest does).
-     */
-    static double estimateBpm(List<Double> onsets, double minBpm, double maxBpm) {
-        double bestBpm = minBpm;
-        double bestScore = -1;
-        for (double bpm = minBpm; bpm <= maxBpm; bpm += 0.05) {
-            double period = 60 / bpm;
-            double score = 0;
-            for (int i = 0; i < onsets.size(); i++) {
-                for (int j = i + 1; j < onsets.size(); j++) {
-                    double beats = (onsets.get(j) - onsets.get(i)) / period;
-                    if (beats > 4.5) {
-                        break;
-                    }
-                    long k = Math.round(beats);
-                    if (k >= 1) {
-                        double off = (beats - k) / 0.015;
-                        score += Math.exp(-off * off / 2);
-                    }
-                }
-            }
-            if (score > bestScore) {
-                bestScore = score;
-                bestBpm = bpm;
-            }
-        }
-        return bestBpm;
-    }
-
     /** The first index from which {@code a} and {@code b} differ by more than {@code tolerance}, or -1. */
     static int firstDifference(float[] a, int fromA, float[] b, int fromB, int length, float tolerance) {
         for (int i = 0; i < length; i++) {

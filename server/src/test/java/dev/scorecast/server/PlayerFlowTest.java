@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.scorecast.engine.analysis.audio.PulseTempo;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -101,7 +102,7 @@ class PlayerFlowTest {
             double rms = LiveAudio.rms(mono, 0, mono.length);
             assertTrue(rms > 0.01, "the stream is not silent: rms " + rms);
             List<Double> onsets = LiveAudio.onsets(mono, LiveAudio.RATE, mono.length);
-            double heard = LiveAudio.estimateBpm(onsets, tempo / 1.4, tempo * 1.4);
+            double heard = PulseTempo.estimateBpm(onsets, tempo / 1.4, tempo * 1.4);
             System.out.printf("player: transport %.2f bpm, heard %.2f bpm from %d onsets%n", tempo, heard, onsets.size());
             assertEquals(124, tempo, 0.01);
             assertTrue(Math.abs(heard - tempo) / tempo < 0.02, "heard " + heard + " bpm, transport says " + tempo);
@@ -157,7 +158,7 @@ class PlayerFlowTest {
             float[] mono = LiveAudio.wavMono(audio.bytes());
             int start = mono.length - 6 * 48000;
             List<Double> onsets = LiveAudio.onsets(mono, start, mono.length);
-            double heard = LiveAudio.estimateBpm(onsets, 148.8 / 1.4, 148.8 * 1.4);
+            double heard = PulseTempo.estimateBpm(onsets, 148.8 / 1.4, 148.8 * 1.4);
             System.out.printf("player: after intensity 1.0 heard %.2f bpm (expected 148.8)%n", heard);
             assertTrue(Math.abs(heard - 148.8) / 148.8 < 0.02, "heard " + heard);
             JsonNode current = api.get("/player/current_experience").body();
@@ -254,7 +255,7 @@ class PlayerFlowTest {
             float[] mono = LiveAudio.wavMono(audio.bytes());
             int start = (int) (fromFrame - audio.firstFrame()) + 48000;
             List<Double> onsets = LiveAudio.onsets(mono, start, Math.min(mono.length, start + 6 * 48000));
-            double heard = LiveAudio.estimateBpm(onsets, 100 / 1.4, 100 * 1.4);
+            double heard = PulseTempo.estimateBpm(onsets, 100 / 1.4, 100 * 1.4);
             System.out.printf("player: replaced plan at %.3f s, heard %.2f bpm after it (planned 100)%n", appliesAt, heard);
             assertTrue(Math.abs(heard - 100) / 100 < 0.02, "heard " + heard);
         }

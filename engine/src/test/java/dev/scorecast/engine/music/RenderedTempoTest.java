@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.scorecast.engine.analysis.audio.OnsetDetector;
 import dev.scorecast.engine.analysis.audio.OnsetRules;
 import dev.scorecast.engine.analysis.audio.PcmWavReader;
+import dev.scorecast.engine.analysis.audio.PulseTempo;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.Section;
 import dev.scorecast.engine.render.MixSettings;
@@ -23,10 +24,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The tempo a listener hears in the rendered master, estimated from its onsets alone, is the
- * plan's: within 2 % in every section. The estimate knows the plan's tempo only to within ±40 %
- * (it searches that band), which settles whether the pulse is the beat or its half or double,
- * the usual ambiguity of tempo estimation, without letting a wrong tempo pass.
+ * The tempo a listener hears in the rendered master, estimated from its onsets alone
+ * ({@link PulseTempo}, searching ±40 % around the plan's tempo), is the plan's: within 2 % in
+ * every section.
  */
 class RenderedTempoTest {
     static final Path TIM = Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2");
@@ -40,7 +40,7 @@ class RenderedTempoTest {
             // The first and last bar hold the boundary hits and fills; the steady groove is between.
             double bar = s.beatsPerBar() * 60 / s.tempo();
             List<Double> inside = onsets.stream().filter(t -> t > s.start() + bar && t < s.end() - bar).toList();
-            double heard = estimateBpm(inside, s.tempo() / 1.4, s.tempo() * 1.4);
+            double heard = PulseTempo.estimateBpm(inside, s.tempo() / 1.4, s.tempo() * 1.4);
             double error = Math.abs(heard - s.tempo()) / s.tempo();
             System.out.printf("%s section %d: planned %.2f bpm, heard %.2f bpm (%.2f %%), %d onsets%n", genre, s.index(), s.tempo(),
                     heard, 100 * error, inside.size());
@@ -55,9 +55,9 @@ class RenderedTempoTest {
             pulse.add(t);
             pulse.add(t + 30 / 117.0); // off-beats: an eighth-note grid, as hats play
         }
-        double heard = estimateBpm(pulse, 117 / 1.4, 117 * 1.4);
+        double heard = PulseTempo.estimateBpm(pulse, 117 / 1.4, 117 * 1.4);
         assertTrue(Math.abs(heard - 117) < 0.3, "heard " + heard);
-        double wrong = estimateBpm(pulse, 125 / 1.4, 125 * 1.4);
+        double wrong = PulseTempo.estimateBpm(pulse, 125 / 1.4, 125 * 1.4);
         assertTrue(Math.abs(wrong - 125) / 125 > 0.02, "a 117 bpm pulse must not pass for 125: " + wrong);
     }
 
@@ -85,36 +85,5 @@ class RenderedTempoTest {
             }
             return detector.finish(OnsetRules.DEFAULT);
         }
-    }
-
-    /**
-     * The beat period that the most onset pairs are whole multiples of (one to four beats apart,
-     * each pair weighted by how close it falls to a multiple), searched in 0.05 bpm steps.
-     */
-    static double estimateBpm(List<Double> onsets, double minBpm, double maxBpm) {
-        double bestBpm = minBpm;
-        double bestScore = -1;
-        for (double bpm = minBpm; bpm <= maxBpm; bpm += 0.05) {
-            double period = 60 / bpm;
-            double score = 0;
-            for (int i = 0; i < onsets.size(); i++) {
-                for (int j = i + 1; j < onsets.size(); j++) {
-                    double beats = (onsets.get(j) - onsets.get(i)) / period;
-                    if (beats > 4.5) {
-                        break;
-                    }
-                    long k = Math.round(beats);
-                    if (k >= 1) {
-                        double off = (beats - k) / 0.015;
-                        score += Math.exp(-off * off / 2);
-                    }
-                }
-            }
-            if (score > bestScore) {
-                bestScore = score;
-                bestBpm = bpm;
-            }
-        }
-        return bestBpm;
     }
 }
