@@ -1,12 +1,9 @@
 package dev.scorecast.engine.io;
 
-import static java.nio.charset.StandardCharsets.US_ASCII;
-
 import dev.scorecast.engine.error.UnsupportedMedia;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -66,8 +63,8 @@ public record WavFormat(int formatTag, int channels, int rateHz, int bits, long 
     }
 
     private static WavFormat header(FileChannel ch, Path wav, String field, String reader) throws IOException {
-        ByteBuffer riff = read(ch, 0, 12);
-        if (riff == null || !tag(riff, 0).equals("RIFF") || !tag(riff, 8).equals("WAVE")) {
+        ByteBuffer riff = Riff.read(ch, 0, 12);
+        if (riff == null || !Riff.tag(riff, 0).equals("RIFF") || !Riff.tag(riff, 8).equals("WAVE")) {
             throw unsupported(wav, field, reader, "not a RIFF/WAVE file");
         }
         long position = 12;
@@ -76,15 +73,15 @@ public record WavFormat(int formatTag, int channels, int rateHz, int bits, long 
         int rate = 0;
         int bits = 0;
         while (true) {
-            ByteBuffer chunk = read(ch, position, 8);
+            ByteBuffer chunk = Riff.read(ch, position, 8);
             if (chunk == null) {
                 throw unsupported(wav, field, reader, "no data chunk");
             }
-            String id = tag(chunk, 0);
+            String id = Riff.tag(chunk, 0);
             long size = Integer.toUnsignedLong(chunk.getInt(4));
             long body = position + 8;
             if (id.equals("fmt ")) {
-                ByteBuffer fmt = read(ch, body, 16);
+                ByteBuffer fmt = Riff.read(ch, body, 16);
                 if (fmt == null) {
                     throw unsupported(wav, field, reader, "truncated fmt chunk");
                 }
@@ -93,7 +90,7 @@ public record WavFormat(int formatTag, int channels, int rateHz, int bits, long 
                 rate = fmt.getInt(4);
                 bits = Short.toUnsignedInt(fmt.getShort(14));
                 if (format == EXTENSIBLE && size >= 40) { // the real tag is in the sub-format GUID
-                    ByteBuffer ext = read(ch, body + 24, 2);
+                    ByteBuffer ext = Riff.read(ch, body + 24, 2);
                     format = ext == null ? format : Short.toUnsignedInt(ext.getShort(0));
                 }
             } else if (id.equals("data")) {
@@ -106,23 +103,7 @@ public record WavFormat(int formatTag, int channels, int rateHz, int bits, long 
         }
     }
 
-    private static ByteBuffer read(FileChannel ch, long at, int bytes) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        while (b.hasRemaining()) {
-            if (ch.read(b, at + b.position()) < 0) {
-                return null;
-            }
-        }
-        return b.flip();
-    }
-
-    private static String tag(ByteBuffer b, int at) {
-        byte[] four = new byte[4];
-        b.get(at, four);
-        return new String(four, US_ASCII);
-    }
-
-    private static UnsupportedMedia unsupported(Path wav, String field, String reader, String why) {
+            private static UnsupportedMedia unsupported(Path wav, String field, String reader, String why) {
         return new UnsupportedMedia(field, wav.getFileName() + " is not a WAV file " + reader + " reads: " + why + ".");
     }
 

@@ -9,12 +9,11 @@ import com.sun.media.sound.ModelPerformer;
 import com.sun.media.sound.SF2Soundbank;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
+import dev.scorecast.engine.io.Riff;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -161,28 +160,28 @@ public final class SoundBank implements AutoCloseable {
      */
     static int soundFontVersion(Path sf2) {
         try (FileChannel ch = FileChannel.open(sf2, StandardOpenOption.READ)) {
-            ByteBuffer head = read(ch, 0, 12);
-            if (head == null || !tag(head, 0).equals("RIFF") || !tag(head, 8).equals("sfbk")) {
+            ByteBuffer head = Riff.read(ch, 0, 12);
+            if (head == null || !Riff.tag(head, 0).equals("RIFF") || !Riff.tag(head, 8).equals("sfbk")) {
                 throw notSf2(sf2);
             }
             long pos = 12;
             long end = Math.min(ch.size(), 8 + Integer.toUnsignedLong(head.getInt(4)));
             while (pos + 8 <= end) {
-                ByteBuffer chunk = read(ch, pos, 12);
+                ByteBuffer chunk = Riff.read(ch, pos, 12);
                 if (chunk == null) {
                     break;
                 }
                 long size = Integer.toUnsignedLong(chunk.getInt(4));
-                if (tag(chunk, 0).equals("LIST") && tag(chunk, 8).equals("INFO")) {
+                if (Riff.tag(chunk, 0).equals("LIST") && Riff.tag(chunk, 8).equals("INFO")) {
                     long sub = pos + 12;
                     long subEnd = Math.min(end, pos + 8 + size);
                     while (sub + 8 <= subEnd) {
-                        ByteBuffer s = read(ch, sub, 12);
+                        ByteBuffer s = Riff.read(ch, sub, 12);
                         if (s == null) {
                             break;
                         }
                         long subSize = Integer.toUnsignedLong(s.getInt(4));
-                        if (tag(s, 0).equals("ifil") && subSize >= 4) {
+                        if (Riff.tag(s, 0).equals("ifil") && subSize >= 4) {
                             return Short.toUnsignedInt(s.getShort(8));
                         }
                         sub += 8 + subSize + (subSize & 1);
@@ -202,19 +201,4 @@ public final class SoundBank implements AutoCloseable {
                 + SETTING + " to an SF2 file.");
     }
 
-    private static ByteBuffer read(FileChannel ch, long at, int bytes) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        while (b.hasRemaining()) {
-            if (ch.read(b, at + b.position()) < 0) {
-                return null;
-            }
         }
-        return b.flip();
-    }
-
-    private static String tag(ByteBuffer b, int at) {
-        byte[] four = new byte[4];
-        b.get(at, four);
-        return new String(four, StandardCharsets.US_ASCII);
-    }
-}
