@@ -1,12 +1,9 @@
 package dev.scorecast.engine.analysis;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.scorecast.engine.Commands;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** Runs Debian's ffmpeg and ffprobe (5.1) for fixtures; arguments are passed as a list, so filter graphs need no shell quoting. */
 final class FfmpegCli {
@@ -38,34 +35,6 @@ final class FfmpegCli {
     }
 
     static String run(List<String> cmd) {
-        Path log = null;
-        try {
-            // A file rather than a pipe: a pipe nobody reads can block the child.
-            log = Files.createTempFile("ffmpeg-", ".log");
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            p.getOutputStream().close();
-            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException("timed out: " + cmd);
-            }
-            String output = Files.readString(log, StandardCharsets.UTF_8);
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException("failed (" + p.exitValue() + "): " + cmd + "\n" + output);
-            }
-            return output;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run " + cmd, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted: " + cmd, e);
-        } finally {
-            if (log != null) {
-                try {
-                    Files.deleteIfExists(log);
-                } catch (IOException ignored) {
-                    // a stray temp log is harmless
-                }
-            }
-        }
+        return Commands.run(cmd, TIMEOUT_SECONDS);
     }
 }

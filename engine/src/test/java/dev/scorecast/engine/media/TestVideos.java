@@ -1,14 +1,13 @@
 package dev.scorecast.engine.media;
 
+import dev.scorecast.engine.Commands;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 
 /** Fixture files made with the ffmpeg CLI (Debian's 5.1), so tests need no binary files in git. */
 final class TestVideos {
@@ -57,35 +56,6 @@ final class TestVideos {
     }
 
     static String run(List<String> cmd) {
-        Path log = null;
-        try {
-            // Output goes to a file, not a pipe: a pipe nobody reads can block the child, and
-            // reading it before waiting would defeat the timeout.
-            log = Files.createTempFile("ffmpeg-", ".log");
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            p.getOutputStream().close();
-            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException("timed out: " + cmd);
-            }
-            String output = Files.readString(log, StandardCharsets.UTF_8);
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException("failed (" + p.exitValue() + "): " + cmd + "\n" + output);
-            }
-            return output;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run " + cmd, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted: " + cmd, e);
-        } finally {
-            if (log != null) {
-                try {
-                    Files.deleteIfExists(log);
-                } catch (IOException ignored) {
-                    // a stray temp log is harmless
-                }
-            }
-        }
+        return Commands.run(cmd, TIMEOUT_SECONDS);
     }
 }

@@ -1,16 +1,13 @@
 package dev.scorecast.engine.render;
 
+import dev.scorecast.engine.Commands;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
 import dev.scorecast.engine.plan.InstrumentGroup;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -114,33 +111,6 @@ final class Fixtures {
     }
 
     static String run(List<String> cmd) {
-        Path log = null;
-        try {
-            log = Files.createTempFile("ffmpeg-", ".log");
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            p.getOutputStream().close();
-            if (!p.waitFor(300, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException("timed out: " + cmd);
-            }
-            String out = Files.readString(log, StandardCharsets.UTF_8);
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException("failed (" + p.exitValue() + "): " + cmd + "\n" + out);
-            }
-            return out;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run " + cmd, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } finally {
-            if (log != null) {
-                try {
-                    Files.deleteIfExists(log);
-                } catch (IOException ignored) {
-                    // harmless
-                }
-            }
-        }
+        return Commands.run(cmd, 300);
     }
 }
