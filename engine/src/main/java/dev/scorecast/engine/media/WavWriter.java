@@ -3,15 +3,10 @@ package dev.scorecast.engine.media;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 
 import dev.scorecast.engine.error.Unprocessable;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.scorecast.engine.io.PendingFile;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Streams 16-bit PCM into a RIFF WAV file. Data goes to a hidden temporary file beside the
@@ -26,38 +21,23 @@ final class WavWriter implements PcmSink, AutoCloseable {
     private static final long MAX_DATA_BYTES = 0xFFFF_FFFFL - 36;
     private static final int STAGING_BYTES = 1 << 20;
 
-    private final Path target;
-    private final Path temp;
-    private final FileChannel channel;
+    private final PendingFile file;
     private final int sampleRate;
     private final int channels;
     private final int frameBytes;
     // Batches the decoder's small frames (a few KB each) into large writes.
     private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES);
     private long dataBytes;
-    private boolean committed;
 
-    private WavWriter(Path target, Path temp, FileChannel channel, int sampleRate, int channels) {
-        this.target = target;
-        this.temp = temp;
-        this.channel = channel;
+    private WavWriter(Path target, int sampleRate, int channels) {
+        this.file = PendingFile.create(target, HEADER_BYTES);
         this.sampleRate = sampleRate;
         this.channels = channels;
         this.frameBytes = channels * Short.BYTES;
     }
 
     static WavWriter create(Path target, int sampleRate, int channels) {
-        Path absolute = target.toAbsolutePath();
-        Path temp = null;
-        try {
-            temp = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName() + ".", ".part");
-            FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE);
-            channel.position(HEADER_BYTES);
-            return new WavWriter(absolute, temp, channel, sampleRate, channels);
-        } catch (IOException e) {
-            deleteQuietly(temp);
-            throw new UncheckedIOException("cannot create a temporary file beside " + absolute, e);
-        }
+        return new WavWriter(target, sampleRate, channels);
     }
 
     @Override
@@ -96,40 +76,19 @@ final class WavWriter implements PcmSink, AutoCloseable {
 
     /** Finishes the file and moves it to the target name, replacing any file there. */
     void commit() {
-        try {
-            drain();
-            channel.write(header(dataBytes), 0);
-            // Without the sync, a power cut after the rename could leave the name pointing at a hole.
-            channel.force(true);
-            channel.close();
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            committed = true;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + target, e);
-        }
+        drain();
+        file.commit(header(dataBytes));
     }
 
     @Override
     public void close() {
-        if (!committed) {
-            try {
-                channel.close();
-            } catch (IOException ignored) {
-                // The file is being thrown away.
-            }
-            deleteQuietly(temp);
-        }
+        file.close();
     }
 
     private void drain() {
         staging.flip();
-        try {
-            while (staging.hasRemaining()) {
-                dataBytes += channel.write(staging);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + temp, e);
-        }
+        dataBytes += staging.remaining();
+        file.write(staging);
         staging.clear();
     }
 
@@ -148,13 +107,4 @@ final class WavWriter implements PcmSink, AutoCloseable {
         return h.flip();
     }
 
-    private static void deleteQuietly(Path path) {
-        if (path != null) {
-            try {
-                Files.deleteIfExists(path);
-            } catch (IOException ignored) {
-                // Best effort: a leftover ".part" file is harmless and hidden.
-            }
-        }
-    }
 }

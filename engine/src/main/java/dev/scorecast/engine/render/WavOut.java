@@ -2,15 +2,10 @@ package dev.scorecast.engine.render;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.scorecast.engine.io.PendingFile;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.SplittableRandom;
 
 /**
@@ -25,9 +20,7 @@ final class WavOut implements AutoCloseable {
 
     private static final int STAGING_BYTES = 1 << 18;
 
-    private final Path target;
-    private final Path temp;
-    private final FileChannel channel;
+    private final PendingFile file;
     private final Encoding encoding;
     private final int channels;
     private final int rate;
@@ -37,38 +30,17 @@ final class WavOut implements AutoCloseable {
     private final SplittableRandom dither = new SplittableRandom(0x5C0CA57L);
     private long frames;
     private long clipped;
-    private boolean committed;
 
-    private WavOut(Path target, Path temp, FileChannel channel, Encoding encoding, int rate, int channels) {
-        this.target = target;
-        this.temp = temp;
-        this.channel = channel;
+    private WavOut(Encoding encoding, int rate, int channels, Path target) {
         this.encoding = encoding;
         this.rate = rate;
         this.channels = channels;
         this.headerBytes = encoding == Encoding.FLOAT32 ? 58 : 44;
+        this.file = PendingFile.create(target, headerBytes);
     }
 
     static WavOut create(Path target, Encoding encoding, int rate, int channels) {
-        Path absolute = target.toAbsolutePath();
-        Path temp = null;
-        try {
-            Files.createDirectories(absolute.getParent());
-            temp = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName() + ".", ".part");
-            FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE);
-            WavOut out = new WavOut(absolute, temp, ch, encoding, rate, channels);
-            ch.position(out.headerBytes);
-            return out;
-        } catch (IOException e) {
-            if (temp != null) {
-                try {
-                    Files.deleteIfExists(temp);
-                } catch (IOException ignored) {
-                    // best effort
-                }
-            }
-            throw new UncheckedIOException("cannot create a file beside " + absolute, e);
-        }
+        return new WavOut(encoding, rate, channels, target);
     }
 
     /** Appends {@code n} frames of {@code block[channel][0..n)}. */
@@ -116,39 +88,18 @@ final class WavOut implements AutoCloseable {
     }
 
     void commit() {
-        try {
-            drain();
-            channel.write(header(), 0);
-            channel.force(true);
-            channel.close();
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            committed = true;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + target, e);
-        }
+        drain();
+        file.commit(header());
     }
 
     @Override
     public void close() {
-        if (!committed) {
-            try {
-                channel.close();
-                Files.deleteIfExists(temp);
-            } catch (IOException ignored) {
-                // The file is being thrown away.
-            }
-        }
+        file.close();
     }
 
     private void drain() {
         staging.flip();
-        try {
-            while (staging.hasRemaining()) {
-                channel.write(staging);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + temp, e);
-        }
+        file.write(staging);
         staging.clear();
     }
 
