@@ -26,8 +26,9 @@ import javax.sound.midi.Instrument;
 /**
  * One SoundFont 2 bank shared by every renderer. Opening it reads only the bank's directory
  * (presets, zones, sample headers); sample data stays in the file until an instrument is first
- * asked for, and then only that instrument's samples are read, once, for all renderers: loading
- * every instrument of FluidR3 would put 140 MB on the heap.
+ * asked for, and then only that instrument's samples are read, once, for all renderers, and kept
+ * as floats (twice the bytes of the file's 16-bit samples, so that no voice converts them again):
+ * loading every instrument of FluidR3 would put 280 MB on the heap.
  *
  * <p>Thread-safe: instruments are resolved and their samples loaded under this object's lock, and
  * Gervill's own loader then finds them already in memory and only reads them.
@@ -40,6 +41,7 @@ public final class SoundBank implements AutoCloseable {
     private final Path file;
     private final SF2Soundbank bank;
     private final Map<Integer, ModelInstrument> loaded = new HashMap<>();
+    private final Map<SampleKey, float[]> floats = new HashMap<>();
     private boolean closed;
 
     private SoundBank(Path file, SF2Soundbank bank) {
@@ -96,9 +98,9 @@ public final class SoundBank implements AutoCloseable {
             }
             Instrument found = bank.getInstrument(new ModelPatch(0, p, drums));
             if (found instanceof ModelInstrument model) {
-                loadSamples(model);
-                loaded.put(key, model);
-                return new Resolved(p, model);
+                ModelInstrument playable = playable(model);
+                loaded.put(key, playable);
+                return new Resolved(p, playable);
             }
         }
         // Any bank with no program 0 at all is unusable for General MIDI.
@@ -125,30 +127,63 @@ public final class SoundBank implements AutoCloseable {
     public synchronized void close() {
         // The samples are plain Java arrays; dropping the references lets the collector free them.
         loaded.clear();
+        floats.clear();
         closed = true;
     }
 
-    private static void loadSamples(ModelInstrument instrument) {
-        List<ModelByteBuffer> buffers = new ArrayList<>();
-        for (ModelPerformer performer : instrument.getPerformers()) {
-            if (performer.getOscillators() == null) {
-                continue;
-            }
-            for (ModelOscillator osc : performer.getOscillators()) {
-                if (osc instanceof ModelByteBufferWavetable w) {
+    /**
+     * The instrument's zones built once, their samples read from the file and turned into floats
+     * ({@link FloatWavetable}), shared with every other instrument that plays the same sample.
+     * The 16-bit bytes are dropped once converted; only the floats stay on the heap.
+     */
+    private ModelInstrument playable(ModelInstrument instrument) {
+        ModelPerformer[] performers = instrument.getPerformers();
+        List<ModelByteBuffer> toRead = new ArrayList<>();
+        for (ModelPerformer performer : performers) {
+            for (ModelOscillator osc : oscillators(performer)) {
+                if (osc instanceof ModelByteBufferWavetable w && FloatWavetable.holds(w) && !floats.containsKey(SampleKey.of(w.getBuffer()))) {
+                    toRead.add(w.getBuffer());
+                } else if (osc instanceof ModelByteBufferWavetable w && !FloatWavetable.holds(w)) {
+                    // A kind the float copy does not hold (24-bit, stereo): Gervill plays its bytes, which must be in memory.
                     if (w.getBuffer() != null) {
-                        buffers.add(w.getBuffer());
+                        toRead.add(w.getBuffer());
                     }
                     if (w.get8BitExtensionBuffer() != null) {
-                        buffers.add(w.get8BitExtensionBuffer());
+                        toRead.add(w.get8BitExtensionBuffer());
                     }
                 }
             }
         }
         try {
-            ModelByteBuffer.loadAll(buffers);
+            ModelByteBuffer.loadAll(toRead);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read SoundFont samples", e);
+        }
+        for (ModelPerformer performer : performers) {
+            List<ModelOscillator> oscillators = oscillators(performer);
+            for (int i = 0; i < oscillators.size(); i++) {
+                if (oscillators.get(i) instanceof ModelByteBufferWavetable w && FloatWavetable.holds(w)) {
+                    ModelByteBuffer bytes = w.getBuffer();
+                    float[] samples = floats.computeIfAbsent(SampleKey.of(bytes),
+                            k -> FloatWavetable.toFloats(bytes.array(), (int) bytes.arrayOffset(), (int) bytes.capacity()));
+                    oscillators.set(i, FloatWavetable.of(w, samples));
+                }
+            }
+        }
+        // The bytes were only read to be converted; the floats are what plays.
+        toRead.stream().filter(b -> b.getFile() != null && floats.containsKey(SampleKey.of(b))).forEach(ModelByteBuffer::unload);
+        return new FloatInstrument(instrument, performers);
+    }
+
+    private static List<ModelOscillator> oscillators(ModelPerformer performer) {
+        return performer.getOscillators() == null ? List.of() : performer.getOscillators();
+    }
+
+    /** Where a sample's bytes come from: the file and offset (or the array) and the length. */
+    private record SampleKey(Object source, long position, long length) {
+        static SampleKey of(ModelByteBuffer b) {
+            return b.getFile() != null ? new SampleKey(b.getFile(), b.getFilePointer(), b.capacity())
+                    : new SampleKey(b.array(), b.arrayOffset(), b.capacity());
         }
     }
 

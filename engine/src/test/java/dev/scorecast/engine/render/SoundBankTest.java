@@ -32,6 +32,36 @@ class SoundBankTest {
     }
 
     @Test
+    void floatSamplesPlayExactlyAsGervillsOwn() throws Exception {
+        // A looped piano note held past its loop point and released, then a snare: the float copy
+        // must give the very samples Gervill's SF2 instrument gives from the 16-bit bytes.
+        try (SoundBank bank = SoundBank.load(Fixtures.TIM)) {
+            var own = new com.sun.media.sound.SF2Soundbank(Fixtures.TIM.toFile());
+            byte[] viaFloats = play(bank.instrument(0, false).instrument(), bank.instrument(0, true).instrument());
+            byte[] viaBytes = play((javax.sound.midi.Instrument) own.getInstrument(new com.sun.media.sound.ModelPatch(0, 0, false)),
+                    (javax.sound.midi.Instrument) own.getInstrument(new com.sun.media.sound.ModelPatch(0, 0, true)));
+            assertTrue(java.util.stream.IntStream.range(0, viaBytes.length).anyMatch(i -> viaBytes[i] != 0), "the notes sound");
+            assertTrue(java.util.Arrays.equals(viaBytes, viaFloats), "float samples change the audio");
+        }
+    }
+
+    private static byte[] play(javax.sound.midi.Instrument piano, javax.sound.midi.Instrument kit) throws Exception {
+        var synth = new com.sun.media.sound.SoftSynthesizer();
+        var format = new javax.sound.sampled.AudioFormat(javax.sound.sampled.AudioFormat.Encoding.PCM_FLOAT, 48_000, 32, 2, 8, 48_000, false);
+        try (var stream = synth.openStream(format, java.util.Map.of("load default soundbank", false))) {
+            synth.loadInstrument(piano);
+            synth.loadInstrument(kit);
+            var receiver = synth.getReceiver();
+            receiver.send(new javax.sound.midi.ShortMessage(javax.sound.midi.ShortMessage.NOTE_ON, 0, 45, 100), 0);
+            receiver.send(new javax.sound.midi.ShortMessage(javax.sound.midi.ShortMessage.NOTE_OFF, 0, 45, 0), 2_500_000);
+            receiver.send(new javax.sound.midi.ShortMessage(javax.sound.midi.ShortMessage.NOTE_ON, 9, 38, 110), 1_000_000);
+            return stream.readNBytes(48_000 * 8 * 4);
+        } finally {
+            synth.close();
+        }
+    }
+
+    @Test
     void refusesAnSf3Bank(@TempDir Path dir) throws IOException {
         Path sf3 = dir.resolve("bank.sf3");
         Files.write(sf3, riffSfbk(3));

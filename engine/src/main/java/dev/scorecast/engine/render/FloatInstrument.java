@@ -1,0 +1,30 @@
+package dev.scorecast.engine.render;
+
+import com.sun.media.sound.ModelInstrument;
+import com.sun.media.sound.ModelPerformer;
+
+/**
+ * A SoundFont instrument whose performers (zones) are built once and play {@link FloatWavetable}s.
+ * Gervill's SF2 instrument builds new performers on every call, each reading the 16-bit sample
+ * bytes; this one hands every synthesizer the same performers over the same float samples.
+ */
+final class FloatInstrument extends ModelInstrument {
+    private final ModelInstrument original;
+    private final ModelPerformer[] performers;
+
+    FloatInstrument(ModelInstrument original, ModelPerformer[] performers) {
+        super(original.getSoundbank(), original.getPatch(), original.getName(), original.getDataClass());
+        this.original = original;
+        this.performers = performers;
+    }
+
+    @Override
+    public ModelPerformer[] getPerformers() {
+        return performers.clone();
+    }
+
+    @Override
+    public Object getData() {
+        return original.getData();
+    }
+}
