@@ -44,8 +44,11 @@ import javax.sound.sampled.AudioInputStream;
  */
 public final class Performance implements AutoCloseable {
     public static final int RATE = LiveEncoder.RATE;
-    // As in the offline Renderer: 320-frame control blocks, and voices sound one control block after their note-on.
-    private static final float CONTROL_RATE = 150f;
+    // Voices sound one control block after their note-on (as in the offline Renderer), but live
+    // blocks are 480 frames (100 Hz) instead of its 320: a seventh less synthesizer time per stream
+    // (every voice's envelopes, LFOs and modulators run once per block), while notes still start on
+    // their exact sample and envelopes still ramp smoothly within a block.
+    private static final float CONTROL_RATE = 100f;
     private static final int CONTROL_BLOCK = (int) (RATE / CONTROL_RATE);
     private static final int SYNTH_LATENCY = CONTROL_BLOCK;
     /** After a stop, the synthesizer runs this long for reverb tails to die under the faded gain, then rests. */

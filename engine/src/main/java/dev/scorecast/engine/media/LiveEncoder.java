@@ -63,7 +63,7 @@ public final class LiveEncoder implements AutoCloseable {
     public enum Format {
         // Encoder options chosen for real time: the AAC encoder's "fast" coder instead of its
         // two-loop search, LAME's quality 7 and Opus' complexity 5 (docs/PLAYER.md has the costs).
-        AAC("aac", "audio/aac", "adts", "aac", 128_000, false, Map.of("aac_coder", "fast")),
+        AAC("aac", "audio/aac", "adts", "aac", 128_000, false, Map.of("aac_coder", "fast", "aac_pns", "0", "aac_is", "0")),
         MP3("mp3", "audio/mpeg", "mp3", "libmp3lame", 128_000, false, Map.of("compression_level", "7")),
         OPUS("opus", "audio/ogg", "ogg", "libopus", 96_000, true, Map.of("compression_level", "5")),
         WAV("wav", "audio/wav", null, null, 0, false, Map.of());
