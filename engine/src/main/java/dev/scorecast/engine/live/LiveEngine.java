@@ -2,39 +2,34 @@ package dev.scorecast.engine.live;
 
 import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.style.GenreCatalog;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * Runs every live performance on a few platform threads (one per core): each performance is a
- * task that wakes every half block and renders what is due. Sessions that play an experience as
+ * Runs every live performance on a few platform threads (one per core), each a {@link RenderLoop}
+ * that renders what is due for all its performances every half block. Sessions that play an experience as
  * it comes, with nothing of their own changed, share one performance (one synthesizer, one
  * encoder per format); a session that changes something gets its own copy at the next block.
  */
 public final class LiveEngine implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(LiveEngine.class.getName());
 
     private final Supplier<SoundBank> bank;
     private final GenreCatalog genres;
     private final ExperienceCatalog experiences;
     private final LiveSettings settings;
     private volatile LiveContext context;
-    private final ScheduledExecutorService loops;
+    private final List<RenderLoop> loops = new ArrayList<>();
     /** Composes sections ahead, off the render loops (one thread: a section takes milliseconds and comes every few seconds). */
     private final java.util.concurrent.ExecutorService composing = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "scorecast-live-compose");
         t.setDaemon(true);
         return t;
     });
-    private final Map<Performance, ScheduledFuture<?>> running = new ConcurrentHashMap<>();
     private final Map<String, Shared> shared = new HashMap<>();
     private final AtomicLong lateBlocks = new AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger sounding = new java.util.concurrent.atomic.AtomicInteger();
@@ -53,12 +48,12 @@ public final class LiveEngine implements AutoCloseable {
         this.genres = genres;
         this.experiences = experiences;
         this.settings = settings;
-        this.loops = Executors.newScheduledThreadPool(settings.threads(), r -> {
-            Thread t = new Thread(r, "scorecast-live");
-            t.setDaemon(true);
-            t.setPriority(Thread.MAX_PRIORITY);
-            return t;
-        });
+        long turn = settings.blockFrames() * 1_000_000_000L / Performance.RATE / 2;
+        for (int i = 0; i < settings.threads(); i++) {
+            RenderLoop loop = new RenderLoop("scorecast-live-" + (i + 1), turn, lateBlocks);
+            loops.add(loop);
+            loop.start();
+        }
     }
 
     public ExperienceCatalog experiences() {
@@ -81,7 +76,7 @@ public final class LiveEngine implements AutoCloseable {
 
     /** Performances running now (shared ones counted once). */
     public int performances() {
-        return running.size();
+        return loops.stream().mapToInt(RenderLoop::size).sum();
     }
 
     /**
@@ -122,33 +117,9 @@ public final class LiveEngine implements AutoCloseable {
         return p;
     }
 
+    /** Hands {@code p} to the loop with the fewest performances. */
     void register(Performance p) {
-        long period = Math.max(1, settings.blockFrames() * 1_000_000L / Performance.RATE / 2);
-        running.put(p, loops.scheduleWithFixedDelay(() -> tick(p), 0, period, TimeUnit.MICROSECONDS));
-    }
-
-    private void tick(Performance p) {
-        try {
-            long now = System.nanoTime();
-            if (p.late(now)) {
-                lateBlocks.incrementAndGet();
-            }
-            if (p.pump(now) < 0) {
-                ScheduledFuture<?> f = running.remove(p);
-                if (f != null) {
-                    f.cancel(false);
-                }
-            }
-        } catch (RuntimeException | Error e) {
-            // One broken performance must not stop the thread that runs the others.
-            LOG.log(System.Logger.Level.ERROR, "live performance " + p.id + " failed; ending it", e);
-            p.close();
-            p.pump(System.nanoTime());
-            ScheduledFuture<?> f = running.remove(p);
-            if (f != null) {
-                f.cancel(false);
-            }
-        }
+        loops.stream().min(java.util.Comparator.comparingInt(RenderLoop::size)).orElseThrow().add(p);
     }
 
     /** The shared performance of {@code experience}, started on first use; counted until released. */
@@ -193,16 +164,7 @@ public final class LiveEngine implements AutoCloseable {
 
     @Override
     public void close() {
-        Set<Performance> all = Set.copyOf(running.keySet());
-        all.forEach(Performance::close);
-        loops.shutdown();
-        try {
-            loops.awaitTermination(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        all.forEach(p -> p.pump(0));
-        loops.shutdownNow();
+        loops.forEach(loop -> loop.stop(2000));
         composing.shutdownNow();
     }
 }
