@@ -18,6 +18,7 @@ import dev.scorecast.server.api.Authenticator;
 import dev.scorecast.server.api.OpenApiDocument;
 import dev.scorecast.server.api.PlayerApi;
 import dev.scorecast.server.player.PlayerService;
+import dev.scorecast.server.player.StreamRegistry;
 import dev.scorecast.engine.live.ExperienceCatalog;
 import dev.scorecast.engine.live.LiveEngine;
 import dev.scorecast.engine.live.LiveSettings;
@@ -41,11 +42,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -111,7 +114,9 @@ public final class ScorecastServer implements AutoCloseable {
         var liveEngine = new LiveEngine(soundBank, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(playerSettings.blockFrames(),
                 playerSettings.lookaheadMillis() * LiveSettings.DEFAULT_RATE / 1000, playerSettings.threads(), LiveSettings.DEFAULT.polyphony(),
                 LiveSettings.DEFAULT.interpolation(), LiveSettings.DEFAULT.masterGain(), playerSettings.maxPerformances()));
-        var player = new PlayerService(liveEngine, downloadLinks, playerSettings.streamTtl(), Clock.systemUTC());
+        Supplier<String> nodeUrl = () -> config.nodeUrl(listening.get().port());
+        var streams = new StreamRegistry(database, Clock.systemUTC(), PlayerService.abandonedAfter(playerSettings.streamTtl()));
+        var player = new PlayerService(liveEngine, streams, nodeUrl, downloadLinks, playerSettings.streamTtl(), Clock.systemUTC());
 
         JobRunner jobs = JobRunner.builder(database)
                 .threads(config.workerThreads())
@@ -123,6 +128,7 @@ public final class ScorecastServer implements AutoCloseable {
                         LOG.info("removed {} expired uploads", removed);
                     }
                 })
+                .every("forget-ended-streams", Duration.ofHours(1), () -> streams.forgetEndedBefore(Instant.now().minus(Duration.ofDays(1))))
                 .start();
         analyses.attach(jobs);
         analyses.requeueUnfinished();
@@ -162,6 +168,7 @@ public final class ScorecastServer implements AutoCloseable {
             downloads.register(javalin.routes);
             openApi.register(javalin.routes);
         });
+        Instant started = Instant.now();
         try {
             listening.set(app);
             app.start(config.host(), config.port());
@@ -172,7 +179,13 @@ public final class ScorecastServer implements AutoCloseable {
             database.close();
             throw e;
         }
-        LOG.info("Scorecast listening on http://{}:{} (links use {}), data in {}", config.host(), app.port(), config.publicUrl(app.port()), data);
+        player.releaseStreamsOfEarlierRuns(started);
+        LOG.info("Scorecast listening on http://{}:{} (links use {}, other nodes reach it at {}), data in {}", config.host(), app.port(),
+                config.publicUrl(app.port()), nodeUrl.get(), data);
+        if (config.nodeUrlIsDefault() && !database.isSqlite()) {
+            LOG.warn("SCORECAST_NODE_URL is unset: nodes on other machines cannot forward player calls to {}; set it to this node's address",
+                    nodeUrl.get());
+        }
         return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player);
     }
 
@@ -197,6 +210,11 @@ public final class ScorecastServer implements AutoCloseable {
     /** Every HTTP route Javalin registered, as the OpenAPI test compares them. */
     public List<Route> routes() {
         return List.copyOf(routes);
+    }
+
+    /** The base URL other nodes forward player calls to. */
+    public String nodeUrl() {
+        return config.nodeUrl(app.port());
     }
 
     /** The live player's streams (tests look at what expiry frees). */
