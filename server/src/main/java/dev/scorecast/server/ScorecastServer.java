@@ -16,7 +16,9 @@ import dev.scorecast.server.execution.LazySoundBank;
 import dev.scorecast.server.execution.PlanService;
 import dev.scorecast.server.api.Authenticator;
 import dev.scorecast.server.api.OpenApiDocument;
+import dev.scorecast.server.api.NodeRelay;
 import dev.scorecast.server.api.PlayerApi;
+import dev.scorecast.server.api.StreamRouting;
 import dev.scorecast.server.player.PlayerService;
 import dev.scorecast.server.player.StreamRegistry;
 import dev.scorecast.engine.live.ExperienceCatalog;
@@ -66,11 +68,13 @@ public final class ScorecastServer implements AutoCloseable {
     private final String developmentKey;
     private final ServerConfig config;
     private final PlayerService player;
+    private final NodeRelay relay;
 
     private ScorecastServer(ServerConfig config, Database database, UploadService uploads, JobRunner jobs, Javalin app, ApiKeys keys,
-                            List<Route> routes, String developmentKey, PlayerService player) {
+                            List<Route> routes, String developmentKey, PlayerService player, NodeRelay relay) {
         this.config = config;
         this.player = player;
+        this.relay = relay;
         this.database = database;
         this.uploads = uploads;
         this.jobs = jobs;
@@ -117,6 +121,7 @@ public final class ScorecastServer implements AutoCloseable {
         Supplier<String> nodeUrl = () -> config.nodeUrl(listening.get().port());
         var streams = new StreamRegistry(database, Clock.systemUTC(), PlayerService.abandonedAfter(playerSettings.streamTtl()));
         var player = new PlayerService(liveEngine, streams, nodeUrl, downloadLinks, playerSettings.streamTtl(), Clock.systemUTC());
+        var relay = new NodeRelay(nodeUrl);
 
         JobRunner jobs = JobRunner.builder(database)
                 .threads(config.workerThreads())
@@ -141,7 +146,7 @@ public final class ScorecastServer implements AutoCloseable {
         var syncB = new SyncBApi(uploads, analyses, plans, executions, genres, config.analysisWait(), requests, multipartTemp,
                 config.uploads().maxChunkBytes());
         var downloads = new DownloadsApi(downloadLinks, executions, blobs);
-        var playerApi = new PlayerApi(player, genres, requests);
+        var playerApi = new PlayerApi(player, new StreamRouting(player, relay), genres, requests);
         var openApi = new OpenApiDocument();
         List<Route> routes = new CopyOnWriteArrayList<>();
 
@@ -173,6 +178,7 @@ public final class ScorecastServer implements AutoCloseable {
             listening.set(app);
             app.start(config.host(), config.port());
         } catch (RuntimeException e) {
+            relay.close();
             player.close();
             jobs.close();
             uploads.close();
@@ -186,7 +192,7 @@ public final class ScorecastServer implements AutoCloseable {
             LOG.warn("SCORECAST_NODE_URL is unset: nodes on other machines cannot forward player calls to {}; set it to this node's address",
                     nodeUrl.get());
         }
-        return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player);
+        return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player, relay);
     }
 
     public int port() {
@@ -225,6 +231,7 @@ public final class ScorecastServer implements AutoCloseable {
     @Override
     public void close() {
         app.stop();
+        relay.close();
         player.close();
         jobs.close();
         uploads.close();
