@@ -16,8 +16,11 @@ import dev.scorecast.server.execution.LazySoundBank;
 import dev.scorecast.server.execution.PlanService;
 import dev.scorecast.server.api.Authenticator;
 import dev.scorecast.server.api.OpenApiDocument;
+import dev.scorecast.server.api.NodeRelay;
 import dev.scorecast.server.api.PlayerApi;
+import dev.scorecast.server.api.StreamRouting;
 import dev.scorecast.server.player.PlayerService;
+import dev.scorecast.server.player.StreamRegistry;
 import dev.scorecast.engine.live.ExperienceCatalog;
 import dev.scorecast.engine.live.LiveEngine;
 import dev.scorecast.engine.live.LiveSettings;
@@ -41,11 +44,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,11 +68,13 @@ public final class ScorecastServer implements AutoCloseable {
     private final String developmentKey;
     private final ServerConfig config;
     private final PlayerService player;
+    private final NodeRelay relay;
 
     private ScorecastServer(ServerConfig config, Database database, UploadService uploads, JobRunner jobs, Javalin app, ApiKeys keys,
-                            List<Route> routes, String developmentKey, PlayerService player) {
+                            List<Route> routes, String developmentKey, PlayerService player, NodeRelay relay) {
         this.config = config;
         this.player = player;
+        this.relay = relay;
         this.database = database;
         this.uploads = uploads;
         this.jobs = jobs;
@@ -111,7 +118,10 @@ public final class ScorecastServer implements AutoCloseable {
         var liveEngine = new LiveEngine(soundBank, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(playerSettings.blockFrames(),
                 playerSettings.lookaheadMillis() * LiveSettings.DEFAULT_RATE / 1000, playerSettings.threads(), LiveSettings.DEFAULT.polyphony(),
                 LiveSettings.DEFAULT.interpolation(), LiveSettings.DEFAULT.masterGain(), playerSettings.maxPerformances()));
-        var player = new PlayerService(liveEngine, downloadLinks, playerSettings.streamTtl(), Clock.systemUTC());
+        Supplier<String> nodeUrl = () -> config.nodeUrl(listening.get().port());
+        var streams = new StreamRegistry(database, Clock.systemUTC(), PlayerService.abandonedAfter(playerSettings.streamTtl()));
+        var player = new PlayerService(liveEngine, streams, nodeUrl, downloadLinks, playerSettings.streamTtl(), Clock.systemUTC());
+        var relay = new NodeRelay(nodeUrl);
 
         JobRunner jobs = JobRunner.builder(database)
                 .threads(config.workerThreads())
@@ -123,6 +133,7 @@ public final class ScorecastServer implements AutoCloseable {
                         LOG.info("removed {} expired uploads", removed);
                     }
                 })
+                .every("forget-ended-streams", Duration.ofHours(1), () -> streams.forgetEndedBefore(Instant.now().minus(Duration.ofDays(1))))
                 .start();
         analyses.attach(jobs);
         analyses.requeueUnfinished();
@@ -135,7 +146,7 @@ public final class ScorecastServer implements AutoCloseable {
         var syncB = new SyncBApi(uploads, analyses, plans, executions, genres, config.analysisWait(), requests, multipartTemp,
                 config.uploads().maxChunkBytes());
         var downloads = new DownloadsApi(downloadLinks, executions, blobs);
-        var playerApi = new PlayerApi(player, genres, requests);
+        var playerApi = new PlayerApi(player, new StreamRouting(player, relay), genres, requests);
         var openApi = new OpenApiDocument();
         List<Route> routes = new CopyOnWriteArrayList<>();
 
@@ -162,18 +173,26 @@ public final class ScorecastServer implements AutoCloseable {
             downloads.register(javalin.routes);
             openApi.register(javalin.routes);
         });
+        Instant started = Instant.now();
         try {
             listening.set(app);
             app.start(config.host(), config.port());
         } catch (RuntimeException e) {
+            relay.close();
             player.close();
             jobs.close();
             uploads.close();
             database.close();
             throw e;
         }
-        LOG.info("Scorecast listening on http://{}:{} (links use {}), data in {}", config.host(), app.port(), config.publicUrl(app.port()), data);
-        return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player);
+        player.releaseStreamsOfEarlierRuns(started);
+        LOG.info("Scorecast listening on http://{}:{} (links use {}, other nodes reach it at {}), data in {}", config.host(), app.port(),
+                config.publicUrl(app.port()), nodeUrl.get(), data);
+        if (config.nodeUrlIsDefault() && !database.isSqlite()) {
+            LOG.warn("SCORECAST_NODE_URL is unset: nodes on other machines cannot forward player calls to {}; set it to this node's address",
+                    nodeUrl.get());
+        }
+        return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player, relay);
     }
 
     public int port() {
@@ -199,6 +218,11 @@ public final class ScorecastServer implements AutoCloseable {
         return List.copyOf(routes);
     }
 
+    /** The base URL other nodes forward player calls to. */
+    public String nodeUrl() {
+        return config.nodeUrl(app.port());
+    }
+
     /** The live player's streams (tests look at what expiry frees). */
     public PlayerService player() {
         return player;
@@ -207,6 +231,7 @@ public final class ScorecastServer implements AutoCloseable {
     @Override
     public void close() {
         app.stop();
+        relay.close();
         player.close();
         jobs.close();
         uploads.close();

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The scale-out database: the same migrations, keys and uploads on PostgreSQL, in a schema of
- * its own. CI machines run PostgreSQL, so there a missing server fails the test; elsewhere it skips.
+ * The scale-out database: the same migrations, keys, uploads and live-stream registry on
+ * PostgreSQL, in a schema of its own. CI machines run PostgreSQL, so there a missing server fails
+ * the test; elsewhere it skips.
  */
 class PostgresTest {
     static final String SERVER = System.getenv().getOrDefault("SCORECAST_TEST_POSTGRES", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
@@ -23,6 +24,44 @@ class PostgresTest {
 
     @Test
     void uploadsWorkOnPostgres() throws Exception {
+        inSchema(url -> {
+            try (TestServer server = TestServer.start(data, Map.of("SCORECAST_DB_URL", url))) {
+                Api.Response a = Uploads.uploadA(server.alice(), Videos.h264Aac(), "video/mp4", 3);
+                assertEquals(200, a.status(), a::toString);
+                Api.Response b = Uploads.uploadB(server.alice(), Videos.silentMp4(), 2);
+                assertEquals(200, b.status(), b::toString);
+                assertEquals(404, server.bob().get("/sync/upload_status?upload_id=" + a.body().get("upload_id").asText()).status());
+                server.restart();
+                assertEquals(200, server.alice().get("/sync/upload_status?upload_id=" + a.body().get("upload_id").asText()).status());
+            }
+        });
+    }
+
+    /** The stream registry's SQL (a partial unique index, INSERT ... ON CONFLICT) on PostgreSQL, with two nodes. */
+    @Test
+    void oneActiveStreamPerUserAcrossTwoNodesOnPostgres() throws Exception {
+        inSchema(url -> {
+            try (TestServer a = TestServer.start(data, Map.of("SCORECAST_DB_URL", url));
+                 TestServer b = TestServer.start(data, Map.of("SCORECAST_DB_URL", url))) {
+                Api aliceOnB = b.api(a.aliceKey);
+                Api.Response created = a.alice().postJson("/player/create-stream", "");
+                assertEquals(201, created.status(), created::toString);
+                assertEquals(409, aliceOnB.postJson("/player/create-stream", "").status());
+                Api.Response transport = aliceOnB.get("/player/transport");
+                assertEquals(200, transport.status(), transport::toString);
+                assertEquals(200, aliceOnB.postJson("/player/end_stream", "").status());
+                assertEquals(404, a.alice().get("/player/transport").status());
+                assertEquals(201, aliceOnB.postJson("/player/create-stream", "").status());
+            }
+        });
+    }
+
+    private interface WithDatabase {
+        void run(String jdbcUrl) throws Exception;
+    }
+
+    /** Runs {@code test} on a fresh schema of the test server, dropped afterwards. */
+    private static void inSchema(WithDatabase test) throws Exception {
         String schema = "scorecast_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         try (var connection = DriverManager.getConnection(SERVER)) {
             connection.createStatement().execute("CREATE SCHEMA " + schema);
@@ -32,14 +71,8 @@ class PostgresTest {
             }
             Assumptions.abort("PostgreSQL is not reachable at " + SERVER + ": " + e.getMessage());
         }
-        try (TestServer server = TestServer.start(data, Map.of("SCORECAST_DB_URL", SERVER + "&currentSchema=" + schema))) {
-            Api.Response a = Uploads.uploadA(server.alice(), Videos.h264Aac(), "video/mp4", 3);
-            assertEquals(200, a.status(), a::toString);
-            Api.Response b = Uploads.uploadB(server.alice(), Videos.silentMp4(), 2);
-            assertEquals(200, b.status(), b::toString);
-            assertEquals(404, server.bob().get("/sync/upload_status?upload_id=" + a.body().get("upload_id").asText()).status());
-            server.restart();
-            assertEquals(200, server.alice().get("/sync/upload_status?upload_id=" + a.body().get("upload_id").asText()).status());
+        try {
+            test.run(SERVER + "&currentSchema=" + schema);
         } finally {
             try (var connection = DriverManager.getConnection(SERVER)) {
                 connection.createStatement().execute("DROP SCHEMA " + schema + " CASCADE");

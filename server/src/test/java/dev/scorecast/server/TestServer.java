@@ -13,6 +13,7 @@ final class TestServer implements AutoCloseable {
     final Map<String, String> env;
     final AnalysisEngine engine;
     ScorecastServer server;
+    private boolean closed;
     final String aliceKey;
     final String bobKey;
 
@@ -66,8 +67,12 @@ final class TestServer implements AutoCloseable {
         return api(bobKey);
     }
 
+    /** Stops the server; a test that stopped it early (a node going away) is not stopped twice. */
     @Override
     public void close() {
-        server.close();
+        if (!closed) {
+            closed = true;
+            server.close();
+        }
     }
 }

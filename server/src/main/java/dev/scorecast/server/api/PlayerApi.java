@@ -39,13 +39,15 @@ public final class PlayerApi {
     static final LiveEncoder.Format DEFAULT_FORMAT = LiveEncoder.Format.AAC;
 
     private final PlayerService player;
+    private final StreamRouting routing;
     private final GenreCatalog genres;
     private final ObjectMapper mapper;
     private final ObjectMapper lenient;
     private final long maxJsonBytes;
 
-    public PlayerApi(PlayerService player, GenreCatalog genres, Requests requests) {
+    public PlayerApi(PlayerService player, StreamRouting routing, GenreCatalog genres, Requests requests) {
         this.player = player;
+        this.routing = routing;
         this.genres = genres;
         this.mapper = requests.mapper();
         // NaN and Infinity are read as numbers so that the answer can name the field they were sent for.
@@ -53,20 +55,24 @@ public final class PlayerApi {
         this.maxJsonBytes = requests.maxJsonBytes();
     }
 
+    /**
+     * Every call on a stream goes through {@link StreamRouting}, so it is answered by the node that
+     * plays the stream wherever it lands; the genres are the same catalogue on every node.
+     */
     public void register(RoutesConfig routes) {
-        routes.post("/player/create-stream", this::create);
-        routes.post("/player/end_stream", this::end);
-        routes.get("/player/current_experience", this::current);
+        routes.post("/player/create-stream", routing.onOwnerElseHere(this::create));
+        routes.post("/player/end_stream", routing.onOwner(this::end));
+        routes.get("/player/current_experience", routing.onOwner(this::current));
         routes.get("/player/genres", this::genres);
-        routes.get("/player/stream_ttl", this::ttl);
-        routes.get("/player/transport", this::transport);
-        routes.get("/player/liveliness", this::liveliness);
-        routes.post("/player/start", this::start);
-        routes.post("/player/stop", this::stop);
-        routes.post("/player/replace_plan", this::replacePlan);
-        routes.post("/player/set_intensity", this::setIntensity);
-        routes.get(PlayerService.STREAM_PATH, this::stream);
-        routes.post("/player/toggle_vocals", this::toggleVocals);
+        routes.get("/player/stream_ttl", routing.onOwner(this::ttl));
+        routes.get("/player/transport", routing.onOwner(this::transport));
+        routes.get("/player/liveliness", routing.onOwnerElseHere(this::liveliness));
+        routes.post("/player/start", routing.onOwner(this::start));
+        routes.post("/player/stop", routing.onOwner(this::stop));
+        routes.post("/player/replace_plan", routing.onOwner(this::replacePlan));
+        routes.post("/player/set_intensity", routing.onOwner(this::setIntensity));
+        routes.get(PlayerService.STREAM_PATH, routing.onOwner(this::stream));
+        routes.post("/player/toggle_vocals", routing.onOwner(this::toggleVocals));
     }
 
     record Created(String streamId, String sessionToken, String streamUrl, Map<String, String> streamUrls, double ttl, List<String> formats,

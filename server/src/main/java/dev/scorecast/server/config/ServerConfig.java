@@ -2,6 +2,8 @@ package dev.scorecast.server.config;
 
 import dev.scorecast.engine.media.MediaLimits;
 import dev.scorecast.engine.error.InvalidParameter;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -18,6 +20,7 @@ public record ServerConfig(
         Path dataDir,
         String dbUrl,
         Optional<String> publicUrlSetting,
+        Optional<String> nodeUrlSetting,
         Path soundFont,
         UploadLimits uploads,
         long maxJsonBytes,
@@ -30,6 +33,7 @@ public record ServerConfig(
         Objects.requireNonNull(dataDir);
         Objects.requireNonNull(dbUrl);
         Objects.requireNonNull(publicUrlSetting);
+        Objects.requireNonNull(nodeUrlSetting);
         Objects.requireNonNull(uploads);
         Objects.requireNonNull(player);
         if (port < 0 || port > 65535) {
@@ -51,12 +55,15 @@ public record ServerConfig(
         String dbUrl = settings.string("SCORECAST_DB_URL", "jdbc:sqlite:" + data.resolve("scorecast.db"));
         Optional<String> publicUrl = Optional.ofNullable(env.get("SCORECAST_PUBLIC_URL"))
                 .filter(url -> !url.isBlank()).map(ServerConfig::stripTrailingSlash);
+        Optional<String> nodeUrl = Optional.ofNullable(env.get("SCORECAST_NODE_URL"))
+                .filter(url -> !url.isBlank()).map(String::strip).map(ServerConfig::checkNodeUrl);
         return new ServerConfig(
                 settings.string("SCORECAST_HOST", "0.0.0.0"),
                 port,
                 data,
                 dbUrl,
                 publicUrl,
+                nodeUrl,
                 settings.path("SCORECAST_SOUNDFONT", Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2")),
                 UploadLimits.from(settings),
                 settings.bytes("SCORECAST_MAX_JSON_BYTES", 4L << 20),
@@ -67,8 +74,8 @@ public record ServerConfig(
 
     /** The same configuration listening on another port (tests use port 0). */
     public ServerConfig withPort(int newPort) {
-        return new ServerConfig(host, newPort, dataDir, dbUrl, publicUrlSetting, soundFont, uploads, maxJsonBytes, workerThreads, analysisWait,
-                player);
+        return new ServerConfig(host, newPort, dataDir, dbUrl, publicUrlSetting, nodeUrlSetting, soundFont, uploads, maxJsonBytes, workerThreads,
+                analysisWait, player);
     }
 
     /**
@@ -77,6 +84,42 @@ public record ServerConfig(
      */
     public String publicUrl(int listeningPort) {
         return publicUrlSetting.orElse("http://localhost:" + listeningPort);
+    }
+
+    /**
+     * The base URL other nodes use to reach this one (forwarded player calls): SCORECAST_NODE_URL
+     * when set, otherwise the address the server is bound to on the port it listens on. A wildcard
+     * address becomes the loopback one, which reaches this node from the same machine only.
+     */
+    public String nodeUrl(int listeningPort) {
+        return nodeUrlSetting.orElseGet(() -> "http://" + reachableHost(host) + ":" + listeningPort);
+    }
+
+    /** Whether {@link #nodeUrl} was left to its default. */
+    public boolean nodeUrlIsDefault() {
+        return nodeUrlSetting.isEmpty();
+    }
+
+    private static String reachableHost(String host) {
+        return switch (host) {
+            case "0.0.0.0", "", "::", "[::]" -> "127.0.0.1";
+            default -> host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+        };
+    }
+
+    private static String checkNodeUrl(String url) {
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            uri = null;
+        }
+        if (uri == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
+                || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            throw new InvalidParameter("SCORECAST_NODE_URL",
+                    "SCORECAST_NODE_URL must be an http:// or https:// base URL such as http://10.0.0.5:8080, not \"" + url + "\".");
+        }
+        return stripTrailingSlash(url);
     }
 
     private static String stripTrailingSlash(String url) {

@@ -14,6 +14,7 @@ import dev.scorecast.server.api.Authenticator;
 import dev.scorecast.server.auth.Ids;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.downloads.DownloadLinks;
+import dev.scorecast.server.player.StreamRegistry.EndReason;
 import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -21,39 +22,54 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The live streams of every user: at most one per user, found by owner (another user's stream
- * does not exist for the caller), by session token, or by signed link. A sweeper ends streams idle
- * longer than the TTL, which frees their synthesizer, encoders and loop.
+ * The live streams of every user: at most one per user across every node sharing the database,
+ * found by owner (another user's stream does not exist for the caller), by session token, or by
+ * signed link. The {@link StreamRegistry} says which node plays a stream; this node keeps the
+ * sessions of the streams it plays. A sweeper ends streams idle longer than the TTL, which frees
+ * their synthesizer, encoders and loop, and tells the database that the others are still alive.
  */
 public final class PlayerService implements Authenticator.PlayerCredentials, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PlayerService.class);
     public static final String STREAM_PATH = "/player/stream";
     static final Duration LINK_LIFETIME = Duration.ofDays(1);
+    /** How often at most a stream's activity is written to the database (for other nodes, not for the TTL, which is kept here). */
+    static final Duration ACTIVITY_RECORD_INTERVAL = Duration.ofSeconds(5);
+    /** Allowance for clocks of different machines disagreeing, before a silent stream counts as abandoned by its node. */
+    static final Duration CLOCK_SKEW = Duration.ofMinutes(1);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final LiveEngine engine;
+    private final StreamRegistry registry;
+    private final Supplier<String> nodeUrl;
     private final DownloadLinks links;
     private final Duration ttl;
     private final Clock clock;
-    private final Map<String, LiveStream> byOwner = new ConcurrentHashMap<>();
-    private final Map<String, LiveStream> byToken = new ConcurrentHashMap<>();
-    private final Map<String, LiveStream> byId = new ConcurrentHashMap<>();
+    private final Map<String, LiveStream> playingHere = new ConcurrentHashMap<>();
     private final ScheduledExecutorService sweeper;
 
-    public PlayerService(LiveEngine engine, DownloadLinks links, Duration ttl, Clock clock) {
+    /** {@code nodeUrl} is this node's internal base URL, asked when needed: a server on port 0 knows it only once it listens. */
+    public PlayerService(LiveEngine engine, StreamRegistry registry, Supplier<String> nodeUrl, DownloadLinks links, Duration ttl, Clock clock) {
         this.engine = engine;
+        this.registry = registry;
+        this.nodeUrl = nodeUrl;
         this.links = links;
         this.ttl = ttl;
         this.clock = clock;
@@ -63,37 +79,80 @@ public final class PlayerService implements Authenticator.PlayerCredentials, Aut
         sweeper.execute(() -> LiveEncoder.open(LiveEncoder.Format.AAC).close());
     }
 
+    /**
+     * How long a stream whose node recorded no activity counts as active: its node would have
+     * expired it after the TTL, so past that (and the recording interval, and clock skew) the node is gone.
+     */
+    public static Duration abandonedAfter(Duration ttl) {
+        return ttl.plus(ACTIVITY_RECORD_INTERVAL).plus(CLOCK_SKEW);
+    }
+
+    /**
+     * Ends the streams that an earlier process at this node's URL created: their sessions died
+     * with it, and left active they would block their users. Call once this node listens.
+     */
+    public void releaseStreamsOfEarlierRuns(Instant started) {
+        try {
+            int released = registry.endAllOn(nodeUrl.get(), started, EndReason.NODE_RESTARTED);
+            if (released > 0) {
+                LOG.info("ended {} streams that an earlier run of node {} played", released, nodeUrl.get());
+            }
+        } catch (RuntimeException e) {
+            // Not fatal: such a stream is found lost on its user's next create-stream, or ends once nobody kept it alive.
+            LOG.warn("could not end the streams of an earlier run of node {}", nodeUrl.get(), e);
+        }
+    }
+
     /** What create-stream answers. */
     public record Created(String streamId, String sessionToken, Map<String, String> streamUrls, double ttl) {}
 
+    /**
+     * A new stream for {@code owner}, played by this node; 409 while the owner has an active stream
+     * on any node. Synchronized so that a stream this node claimed is in {@link #playingHere} before
+     * another create here can look for it there.
+     */
     public synchronized Created create(Principal owner) {
-        LiveStream existing = byOwner.get(owner.user());
-        if (existing != null) {
-            throw new WrongState("stream", "You already have an active stream (" + existing.id
-                    + "); end it with POST /player/end_stream before creating another.", Map.of("stream_id", existing.id));
-        }
         String id = Ids.next("str");
         byte[] secret = new byte[24];
         RANDOM.nextBytes(secret);
         String token = "st_" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
-        LiveSession session = engine.open();
-        LiveStream stream = new LiveStream(id, owner, hash(token), session, clock.instant());
-        byOwner.put(owner.user(), stream);
-        byToken.put(stream.tokenHash, stream);
-        byId.put(id, stream);
-        var urls = new java.util.LinkedHashMap<String, String>();
+        Instant now = clock.instant();
+        StreamRecord record = new StreamRecord(id, owner, hash(token), nodeUrl.get(), now, now);
+        for (int attempt = 1; !registry.claim(record); attempt++) {
+            Optional<StreamRecord> existing = registry.active(owner);
+            if (existing.isPresent() && lostHere(existing.get())) {
+                registry.end(existing.get().id(), EndReason.LOST_BY_NODE);
+                LOG.warn("stream {} of {} was active for node {} but not played here; ended it", existing.get().id(), owner.user(), nodeUrl.get());
+            } else if (existing.isPresent() || attempt == 3) {
+                // (Absent: the other stream ended between the insert and the read; the next attempt settles it.)
+                throw new WrongState("stream", "You already have an active stream" + existing.map(e -> " (" + e.id() + ")").orElse("")
+                        + "; end it with POST /player/end_stream before creating another.",
+                        existing.<Map<String, Object>>map(e -> Map.of("stream_id", e.id())).orElse(Map.of()));
+            }
+        }
+        LiveSession session;
+        try {
+            session = engine.open();
+        } catch (RuntimeException e) {
+            registry.end(id, EndReason.LOST_BY_NODE);
+            throw e;
+        }
+        playingHere.put(id, new LiveStream(id, owner, record.tokenHash(), session, now));
+        var urls = new LinkedHashMap<String, String>();
         for (LiveEncoder.Format f : LiveEncoder.Format.values()) {
             urls.put(f.wire, links.link(STREAM_PATH, "stream_id=" + id + "&format=" + f.wire, signedPath(id), LINK_LIFETIME));
         }
         return new Created(id, token, urls, ttl.toSeconds());
     }
 
+    /** A stream the database says this node plays, which it does not (only {@link #create} calls this, under its lock). */
+    private boolean lostHere(StreamRecord stream) {
+        return stream.playsOn(nodeUrl.get()) && !playingHere.containsKey(stream.id());
+    }
+
     /** The caller's stream, touched (a control call is activity), or 404. */
     public LiveStream active(Principal owner) {
-        LiveStream s = byOwner.get(owner.user());
-        if (s == null || s.session.ended()) {
-            throw new NotFound("stream", "You have no active stream; create one with POST /player/create-stream.");
-        }
+        LiveStream s = activeWithoutTouch(owner);
         s.touch(clock.instant());
         return s;
     }
@@ -104,13 +163,27 @@ public final class PlayerService implements Authenticator.PlayerCredentials, Aut
                 "You have no active stream; create one with POST /player/create-stream."));
     }
 
+    /** The caller's stream when this node plays it. */
     public Optional<LiveStream> find(Principal owner) {
-        return Optional.ofNullable(byOwner.get(owner.user())).filter(s -> !s.session.ended());
+        return registry.active(owner).filter(r -> r.playsOn(nodeUrl.get())).map(r -> playingHere.get(r.id()))
+                .filter(s -> !s.session.ended());
+    }
+
+    /** The caller's active stream when another node plays it: calls on it belong there. */
+    public Optional<StreamRecord> playedElsewhere(Principal owner) {
+        return registry.active(owner).filter(r -> !r.playsOn(nodeUrl.get()));
+    }
+
+    /** The node that plays {@code stream} does not answer: the stream is over, for every node. */
+    public void ownerUnreachable(StreamRecord stream, String why) {
+        if (registry.end(stream.id(), EndReason.NODE_UNREACHABLE)) {
+            LOG.warn("stream {} of {} ended: its node {} does not answer ({})", stream.id(), stream.owner().user(), stream.nodeUrl(), why);
+        }
     }
 
     public void end(Principal owner) {
         LiveStream s = active(owner);
-        remove(s, "ended by its owner");
+        remove(s, EndReason.ENDED_BY_OWNER, "ended by its owner");
     }
 
     public double ttlLeft(LiveStream s) {
@@ -144,15 +217,16 @@ public final class PlayerService implements Authenticator.PlayerCredentials, Aut
         s.touch(clock.instant());
     }
 
+    /** Any node answers for a session token: the database knows every active stream's token hash. */
     @Override
     public Optional<Principal> sessionToken(String token) {
         if (token == null || !token.startsWith("st_")) {
             return Optional.empty();
         }
-        LiveStream s = byToken.get(hash(token));
-        return s == null || s.session.ended() ? Optional.empty() : Optional.of(s.owner);
+        return registry.activeByToken(hash(token)).map(StreamRecord::owner);
     }
 
+    /** Any node answers for a signed link, as long as the nodes share the link secret (the data directory's secrets/). */
     @Override
     public Optional<Principal> streamLink(Context ctx) {
         String id = ctx.queryParam("stream_id");
@@ -164,38 +238,58 @@ public final class PlayerService implements Authenticator.PlayerCredentials, Aut
         } catch (NotFound e) {
             return Optional.empty();
         }
-        LiveStream s = byId.get(id);
-        return s == null ? Optional.empty() : Optional.of(s.owner);
+        return registry.activeById(id).map(StreamRecord::owner);
     }
 
     private static String signedPath(String streamId) {
         return STREAM_PATH + "/" + streamId;
     }
 
+    /**
+     * Once a second: drops the streams another node ended (it found this one unreachable), expires
+     * the idle ones, and records the activity of the rest so other nodes know this one still plays them.
+     */
     private void sweep() {
         try {
+            // Taken before asking the database: a stream enters the map only after its row is committed.
+            List<LiveStream> streams = List.copyOf(playingHere.values());
+            if (streams.isEmpty()) {
+                return;
+            }
+            Set<String> active = registry.activeIdsOn(nodeUrl.get());
             var now = clock.instant();
-            for (LiveStream s : byId.values()) {
-                if (s.ttlLeft(ttl, now) <= 0) {
-                    remove(s, "expired after " + ttl.toSeconds() + " s without activity");
+            var activity = new HashMap<String, Instant>();
+            for (LiveStream s : streams) {
+                if (!active.contains(s.id)) {
+                    forget(s, "was ended by another node");
+                } else if (s.ttlLeft(ttl, now) <= 0) {
+                    remove(s, EndReason.EXPIRED, "expired after " + ttl.toSeconds() + " s without activity");
+                } else {
+                    s.activityToRecord(ACTIVITY_RECORD_INTERVAL).ifPresent(at -> activity.put(s.id, at));
                 }
             }
+            registry.recordActivity(activity);
         } catch (RuntimeException e) {
             LOG.error("the stream sweeper failed", e);
         }
     }
 
-    private synchronized void remove(LiveStream s, String why) {
-        byOwner.remove(s.owner.user(), s);
-        byToken.remove(s.tokenHash, s);
-        byId.remove(s.id, s);
+    /** Ends a stream here and for every node. */
+    private void remove(LiveStream s, EndReason reason, String why) {
+        forget(s, why);
+        registry.end(s.id, reason);
+    }
+
+    /** Ends a stream's session here (listeners, performance) and forgets it. */
+    private void forget(LiveStream s, String why) {
+        playingHere.remove(s.id, s);
         s.session.end();
         LOG.info("stream {} of {} {}", s.id, s.owner.user(), why);
     }
 
-    /** Streams alive now (for tests and metrics). */
+    /** Streams this node plays now (for tests and metrics). */
     public int streams() {
-        return byId.size();
+        return playingHere.size();
     }
 
     public LiveEngine engine() {
@@ -210,13 +304,18 @@ public final class PlayerService implements Authenticator.PlayerCredentials, Aut
         }
     }
 
+    /** Ends every stream this node plays, in the database too, so that their users can create new ones on another node at once. */
     @Override
     public void close() {
         sweeper.shutdownNow();
-        byId.values().forEach(s -> s.session.end());
-        byId.clear();
-        byOwner.clear();
-        byToken.clear();
+        for (LiveStream s : List.copyOf(playingHere.values())) {
+            forget(s, "ended: its node stops");
+            try {
+                registry.end(s.id, EndReason.NODE_STOPPED);
+            } catch (RuntimeException e) {
+                LOG.warn("could not record the end of stream {}; it counts as active until its node restarts or is found gone", s.id, e);
+            }
+        }
         engine.close();
     }
 }
