@@ -103,6 +103,8 @@ final class LiveBenchmark {
         List<String> experiences = new ArrayList<>();
         get(server.baseUrl, keys.getFirst(), "/player/genres").get("genres").forEach(g -> experiences.add(g.get("id").asText()));
         List<Listener> listeners = new ArrayList<>();
+        var self = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        double listenersBefore = self.getProcessCpuTime() / 1e9;
         double cpuBefore = server.cpuSeconds();
         double busyBefore = Machine.busySeconds();
         long started = System.nanoTime();
@@ -126,6 +128,7 @@ final class LiveBenchmark {
         Thread.sleep(options.seconds() * 1000L);
         double wall = (System.nanoTime() - rampEnd) / 1e9;
         double cpu = server.cpuSeconds() - cpuBefore;
+        double listenersCpu = self.getProcessCpuTime() / 1e9 - listenersBefore;
         double busy = Machine.busySeconds() - busyBefore;
         double total = (System.nanoTime() - started) / 1e9;
         listeners.forEach(Listener::close);
@@ -138,13 +141,17 @@ final class LiveBenchmark {
             worstLag = Math.max(worstLag, l.maxLag);
             if (fraction < REQUIRED_FRACTION || l.maxLag > MAX_LAG_SECONDS) {
                 failed++;
+                if (System.getenv("SCORECAST_BENCH_VERBOSE") != null) {
+                    System.out.printf("live:   listener %d: %.2f %%, %.0f ms behind at %.1f s after connecting%n", listeners.indexOf(l),
+                            100 * fraction, 1000 * l.maxLag, l.maxLagAt);
+                }
             }
         }
         double[] firstBytes = listeners.stream().mapToDouble(l -> l.firstByteMillis).sorted().toArray();
         System.out.printf("live: %3d streams: worst listener received %.2f %% of real time, worst lag %.0f ms, %d underran; "
-                        + "first byte after %.0f ms (median), %.0f ms (worst); server CPU %.2f cores, machine %.2f cores busy (others %.2f)%n",
+                        + "first byte after %.0f ms (median), %.0f ms (worst); server CPU %.2f cores, machine %.2f cores busy (others %.2f, of which the listeners %.2f)%n",
                 n, 100 * worstFraction, 1000 * worstLag, failed, firstBytes[firstBytes.length / 2], firstBytes[firstBytes.length - 1],
-                cpu / total, busy / total, (busy - cpu) / total);
+                cpu / total, busy / total, (busy - cpu) / total, listenersCpu / total);
         if (!latency.isEmpty()) {
             System.out.println(latency);
         }
@@ -219,6 +226,8 @@ final class LiveBenchmark {
         volatile double firstByteMillis;
         volatile long frames;
         volatile double maxLag;
+        /** Seconds after connecting when the listener was furthest behind. */
+        volatile double maxLagAt;
         final java.io.ByteArrayOutputStream kept = new java.io.ByteArrayOutputStream();
         final AtomicBoolean closed = new AtomicBoolean();
         volatile long lastCheck;
@@ -284,7 +293,10 @@ final class LiveBenchmark {
                     pending = java.util.Arrays.copyOfRange(all, at, all.length);
                     if (firstByte > 0) {
                         double lag = (now - firstByte) / 1e9 - received();
-                        maxLag = Math.max(maxLag, lag);
+                        if (lag > maxLag) {
+                            maxLag = lag;
+                            maxLagAt = (now - connected) / 1e9;
+                        }
                     }
                 }
             } catch (IOException e) {

@@ -118,6 +118,13 @@ public final class ScorecastServer implements AutoCloseable {
         var liveEngine = new LiveEngine(soundBank, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(playerSettings.blockFrames(),
                 playerSettings.lookaheadMillis() * LiveSettings.DEFAULT_RATE / 1000, playerSettings.threads(), LiveSettings.DEFAULT.polyphony(),
                 LiveSettings.DEFAULT.interpolation(), LiveSettings.DEFAULT.masterGain(), playerSettings.maxPerformances()));
+        if (playerSettings.warmUpSeconds() > 0) {
+            // Before the port opens: the first streams get compiled code and instruments in memory.
+            long started = System.nanoTime();
+            int played = liveEngine.warmUp(playerSettings.warmUpSeconds());
+            LOG.info("live player warmed up: {} s of each of {} experiences in {} ms", playerSettings.warmUpSeconds(), played,
+                    (System.nanoTime() - started) / 1_000_000);
+        }
         Supplier<String> nodeUrl = () -> config.nodeUrl(listening.get().port());
         var streams = new StreamRegistry(database, Clock.systemUTC(), PlayerService.abandonedAfter(playerSettings.streamTtl()));
         var player = new PlayerService(liveEngine, streams, nodeUrl, downloadLinks, playerSettings.streamTtl(), Clock.systemUTC());

@@ -42,6 +42,8 @@ final class TestServer implements AutoCloseable {
         env.put("SCORECAST_HOST", "127.0.0.1");
         // The small General MIDI bank CI installs; FluidR3 (the default) sounds better but loads slower.
         env.putIfAbsent("SCORECAST_SOUNDFONT", "/usr/share/sounds/sf2/TimGM6mb.sf2");
+        // Dozens of servers start in the suite; warming each one's player would only cost time.
+        env.putIfAbsent("SCORECAST_LIVE_WARMUP_SECONDS", "0");
         return new TestServer(dataDir, env, engine);
     }
 

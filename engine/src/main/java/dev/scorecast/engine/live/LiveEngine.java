@@ -24,6 +24,7 @@ public final class LiveEngine implements AutoCloseable {
     private final LiveSettings settings;
     private volatile LiveContext context;
     private final List<RenderLoop> loops = new ArrayList<>();
+    private final List<Performance> running = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Composes sections ahead, off the render loops (one thread: a section takes milliseconds and comes every few seconds). */
     private final java.util.concurrent.ExecutorService composing = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "scorecast-live-compose");
@@ -50,7 +51,7 @@ public final class LiveEngine implements AutoCloseable {
         this.settings = settings;
         long turn = settings.blockFrames() * 1_000_000_000L / Performance.RATE / 2;
         for (int i = 0; i < settings.threads(); i++) {
-            RenderLoop loop = new RenderLoop("scorecast-live-" + (i + 1), turn, lateBlocks);
+            RenderLoop loop = new RenderLoop("scorecast-live-" + (i + 1), turn, lateBlocks, running, i, settings.threads());
             loops.add(loop);
             loop.start();
         }
@@ -76,7 +77,7 @@ public final class LiveEngine implements AutoCloseable {
 
     /** Performances running now (shared ones counted once). */
     public int performances() {
-        return loops.stream().mapToInt(RenderLoop::size).sum();
+        return running.size();
     }
 
     /**
@@ -94,6 +95,46 @@ public final class LiveEngine implements AutoCloseable {
                     b.live(instrument.program(), group.equals("beats"));
                 }
             }));
+        }
+    }
+
+    /**
+     * Plays {@code seconds} of every experience as fast as the caller's thread can, into an AAC
+     * encoder nobody hears, with an intensity change halfway: the synthesizer's and the encoder's
+     * code is compiled and every experience's instruments read before the first listener comes,
+     * instead of the JIT compiler and the SoundFont reads competing with the first streams.
+     *
+     * @return the experiences played
+     */
+    public int warmUp(double seconds) {
+        long frames = Math.round(seconds * Performance.RATE);
+        for (Experience e : experiences.all()) {
+            prepare(e.genre(), null);
+            Performance p = new Performance(context(), 0);
+            Listener ear = new Listener(dev.scorecast.engine.media.LiveEncoder.Format.AAC);
+            p.attach(ear);
+            p.send(new Control.Start(e, e.intensity(), e.vocals(), new java.util.concurrent.CompletableFuture<>()));
+            long nanosPerBlock = settings.blockFrames() * 1_000_000_000L / Performance.RATE;
+            for (long block = 1; block * settings.blockFrames() <= frames; block++) {
+                if (block == frames / settings.blockFrames() / 2) {
+                    p.send(new Control.SetIntensity(Math.min(1, e.intensity() + 0.3)));
+                }
+                p.pump(block * nanosPerBlock - settings.lookaheadFrames() * 1_000_000_000L / Performance.RATE);
+                drain(ear);
+            }
+            p.close();
+            p.pump(0);
+        }
+        return experiences.all().size();
+    }
+
+    private static void drain(Listener ear) {
+        try {
+            while (ear.next(0) instanceof byte[] chunk && chunk.length > 0) {
+                // nobody listens: the chunks only had to be encoded
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -117,9 +158,10 @@ public final class LiveEngine implements AutoCloseable {
         return p;
     }
 
-    /** Hands {@code p} to the loop with the fewest performances. */
+    /** Hands {@code p} to the render loops, which start on it at once. */
     void register(Performance p) {
-        loops.stream().min(java.util.Comparator.comparingInt(RenderLoop::size)).orElseThrow().add(p);
+        running.add(p);
+        loops.forEach(RenderLoop::wake);
     }
 
     /** The shared performance of {@code experience}, started on first use; counted until released. */
@@ -165,6 +207,12 @@ public final class LiveEngine implements AutoCloseable {
     @Override
     public void close() {
         loops.forEach(loop -> loop.stop(2000));
+        // Ends every performance still running, freeing synthesizers and encoders.
+        for (Performance p : running) {
+            p.close();
+            p.pump(0);
+        }
+        running.clear();
         composing.shutdownNow();
     }
 }

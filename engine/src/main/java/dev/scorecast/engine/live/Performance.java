@@ -44,11 +44,10 @@ import javax.sound.sampled.AudioInputStream;
  */
 public final class Performance implements AutoCloseable {
     public static final int RATE = LiveEncoder.RATE;
-    // Voices sound one control block after their note-on (as in the offline Renderer), but live
-    // blocks are 480 frames (100 Hz) instead of its 320: a seventh less synthesizer time per stream
-    // (every voice's envelopes, LFOs and modulators run once per block), while notes still start on
-    // their exact sample and envelopes still ramp smoothly within a block.
-    private static final float CONTROL_RATE = 100f;
+    // As in the offline Renderer: 320-frame control blocks, and voices sound one control block after
+    // their note-on. (100 Hz blocks would save a twentieth of the synthesizer's time, but a note
+    // that has to take over a voice starts at the next block boundary, and 10 ms late is audible on a hi-hat.)
+    private static final float CONTROL_RATE = 150f;
     private static final int CONTROL_BLOCK = (int) (RATE / CONTROL_RATE);
     private static final int SYNTH_LATENCY = CONTROL_BLOCK;
     /** After a stop, the synthesizer runs this long for reverb tails to die under the faded gain, then rests. */
@@ -65,6 +64,8 @@ public final class Performance implements AutoCloseable {
     /** Real time of frame 0, for pacing: block k is due at epoch + k frames, minus the look-ahead. */
     final long epochNanos;
     volatile boolean closed;
+    /** Held by the render loop rendering this performance now; loops skip a performance another one holds. */
+    private final java.util.concurrent.atomic.AtomicBoolean rendering = new java.util.concurrent.atomic.AtomicBoolean();
 
     // ---- render-loop state ----
     private AudioSynthesizer synth;
@@ -183,6 +184,16 @@ public final class Performance implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ the render loop
+
+    /** Takes the performance for one loop's turn: false when another loop has it. */
+    boolean claim() {
+        return rendering.compareAndSet(false, true);
+    }
+
+    /** Ends the turn; what the turn changed is visible to the loop that claims it next. */
+    void release() {
+        rendering.set(false);
+    }
 
     /** Renders every block due by {@code nowNanos} (plus the look-ahead); returns the blocks rendered. */
     int pump(long nowNanos) {
@@ -698,7 +709,7 @@ public final class Performance implements AutoCloseable {
     private int program(int program, boolean drums) {
         SoundBank.Live resolved = context.bank().live(program, drums);
         if (loaded.add(resolved.key())) {
-            synth.loadInstrument(resolved.instrument());
+            context.bank().loadInto((SoftSynthesizer) synth, resolved);
         }
         return resolved.program();
     }

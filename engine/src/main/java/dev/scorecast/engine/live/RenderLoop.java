@@ -1,36 +1,39 @@
 package dev.scorecast.engine.live;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One platform thread that runs a share of the performances: each turn it renders, for every one
- * of them, the blocks due by a moment a little ahead of now, then sleeps until that moment.
+ * One platform thread of the render loops. Each turn it goes through every performance of the
+ * engine and renders, for each one no other loop is rendering at that moment, the blocks due by a
+ * moment a little ahead of now; then it sleeps until that moment.
  *
- * <p>Waking once per turn for all its performances, instead of once per block of each, keeps the
- * thread's wake-ups at about a hundred a second however many streams it carries (a scheduler task
- * per performance woke some five thousand times a second at fifty streams, each wake a queue
- * operation and often a park and unpark). The margin that lets a turn render a block before it
- * falls due comes out of nothing: it is within the look-ahead, which already renders ahead of time.
+ * <p>All loops share all performances, so a heavy experience (an orchestra holds twice the voices
+ * of a techno loop) is carried by whichever core is free: with a fixed share each, one core fell
+ * behind with the other half idle. Waking once per turn for all of them keeps a thread's wake-ups
+ * at about a hundred a second however many streams there are (a scheduler task per performance
+ * woke some five thousand times a second at fifty streams). Rendering a block a little before it
+ * falls due costs nothing audible: it is within the look-ahead, which already renders ahead.
  */
 final class RenderLoop implements Runnable {
     private static final System.Logger LOG = System.getLogger(RenderLoop.class.getName());
 
     private final long turnNanos;
     private final AtomicLong lateBlocks;
-    private final ConcurrentLinkedQueue<Performance> joining = new ConcurrentLinkedQueue<>();
-    private final List<Performance> performances = new ArrayList<>();
-    private final AtomicInteger size = new AtomicInteger();
+    private final List<Performance> performances;
+    private final int index;
+    private final int loops;
     private final Thread thread;
     private volatile boolean stopping;
 
-    RenderLoop(String name, long turnNanos, AtomicLong lateBlocks) {
+    /** Loop {@code index} of {@code loops}, over {@code performances} (shared, safe to iterate while changed). */
+    RenderLoop(String name, long turnNanos, AtomicLong lateBlocks, List<Performance> performances, int index, int loops) {
         this.turnNanos = turnNanos;
         this.lateBlocks = lateBlocks;
+        this.performances = performances;
+        this.index = index;
+        this.loops = loops;
         this.thread = Thread.ofPlatform().name(name).daemon().priority(Thread.MAX_PRIORITY).unstarted(this);
     }
 
@@ -38,47 +41,39 @@ final class RenderLoop implements Runnable {
         thread.start();
     }
 
-    /** Performances on this loop, counting those about to join. */
-    int size() {
-        return size.get();
-    }
-
-    /** Adds {@code p} from any thread: it renders from the loop's next turn, which starts at once. */
-    void add(Performance p) {
-        size.incrementAndGet();
-        joining.add(p);
+    /** Wakes the loop for a performance that has just joined. */
+    void wake() {
         LockSupport.unpark(thread);
     }
 
     @Override
     public void run() {
         while (!stopping) {
-            Performance p;
-            while ((p = joining.poll()) != null) {
-                performances.add(p);
-            }
             long now = System.nanoTime();
             long until = now + turnNanos;
-            for (int i = performances.size() - 1; i >= 0; i--) {
-                if (!turn(performances.get(i), now, until)) {
-                    performances.remove(i);
-                    size.decrementAndGet();
+            Performance[] all = performances.toArray(Performance[]::new);
+            // Loops start their rounds at different places, so that they meet rather than queue.
+            int first = all.length * index / loops;
+            for (int i = 0; i < all.length; i++) {
+                Performance p = all[(first + i) % all.length];
+                if (p.claim()) {
+                    try {
+                        if (!turn(p, now, until)) {
+                            performances.remove(p);
+                        }
+                    } finally {
+                        p.release();
+                    }
                 }
             }
             long sleep = until - System.nanoTime();
-            if (sleep > 0 && joining.isEmpty()) {
+            if (sleep > 0) {
                 LockSupport.parkNanos(this, sleep);
             }
         }
-        // Ends every performance still here, freeing synthesizers and encoders.
-        performances.addAll(joining);
-        for (Performance p : performances) {
-            p.close();
-            p.pump(0);
-        }
     }
 
-    /** One performance's turn: false when it has ended and leaves the loop. */
+    /** One performance's turn: false when it has ended and leaves the loops. */
     private boolean turn(Performance p, long now, long until) {
         try {
             if (p.late(now)) {
@@ -94,7 +89,7 @@ final class RenderLoop implements Runnable {
         }
     }
 
-    /** Stops the loop after its current turn, ending its performances; waits up to {@code millis}. */
+    /** Stops the loop after its current turn; waits up to {@code millis}. */
     void stop(long millis) {
         stopping = true;
         LockSupport.unpark(thread);

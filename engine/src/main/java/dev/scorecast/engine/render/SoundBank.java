@@ -42,6 +42,7 @@ public final class SoundBank implements AutoCloseable {
     private final SF2Soundbank bank;
     private final Map<Integer, ModelInstrument> loaded = new HashMap<>();
     private final Map<SampleKey, float[]> floats = new HashMap<>();
+    private final SharedInstruments shared = new SharedInstruments();
     private boolean closed;
 
     private SoundBank(Path file, SF2Soundbank bank) {
@@ -117,6 +118,19 @@ public final class SoundBank implements AutoCloseable {
      * and a key that tells one loaded instrument from another.
      */
     public record Live(int key, int program, Instrument instrument) {}
+
+    /**
+     * Loads {@code live}'s instrument into {@code synth}, prepared for playing once for every
+     * synthesizer ({@link SharedInstruments}); on the thread that reads the synthesizer.
+     */
+    public void loadInto(com.sun.media.sound.SoftSynthesizer synth, Live live) {
+        shared.load(synth, (ModelInstrument) live.instrument());
+    }
+
+    /** Whether {@link #loadInto} shares prepared instruments (Gervill's table is open to it). */
+    public static boolean sharesPreparedInstruments() {
+        return SharedInstruments.sharing();
+    }
 
     public Live live(int program, boolean drums) {
         Resolved r = instrument(program, drums);

@@ -27,7 +27,7 @@ class LiveCostTest {
         SoundBank bank = SoundBank.load(SF2);
         GenreCatalog genres = GenreCatalog.builtIn();
         ExperienceCatalog experiences = ExperienceCatalog.builtIn(genres);
-        LiveSettings settings = new LiveSettings(1024, 0, 1, 48, "linear", 1f, 100);
+        LiveSettings settings = new LiveSettings(1024, 0, 1, LiveSettings.DEFAULT.polyphony(), LiveSettings.DEFAULT.interpolation(), 1f, 100);
         LiveContext context = new LiveContext(bank, genres, experiences, settings, new AtomicInteger(), Runnable::run);
         for (String format : new String[] {"none", "aac", "mp3", "opus"}) {
             double cost = 0;

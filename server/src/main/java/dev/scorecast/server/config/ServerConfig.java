@@ -130,10 +130,13 @@ public record ServerConfig(
      * The live player: how long a stream lives after its last activity, and how its render loops
      * run (docs/PLAYER.md explains the trade-offs).
      */
-    public record PlayerSettings(Duration streamTtl, int blockFrames, int lookaheadMillis, int threads, int maxPerformances) {
+    public record PlayerSettings(Duration streamTtl, int blockFrames, int lookaheadMillis, int threads, int maxPerformances, double warmUpSeconds) {
         public PlayerSettings {
             if (streamTtl.isNegative() || streamTtl.isZero()) {
                 throw new InvalidParameter("SCORECAST_STREAM_TTL_SECONDS", "SCORECAST_STREAM_TTL_SECONDS must be at least 1.");
+            }
+            if (warmUpSeconds < 0 || warmUpSeconds > 60) {
+                throw new InvalidParameter("SCORECAST_LIVE_WARMUP_SECONDS", "SCORECAST_LIVE_WARMUP_SECONDS must be 0 (off) to 60.");
             }
             if (blockFrames < 256 || blockFrames > 8192) {
                 throw new InvalidParameter("SCORECAST_LIVE_BLOCK_FRAMES", "SCORECAST_LIVE_BLOCK_FRAMES must be 256 to 8192.");
@@ -155,8 +158,9 @@ public record ServerConfig(
                     settings.integer("SCORECAST_LIVE_BLOCK_FRAMES", 1024),
                     settings.integer("SCORECAST_LIVE_LOOKAHEAD_MS", 85),
                     settings.integer("SCORECAST_LIVE_THREADS", Runtime.getRuntime().availableProcessors()),
-                    // What the benchmark found two cores carry, 24 private streams (docs/BENCHMARKS.md); more cores, more.
-                    settings.integer("SCORECAST_LIVE_MAX_PERFORMANCES", 12 * Runtime.getRuntime().availableProcessors()));
+                    // What the benchmark found two cores carry, 48 private streams (docs/BENCHMARKS.md); more cores, more.
+                    settings.integer("SCORECAST_LIVE_MAX_PERFORMANCES", 24 * Runtime.getRuntime().availableProcessors()),
+                    settings.integer("SCORECAST_LIVE_WARMUP_SECONDS", 4));
         }
     }
 

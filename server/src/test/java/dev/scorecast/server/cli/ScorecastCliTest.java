@@ -24,7 +24,7 @@ class ScorecastCliTest {
 
     @Test
     void keyCreatedByTheCommandWorksAtOnceOnARunningServer() throws Exception {
-        Map<String, String> env = Map.of("SCORECAST_DATA", data.toString(), "SCORECAST_HOST", "127.0.0.1");
+        Map<String, String> env = Map.of("SCORECAST_DATA", data.toString(), "SCORECAST_HOST", "127.0.0.1", "SCORECAST_LIVE_WARMUP_SECONDS", "0");
         try (ScorecastServer server = ScorecastServer.start(ServerConfig.from(env).withPort(0))) {
             assertTrue(server.developmentKey().isPresent(), "a first start with no keys makes a development key");
             var out = new ByteArrayOutputStream();
