@@ -34,6 +34,9 @@ public final class LiveEngine implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    /** Sings the vocal lines of every performance, off the render loops; espeak-ng starts with the first line. */
+    private final PhraseSinger phrases = new PhraseSinger(dev.scorecast.engine.voice.EspeakSinger::create, System::nanoTime,
+            PhraseSinger.DEFAULT_CACHE_SAMPLES);
     private final Map<Performance, ScheduledFuture<?>> running = new ConcurrentHashMap<>();
     private final Map<String, Shared> shared = new HashMap<>();
     private final AtomicLong lateBlocks = new AtomicLong();
@@ -77,6 +80,16 @@ public final class LiveEngine implements AutoCloseable {
     /** Blocks rendered after the moment they should have been heard, over the engine's life. */
     public long lateBlocks() {
         return lateBlocks.get();
+    }
+
+    /** Vocal lines that were due and did not sound because they were not sung in time (the loop never waits for the singer). */
+    public long vocalPhrasesSkipped() {
+        return phrases.counters().skipped();
+    }
+
+    /** Vocal lines that started sounding. */
+    public long vocalPhrasesStarted() {
+        return phrases.counters().started();
     }
 
     /** Performances running now (shared ones counted once). */
@@ -183,7 +196,7 @@ public final class LiveEngine implements AutoCloseable {
             synchronized (this) {
                 c = context;
                 if (c == null) {
-                    c = new LiveContext(bank.get(), genres, experiences, settings, sounding, composing);
+                    c = new LiveContext(bank.get(), genres, experiences, settings, sounding, composing, phrases.start());
                     context = c;
                 }
             }
@@ -204,5 +217,6 @@ public final class LiveEngine implements AutoCloseable {
         all.forEach(p -> p.pump(0));
         loops.shutdownNow();
         composing.shutdownNow();
+        phrases.close();
     }
 }

@@ -28,7 +28,8 @@ class LiveCostTest {
         GenreCatalog genres = GenreCatalog.builtIn();
         ExperienceCatalog experiences = ExperienceCatalog.builtIn(genres);
         LiveSettings settings = new LiveSettings(1024, 0, 1, 48, "linear", 1f, 100);
-        LiveContext context = new LiveContext(bank, genres, experiences, settings, new AtomicInteger(), Runnable::run);
+        LiveContext context = new LiveContext(bank, genres, experiences, settings, new AtomicInteger(), Runnable::run,
+                new PhraseSinger(dev.scorecast.engine.voice.EspeakSinger::create, () -> 0, PhraseSinger.DEFAULT_CACHE_SAMPLES));
         for (String format : new String[] {"none", "aac", "mp3", "opus"}) {
             double cost = 0;
             for (Experience e : experiences.all().subList(0, EXPERIENCES)) {
