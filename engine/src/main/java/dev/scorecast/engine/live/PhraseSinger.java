@@ -85,6 +85,8 @@ final class PhraseSinger implements AutoCloseable {
             if (thread == null && !closed) {
                 thread = new Thread(this::run, "scorecast-live-singer");
                 thread.setDaemon(true);
+                // Below the render loops: a singer short of CPU costs skipped lines, a late loop costs everyone's audio.
+                thread.setPriority(Thread.MIN_PRIORITY);
                 thread.start();
             }
         }
