@@ -34,7 +34,7 @@ public final class LiveEngine implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    /** Sings the vocal lines of every performance, off the render loops; espeak-ng starts with the first line. */
+    /** Sings the vocal lines of every performance, off the render loops; started (and warmed up) with the engine. */
     private final PhraseSinger phrases = new PhraseSinger(dev.scorecast.engine.voice.EspeakSinger::create, System::nanoTime,
             PhraseSinger.DEFAULT_CACHE_SAMPLES);
     private final Map<Performance, ScheduledFuture<?>> running = new ConcurrentHashMap<>();
@@ -56,6 +56,7 @@ public final class LiveEngine implements AutoCloseable {
         this.genres = genres;
         this.experiences = experiences;
         this.settings = settings;
+        phrases.start();
         this.loops = Executors.newScheduledThreadPool(settings.threads(), r -> {
             Thread t = new Thread(r, "scorecast-live");
             t.setDaemon(true);
@@ -196,7 +197,7 @@ public final class LiveEngine implements AutoCloseable {
             synchronized (this) {
                 c = context;
                 if (c == null) {
-                    c = new LiveContext(bank.get(), genres, experiences, settings, sounding, composing, phrases.start());
+                    c = new LiveContext(bank.get(), genres, experiences, settings, sounding, composing, phrases);
                     context = c;
                 }
             }

@@ -295,7 +295,11 @@ final class LiveVocals {
         }
         CompletableFuture<Vocal> sung = line.sung;
         if (sung == null || !sung.isDone() || sung.isCompletedExceptionally()) {
-            String why = line.tooSoon ? "needed sooner than it could be sung" : sung == null ? "never asked for" : "not sung in time";
+            String why = line.tooSoon ? "needed sooner than it could be sung"
+                    : sung == null ? "never asked for"
+                    : sung.isCancelled() ? "its deadline passed before the singer reached it"
+                    : sung.isCompletedExceptionally() ? "the singer failed on it"
+                    : "still being sung";
             singer.skipped(performance, line.phrase.startBeat(), why);
             release(line);
             return;
@@ -320,7 +324,7 @@ final class LiveVocals {
     private void fadeFrom(Voice v, int at) {
         if (v.fading < 0) {
             v.fading = 0;
-            v.fadeDelay = at;
+            v.fadeDelay = Math.max(0, at - v.delay); // counted from the voice's first sample in this block
         }
     }
 

@@ -79,7 +79,10 @@ final class PhraseSinger implements AutoCloseable {
         this.cacheSamples = cacheSamples;
     }
 
-    /** Starts the singing thread ("scorecast-live-singer"); without it, phrases are sung only by {@link #singNext}. */
+    /**
+     * Starts the singing thread ("scorecast-live-singer"), which first warms the singer up; without
+     * it, phrases are sung only by {@link #singNext}.
+     */
     PhraseSinger start() {
         synchronized (lock) {
             if (thread == null && !closed) {
@@ -159,7 +162,8 @@ final class PhraseSinger implements AutoCloseable {
                     try {
                         lock.wait();
                     } catch (InterruptedException ie) {
-                        return false; // only close() interrupts the singing thread
+                        Thread.currentThread().interrupt();
+                        return false;
                     }
                     continue;
                 }
@@ -189,6 +193,7 @@ final class PhraseSinger implements AutoCloseable {
     private void sing(Entry e) {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long before = threads.getCurrentThreadCpuTime();
+        long wallBefore = System.nanoTime();
         Vocal vocal;
         try {
             vocal = singer().sing(e.notes);
@@ -203,7 +208,11 @@ final class PhraseSinger implements AutoCloseable {
             e.future.completeExceptionally(failure);
             return;
         }
-        singingNanos.addAndGet(threads.getCurrentThreadCpuTime() - before);
+        long cpu = threads.getCurrentThreadCpuTime() - before;
+        singingNanos.addAndGet(cpu);
+        LOG.log(System.Logger.Level.DEBUG, () -> String.format("sang %d notes (%.2f s) in %.0f ms (%.0f ms CPU), %.0f ms before its deadline",
+                e.notes.size(), vocal.durationSeconds(), (System.nanoTime() - wallBefore) / 1e6, cpu / 1e6,
+                (e.deadline - clock.getAsLong()) / 1e6));
         sung.incrementAndGet();
         sungSamples.addAndGet(vocal.samples().length);
         synchronized (lock) {
@@ -236,13 +245,26 @@ final class PhraseSinger implements AutoCloseable {
     }
 
     private void run() {
-        while (!closed) {
+        warmUp();
+        while (!closed && !Thread.currentThread().isInterrupted()) {
             try {
                 singNext(true);
             } catch (RuntimeException e) {
                 // A broken phrase must not end the thread that sings every performance's.
                 LOG.log(System.Logger.Level.ERROR, "the live singer thread failed on a phrase", e);
             }
+        }
+    }
+
+    /**
+     * Sings one note before any line is asked for: espeak-ng's voice gets its pitch range measured
+     * and the analysis code compiled, which made the first line of a fresh process take seconds.
+     */
+    private void warmUp() {
+        try {
+            singer().sing(List.of(SungNote.sung(0, 0.3, 64, 100, "la")));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "the live singer could not warm up; vocal lines will be skipped if it stays broken", e);
         }
     }
 
@@ -268,16 +290,12 @@ final class PhraseSinger implements AutoCloseable {
                 started.get(), skipped.get(), cached);
     }
 
+    /** Stops the singing thread once it has finished the line it sings (not interrupted: espeak-ng would be cut off mid-run). */
     @Override
     public void close() {
-        Thread t;
         synchronized (lock) {
             closed = true;
-            t = thread;
             lock.notifyAll();
-        }
-        if (t != null) {
-            t.interrupt();
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.scorecast.engine.live;
 
 import dev.scorecast.engine.voice.SungNote;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -30,14 +31,21 @@ record VocalPhrase(double startBeat, double bpm, List<SungNote> notes, double ga
     }
 
     /**
-     * The notes at {@code playedBpm}: every time scaled, rounded to the microsecond so that the
-     * same line at the same tempo is the same list (the singer's cache key) however it was reached.
+     * The notes at {@code playedBpm}: every start and end scaled and rounded to the microsecond, so
+     * that the same line at the same tempo is the same list (the singer's cache key) however it was
+     * reached, and notes that touch still touch (the singer refuses overlapping notes).
      */
     List<SungNote> at(double playedBpm) {
         double scale = bpm / playedBpm;
-        return notes.stream()
-                .map(n -> new SungNote(micro(n.start() * scale), micro(n.duration() * scale), n.pitch(), n.velocity(), n.syllable(), n.melisma()))
-                .toList();
+        List<SungNote> out = new ArrayList<>(notes.size());
+        double previousEnd = 0;
+        for (SungNote n : notes) {
+            double start = Math.max(previousEnd, micro(n.start() * scale));
+            double end = micro(n.end() * scale);
+            out.add(new SungNote(start, end - start, n.pitch(), n.velocity(), n.syllable(), n.melisma()));
+            previousEnd = end;
+        }
+        return List.copyOf(out);
     }
 
     private static double micro(double seconds) {
