@@ -31,6 +31,9 @@ public final class LiveEngine implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    /** Sings the vocal lines of every performance, off the render loops; started (and warmed up) with the engine. */
+    private final PhraseSinger phrases = new PhraseSinger(dev.scorecast.engine.voice.EspeakSinger::create, System::nanoTime,
+            PhraseSinger.DEFAULT_CACHE_SAMPLES);
     private final Map<String, Shared> shared = new HashMap<>();
     private final AtomicLong lateBlocks = new AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger sounding = new java.util.concurrent.atomic.AtomicInteger();
@@ -49,6 +52,7 @@ public final class LiveEngine implements AutoCloseable {
         this.genres = genres;
         this.experiences = experiences;
         this.settings = settings;
+        phrases.start();
         long turn = settings.blockFrames() * 1_000_000_000L / Performance.RATE / 2;
         for (int i = 0; i < settings.threads(); i++) {
             RenderLoop loop = new RenderLoop("scorecast-live-" + (i + 1), turn, lateBlocks, running, i, settings.threads());
@@ -73,6 +77,16 @@ public final class LiveEngine implements AutoCloseable {
     /** Blocks rendered after the moment they should have been heard, over the engine's life. */
     public long lateBlocks() {
         return lateBlocks.get();
+    }
+
+    /** Vocal lines that were due and did not sound because they were not sung in time (the loop never waits for the singer). */
+    public long vocalPhrasesSkipped() {
+        return phrases.counters().skipped();
+    }
+
+    /** Vocal lines that started sounding. */
+    public long vocalPhrasesStarted() {
+        return phrases.counters().started();
     }
 
     /** Performances running now (shared ones counted once). */
@@ -196,7 +210,7 @@ public final class LiveEngine implements AutoCloseable {
             synchronized (this) {
                 c = context;
                 if (c == null) {
-                    c = new LiveContext(bank.get(), genres, experiences, settings, sounding, composing);
+                    c = new LiveContext(bank.get(), genres, experiences, settings, sounding, composing, phrases);
                     context = c;
                 }
             }
@@ -214,5 +228,6 @@ public final class LiveEngine implements AutoCloseable {
         }
         running.clear();
         composing.shutdownNow();
+        phrases.close();
     }
 }

@@ -38,9 +38,10 @@ import javax.sound.sampled.AudioInputStream;
  *
  * <p>Everything below the public methods runs on the render loop only: per block it drains the
  * control queue, applies what falls due (bar-line changes, the next section), hands the block's
- * MIDI cues to the synthesizer at their exact sample, reads the block, and publishes an immutable
- * {@link Transport}. Musical time is counted in beats, so tempo changes (the relative tempo of
- * intensity, a client's plan) move every later cue with them.
+ * MIDI cues to the synthesizer at their exact sample, reads the block, mixes the sung lines of
+ * {@link LiveVocals} into it, and publishes an immutable {@link Transport}. Musical time is counted
+ * in beats, so tempo changes (the relative tempo of intensity, a client's plan) move every later
+ * cue and sung line with them.
  */
 public final class Performance implements AutoCloseable {
     public static final int RATE = LiveEncoder.RATE;
@@ -89,7 +90,8 @@ public final class Performance implements AutoCloseable {
     private long seed;
     private double intensity = 0.5;
     private boolean vocalsWanted;
-    private boolean vocalsOn;
+    /** The sung layer: lines sung off the loop, mixed in at their beat. */
+    private LiveVocals vocals;
     private double baseTempo;
     private Continuation.State state;
     private String home;
@@ -102,7 +104,6 @@ public final class Performance implements AutoCloseable {
     /** {@code upcoming} being composed off the loop, for when it begins. */
     private Prepared prepared;
     private long noteIds;
-    private double dispatchBeatsPerFrame;
     private final PriorityQueue<Cue> cues = new PriorityQueue<>(Cue.ORDER);
     private final PriorityQueue<Action> actions = new PriorityQueue<>((a, b) -> Double.compare(a.beat, b.beat));
     private final long[] sounding = new long[16 * 128];
@@ -135,6 +136,7 @@ public final class Performance implements AutoCloseable {
         this.block = new float[2 * context.blockFrames()];
         this.bytes = new byte[context.blockFrames() * 8];
         this.floats = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+        this.vocals = new LiveVocals(id, context.phrases(), epochNanos, context.lookaheadFrames(), context.blockFrames());
         publish();
     }
 
@@ -226,6 +228,8 @@ public final class Performance implements AutoCloseable {
                 dispatch(horizon, beatsPerFrame);
             }
             readSynth(n);
+            singAhead();
+            vocals.mixInto(block, n, frame, beat, playing ? beatsPerFrame : 0);
             applyGain(n);
             if (playing) {
                 beat += n * beatsPerFrame;
@@ -274,7 +278,8 @@ public final class Performance implements AutoCloseable {
             seed = experience.seed();
             intensity = s.intensity();
             vocalsWanted = s.vocals();
-            vocalsOn = s.vocals();
+            vocals.switchAt(at, s.vocals());
+            vocals.relativeTempo(relativeTempo());
             baseTempo = experience.tempo();
             state = null;
             home = null;
@@ -295,6 +300,7 @@ public final class Performance implements AutoCloseable {
             openSynth();
             cues.clear();
             actions.clear();
+            vocals.reset(false);
             gain = 1;
             fadeStep = 0;
             tailLeft = 0;
@@ -316,12 +322,14 @@ public final class Performance implements AutoCloseable {
         tailLeft = fadeFrames + TAIL_FRAMES;
         cues.clear();
         actions.clear();
+        vocals.stop();
         current = null;
         publishNow();
     }
 
     private void setIntensity(double value) {
         intensity = value;
+        vocals.relativeTempo(relativeTempo()); // lines not yet started are sung again at the new tempo
         if (!playing) {
             publishNow();
             return;
@@ -352,20 +360,13 @@ public final class Performance implements AutoCloseable {
     private void setVocals(boolean on, java.util.concurrent.CompletableFuture<AppliesAt> applied) {
         vocalsWanted = on;
         if (!playing) {
-            vocalsOn = on;
             publishNow();
             applied.complete(new AppliesAt(barNow(), beat, frame, frame / (double) RATE));
             return;
         }
         double at = nextBarLine();
         applied.complete(appliesAt(at));
-        schedule(at, when -> {
-            vocalsOn = on;
-            if (!on) {
-                send(ShortMessage.CONTROL_CHANGE, SectionScore.VOCALS_CHANNEL, 123, 0, synthFrameOf(when));
-                Arrays.fill(sounding, SectionScore.VOCALS_CHANNEL * 128, SectionScore.VOCALS_CHANNEL * 128 + 128, 0);
-            }
-        });
+        vocals.switchAt(at, on);
         publishNow();
     }
 
@@ -396,7 +397,7 @@ public final class Performance implements AutoCloseable {
             fadeStep = 0;
             tailLeft = 0;
             playing = true;
-            vocalsOn = vocalsWanted;
+            vocals.reset(vocalsWanted);
             apply.accept(beat);
             tempoNow = targetTempo();
             r.applied().complete(new AppliesAt(barNow(), beat, frame, frame / (double) RATE));
@@ -429,7 +430,7 @@ public final class Performance implements AutoCloseable {
         copy.seed = seed;
         copy.intensity = intensity;
         copy.vocalsWanted = vocalsWanted;
-        copy.vocalsOn = vocalsOn;
+        copy.vocals = vocals.copyFor(copy.id, epochNanos);
         copy.baseTempo = baseTempo;
         copy.state = state;
         copy.home = home;
@@ -553,6 +554,16 @@ public final class Performance implements AutoCloseable {
             cues.add(new Cue(from, Cue.CONTROL, -1, v.channel(), v.program(), v.drums() ? 1 : 0, (long) v.volume() << 8 | v.pan()));
         }
         cues.addAll(composed.cues());
+        vocals.replace(from, Double.POSITIVE_INFINITY, composed.phrases());
+    }
+
+    /** Hands the singer the lines of the section composed ahead as soon as it is, a section before they play. */
+    private void singAhead() {
+        Prepared p = prepared;
+        if (p != null && p.score().isDone() && !p.score().isCompletedExceptionally()) {
+            SectionScore.Composed composed = p.score().join();
+            vocals.lookAhead(p.at(), composed.beats(), composed.phrases());
+        }
     }
 
     private void advanceSection() {
@@ -582,11 +593,17 @@ public final class Performance implements AutoCloseable {
         for (SectionScore.Voice v : composed.voices()) {
             cues.add(new Cue(from, Cue.CONTROL, -1, v.channel(), v.program(), v.drums() ? 1 : 0, (long) v.volume() << 8 | v.pan()));
         }
+        vocals.replace(from, current.end(), composed.phrases());
     }
 
     private double targetTempo() {
         double base = current != null ? current.section().tempo() : baseTempo;
-        return base * (0.8 + 0.4 * intensity);
+        return base * relativeTempo();
+    }
+
+    /** The intensity's share of the tempo: 0.8 to 1.2 of the section's. */
+    private double relativeTempo() {
+        return 0.8 + 0.4 * intensity;
     }
 
     private void advanceGlide(double beats) {
@@ -608,11 +625,6 @@ public final class Performance implements AutoCloseable {
     private AppliesAt appliesAt(double at) {
         long atFrame = frame + Math.round((at - beat) / (tempoNow / 60.0) * RATE);
         return new AppliesAt(barAt(at), at, atFrame, atFrame / (double) RATE);
-    }
-
-    /** The synthesizer's frame for a beat inside the block being dispatched. */
-    private long synthFrameOf(double at) {
-        return synthFrame + Math.max(0, Math.round((at - beat) / dispatchBeatsPerFrame));
     }
 
     /** The bar number at beat {@code at}, a bar line of the current section (or the start of a new one). */
@@ -641,7 +653,6 @@ public final class Performance implements AutoCloseable {
     // ------------------------------------------------------------------ synthesis
 
     private void dispatch(double horizon, double beatsPerFrame) {
-        dispatchBeatsPerFrame = beatsPerFrame;
         while (true) {
             Cue cue = cues.peek();
             Action action = actions.peek();
@@ -683,9 +694,6 @@ public final class Performance implements AutoCloseable {
                 }
             }
             default -> {
-                if (c.channel() == SectionScore.VOCALS_CHANNEL && !vocalsOn) {
-                    return;
-                }
                 if (sounding[key] != 0) {
                     send(ShortMessage.NOTE_OFF, c.channel(), c.data1(), 0, at);
                 }
@@ -789,6 +797,7 @@ public final class Performance implements AutoCloseable {
                         sendNow(ShortMessage.CONTROL_CHANGE, ch, 123, 0);
                     }
                     Arrays.fill(sounding, 0);
+                    vocals.silence();
                 }
             }
             float g = gain * master;

@@ -8,26 +8,29 @@ import dev.scorecast.engine.plan.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanOptions;
 import dev.scorecast.engine.plan.Section;
+import dev.scorecast.engine.voice.EspeakSinger;
+import dev.scorecast.engine.voice.SungNote;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sound.midi.ShortMessage;
 
 /**
  * One section composed by the sync pipeline's {@link Composer} and turned into {@link Cue}s in
- * beats. The section is composed together with the one after it, so that its last bars lead into
- * the next (approach notes, no final cadence), and only its own notes are kept.
+ * beats for the synthesizer, and its sung line into {@link VocalPhrase}s for the singer. The
+ * section is composed together with the one after it, so that its last bars lead into the next
+ * (approach notes, no final cadence), and only its own notes are kept.
  */
 final class SectionScore {
     /** MIDI channel per group, by ordinal: beats on the GM drum channel, the rest on their own. */
     static final int[] CHANNEL = {9, 0, 1, 2, 3, 4, 5, 6};
-    static final int VOCALS_CHANNEL = CHANNEL[InstrumentGroup.VOCALS.ordinal()];
 
     private SectionScore() {}
 
     /** A part's sound on its channel: program, volume and pan to set when the section starts. */
     record Voice(int channel, int program, boolean drums, int volume, int pan) {}
 
-    record Composed(List<Cue> cues, List<Voice> voices, double beats) {}
+    /** The synthesizer's cues and channel sounds, and the lines the singer sings. */
+    record Composed(List<Cue> cues, List<Voice> voices, List<VocalPhrase> phrases, double beats) {}
 
     /**
      * The cues of {@code section} from {@code startBeat} on. {@code firstNote} numbers the notes so
@@ -49,7 +52,8 @@ final class SectionScore {
         List<Cue> cues = new ArrayList<>();
         List<Voice> voices = new ArrayList<>();
         long id = firstNote;
-        for (Part part : score.parts()) {
+        // The vocals part is not played: the singer sings the line (the phrases below).
+        for (Part part : score.instrumental().parts()) {
             int channel = CHANNEL[part.group().ordinal()];
             // Gain as channel volume: GM volume is 40 log10(cc7 / 127) dB.
             int volume = (int) Math.round(Math.clamp(127 * Math.pow(10, part.gainDb() / 40), 0, 127));
@@ -72,7 +76,43 @@ final class SectionScore {
                 cues.add(new Cue(Math.max(off, on + 1e-4), Cue.OFF, ShortMessage.NOTE_OFF, channel, n.pitch(), 0, id));
             }
         }
-        return new Composed(cues, voices, section.bars() * (double) section.beatsPerBar());
+        return new Composed(cues, voices, phrases(score, seconds, startBeat, section.tempo()),
+                section.bars() * (double) section.beatsPerBar());
+    }
+
+    /**
+     * The section's sung notes cut into phrases at every rest where the singer would breathe (each
+     * line of lyrics is one), so that each can be sung, and re-sung after a tempo change, alone.
+     */
+    static List<VocalPhrase> phrases(Score score, double seconds, double startBeat, double bpm) {
+        Part part = score.parts().stream().filter(p -> p.group() == InstrumentGroup.VOCALS).findFirst().orElse(null);
+        if (part == null) {
+            return List.of();
+        }
+        List<VocalPhrase> phrases = new ArrayList<>();
+        List<SungNote> line = new ArrayList<>();
+        for (SungNote n : score.vocal()) {
+            if (n.start() >= seconds - 1e-9) {
+                break;
+            }
+            if (!line.isEmpty() && n.start() - line.getLast().end() >= EspeakSinger.BREATH_GAP_SECONDS) {
+                phrases.add(phrase(line, startBeat, bpm, part));
+                line.clear();
+            }
+            line.add(n);
+        }
+        if (!line.isEmpty()) {
+            phrases.add(phrase(line, startBeat, bpm, part));
+        }
+        return phrases;
+    }
+
+    private static VocalPhrase phrase(List<SungNote> line, double startBeat, double bpm, Part part) {
+        double first = line.getFirst().start();
+        List<SungNote> notes = line.stream()
+                .map(n -> new SungNote(n.start() - first, n.duration(), n.pitch(), n.velocity(), n.syllable(), n.melisma()))
+                .toList();
+        return new VocalPhrase(startBeat + first * bpm / 60, bpm, notes, part.gainDb(), part.pan());
     }
 
     private static Section at(Section s, int index, double start, double end) {

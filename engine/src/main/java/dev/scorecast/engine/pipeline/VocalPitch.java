@@ -8,19 +8,19 @@ import java.util.List;
 
 /**
  * How well the sung line sits on its notes: YIN over what the singer produced, each voiced 20 ms
- * frame that falls inside a note compared with that note's pitch. Tracked at 16 kHz, which keeps
+ * frame that falls inside a note compared with that note's pitch (also the live player's tests' measure). Tracked at 16 kHz, which keeps
  * every sung fundamental and costs a third of the work at 48 kHz.
  *
  * @param voicedFrames      voiced frames inside notes
  * @param withinFiftyCents  of those, how many are within ±50 cents of the note
  * @param voicedOutsideNotes voiced frames in rests (breaths, consonant tails)
  */
-record VocalPitch(int voicedFrames, int withinFiftyCents, int voicedOutsideNotes) {
+public record VocalPitch(int voicedFrames, int withinFiftyCents, int voicedOutsideNotes) {
     static final VocalPitch NONE = new VocalPitch(0, 0, 0);
     private static final int TRACK_RATE = 16_000;
 
     /** {@code samples} at {@code rate} start at the first note's start; notes are in the same time. */
-    static VocalPitch measure(float[] samples, int rate, List<SungNote> notes) {
+    public static VocalPitch measure(float[] samples, int rate, List<SungNote> notes) {
         List<PitchFrame> frames = Yin.track(PolyphaseResampler.resample(samples, rate, TRACK_RATE), TRACK_RATE);
         double offset = notes.getFirst().start();
         int voiced = 0;
@@ -54,7 +54,7 @@ record VocalPitch(int voicedFrames, int withinFiftyCents, int voicedOutsideNotes
     }
 
     /** The share of voiced frames on pitch; null when nothing voiced was sung. */
-    Double accuracy() {
+    public Double accuracy() {
         return voicedFrames == 0 ? null : Math.round(1000.0 * withinFiftyCents / voicedFrames) / 1000.0;
     }
 }
