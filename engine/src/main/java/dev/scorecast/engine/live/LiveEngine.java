@@ -33,7 +33,9 @@ public final class LiveEngine implements AutoCloseable {
     });
     /** Sings the vocal lines of every performance, off the render loops; started (and warmed up) with the engine. */
     private final PhraseSinger phrases = new PhraseSinger(dev.scorecast.engine.voice.EspeakSinger::create, System::nanoTime,
-            PhraseSinger.DEFAULT_CACHE_SAMPLES);
+            PhraseSinger.DEFAULT_CACHE_SAMPLES, this::singerHasHeadroom);
+    /** Above this share of their time rendering, the loops give the singer no CPU (DESIGN: the stream before the voice). */
+    private static final double SINGER_MAX_LOOP_LOAD = 0.7;
     private final Map<String, Shared> shared = new HashMap<>();
     private final AtomicLong lateBlocks = new AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger sounding = new java.util.concurrent.atomic.AtomicInteger();
@@ -152,6 +154,16 @@ public final class LiveEngine implements AutoCloseable {
         }
     }
 
+    /** Whether the render loops leave room for the singer: none of them busier than {@link #SINGER_MAX_LOOP_LOAD}. */
+    private boolean singerHasHeadroom() {
+        return loops.stream().allMatch(loop -> loop.load() <= SINGER_MAX_LOOP_LOAD);
+    }
+
+    /** Vocal lines not sung because the render loops were too busy to spare the singer. */
+    public long vocalPhrasesShed() {
+        return phrases.counters().shed();
+    }
+
     /** Performances with a synthesizer now. */
     public int sounding() {
         return sounding.get();
@@ -228,6 +240,11 @@ public final class LiveEngine implements AutoCloseable {
         }
         running.clear();
         composing.shutdownNow();
+        PhraseSinger.Counters c = phrases.counters();
+        System.getLogger(LiveEngine.class.getName()).log(System.Logger.Level.INFO, String.format(
+                "live player closed: %d blocks rendered late; vocal lines sung %d (%.0f s of voice, %.1f CPU-s), given way to busy loops %d,"
+                        + " expired %d, skipped at their start %d", lateBlocks.get(), c.sung(), c.sungSeconds(), c.cpuSeconds(), c.shed(),
+                c.expired(), c.skipped()));
         phrases.close();
     }
 }

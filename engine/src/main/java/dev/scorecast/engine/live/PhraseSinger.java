@@ -51,6 +51,10 @@ final class PhraseSinger implements AutoCloseable {
     private final AtomicLong singingNanos = new AtomicLong();
     private final AtomicLong expired = new AtomicLong();
     private final AtomicLong skipped = new AtomicLong();
+    /** Lines that expired waiting for the render loops to have CPU to spare. */
+    private final AtomicLong shed = new AtomicLong();
+    private static final long HEADROOM_WAIT_MILLIS = 50;
+    private final java.util.function.BooleanSupplier headroom;
     private final AtomicLong started = new AtomicLong();
 
     /** A phrase: its future, how many performances want it, and when the soonest needs it. */
@@ -59,6 +63,7 @@ final class PhraseSinger implements AutoCloseable {
         final CompletableFuture<Vocal> future = new CompletableFuture<>();
         int interest;
         long deadline;
+        boolean waitedForHeadroom;
         boolean queued;
         long samples;
 
@@ -74,9 +79,18 @@ final class PhraseSinger implements AutoCloseable {
      * @param cacheSamples sung samples to keep for reuse beyond those the performances hold
      */
     PhraseSinger(Supplier<? extends Singer> singers, LongSupplier clock, long cacheSamples) {
+        this(singers, clock, cacheSamples, () -> true);
+    }
+
+    /**
+     * @param headroom whether the render loops can spare the CPU a line takes now; when they cannot,
+     *                 the line is not sung (its loop skips it) rather than have every stream fall behind
+     */
+    PhraseSinger(Supplier<? extends Singer> singers, LongSupplier clock, long cacheSamples, java.util.function.BooleanSupplier headroom) {
         this.singers = singers;
         this.clock = clock;
         this.cacheSamples = cacheSamples;
+        this.headroom = headroom;
     }
 
     /**
@@ -169,11 +183,25 @@ final class PhraseSinger implements AutoCloseable {
                 }
                 e.queued = false;
                 if (e.interest > 0 && e.deadline >= clock.getAsLong()) {
-                    break;
+                    if (headroom.getAsBoolean()) {
+                        break;
+                    }
+                    // In time, but the render loops are short of CPU: the voice waits for them, and
+                    // gives way (its line expires) if they stay busy, rather than every stream falling behind.
+                    e.waitedForHeadroom = true;
+                    e.queued = true;
+                    due.add(e);
+                    try {
+                        lock.wait(HEADROOM_WAIT_MILLIS);
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                        return false;
+                    }
+                    continue;
                 }
                 // Nobody wants it any more, or it can no longer be on time: its loop skips it.
                 if (e.interest > 0) {
-                    expired.incrementAndGet();
+                    (e.waitedForHeadroom ? shed : expired).incrementAndGet();
                 }
                 entries.remove(e.notes, e);
                 e.future.cancel(false);
@@ -279,7 +307,8 @@ final class PhraseSinger implements AutoCloseable {
     }
 
     /** What the singer has done: for the engine's metrics and the cost test. */
-    record Counters(long sung, double sungSeconds, double cpuSeconds, long expired, long started, long skipped, long cachedSamples) {}
+    record Counters(long sung, double sungSeconds, double cpuSeconds, long expired, long started, long skipped, long cachedSamples,
+                    long shed) {}
 
     Counters counters() {
         long cached;
@@ -287,7 +316,7 @@ final class PhraseSinger implements AutoCloseable {
             cached = cachedSamples;
         }
         return new Counters(sung.get(), sungSamples.get() / (double) Singer.SAMPLE_RATE_HZ, singingNanos.get() / 1e9, expired.get(),
-                started.get(), skipped.get(), cached);
+                started.get(), skipped.get(), cached, shed.get());
     }
 
     /** Stops the singing thread once it has finished the line it sings (not interrupted: espeak-ng would be cut off mid-run). */

@@ -26,6 +26,8 @@ final class RenderLoop implements Runnable {
     private final int loops;
     private final Thread thread;
     private volatile boolean stopping;
+    private static final double LOAD_SMOOTHING = 0.02;
+    private volatile double load;
 
     /** Loop {@code index} of {@code loops}, over {@code performances} (shared, safe to iterate while changed). */
     RenderLoop(String name, long turnNanos, AtomicLong lateBlocks, List<Performance> performances, int index, int loops) {
@@ -39,6 +41,11 @@ final class RenderLoop implements Runnable {
 
     void start() {
         thread.start();
+    }
+
+    /** The share of its time this loop spends rendering, 0 to 1, over the last half second or so. */
+    double load() {
+        return load;
     }
 
     /** Wakes the loop for a performance that has just joined. */
@@ -66,7 +73,10 @@ final class RenderLoop implements Runnable {
                     }
                 }
             }
-            long sleep = until - System.nanoTime();
+            long end = System.nanoTime();
+            // The share of the turn spent rendering, smoothed over about half a second.
+            load += LOAD_SMOOTHING * (Math.min(1.0, (end - now) / (double) turnNanos) - load);
+            long sleep = until - end;
             if (sleep > 0) {
                 LockSupport.parkNanos(this, sleep);
             }
