@@ -235,6 +235,8 @@ final class LiveBenchmark {
         /** Seconds after connecting when the listener was furthest behind. */
         volatile double maxLagAt;
         final java.io.ByteArrayOutputStream kept = new java.io.ByteArrayOutputStream();
+        /** When the last bytes of {@link #kept} arrived (under its lock). */
+        long lastArrival;
         final AtomicBoolean closed = new AtomicBoolean();
         final boolean chunked;
 
@@ -325,6 +327,7 @@ final class LiveBenchmark {
                     if (wav) {
                         synchronized (kept) {
                             kept.write(body, have, size);
+                            lastArrival = now;
                         }
                         continue;
                     }
@@ -367,15 +370,18 @@ final class LiveBenchmark {
         }
 
         /**
-         * The frame a player in step with the server's clock is playing now: the stream runs the
-         * look-ahead ahead of real time, so that much before the last frame received.
+         * The frame a player in step with the server's clock is playing now: the stream leaves the
+         * server the look-ahead ahead of real time, so that much before the last frame received,
+         * plus the time since it arrived (the server writes two blocks at a time, 40 ms apart).
          */
         long heardAt() {
             long received;
+            long since;
             synchronized (kept) {
                 received = firstFrame + (kept.size() - 44) / 4;
+                since = System.nanoTime() - lastArrival;
             }
-            return received - (long) LOOKAHEAD_MS * RATE / 1000;
+            return received + since * RATE / 1_000_000_000L - (long) LOOKAHEAD_MS * RATE / 1000;
         }
 
         void awaitBytes(int n) throws InterruptedException {
