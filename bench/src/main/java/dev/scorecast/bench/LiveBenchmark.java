@@ -372,7 +372,8 @@ final class LiveBenchmark {
         /**
          * The frame a player in step with the server's clock is playing now: the stream leaves the
          * server the look-ahead ahead of real time, so that much before the last frame received,
-         * plus the time since it arrived (the server writes two blocks at a time, 40 ms apart).
+         * plus the time since it arrived, up to the 40 ms between the server's writes (beyond that
+         * the server is late, and a player would be waiting, not playing on).
          */
         long heardAt() {
             long received;
@@ -381,7 +382,7 @@ final class LiveBenchmark {
                 received = firstFrame + (kept.size() - 44) / 4;
                 since = System.nanoTime() - lastArrival;
             }
-            return received + since * RATE / 1_000_000_000L - (long) LOOKAHEAD_MS * RATE / 1000;
+            return received + Math.min(since, 40_000_000L) * RATE / 1_000_000_000L - (long) LOOKAHEAD_MS * RATE / 1000;
         }
 
         void awaitBytes(int n) throws InterruptedException {
