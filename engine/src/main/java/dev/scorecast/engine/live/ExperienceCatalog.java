@@ -65,12 +65,12 @@ public final class ExperienceCatalog {
     private record File(int version, @JsonProperty("experiences") List<RawExperience> raw) {
         List<Experience> experiences() {
             return raw.stream().map(r -> new Experience(r.id, r.name, r.description, r.genre, r.tempo, r.mood, r.vocals, r.intensity,
-                    r.seed)).toList();
+                    r.seed, r.gainDb)).toList();
         }
     }
 
     /** Read apart from {@link Experience} because the seed is data but is never shown to clients. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     private record RawExperience(String id, String name, String description, String genre, double tempo, String mood, boolean vocals,
-                                 double intensity, long seed) {}
+                                 double intensity, long seed, @JsonProperty("gain_db") double gainDb) {}
 }

@@ -86,6 +86,8 @@ public final class Performance implements AutoCloseable {
     private float fadeStep;
     private int tailLeft;
     private Experience experience;
+    /** The experience's calibration to the common loudness (its gain_db), from the bar line it starts on. */
+    private float experienceGain = 1;
     private Genre genre;
     private long seed;
     private double intensity = 0.5;
@@ -274,6 +276,7 @@ public final class Performance implements AutoCloseable {
     private void start(Control.Start s) {
         java.util.function.DoubleConsumer begin = at -> {
             experience = s.experience();
+            experienceGain = (float) Math.pow(10, experience.gainDb() / 20);
             genre = context.genres().find(experience.genre()).orElseThrow();
             seed = experience.seed();
             intensity = s.intensity();
@@ -426,6 +429,7 @@ public final class Performance implements AutoCloseable {
         copy.fadeStep = fadeStep;
         copy.tailLeft = tailLeft;
         copy.experience = experience;
+        copy.experienceGain = experienceGain;
         copy.genre = genre;
         copy.seed = seed;
         copy.intensity = intensity;
@@ -787,7 +791,7 @@ public final class Performance implements AutoCloseable {
     }
 
     private void applyGain(int n) {
-        float master = context.masterGain();
+        float master = context.masterGain() * experienceGain;
         for (int i = 0; i < n; i++) {
             if (fadeStep > 0) {
                 gain = Math.max(0, gain - fadeStep);

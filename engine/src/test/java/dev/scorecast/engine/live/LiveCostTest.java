@@ -91,7 +91,7 @@ class LiveCostTest {
         AtomicLong clock = new AtomicLong();
         // Other seeds: other lyrics and melodies, made of the words the first pass taught espeak-ng's caches.
         List<Experience> later = sung.stream().map(e -> new Experience(e.id(), e.name(), e.description(), e.genre(), e.tempo(), e.mood(),
-                e.vocals(), e.intensity(), e.seed() + 7)).toList();
+                e.vocals(), e.intensity(), e.seed() + 7, e.gainDb())).toList();
         PhraseSinger silent = new PhraseSinger(() -> espeak, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
         PhraseSinger first = new PhraseSinger(() -> espeak, clock::get, 64L << 20); // room for every line of the first pass
         PhraseSinger second = new PhraseSinger(() -> espeak, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);

@@ -1,0 +1,82 @@
+package dev.scorecast.engine.live;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.scorecast.engine.analysis.audio.LoudnessMeter;
+import dev.scorecast.engine.render.SoundBank;
+import dev.scorecast.engine.style.GenreCatalog;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every experience plays at about the same loudness, so that a listener who switches from rock to
+ * ambient does not reach for the volume: each experience's {@code gain_db} (experiences.json) is
+ * calibrated to {@link Experience#TARGET_LUFS} with the default SoundFont, FluidR3
+ * ({@code -Dlive.loudness.sf2=/usr/share/sounds/sf2/FluidR3_GM.sf2 -Dlive.loudness.seconds=60}
+ * prints the figures the gains come from; uncalibrated they spanned -31 to -10 LUFS); with the
+ * small bank the tests fall back to without FluidR3 the spread stays within 8 LU.
+ */
+class LiveLoudnessTest {
+    static final Path DEFAULT_BANK = Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2");
+    static final Path SF2 = Path.of(System.getProperty("live.loudness.sf2",
+            (java.nio.file.Files.isRegularFile(DEFAULT_BANK) ? DEFAULT_BANK : Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2")).toString()));
+    static final int SECONDS = Integer.getInteger("live.loudness.seconds", 60);
+
+    @Test
+    void everyExperiencePlaysNearTheTargetLoudness() throws Exception {
+        SoundBank bank = SoundBank.load(SF2);
+        GenreCatalog genres = GenreCatalog.builtIn();
+        ExperienceCatalog experiences = ExperienceCatalog.builtIn(genres);
+        AtomicLong clock = new AtomicLong();
+        PhraseSinger singer = new PhraseSinger(dev.scorecast.engine.voice.EspeakSinger::create, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
+        LiveContext context = new LiveContext(bank, genres, experiences, LiveSettings.DEFAULT, new AtomicInteger(), Runnable::run, singer);
+        double quietest = Double.MAX_VALUE;
+        double loudest = -Double.MAX_VALUE;
+        for (Experience e : experiences.all()) {
+            double lufs = loudness(context, singer, clock, e);
+            System.out.printf("live loudness (%s, %d s): %-26s %6.1f LUFS (gain %+.1f dB)%n", SF2.getFileName(), SECONDS, e.id(), lufs, e.gainDb());
+            quietest = Math.min(quietest, lufs);
+            loudest = Math.max(loudest, lufs);
+        }
+        if (SF2.equals(DEFAULT_BANK)) {
+            // The bank the gains were calibrated with, over the same minute (a shorter stretch differs by its intro).
+            assertTrue(loudest <= Experience.TARGET_LUFS + 1 && quietest >= Experience.TARGET_LUFS - 1, quietest + " to " + loudest + " LUFS");
+        } else {
+            // Another bank's instruments have other levels, yet the calibration still removes most of the 21 LU spread.
+            assertTrue(loudest - quietest <= 8, "experiences span " + quietest + " to " + loudest + " LUFS");
+        }
+    }
+
+    private static double loudness(LiveContext context, PhraseSinger singer, AtomicLong clock, Experience e) throws InterruptedException {
+        Performance p = new Performance(context, 0);
+        Listener ear = new Listener(dev.scorecast.engine.media.LiveEncoder.Format.WAV);
+        p.attach(ear);
+        p.send(new Control.Start(e, e.intensity(), e.vocals(), new CompletableFuture<>()));
+        LoudnessMeter meter = new LoudnessMeter(Performance.RATE, 2);
+        boolean header = true;
+        for (long ms = 100; ms <= SECONDS * 1000L; ms += 100) {
+            clock.set(ms * 1_000_000L);
+            p.pump(ms * 1_000_000L);
+            singer.singAll();
+            byte[] chunk;
+            while ((chunk = ear.next(0)) != null && chunk.length > 0) {
+                int skip = header ? 44 : 0;
+                header = false;
+                int frames = (chunk.length - skip) / 4;
+                float[][] pcm = new float[2][frames];
+                var b = java.nio.ByteBuffer.wrap(chunk, skip, chunk.length - skip).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                for (int i = 0; i < frames; i++) {
+                    pcm[0][i] = b.getShort() / 32768f;
+                    pcm[1][i] = b.getShort() / 32768f;
+                }
+                meter.accept(pcm, frames);
+            }
+        }
+        p.close();
+        p.pump(0);
+        return meter.finish().integratedLufs();
+    }
+}
