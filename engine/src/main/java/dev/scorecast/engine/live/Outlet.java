@@ -10,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Encoding runs on the render loop; a listener that cannot keep up is dropped, never waited for.
  */
 final class Outlet implements AutoCloseable {
+    private final LiveEncoder.Format format;
     private final LiveEncoder encoder;
     private final byte[] header;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
@@ -23,13 +24,18 @@ final class Outlet implements AutoCloseable {
     private record Chunk(long frame, byte[] bytes) {}
 
     Outlet(LiveEncoder.Format format) {
+        this.format = format;
         this.encoder = LiveEncoder.open(format);
         this.header = encoder.header();
     }
 
-    /** Adds a listener: the header first, then every chunk from the next block on. */
-    synchronized void add(Listener listener) {
-        if (header.length > 0) {
+    /**
+     * Adds a listener: the header first, then every chunk from the next block on. A listener
+     * {@code continuing} a stream from another outlet (a fork) gets no WAV header, which would play
+     * as a click mid-stream; an Ogg one does, since this outlet's pages are a new chained stream.
+     */
+    synchronized void add(Listener listener, boolean continuing) {
+        if (header.length > 0 && !(continuing && format == LiveEncoder.Format.WAV)) {
             listener.offer(header);
         }
         for (Chunk c : backlog) {

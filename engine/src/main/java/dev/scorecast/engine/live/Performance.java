@@ -163,6 +163,14 @@ public final class Performance implements AutoCloseable {
 
     /** The outlet for {@code format}, opened on first use; listeners attach there. */
     void attach(Listener listener) {
+        attach(listener, false);
+    }
+
+    /**
+     * As {@link #attach(Listener)}; {@code continuing}: the listener comes from a performance this
+     * one was forked from, and its stream goes on (a WAV listener gets no second header).
+     */
+    private void attach(Listener listener, boolean continuing) {
         Outlet outlet;
         synchronized (outlets) {
             if (closed) {
@@ -171,7 +179,7 @@ public final class Performance implements AutoCloseable {
             }
             outlet = outlets.computeIfAbsent(listener.format(), Outlet::new);
         }
-        outlet.add(listener);
+        outlet.add(listener, continuing);
     }
 
     void detach(Listener listener) {
@@ -473,7 +481,7 @@ public final class Performance implements AutoCloseable {
         copy.now = now;
         for (Listener l : f.listeners()) {
             detach(l);
-            copy.attach(l);
+            copy.attach(l, true);
         }
         f.forked().complete(copy);
     }

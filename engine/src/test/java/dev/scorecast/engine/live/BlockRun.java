@@ -17,6 +17,7 @@ final class BlockRun {
     private final int blockFrames;
     private float[] left = new float[1 << 16];
     private int frames;
+    private int headers;
     /** Frame and beat at the start of each block, the beats per frame within it, and the tempo after it. */
     private final List<double[]> blocks = new ArrayList<>();
     private Transport last;
@@ -134,8 +135,11 @@ final class BlockRun {
     private void drain() throws InterruptedException {
         byte[] chunk;
         while ((chunk = listener.next(0)) != null && chunk.length > 0) {
-            // A WAV header comes first, and again when a fork moves the listener to the copy's outlet.
+            // The WAV header comes first, once: a fork moves the listener on without another.
             if (chunk.length == 44 && new String(chunk, 0, 4, java.nio.charset.StandardCharsets.US_ASCII).equals("RIFF")) {
+                if (headers++ > 0) {
+                    throw new AssertionError("a second WAV header in the middle of the stream");
+                }
                 continue;
             }
             ByteBuffer b = ByteBuffer.wrap(chunk).order(ByteOrder.LITTLE_ENDIAN);
