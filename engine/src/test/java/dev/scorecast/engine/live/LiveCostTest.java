@@ -30,12 +30,10 @@ class LiveCostTest {
 
     @Test
     void aStreamCostsAFewPerCentOfACore() throws Exception {
-        SoundBank bank = SoundBank.load(SF2);
-        GenreCatalog genres = GenreCatalog.builtIn();
-        ExperienceCatalog experiences = ExperienceCatalog.builtIn(genres);
         LiveSettings settings = new LiveSettings(1024, 0, 1, LiveSettings.DEFAULT.polyphony(), LiveSettings.DEFAULT.interpolation(), 1f, 100);
-        LiveContext context = new LiveContext(bank, genres, experiences, settings, new AtomicInteger(), Runnable::run,
+        LiveContext context = OfflineContext.of(SF2, settings,
                 new PhraseSinger(dev.scorecast.engine.voice.EspeakSinger::create, () -> 0, PhraseSinger.DEFAULT_CACHE_SAMPLES));
+        ExperienceCatalog experiences = context.experiences();
         for (String format : new String[] {"none", "aac", "mp3", "opus"}) {
             double cost = 0;
             for (Experience e : experiences.all().subList(0, EXPERIENCES)) {

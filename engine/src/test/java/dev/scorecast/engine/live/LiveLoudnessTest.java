@@ -3,11 +3,8 @@ package dev.scorecast.engine.live;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.analysis.audio.LoudnessMeter;
-import dev.scorecast.engine.render.SoundBank;
-import dev.scorecast.engine.style.GenreCatalog;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -27,12 +24,10 @@ class LiveLoudnessTest {
 
     @Test
     void everyExperiencePlaysNearTheTargetLoudness() throws Exception {
-        SoundBank bank = SoundBank.load(SF2);
-        GenreCatalog genres = GenreCatalog.builtIn();
-        ExperienceCatalog experiences = ExperienceCatalog.builtIn(genres);
         AtomicLong clock = new AtomicLong();
         PhraseSinger singer = new PhraseSinger(dev.scorecast.engine.voice.EspeakSinger::create, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
-        LiveContext context = new LiveContext(bank, genres, experiences, LiveSettings.DEFAULT, new AtomicInteger(), Runnable::run, singer);
+        LiveContext context = OfflineContext.of(SF2, LiveSettings.DEFAULT, singer);
+        ExperienceCatalog experiences = context.experiences();
         double quietest = Double.MAX_VALUE;
         double loudest = -Double.MAX_VALUE;
         for (Experience e : experiences.all()) {
