@@ -131,27 +131,31 @@ public final class Execution {
             Optional<Voicing.Sung> sung = voicing.sing(score, work.resolve("stems").resolve(InstrumentGroup.VOCALS.wire() + ".wav"));
             sung.ifPresent(v -> stems.add(v.stem()));
 
-            timer.start(Stage.MASTER);
-            var settings = mixSettings(plan, in.originalAudioWav(), voiceover.track(), speech);
-            Path master = outDir.resolve(MASTER_WAV);
-            MasterReport report = Mixer.master(stems, settings, master);
-
-            timer.start(Stage.MUX);
-            // After the master everything else is one thread's work: the MP3 and the stems zip go
-            // to a second thread while this one muxes (each encoder is single-threaded).
+            // From here on each step is single-threaded, so the outputs that are ready run beside
+            // the master and the mux: the stems are final now, the MP3 once the master is.
             boolean zipStems = plan.options().multitrack();
-            CompletableFuture<Void> sideOutputs = CompletableFuture.runAsync(() -> {
-                AudioEncoder.mp3(master, outDir.resolve(MASTER_MP3));
-                if (zipStems) {
-                    zip(stems, voiceover.track(), outDir.resolve(STEMS_ZIP));
-                }
-            }, OUTPUT_THREADS);
+            List<Stem> finalStems = List.copyOf(stems);
+            CompletableFuture<Void> stemsZip = zipStems
+                    ? CompletableFuture.runAsync(() -> zip(finalStems, voiceover.track(), outDir.resolve(STEMS_ZIP)), OUTPUT_THREADS)
+                    : CompletableFuture.completedFuture(null);
+            CompletableFuture<Void> mp3 = CompletableFuture.completedFuture(null);
+            Path master = outDir.resolve(MASTER_WAV);
+            MasterReport report;
             try {
+                timer.start(Stage.MASTER);
+                var settings = mixSettings(plan, in.originalAudioWav(), voiceover.track(), speech);
+                report = Mixer.master(finalStems, settings, master);
+
+                timer.start(Stage.MUX);
+                mp3 = CompletableFuture.runAsync(() -> AudioEncoder.mp3(master, outDir.resolve(MASTER_MP3)), OUTPUT_THREADS);
                 Muxer.mux(in.video(), master, outDir.resolve(VIDEO));
-            } finally {
-                timer.start(Stage.OUTPUTS);
-                join(sideOutputs);
+            } catch (RuntimeException e) {
+                // The side work reads the work directory, which goes when this fails: let it end first.
+                CompletableFuture.allOf(stemsZip, mp3).exceptionally(ignored -> null).join();
+                throw e;
             }
+            timer.start(Stage.OUTPUTS);
+            joinAll(stemsZip, mp3);
             Map<String, String> files = new LinkedHashMap<>();
             files.put("video", VIDEO);
             files.put("audio_wav", MASTER_WAV);
@@ -208,15 +212,22 @@ public final class Execution {
                 .enable(SerializationFeature.INDENT_OUTPUT);
     }
 
-    /** Waits for {@code work}; its failure is this execution's failure, as if it had run here. */
-    private static void join(CompletableFuture<Void> work) {
-        try {
-            work.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
+    /** Waits for every piece of side work; the first failure is this execution's failure, as if it had run here. */
+    @SafeVarargs
+    private static void joinAll(CompletableFuture<Void>... work) {
+        RuntimeException first = null;
+        for (CompletableFuture<Void> w : work) {
+            try {
+                w.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
+                if (first == null) {
+                    first = cause;
+                }
             }
-            throw e;
+        }
+        if (first != null) {
+            throw first;
         }
     }
 

@@ -150,9 +150,7 @@ public final class ExecutionService {
             blobs.deleteTree(prefix);
             try (var files = Files.list(work)) {
                 for (Path file : files.filter(Files::isRegularFile).toList()) {
-                    try (InputStream in = Files.newInputStream(file)) {
-                        blobs.write(prefix + "/" + file.getFileName(), in, Long.MAX_VALUE, "output", false);
-                    }
+                    blobs.moveIn(prefix + "/" + file.getFileName(), file);
                 }
             }
             database.query(c -> Rows.update(c, "UPDATE executions SET outputs = ?, failure_key = NULL WHERE id = ?", prefix, record.id()));

@@ -20,6 +20,13 @@ public interface BlobStore {
      */
     StoredBlob write(String key, InputStream content, long maxBytes, String sizeField, boolean withSha256);
 
+    /**
+     * Takes a file the server made itself into {@code key}, published atomically as by
+     * {@link #write}, and the file leaves its old place. The local store renames it when both are on
+     * one file system, which for outputs of a few hundred MB saves copying them.
+     */
+    void moveIn(String key, Path file);
+
     InputStream open(String key);
 
     /** A local file holding the blob, for tools such as FFmpeg that need a path. */

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -67,6 +68,26 @@ public final class LocalBlobStore implements BlobStore {
             throw new UncheckedIOException(e);
         } finally {
             deleteQuietly(temp);
+        }
+    }
+
+    @Override
+    public void moveIn(String key, Path file) {
+        Path target = resolve(key);
+        try {
+            Files.createDirectories(target.getParent());
+            try {
+                Files.move(file, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                return;
+            } catch (AtomicMoveNotSupportedException otherFileSystem) {
+                // fall through to copying, which publishes atomically through a temporary name
+            }
+            try (InputStream in = Files.newInputStream(file)) {
+                write(key, in, Long.MAX_VALUE, "file", false);
+            }
+            Files.delete(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
