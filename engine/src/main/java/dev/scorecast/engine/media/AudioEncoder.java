@@ -67,30 +67,10 @@ import org.bytedeco.javacpp.BytePointer;
 public final class AudioEncoder {
 
     static final int RATE = StereoResampler.RATE;
-    static final int MP3_BIT_RATE = 192_000;
     static final int AAC_BIT_RATE = 192_000;
     private static final String FIX = "write it as a WAV file";
 
     private AudioEncoder() {}
-
-    /**
-     * Writes {@code mp3}: MPEG-1 Layer III by LAME, 192 kb/s constant bit rate, 48 kHz joint
-     * stereo, with a Xing/LAME header (length and encoder delay, for gapless players). The file
-     * appears complete or not at all.
-     *
-     * @throws UnsupportedMedia when {@code wav} cannot be read as audio
-     */
-    public static void mp3(Path wav, Path mp3) {
-        Objects.requireNonNull(wav, "wav");
-        Objects.requireNonNull(mp3, "mp3");
-        try (Output out = Output.create(mp3, "mp3"); Track track = Track.open(wav, out, "libmp3lame", MP3_BIT_RATE)) {
-            out.start(Map.of());
-            while (track.pump()) {
-                // one packet of the WAV per turn
-            }
-            out.finish();
-        }
-    }
 
     /** An output file written under a hidden temporary name and renamed into place by {@link #finish()}. */
     static final class Output implements AutoCloseable {

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.analysis.Span;
 import dev.scorecast.engine.io.Directories;
-import dev.scorecast.engine.media.AudioEncoder;
+import dev.scorecast.engine.media.Mp3Encoder;
 import dev.scorecast.engine.media.Muxer;
 import dev.scorecast.engine.music.Composer;
 import dev.scorecast.engine.music.MidiWriter;
@@ -147,7 +147,7 @@ public final class Execution {
                 report = Mixer.master(finalStems, settings, master);
 
                 timer.start(Stage.MUX);
-                mp3 = CompletableFuture.runAsync(() -> AudioEncoder.mp3(master, outDir.resolve(MASTER_MP3)), OUTPUT_THREADS);
+                mp3 = CompletableFuture.runAsync(() -> Mp3Encoder.encode(master, outDir.resolve(MASTER_MP3)), OUTPUT_THREADS);
                 Muxer.mux(in.video(), master, outDir.resolve(VIDEO));
             } catch (RuntimeException e) {
                 // The side work reads the work directory, which goes when this fails: let it end first.

@@ -3,6 +3,7 @@ package dev.scorecast.engine.render;
 import dev.scorecast.engine.analysis.audio.LoudnessMeter;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
+import dev.scorecast.engine.io.WavIn;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -138,7 +139,7 @@ public final class Mixer {
     }
 
     private static WavIn open(Input in) {
-        WavIn w = WavIn.open(in.wav(), in.field());
+        WavIn w = WavIn.open(in.wav(), in.field(), "the mixer");
         if (w.rate() != RATE) {
             String rate = in.wav().getFileName() + " is at " + w.rate() + " Hz; the mixer needs " + RATE + " Hz.";
             w.close();
@@ -214,7 +215,7 @@ public final class Mixer {
         float[][] read = new float[2][BLOCK];
         List<WavIn> voices = new ArrayList<>();
         List<GainRamp> voiceGains = new ArrayList<>();
-        try (WavIn r = WavIn.open(in, "mix"); WavOut w = WavOut.create(out, WavOut.Encoding.FLOAT32, RATE, 2)) {
+        try (WavIn r = WavIn.open(in, "mix", "the mixer"); WavOut w = WavOut.create(out, WavOut.Encoding.FLOAT32, RATE, 2)) {
             for (Input s : speech) {
                 voices.add(open(s));
                 voiceGains.add(new GainRamp(dbToGain(s.gainDb()), s.pan()));
@@ -255,7 +256,7 @@ public final class Mixer {
         int skip = TruePeakLimiter.LATENCY;
         long fed = 0;
         long written = 0;
-        try (WavIn r = WavIn.open(in, "mix"); WavOut w = WavOut.create(master, WavOut.Encoding.PCM16, RATE, 2)) {
+        try (WavIn r = WavIn.open(in, "mix", "the mixer"); WavOut w = WavOut.create(master, WavOut.Encoding.PCM16, RATE, 2)) {
             while (written < frames) {
                 int n;
                 if (fed < frames) {

@@ -1,6 +1,7 @@
 package dev.scorecast.engine.render;
 
 import dev.scorecast.engine.Commands;
+import dev.scorecast.engine.io.WavIn;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
@@ -70,7 +71,7 @@ final class Fixtures {
 
     /** Every sample of a WAV, planar stereo float. For tests of short files only. */
     static float[][] readAll(Path wav) {
-        try (WavIn in = WavIn.open(wav, "test")) {
+        try (WavIn in = WavIn.open(wav, "test", "the test")) {
             int n = Math.toIntExact(in.frames());
             float[][] out = new float[2][n];
             in.read(out, n);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.engine.media.AudioEncoder;
+import dev.scorecast.engine.media.Mp3Encoder;
 import dev.scorecast.engine.media.Muxer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,15 +67,41 @@ class MediaOutputTest {
     }
 
     @Test
-    void mp3Decodes(@TempDir Path dir) {
+    void mp3DecodesToTheMastersExactLengthAndLoudness(@TempDir Path dir) {
         Path mp3 = dir.resolve("master.mp3");
-        AudioEncoder.mp3(master, mp3);
-        assertEquals("mp3,48000,2", Fixtures.ffprobe(mp3, "-show_entries", "stream=codec_name,sample_rate,channels", "-of", "csv=p=0"));
+        Mp3Encoder.encode(master, mp3);
+        assertEquals("mp3,48000,2,192000", Fixtures.ffprobe(mp3, "-show_entries", "stream=codec_name,sample_rate,channels,bit_rate",
+                "-of", "csv=p=0"));
         Fixtures.ffmpeg("-v", "error", "-xerror", "-i", mp3.toString(), "-f", "null", "-");
+        // The Info tag: the frame count (so the duration is known without a scan) and the encoder's delay and padding.
+        byte[] head = firstBytes(mp3, 417);
+        String first = new String(head, java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertTrue(first.contains("Info") && first.contains("LAME"), "an Info/LAME tag in the first frame");
         double seconds = Double.parseDouble(Fixtures.ffprobe(mp3, "-show_entries", "format=duration", "-of", "csv=p=0"));
         assertEquals(10.0, seconds, 0.05);
         Fixtures.Ebur128 ff = Fixtures.ebur128(mp3);
         assertEquals(-14, ff.integratedLufs(), 1.0);
+    }
+
+    @Test
+    void mp3LinesUpWithTheMasterSampleForSample(@TempDir Path dir) {
+        Path mp3 = dir.resolve("master.mp3");
+        Mp3Encoder.encode(master, mp3);
+        Path decoded = dir.resolve("decoded.wav");
+        Fixtures.ffmpeg("-v", "error", "-i", mp3.toString(), "-c:a", "pcm_f32le", decoded.toString());
+        float[][] a = Fixtures.readAll(master);
+        float[][] b = Fixtures.readAll(decoded);
+        // Gapless: the decoder trims the delay and padding the Info tag names, to the sample.
+        assertEquals(a[0].length, b[0].length, "decoded length in samples");
+        // Lossy, so not equal; but shifted by even a few samples the correlation of music drops well below this.
+        double dot = 0, ea = 0, eb = 0;
+        int n = Math.min(a[0].length, b[0].length);
+        for (int i = 0; i < n; i++) {
+            dot += a[0][i] * b[0][i];
+            ea += a[0][i] * a[0][i];
+            eb += b[0][i] * b[0][i];
+        }
+        assertTrue(dot / Math.sqrt(ea * eb) > 0.98, "correlation " + dot / Math.sqrt(ea * eb));
     }
 
     static String videoMd5(Path file) {

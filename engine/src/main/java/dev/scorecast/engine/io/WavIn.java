@@ -1,6 +1,5 @@
-package dev.scorecast.engine.render;
+package dev.scorecast.engine.io;
 
-import dev.scorecast.engine.io.WavFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -14,7 +13,7 @@ import java.util.Arrays;
  * float blocks through a fixed buffer; mono is copied to both sides. Past the end of the data it
  * reads silence, so sources of different lengths can be summed block by block.
  */
-final class WavIn implements AutoCloseable {
+public final class WavIn implements AutoCloseable {
 
     private final FileChannel channel;
     private final int rate;
@@ -36,28 +35,29 @@ final class WavIn implements AutoCloseable {
         buffer.limit(0);
     }
 
-    static WavIn open(Path wav, String field) {
-        WavFormat.Opened opened = WavFormat.open(wav, field, "the mixer");
+    /** Opens {@code wav} for {@code reader} (named in errors, as is the request's {@code field}). */
+    public static WavIn open(Path wav, String field, String reader) {
+        WavFormat.Opened opened = WavFormat.open(wav, field, reader);
         WavFormat f = opened.format();
         boolean pcm = f.formatTag() == WavFormat.PCM && (f.bits() == 16 || f.bits() == 24 || f.bits() == 32);
         boolean flt = f.formatTag() == WavFormat.IEEE_FLOAT && f.bits() == 32;
         if (!(pcm || flt) || f.channels() < 1 || f.channels() > 2 || f.rateHz() < 1) {
-            throw WavFormat.refuse(opened, wav, field, "the mixer", "need 16/24/32-bit PCM or 32-bit float, mono or stereo; found "
+            throw WavFormat.refuse(opened, wav, field, reader, "need 16/24/32-bit PCM or 32-bit float, mono or stereo; found "
                     + f.describe());
         }
         return new WavIn(opened.channel(), f.rateHz(), f.channels(), f.bits(), flt, f.frames());
     }
 
-    int rate() {
+    public int rate() {
         return rate;
     }
 
-    long frames() {
+    public long frames() {
         return frames;
     }
 
     /** Fills {@code out[0..1][0..n)}; frames past the end of the file are zeros. */
-    void read(float[][] out, int n) {
+    public void read(float[][] out, int n) {
         int wanted = (int) Math.min(n, left);
         int sampleBytes = bits / 8;
         int frameBytes = channels * sampleBytes;
