@@ -10,7 +10,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Encoding runs on the render loop; a listener that cannot keep up is dropped, never waited for.
  */
 final class Outlet implements AutoCloseable {
-    private final LiveEncoder.Format format;
     private final LiveEncoder encoder;
     private final byte[] header;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
@@ -24,7 +23,6 @@ final class Outlet implements AutoCloseable {
     private record Chunk(long frame, byte[] bytes) {}
 
     Outlet(LiveEncoder.Format format) {
-        this.format = format;
         this.encoder = LiveEncoder.open(format);
         this.header = encoder.header();
     }
@@ -35,7 +33,7 @@ final class Outlet implements AutoCloseable {
      * as a click mid-stream; an Ogg one does, since this outlet's pages are a new chained stream.
      */
     synchronized void add(Listener listener, boolean continuing) {
-        if (header.length > 0 && !(continuing && format == LiveEncoder.Format.WAV)) {
+        if (header.length > 0 && !(continuing && encoder.format() == LiveEncoder.Format.WAV)) {
             listener.offer(header);
         }
         for (Chunk c : backlog) {

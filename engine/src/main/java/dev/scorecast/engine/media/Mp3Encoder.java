@@ -80,7 +80,7 @@ public final class Mp3Encoder {
     /** The library's entry points, bound once. */
     private static final class Lame {
         private static final String LIBRARY = "libmp3lame.so.0";
-        private static volatile Lame instance;
+        private static Lame instance;
 
         private final MethodHandle init;
         private final MethodHandle setInSampleRate;
@@ -115,24 +115,16 @@ public final class Mp3Encoder {
             close = bind(linker, lib, "lame_close", FunctionDescriptor.of(JAVA_INT, ADDRESS));
         }
 
-        static Lame get() {
-            Lame lame = instance;
-            if (lame == null) {
-                synchronized (Lame.class) {
-                    if (instance == null) {
-                        SymbolLookup lib;
-                        try {
-                            lib = SymbolLookup.libraryLookup(LIBRARY, Arena.global());
-                        } catch (IllegalArgumentException e) {
-                            throw new IllegalStateException(LIBRARY + " is not installed; install Debian's libmp3lame0 "
-                                    + "(bin/scorecast serve and bin/test install it)", e);
-                        }
-                        instance = new Lame(lib);
-                    }
-                    lame = instance;
+        static synchronized Lame get() {
+            if (instance == null) {
+                try {
+                    instance = new Lame(SymbolLookup.libraryLookup(LIBRARY, Arena.global()));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalStateException(LIBRARY + " is not installed; install Debian's libmp3lame0 "
+                            + "(bin/scorecast serve and bin/test install it)", e);
                 }
             }
-            return lame;
+            return instance;
         }
 
         MemorySegment open() {

@@ -134,9 +134,8 @@ public final class Execution {
             // From here on each step is single-threaded, so the outputs that are ready run beside
             // the master and the mux: the stems are final now, the MP3 once the master is.
             boolean zipStems = plan.options().multitrack();
-            List<Stem> finalStems = List.copyOf(stems);
             CompletableFuture<Void> stemsZip = zipStems
-                    ? CompletableFuture.runAsync(() -> zip(finalStems, voiceover.track(), outDir.resolve(STEMS_ZIP)), OUTPUT_THREADS)
+                    ? CompletableFuture.runAsync(() -> zip(stems, voiceover.track(), outDir.resolve(STEMS_ZIP)), OUTPUT_THREADS)
                     : CompletableFuture.completedFuture(null);
             CompletableFuture<Void> mp3 = CompletableFuture.completedFuture(null);
             Path master = outDir.resolve(MASTER_WAV);
@@ -144,7 +143,7 @@ public final class Execution {
             try {
                 timer.start(Stage.MASTER);
                 var settings = mixSettings(plan, in.originalAudioWav(), voiceover.track(), speech);
-                report = Mixer.master(finalStems, settings, master);
+                report = Mixer.master(stems, settings, master);
 
                 timer.start(Stage.MUX);
                 mp3 = CompletableFuture.runAsync(() -> Mp3Encoder.encode(master, outDir.resolve(MASTER_MP3)), OUTPUT_THREADS);
