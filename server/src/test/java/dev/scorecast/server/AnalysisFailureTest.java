@@ -31,4 +31,18 @@ class AnalysisFailureTest {
             UploadErrorsTest.assertError(api.postJson("/sync_video_analysis", Map.of("taskid", task)), 422, "unprocessable", "file");
         }
     }
+
+    @Test
+    void anErrorOfAnyKindEndsTheJobInsteadOfARetryWithoutEnd() throws Exception {
+        try (TestServer server = TestServer.start(data, Map.of(), (video, wav, facts, progress) -> {
+            throw new StackOverflowError("a decoder recursed without end");
+        })) {
+            Api api = server.alice();
+            String videoId = Uploads.uploadA(api, Videos.silentMp4(), "video/mp4", 1).body().get("video_id").asText();
+            String jobId = api.postJson("/sync/video_analysis", Map.of("video_id", videoId)).body().get("job_id").asText();
+            JsonNode status = AnalysisFlowTest.awaitJob(api, jobId);
+            assertEquals("error", status.get("status").asText(), status::toString);
+            assertEquals("internal_error", status.get("error").asText(), status::toString);
+        }
+    }
 }

@@ -53,6 +53,22 @@ final class Api {
         return send(request(path).GET());
     }
 
+    /** The body of a GET as bytes (images, audio); fails on anything but 200. */
+    byte[] getBytes(String path) {
+        try {
+            HttpResponse<byte[]> response = CLIENT.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (response.statusCode() != 200) {
+                throw new AssertionError("GET " + path + " answered " + response.statusCode());
+            }
+            return response.body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** multipart/form-data with a JSON part and a file part, as variant B's clients send it. */
     Response postMultipart(String path, Map<String, String> jsonParts, String fileField, byte[] file) {
         String boundary = "scorecast-" + UUID.randomUUID();

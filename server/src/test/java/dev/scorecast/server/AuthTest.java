@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.server.downloads.DownloadLinks;
+import dev.scorecast.server.ops.HealthApi;
+import dev.scorecast.server.studio.StudioPage;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +33,11 @@ class AuthTest {
     @Test
     void everyEndpointNeedsAKey() {
         for (var route : server.server.routes()) {
-            if (route.path().equals("/openapi.json") || route.path().startsWith(DownloadLinks.PREFIX)) {
-                continue; // public: the description, and downloads that carry their own signature
+            if (route.path().equals("/openapi.json") || route.path().startsWith(DownloadLinks.PREFIX) || StudioPage.isStudioPath(route.path())
+                    || HealthApi.PATHS.contains(route.path())) {
+                // public: the description, downloads that carry their own signature, the studio page (StudioPageTest),
+                // and health and metrics for load balancers and scrapers (ScaleOutTest)
+                continue;
             }
             for (String key : new String[] {null, "sc_aaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "not-a-key"}) {
                 Api api = server.api(key);

@@ -11,6 +11,7 @@ import dev.scorecast.engine.analysis.audio.PulseTempo;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.ArrayList;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -300,6 +301,27 @@ class PlayerFlowTest {
     }
 
     @Test
+    void aStreamTakesEightListenersAndRefusesTheNinth() throws Exception {
+        Api api = user("crowd");
+        created(api);
+        assertEquals(200, api.postJson("/player/start", Map.of("experience_id", "lofi-rainy-desk")).status());
+        List<LiveAudio> listeners = new ArrayList<>();
+        try {
+            for (int i = 0; i < 8; i++) {
+                listeners.add(LiveAudio.open(base() + "/player/stream?format=wav", tokenOf(api)));
+            }
+            Api.Response refused = api.get("/player/stream?format=wav");
+            assertEquals(429, refused.status(), refused::toString);
+            assertTrue(refused.body().get("message").asText().contains("at most 8"), refused::toString);
+        } finally {
+            for (LiveAudio l : listeners) {
+                l.close();
+            }
+            api.postJson("/player/end_stream", "");
+        }
+    }
+
+    @Test
     void badInputIsRefusedWithTheFieldNamed() {
         Api api = user("careless");
         assertEquals(404, api.postJson("/player/start", "").status(), "no stream yet");
@@ -322,6 +344,23 @@ class PlayerFlowTest {
         assertEquals(400, refused.status(), refused::toString);
         assertTrue(refused.body().toString().contains("sections[0].tempo"), refused::toString);
         assertTrue(refused.body().toString().contains("sections[1].key"), "every bad field is named: " + refused);
+        // 2^27 bars once overflowed the composer on the shared render loop; the plan's length is capped first.
+        ObjectNode endless = (ObjectNode) api.get("/player/current_experience").body().get("plan").deepCopy();
+        endless.put("duration", 1e9);
+        ((ObjectNode) endless.get("sections").get(0)).put("bars", 1 << 27).put("end", 1e9);
+        expect(api.postJson("/player/replace_plan", Map.of("plan", endless)), 400, "duration");
+        ObjectNode holes = (ObjectNode) api.get("/player/current_experience").body().get("plan").deepCopy();
+        ((com.fasterxml.jackson.databind.node.ArrayNode) holes.get("sections")).addNull();
+        Api.Response holed = api.postJson("/player/replace_plan", Map.of("plan", holes));
+        assertEquals(400, holed.status(), holed::toString);
+        // Sections given by tempo, meter and bars alone: start, end, duration (and residual, index) are derived.
+        ObjectNode barsOnly = (ObjectNode) api.get("/player/current_experience").body().get("plan").deepCopy();
+        barsOnly.remove("duration");
+        for (JsonNode section : barsOnly.get("sections")) {
+            ((ObjectNode) section).remove(List.of("start", "end", "residual", "index"));
+        }
+        Api.Response derived = api.postJson("/player/replace_plan", Map.of("plan", barsOnly));
+        assertEquals(200, derived.status(), derived::toString);
         assertEquals(401, server.api("st_forged").get("/player/transport").status());
         api.postJson("/player/end_stream", "");
     }

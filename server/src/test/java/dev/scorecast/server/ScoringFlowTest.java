@@ -254,6 +254,47 @@ class ScoringFlowTest {
                 400, "invalid_parameter", "analysis");
         UploadErrorsTest.assertError(api.postMultipart("/sync_execute",
                 Map.of("payload", Api.write(Map.of("taskid", taskId))), null, null), 400, "invalid_parameter", "plan");
+        hostileAnalysesAreRefusedOrPlannedQuickly(api, taskId, (ObjectNode) analysed.body().get("analysis"));
+    }
+
+    /**
+     * What a client may write into the analysis it uploads: a cut without kind (once a 500), cuts piled
+     * at one instant under thousands of speech spans (once hours of planning), too many cuts.
+     */
+    private static void hostileAnalysesAreRefusedOrPlannedQuickly(Api api, String taskId, ObjectNode analysis) {
+        Map<String, Object> payload = Map.of("taskid", taskId, "genre", "house", "original_audio", true,
+                "original_audio_voiceover", true);
+        ObjectNode noKind = analysis.deepCopy();
+        noKind.putArray("cuts").addObject().put("time", 1.0).put("frame", 25).put("strength", 0.5).put("start", 1.0).put("end", 1.0);
+        UploadErrorsTest.assertError(api.postMultipart("/sync_generate",
+                Map.of("analysis", noKind.toString(), "payload", Api.write(payload)), null, null), 400, "invalid_parameter",
+                "analysis.cuts[0].kind");
+
+        double duration = analysis.at("/video/duration").asDouble();
+        ObjectNode piled = analysis.deepCopy();
+        var cuts = piled.putArray("cuts");
+        for (int i = 0; i < 20_000; i++) {
+            cuts.addObject().put("time", duration / 2).put("frame", 10).put("kind", "cut").put("strength", 0.5)
+                    .put("start", duration / 2).put("end", duration / 2);
+        }
+        var speech = ((ObjectNode) piled.get("audio")).putArray("speech");
+        for (int i = 0; i < 20_000; i++) {
+            double slot = duration / 20_000;
+            speech.addObject().put("start", i * slot).put("end", i * slot + slot / 2);
+        }
+        // Sent as a form field, 2.6 MB is over Jetty's cap for fields: refused by name; sent as a file it is read.
+        UploadErrorsTest.assertError(api.postMultipart("/sync_generate",
+                Map.of("analysis", piled.toString(), "payload", Api.write(payload)), null, null), 413, "too_large", "analysis");
+        long started = System.nanoTime();
+        Api.Response planned = api.postMultipart("/sync_generate", Map.of("payload", Api.write(payload)), "analysis",
+                piled.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(200, planned.status(), planned::toString);
+        assertTrue(System.nanoTime() - started < 20_000_000_000L, "planned within the request's patience");
+
+        cuts.addObject().put("time", duration / 2).put("frame", 10).put("kind", "cut").put("strength", 0.5)
+                .put("start", duration / 2).put("end", duration / 2);
+        UploadErrorsTest.assertError(api.postMultipart("/sync_generate", Map.of("payload", Api.write(payload)), "analysis",
+                piled.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)), 400, "invalid_parameter", "analysis.cuts");
     }
 
     @Test
@@ -332,7 +373,7 @@ class ScoringFlowTest {
         assertTrue(named.contains(field), field + " not named in " + r);
     }
 
-    private static String probe(Path file, String stream, String entries) throws Exception {
+    static String probe(Path file, String stream, String entries) throws Exception {
         Process p = new ProcessBuilder("ffprobe", "-v", "error", "-select_streams", stream, "-show_entries", "stream=" + entries,
                 "-of", "csv=p=0", file.toString()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());

@@ -40,6 +40,10 @@ final class TestServer implements AutoCloseable {
         var env = new HashMap<String, String>(overrides);
         env.put("SCORECAST_DATA", dataDir.toString());
         env.put("SCORECAST_HOST", "127.0.0.1");
+        // The suite's users open hundreds of uploads on one server; QuotaTest sets its own small quotas.
+        env.putIfAbsent("SCORECAST_QUOTA_UPLOADS", "1000");
+        env.putIfAbsent("SCORECAST_QUOTA_ANALYSES", "100");
+        env.putIfAbsent("SCORECAST_MIN_FREE_BYTES", "0");
         // The small General MIDI bank CI installs; FluidR3 (the default) sounds better but loads slower.
         env.putIfAbsent("SCORECAST_SOUNDFONT", "/usr/share/sounds/sf2/TimGM6mb.sf2");
         // Dozens of servers start in the suite; warming each one's player would only cost time.
@@ -55,6 +59,10 @@ final class TestServer implements AutoCloseable {
     void restart() {
         server.close();
         server = ScorecastServer.start(config(), engine);
+    }
+
+    int port() {
+        return server.port();
     }
 
     Api api(String key) {

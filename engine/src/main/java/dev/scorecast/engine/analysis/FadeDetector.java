@@ -27,6 +27,11 @@ final class FadeDetector implements TransitionDetector {
     static final int PLATEAU_FRAMES = 4;
     /** Frames within this much luma of the blank's floor are part of the blank. */
     static final double FLOOR_MARGIN = 0.006;
+    /**
+     * No single step between frames may carry more than this share of the ramp's height: a flash
+     * to white at the end of a slow brightening is one jump, however the picture crept before it.
+     */
+    static final double MAX_STEP_SHARE = 0.5;
     /** A ramp this tall is a fade of full strength. */
     static final double FULL_STRENGTH_RAMP = 0.4;
 
@@ -173,11 +178,20 @@ final class FadeDetector implements TransitionDetector {
         double height = Math.abs(lift(to, blank) - lift(from, blank));
         double start = history.timeSeconds(from);
         double end = history.timeSeconds(to);
-        if (height < MIN_RAMP || end - start < MIN_FADE_SECONDS || !passesMiddle(from, to, blank, height)) {
+        if (height < MIN_RAMP || end - start < MIN_FADE_SECONDS || !passesMiddle(from, to, blank, height)
+                || largestStep(from, to, blank) > MAX_STEP_SHARE * height) {
             return;
         }
         double time = history.timeSeconds(at);
         fades.add(new Cut(time, history.index(at), kind, Math.min(1, height / FULL_STRENGTH_RAMP), start, end));
+    }
+
+    private double largestStep(long from, long to, Tone blank) {
+        double largest = 0;
+        for (long o = from + 1; o <= to; o++) {
+            largest = Math.max(largest, Math.abs(lift(o, blank) - lift(o - 1, blank)));
+        }
+        return largest;
     }
 
     /** The ramp passes through the middle of its height rather than jumping over it. */

@@ -39,7 +39,8 @@ public final class VisualAnalyzer {
     public static VisualAnalysis analyze(Path video, VisualOptions options, DoubleConsumer progress) {
         Objects.requireNonNull(video, "video");
         Objects.requireNonNull(options, "options");
-        try (FrameSource source = FfmpegFrameSource.open(video, options.limits(), options.longSidePixels())) {
+        try (FrameSource source = FfmpegFrameSource.open(video, options.limits(), options.longSidePixels(),
+                options.everyPicture() ? null : new ChangeScreen())) {
             return analyze(source, options, progress);
         }
     }
@@ -94,7 +95,8 @@ public final class VisualAnalyzer {
                 look.warmth(hops));
         List<Scene> scenes = SceneBuilder.build(cuts, durationSeconds, HOP_SECONDS, curves);
         progress.accept(1);
-        return new VisualAnalysis(cuts, scenes, HOP_SECONDS, motionCurve, frames, source.framesSkipped(),
+        // Passed-over pictures are intact; they count as read, so the figure means the same with either way of decoding.
+        return new VisualAnalysis(cuts, scenes, HOP_SECONDS, motionCurve, frames + source.framesPassedOver(), source.framesSkipped(),
                 warnings(frames, source.framesSkipped()));
     }
 

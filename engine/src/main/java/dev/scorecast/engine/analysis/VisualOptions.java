@@ -13,12 +13,14 @@ import java.util.Objects;
  * @param cutRatio            how many times its neighbours' content change a frame's change must be to be a cut
  * @param minCutContentChange the least content change, as a fraction of full scale, that can be a cut
  * @param limits              the limits the upload was probed with
+ * @param everyPicture        decode every picture; false decodes reference pictures, and the others only
+ *                            where a cut may hide among them (see {@link ChangeScreen})
  */
 public record VisualOptions(int longSidePixels, double minSceneSeconds, double cutRatio, double minCutContentChange,
-                            MediaLimits limits) {
+                            MediaLimits limits, boolean everyPicture) {
 
     public static final VisualOptions DEFAULT =
-            new VisualOptions(FfmpegFrameSource.DEFAULT_LONG_SIDE_PIXELS, 0.5, 3.0, 0.02, MediaLimits.DEFAULT);
+            new VisualOptions(FfmpegFrameSource.DEFAULT_LONG_SIDE_PIXELS, 0.5, 3.0, 0.02, MediaLimits.DEFAULT, false);
 
     public VisualOptions {
         Objects.requireNonNull(limits, "limits");
@@ -38,6 +40,10 @@ public record VisualOptions(int longSidePixels, double minSceneSeconds, double c
     }
 
     public VisualOptions withLimits(MediaLimits newLimits) {
-        return new VisualOptions(longSidePixels, minSceneSeconds, cutRatio, minCutContentChange, newLimits);
+        return new VisualOptions(longSidePixels, minSceneSeconds, cutRatio, minCutContentChange, newLimits, everyPicture);
+    }
+
+    public VisualOptions withEveryPicture(boolean every) {
+        return new VisualOptions(longSidePixels, minSceneSeconds, cutRatio, minCutContentChange, limits, every);
     }
 }

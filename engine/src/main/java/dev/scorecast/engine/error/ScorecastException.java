@@ -9,7 +9,7 @@ import java.util.Map;
  * so that a failed job explains itself the same way a refused request does.
  */
 public abstract sealed class ScorecastException extends RuntimeException
-        permits InvalidParameter, NotFound, WrongState, TooLarge, UnsupportedMedia, Unprocessable, Busy {
+        permits InvalidParameter, NotFound, WrongState, TooLarge, UnsupportedMedia, Unprocessable, Busy, Overloaded, InsufficientStorage {
 
     private final String code;
     private final String field;
@@ -53,6 +53,8 @@ public abstract sealed class ScorecastException extends RuntimeException
             case "unsupported_media" -> new UnsupportedMedia(field, message);
             case "unprocessable" -> new Unprocessable(field, message);
             case "busy" -> new Busy(message, java.time.Duration.ofSeconds(30));
+            case "insufficient_storage" -> new InsufficientStorage(field, message);
+            case "overloaded" -> new Overloaded(message, java.time.Duration.ofSeconds(30));
             default -> null;
         };
         return java.util.Optional.ofNullable(restored);

@@ -5,10 +5,18 @@ import dev.scorecast.engine.style.GenreCatalog;
 
 /**
  * What every performance of one engine shares: the sound bank, the catalogues, the loop's
- * settings, the thread that composes ahead and the singer of the vocal lines.
+ * settings, the thread that composes ahead, the singer of the vocal lines, and the count of sections
+ * whose score arrived after they had begun (composing fell behind).
  */
 record LiveContext(SoundBank bank, GenreCatalog genres, ExperienceCatalog experiences, LiveSettings settings,
-                   java.util.concurrent.atomic.AtomicInteger sounding, java.util.concurrent.Executor composing, PhraseSinger phrases) {
+                   java.util.concurrent.atomic.AtomicInteger sounding, java.util.concurrent.Executor composing, PhraseSinger phrases,
+                   java.util.concurrent.atomic.AtomicLong lateSections) {
+
+    /** With a fresh count of sections whose score arrived after they began. */
+    LiveContext(SoundBank bank, GenreCatalog genres, ExperienceCatalog experiences, LiveSettings settings,
+                java.util.concurrent.atomic.AtomicInteger sounding, java.util.concurrent.Executor composing, PhraseSinger phrases) {
+        this(bank, genres, experiences, settings, sounding, composing, phrases, new java.util.concurrent.atomic.AtomicLong());
+    }
 
     int blockFrames() {
         return settings.blockFrames();

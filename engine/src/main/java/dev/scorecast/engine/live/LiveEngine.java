@@ -38,6 +38,8 @@ public final class LiveEngine implements AutoCloseable {
     private static final double SINGER_MAX_LOOP_LOAD = 0.7;
     private final Map<String, Shared> shared = new HashMap<>();
     private final AtomicLong lateBlocks = new AtomicLong();
+    /** Sections whose score arrived after they had begun: the composing thread fell behind (their first notes were left out). */
+    private final AtomicLong lateSections = new AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger sounding = new java.util.concurrent.atomic.AtomicInteger();
 
     private static final class Shared {
@@ -81,6 +83,11 @@ public final class LiveEngine implements AutoCloseable {
         return lateBlocks.get();
     }
 
+    /** Sections whose score arrived after they had begun (composing fell behind the music). */
+    public long lateSections() {
+        return lateSections.get();
+    }
+
     /** Vocal lines that were due and did not sound because they were not sung in time (the loop never waits for the singer). */
     public long vocalPhrasesSkipped() {
         return phrases.counters().skipped();
@@ -107,7 +114,7 @@ public final class LiveEngine implements AutoCloseable {
                 .forEach(voice -> b.live(voice.program(), group.equals("beats")))));
         if (plan != null) {
             plan.sections().forEach(s -> s.instruments().forEach((group, instrument) -> {
-                if (instrument != null && instrument.program() >= 0 && instrument.program() <= 127) {
+                if (instrument != null && dev.scorecast.engine.instruments.Library.known(instrument.program())) {
                     b.live(instrument.program(), group.equals("beats"));
                 }
             }));
@@ -124,9 +131,13 @@ public final class LiveEngine implements AutoCloseable {
      */
     public int warmUp(double seconds) {
         long frames = Math.round(seconds * Performance.RATE);
+        // Composed on this thread: the warm-up plays far faster than real time, and the composer's
+        // code is warmed up with the rest.
+        LiveContext c = context();
+        LiveContext warmContext = new LiveContext(c.bank(), c.genres(), c.experiences(), c.settings(), c.sounding(), Runnable::run, c.phrases());
         for (Experience e : experiences.all()) {
             prepare(e.genre(), null);
-            Performance p = new Performance(context(), 0);
+            Performance p = new Performance(warmContext, 0);
             Listener ear = new Listener(dev.scorecast.engine.media.LiveEncoder.Format.AAC);
             p.attach(ear);
             p.send(new Control.Start(e, e.intensity(), e.vocals(), new java.util.concurrent.CompletableFuture<>()));
@@ -222,7 +233,7 @@ public final class LiveEngine implements AutoCloseable {
             synchronized (this) {
                 c = context;
                 if (c == null) {
-                    c = new LiveContext(bank.get(), genres, experiences, settings, sounding, composing, phrases);
+                    c = new LiveContext(bank.get(), genres, experiences, settings, sounding, composing, phrases, lateSections);
                     context = c;
                 }
             }
@@ -242,8 +253,8 @@ public final class LiveEngine implements AutoCloseable {
         composing.shutdownNow();
         PhraseSinger.Counters c = phrases.counters();
         System.getLogger(LiveEngine.class.getName()).log(System.Logger.Level.INFO, String.format(
-                "live player closed: %d blocks rendered late; vocal lines sung %d (%.0f s of voice, %.1f CPU-s), given way to busy loops %d,"
-                        + " expired %d, skipped at their start %d", lateBlocks.get(), c.sung(), c.sungSeconds(), c.cpuSeconds(), c.shed(),
+                "live player closed: %d blocks rendered late, %d sections composed after they began; vocal lines sung %d (%.0f s of voice, %.1f CPU-s), given way to busy loops %d,"
+                        + " expired %d, skipped at their start %d", lateBlocks.get(), lateSections(), c.sung(), c.sungSeconds(), c.cpuSeconds(), c.shed(),
                 c.expired(), c.skipped()));
         phrases.close();
     }

@@ -50,10 +50,15 @@ public final class LiveSession {
                 return;
             }
             moveTo(target, next);
-            // A new shared performance starts at its first block; answer once it plays.
-            long deadline = System.nanoTime() + WAIT_SECONDS * 1_000_000_000L;
-            while (!target.now().playing() && System.nanoTime() < deadline && !target.closed) {
-                sleep();
+            // A new shared performance starts once its first section is composed; answer once it plays
+            // (or, past the wait or when it ended, at once: the listeners are on it either way).
+            try {
+                target.firstPlayed().get(WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while starting", e);
+            } catch (ExecutionException | TimeoutException e) {
+                // ended or slow: as before, the session rides it all the same
             }
             return;
         }
@@ -67,15 +72,6 @@ public final class LiveSession {
         performance.send(new Control.Start(next, intensity != null ? intensity : next.intensity(), vocals != null ? vocals : next.vocals(),
                 applied));
         await(applied, "start");
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(2);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while starting", e);
-        }
     }
 
     /** Fades out over one beat; listeners stay connected and hear silence. */

@@ -203,11 +203,11 @@ final class LiveVocals {
     // ------------------------------------------------------------------ per block, on the render loop
 
     /**
-     * Mixes this block's vocals into {@code block} (interleaved stereo, {@code n} frames, the
+     * Mixes this block's vocals into {@code block} (planar stereo, {@code n} frames, the
      * first at performance frame {@code frame} and beat {@code beat}). When the music is stopped
      * ({@code beatsPerFrame} 0) only what already sounds goes on.
      */
-    void mixInto(float[] block, int n, long frame, double beat, double beatsPerFrame) {
+    void mixInto(float[][] block, int n, long frame, double beat, double beatsPerFrame) {
         if (beatsPerFrame > 0) {
             ask(frame, beat, beatsPerFrame);
             startAndSwitch(n, beat, beatsPerFrame);
@@ -329,7 +329,9 @@ final class LiveVocals {
     }
 
     /** Mixes one voice into the block; true when it has ended. */
-    private boolean render(Voice v, float[] block, int n) {
+    private boolean render(Voice v, float[][] block, int n) {
+        float[] l = block[0];
+        float[] r = block[1];
         int i = v.delay;
         v.delay = 0;
         for (; i < n && v.position < v.samples.length; i++) {
@@ -346,8 +348,8 @@ final class LiveVocals {
                 }
             }
             mono[i] += x * v.gain;
-            block[2 * i] += x * v.left;
-            block[2 * i + 1] += x * v.right;
+            l[i] += x * v.left;
+            r[i] += x * v.right;
         }
         return v.position >= v.samples.length;
     }

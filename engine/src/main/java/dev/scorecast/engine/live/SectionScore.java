@@ -12,7 +12,6 @@ import dev.scorecast.engine.voice.EspeakSinger;
 import dev.scorecast.engine.voice.SungNote;
 import java.util.ArrayList;
 import java.util.List;
-import javax.sound.midi.ShortMessage;
 
 /**
  * One section composed by the sync pipeline's {@link Composer} and turned into {@link Cue}s in
@@ -27,7 +26,11 @@ final class SectionScore {
     private SectionScore() {}
 
     /** A part's sound on its channel: program, volume and pan to set when the section starts. */
-    record Voice(int channel, int program, boolean drums, int volume, int pan) {}
+    record Voice(int channel, int program, boolean drums, int volume, int pan) {
+        Cue.Voice at(double beat) {
+            return new Cue.Voice(beat, channel, program, drums, volume, pan);
+        }
+    }
 
     /** The synthesizer's cues and channel sounds, and the lines the singer sings. */
     record Composed(List<Cue> cues, List<Voice> voices, List<VocalPhrase> phrases, double beats) {}
@@ -61,8 +64,7 @@ final class SectionScore {
             voices.add(new Voice(channel, part.program(), part.drums(), volume, pan));
             for (Part.ProgramChange pc : part.programChanges()) {
                 if (pc.time() < seconds) {
-                    cues.add(new Cue(startBeat + pc.time() * beatsPerSecond, Cue.CONTROL, ShortMessage.PROGRAM_CHANGE, channel,
-                            pc.program(), part.drums() ? 1 : 0, 0));
+                    cues.add(new Cue.Program(startBeat + pc.time() * beatsPerSecond, channel, pc.program(), part.drums()));
                 }
             }
             for (Note n : part.notes()) {
@@ -72,8 +74,8 @@ final class SectionScore {
                 id++;
                 double on = startBeat + n.start() * beatsPerSecond;
                 double off = startBeat + n.end() * beatsPerSecond;
-                cues.add(new Cue(on, Cue.ON, ShortMessage.NOTE_ON, channel, n.pitch(), n.velocity(), id));
-                cues.add(new Cue(Math.max(off, on + 1e-4), Cue.OFF, ShortMessage.NOTE_OFF, channel, n.pitch(), 0, id));
+                cues.add(new Cue.NoteOn(on, channel, n.pitch(), n.velocity(), id));
+                cues.add(new Cue.NoteOff(Math.max(off, on + 1e-4), channel, n.pitch(), id));
             }
         }
         return new Composed(cues, voices, phrases(score, seconds, startBeat, section.tempo()),

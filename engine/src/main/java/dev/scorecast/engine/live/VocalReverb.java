@@ -40,10 +40,10 @@ final class VocalReverb {
 
     /**
      * Adds the reverb of {@code mono} (the first {@code n} frames, {@code silent} when it holds no
-     * sound) to the interleaved stereo {@code block}. {@code n} must be the block size given at
+     * sound) to the planar stereo {@code block}. {@code n} must be the block size given at
      * construction: the reverb processes whole buffers.
      */
-    void addTo(float[] block, float[] mono, int n, boolean silent) {
+    void addTo(float[][] block, float[] mono, int n, boolean silent) {
         if (silent) {
             if (quietFrames >= TAIL_FRAMES) {
                 return;
@@ -60,9 +60,11 @@ final class VocalReverb {
         reverb.processAudio();
         float[] l = left.array();
         float[] r = right.array();
+        float[] bl = block[0];
+        float[] br = block[1];
         for (int i = 0; i < n; i++) {
-            block[2 * i] += l[i];
-            block[2 * i + 1] += r[i];
+            bl[i] += l[i];
+            br[i] += r[i];
         }
     }
 }

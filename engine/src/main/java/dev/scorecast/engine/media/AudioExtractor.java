@@ -6,6 +6,8 @@ import static org.bytedeco.ffmpeg.global.avcodec.av_packet_free;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_unref;
 import static org.bytedeco.ffmpeg.global.avformat.av_read_frame;
 import static org.bytedeco.ffmpeg.global.avutil.AVERROR_EOF;
+import static org.bytedeco.ffmpeg.global.avutil.AV_NOPTS_VALUE;
+import static org.bytedeco.ffmpeg.global.avutil.AV_TIME_BASE;
 import static org.bytedeco.ffmpeg.global.avutil.av_q2d;
 
 import dev.scorecast.engine.error.UnsupportedMedia;
@@ -30,6 +32,12 @@ public final class AudioExtractor {
 
     // A packet's stated duration is untrusted; real audio packets last tens of milliseconds.
     private static final double MAX_SILENCE_PER_PACKET = 1.0;
+    /**
+     * Audio past the container's stated duration by more than this is not written. Without a stop a
+     * small file of tiny packets (or one whose timestamps never end) decodes to gigabytes of WAV;
+     * music is only ever laid under the picture, so sound past its end would be dropped anyway.
+     */
+    static final double SLACK_SECONDS = 2.0;
     private static final String FIX = "re-encode the video's audio as AAC and upload again";
 
     private AudioExtractor() {}
@@ -64,10 +72,11 @@ public final class AudioExtractor {
                 }
             }
             AVStream stream = in.stream(audioIndex);
+            long maxFrames = Math.round(maxSeconds(in, limits) * StereoResampler.RATE);
             try (StreamDecoder decoder = StreamDecoder.open(stream, Map.of(), "audio", FIX);
                     WavWriter wav = WavWriter.create(wavOut, StereoResampler.RATE, StereoResampler.CHANNELS);
                     StereoResampler resampler = new StereoResampler(wav)) {
-                Pass pass = new Pass(decoder, resampler, wav, av_q2d(stream.time_base()));
+                Pass pass = new Pass(decoder, resampler, wav, av_q2d(stream.time_base()), maxFrames);
                 pass.run(in, audioIndex);
                 if (pass.packets == 0) {
                     return Optional.empty();
@@ -84,29 +93,46 @@ public final class AudioExtractor {
         }
     }
 
+    /** The container's stated duration plus the slack, never past the upload limit. */
+    static double maxSeconds(InputFile in, MediaLimits limits) {
+        double cap = limits.maxDuration().toMillis() / 1000.0;
+        long stated = in.context().duration();
+        if (stated != AV_NOPTS_VALUE && stated > 0) {
+            return Math.min(cap, stated / (double) AV_TIME_BASE + SLACK_SECONDS);
+        }
+        return cap;
+    }
+
     /** One read-decode-resample pass and its counters. */
     private static final class Pass {
         private final StreamDecoder decoder;
         private final StereoResampler resampler;
         private final WavWriter wav;
         private final double secondsPerTick;
+        private final long maxFrames;
         int packets;
         int skipped;
         long decodedFrames;
         private int lastFrameSamples;
 
-        Pass(StreamDecoder decoder, StereoResampler resampler, WavWriter wav, double secondsPerTick) {
+        Pass(StreamDecoder decoder, StereoResampler resampler, WavWriter wav, double secondsPerTick, long maxFrames) {
             this.decoder = decoder;
             this.resampler = resampler;
             this.wav = wav;
             this.secondsPerTick = secondsPerTick;
+            this.maxFrames = maxFrames;
+        }
+
+        /** Whether the output reached the cap; what the resampler still holds is less than a packet. */
+        private boolean full() {
+            return wav.frames() >= maxFrames;
         }
 
         void run(InputFile in, int audioIndex) {
             AVPacket packet = av_packet_alloc();
             try {
                 // Any read error ends the pass, as in the ffmpeg CLI: a damaged tail keeps what came before.
-                while (av_read_frame(in.context(), packet) >= 0) {
+                while (!full() && av_read_frame(in.context(), packet) >= 0) {
                     try {
                         if (packet.stream_index() == audioIndex) {
                             packets++;
@@ -116,7 +142,7 @@ public final class AudioExtractor {
                         av_packet_unref(packet);
                     }
                 }
-                if (decoder.send(null) >= 0) {
+                if (!full() && decoder.send(null) >= 0) {
                     receiveAll();
                 }
                 resampler.flush();
@@ -138,7 +164,7 @@ public final class AudioExtractor {
         }
 
         private void receiveAll() {
-            while (true) {
+            while (!full()) {
                 int ret = decoder.receive();
                 if (ret == Ffmpeg.EAGAIN || ret == AVERROR_EOF) {
                     return;

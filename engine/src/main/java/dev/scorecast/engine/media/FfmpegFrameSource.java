@@ -2,9 +2,12 @@ package dev.scorecast.engine.media;
 
 import static org.bytedeco.ffmpeg.global.avcodec.AVDISCARD_ALL;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_alloc;
+import static org.bytedeco.ffmpeg.global.avcodec.av_packet_clone;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_free;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_unref;
+import static org.bytedeco.ffmpeg.global.avformat.AVSEEK_FLAG_BACKWARD;
 import static org.bytedeco.ffmpeg.global.avformat.av_read_frame;
+import static org.bytedeco.ffmpeg.global.avformat.av_seek_frame;
 import static org.bytedeco.ffmpeg.global.avutil.AVERROR_EOF;
 import static org.bytedeco.ffmpeg.global.avutil.AV_NOPTS_VALUE;
 import static org.bytedeco.ffmpeg.global.avutil.AV_TIME_BASE;
@@ -12,6 +15,8 @@ import static org.bytedeco.ffmpeg.global.avutil.av_q2d;
 
 import dev.scorecast.engine.error.UnsupportedMedia;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.TreeSet;
 import java.util.Map;
 import java.util.Objects;
 import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
@@ -29,6 +34,14 @@ import org.bytedeco.ffmpeg.avutil.AVRational;
  * <p>Speed: FFmpeg picks its own decoding threads, and the in-loop deblocking filter is skipped,
  * which makes H.264 decoding about a quarter faster and only softens the picture, which a 160-pixel
  * analysis cannot see. Only video packets are read; other streams are discarded by the demuxer.
+ *
+ * <p>Reference pictures only: opened with a {@link GapScreen}, the source asks the decoder to pass
+ * over pictures that no other picture refers to (FFmpeg's {@code skip_frame=nonref}; for H.264 from
+ * phones and x264 that is a third to a half of the pictures, and of the decoding time). It counts
+ * what was passed over from the packets' timestamps, shows the screen each pair of decoded pictures
+ * with the count between them, and where the screen asks, seeks back to the keyframe before the gap
+ * and decodes it in full, so the caller receives every picture there. A stream whose packets carry
+ * no timestamps is decoded in full.
  *
  * <p>Damage: a packet the decoder refuses, or a picture it flags as corrupt, is skipped and
  * counted ({@link #framesSkipped()}); a read error ends the video, as in the ffmpeg CLI.
@@ -57,6 +70,24 @@ public final class FfmpegFrameSource implements FrameSource {
     private final double durationSeconds;
     private final double maxSeconds;
 
+    private final GapScreen screen;
+    /** Timestamps of the video packets read whose pictures have not been delivered or passed over yet. */
+    private final TreeSet<Long> pendingPts = new TreeSet<>();
+    /** Packets read to learn timestamps before the decoder needed them; sent before reading on. */
+    private final ArrayDeque<AVPacket> ahead = new ArrayDeque<>();
+    private final VideoFrame candidate;
+    private final VideoFrame last;
+    private boolean referencesOnly;
+    private boolean demuxEnded;
+    private long maxDtsRead = Long.MIN_VALUE;
+    private long lastDeliveredPts = AV_NOPTS_VALUE;
+    private long lastDeliveredIndex = -1;
+    /** While filling a gap: pictures up to this timestamp were delivered before and are dropped. */
+    private long fillAfterPts = AV_NOPTS_VALUE;
+    /** While filling a gap: every packet up to this timestamp is decoded; the fill ends with it. */
+    private long fillThroughPts = AV_NOPTS_VALUE;
+    private long gapsDecoded;
+    private long picturesPassedOver;
     private boolean draining;
     private boolean ended;
     private long nextIndex;
@@ -65,8 +96,13 @@ public final class FfmpegFrameSource implements FrameSource {
     private double lastTimeSeconds = Double.NaN;
 
     private FfmpegFrameSource(InputFile in, int videoIndex, StreamDecoder decoder, PictureScaler scaler, AVPacket packet,
-                              MediaLimits limits) {
+                              MediaLimits limits, GapScreen screen) {
         this.in = in;
+        this.screen = screen;
+        this.referencesOnly = screen != null;
+        this.candidate = new VideoFrame(scaler.width(), scaler.height());
+        this.last = new VideoFrame(scaler.width(), scaler.height());
+        decoder.skipNonReference(referencesOnly);
         this.videoIndex = videoIndex;
         this.decoder = decoder;
         this.scaler = scaler;
@@ -87,6 +123,14 @@ public final class FfmpegFrameSource implements FrameSource {
      * @throws dev.scorecast.engine.error.Unprocessable when it breaks {@code limits}
      */
     public static FfmpegFrameSource open(Path video, MediaLimits limits, int longSidePixels) {
+        return open(video, limits, longSidePixels, null);
+    }
+
+    /**
+     * Opens {@code video} to decode reference pictures only, and the others where {@code screen}
+     * asks for them (see the class comment); with a null screen, every picture.
+     */
+    public static FfmpegFrameSource open(Path video, MediaLimits limits, int longSidePixels, GapScreen screen) {
         Objects.requireNonNull(video, "video");
         Objects.requireNonNull(limits, "limits");
         if (longSidePixels < 16 || longSidePixels > 4096) {
@@ -119,7 +163,7 @@ public final class FfmpegFrameSource implements FrameSource {
             if (packet == null) {
                 throw new OutOfMemoryError("FFmpeg could not allocate a packet");
             }
-            return new FfmpegFrameSource(in, videoIndex, decoder, scaler, packet, limits);
+            return new FfmpegFrameSource(in, videoIndex, decoder, scaler, packet, limits, screen);
         } catch (RuntimeException | Error e) {
             if (scaler != null) {
                 scaler.close();
@@ -152,6 +196,16 @@ public final class FfmpegFrameSource implements FrameSource {
         return skipped;
     }
 
+    /** Gaps of undecoded pictures the screen had decoded after all. */
+    public long gapsDecoded() {
+        return gapsDecoded;
+    }
+
+    @Override
+    public long framesPassedOver() {
+        return picturesPassedOver;
+    }
+
     @Override
     public boolean read(VideoFrame frame) {
         if (frame.width() != width() || frame.height() != height()) {
@@ -162,19 +216,33 @@ public final class FfmpegFrameSource implements FrameSource {
             int ret = decoder.receive();
             if (ret >= 0) {
                 errorsInARow = 0;
-                long index = nextIndex++;
                 AVFrame picture = decoder.frame();
+                long pts = picture.best_effort_timestamp();
+                if (fillAfterPts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE && pts <= fillAfterPts) {
+                    continue; // decoded again on the way to a gap; delivered before
+                }
                 if ((picture.flags() & FRAME_FLAG_CORRUPT) != 0 || picture.decode_error_flags() != 0) {
+                    nextIndex++;
                     skipped++;
                     continue;
                 }
+                int undecoded = passedOverBefore(pts);
                 double seconds = presentationSeconds(picture);
                 if (seconds > maxSeconds) {
                     ended = true; // the probe checked the container's duration; frames beyond it are not believed
                     break;
                 }
-                scaler.scale(picture, frame.rgb());
-                frame.stamp(index, seconds);
+                scaler.scale(picture, candidate.rgb());
+                candidate.stamp(nextIndex + undecoded, seconds);
+                boolean filling = fillThroughPts != AV_NOPTS_VALUE;
+                if (screen != null && lastDeliveredIndex >= 0 && !filling
+                        && screen.decodeGap(last, candidate, undecoded) && undecoded > 0 && goBackFor(pts)) {
+                    continue;
+                }
+                if (filling && (pts == AV_NOPTS_VALUE || pts >= fillThroughPts)) {
+                    endFill();
+                }
+                deliver(pts, undecoded, seconds, frame);
                 return true;
             }
             if (ret == AVERROR_EOF) {
@@ -191,36 +259,148 @@ public final class FfmpegFrameSource implements FrameSource {
         return false;
     }
 
+    private void deliver(long pts, int undecoded, double seconds, VideoFrame frame) {
+        lastTimeSeconds = seconds;
+        picturesPassedOver += undecoded;
+        nextIndex = candidate.index() + 1;
+        System.arraycopy(candidate.rgb(), 0, frame.rgb(), 0, candidate.rgb().length);
+        frame.stamp(candidate.index(), seconds);
+        System.arraycopy(candidate.rgb(), 0, last.rgb(), 0, candidate.rgb().length);
+        last.stamp(candidate.index(), seconds);
+        lastDeliveredIndex = candidate.index();
+        if (pts != AV_NOPTS_VALUE) {
+            lastDeliveredPts = pts;
+            pendingPts.headSet(pts, true).clear();
+        }
+    }
+
+    /**
+     * How many pictures, by the packets' timestamps, lie between the last delivered picture and
+     * the one at {@code pts} and were not decoded. Reads packets ahead until one decodes after
+     * {@code pts} (decoding timestamps never exceed presentation ones, so no earlier picture can
+     * follow), keeping them for the decoder.
+     */
+    private int passedOverBefore(long pts) {
+        if (!referencesOnly || pts == AV_NOPTS_VALUE || lastDeliveredPts == AV_NOPTS_VALUE || pts <= lastDeliveredPts) {
+            return 0;
+        }
+        while (!demuxEnded && maxDtsRead < pts && referencesOnly) {
+            AVPacket next = readVideoPacket();
+            if (next != null) {
+                ahead.addLast(next);
+            }
+        }
+        if (!referencesOnly) {
+            return 0;
+        }
+        return pendingPts.subSet(lastDeliveredPts, false, pts, false).size();
+    }
+
+    /**
+     * Seeks back to the keyframe at or before the last delivered picture and decodes from there,
+     * every picture after it up to {@code throughPts}. False when the file cannot seek; then the
+     * picture is delivered as it is and the rest of the video decoded in full.
+     */
+    private boolean goBackFor(long throughPts) {
+        if (av_seek_frame(in.context(), videoIndex, lastDeliveredPts, AVSEEK_FLAG_BACKWARD) < 0) {
+            decodeEverything();
+            return false;
+        }
+        decoder.flush();
+        clearAhead();
+        demuxEnded = false;
+        draining = false;
+        maxDtsRead = Long.MIN_VALUE;
+        fillAfterPts = lastDeliveredPts;
+        fillThroughPts = throughPts;
+        nextIndex = lastDeliveredIndex + 1;
+        gapsDecoded++;
+        return true;
+    }
+
+    private void endFill() {
+        fillAfterPts = AV_NOPTS_VALUE;
+        fillThroughPts = AV_NOPTS_VALUE;
+    }
+
+    /** From now on every picture is decoded (a stream without timestamps, or one that cannot seek). */
+    private void decodeEverything() {
+        referencesOnly = false;
+        decoder.skipNonReference(false);
+    }
+
     /** Sends the next video packet to the decoder, or starts draining it at the end of the file. */
     private void feed() {
         if (draining) {
             ended = true; // a drained decoder answers EOF, never EAGAIN; do not spin if one misbehaves
             return;
         }
-        while (true) {
-            // Any read error counts as the end, as in the ffmpeg CLI: a damaged tail keeps what came before.
+        AVPacket next = ahead.pollFirst();
+        if (next == null) {
+            next = readVideoPacket();
+        }
+        if (next == null) {
+            decoder.send(null);
+            draining = true;
+            return;
+        }
+        try {
+            if (referencesOnly) {
+                long pts = next.pts();
+                boolean inGap = fillThroughPts != AV_NOPTS_VALUE && pts > fillAfterPts && pts <= fillThroughPts;
+                decoder.skipNonReference(!inGap);
+            }
+            int ret = decoder.send(next);
+            if (ret < 0 && ret != Ffmpeg.EAGAIN) {
+                skipped++;
+            }
+        } finally {
+            av_packet_free(next);
+        }
+    }
+
+    /**
+     * The next packet of the video stream as a packet of its own, or null at the end of the file.
+     * Any read error counts as the end, as in the ffmpeg CLI: a damaged tail keeps what came before.
+     */
+    private AVPacket readVideoPacket() {
+        while (!demuxEnded) {
             if (av_read_frame(in.context(), packet) < 0) {
-                decoder.send(null);
-                draining = true;
-                return;
+                demuxEnded = true;
+                return null;
             }
             try {
                 if (packet.stream_index() == videoIndex) {
-                    int ret = decoder.send(packet);
-                    if (ret < 0 && ret != Ffmpeg.EAGAIN) {
-                        skipped++;
+                    if (referencesOnly) {
+                        if (packet.pts() == AV_NOPTS_VALUE) {
+                            decodeEverything(); // no timestamps: nothing to count passed-over pictures by
+                        } else {
+                            pendingPts.add(packet.pts());
+                            maxDtsRead = Math.max(maxDtsRead, packet.dts() != AV_NOPTS_VALUE ? packet.dts() : packet.pts());
+                        }
                     }
-                    return;
+                    AVPacket own = av_packet_clone(packet);
+                    if (own == null) {
+                        throw new OutOfMemoryError("FFmpeg could not copy a packet");
+                    }
+                    return own;
                 }
             } finally {
                 av_packet_unref(packet);
             }
         }
+        return null;
+    }
+
+    private void clearAhead() {
+        for (AVPacket p; (p = ahead.pollFirst()) != null; ) {
+            av_packet_free(p);
+        }
     }
 
     /**
      * Seconds since the start of the file (the container's start, so that picture and sound share
-     * one clock). Missing timestamps continue from the last one; times never run backwards.
+     * one clock). Missing timestamps continue from the last delivered one; times never run backwards.
      */
     private double presentationSeconds(AVFrame picture) {
         long ts = picture.best_effort_timestamp();
@@ -234,12 +414,12 @@ public final class FfmpegFrameSource implements FrameSource {
         if (!Double.isNaN(lastTimeSeconds) && seconds < lastTimeSeconds) {
             seconds = lastTimeSeconds;
         }
-        lastTimeSeconds = seconds;
         return seconds;
     }
 
     @Override
     public void close() {
+        clearAhead();
         av_packet_free(packet);
         scaler.close();
         decoder.close();

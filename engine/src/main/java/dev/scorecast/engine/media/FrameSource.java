@@ -27,6 +27,15 @@ public interface FrameSource extends AutoCloseable {
     /** Pictures passed over so far because they could not be decoded or decoded with errors. */
     long framesSkipped();
 
+    /**
+     * Intact pictures passed over undecoded so far because nothing needed them (non-reference
+     * pictures a source that decodes reference pictures only left out); 0 for a source that
+     * delivers every picture.
+     */
+    default long framesPassedOver() {
+        return 0;
+    }
+
     @Override
     void close();
 }

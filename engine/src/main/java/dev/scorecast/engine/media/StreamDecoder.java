@@ -1,7 +1,10 @@
 package dev.scorecast.engine.media;
 
+import static org.bytedeco.ffmpeg.global.avcodec.AVDISCARD_DEFAULT;
+import static org.bytedeco.ffmpeg.global.avcodec.AVDISCARD_NONREF;
 import static org.bytedeco.ffmpeg.global.avcodec.avcodec_alloc_context3;
 import static org.bytedeco.ffmpeg.global.avcodec.avcodec_find_decoder;
+import static org.bytedeco.ffmpeg.global.avcodec.avcodec_flush_buffers;
 import static org.bytedeco.ffmpeg.global.avcodec.avcodec_free_context;
 import static org.bytedeco.ffmpeg.global.avcodec.avcodec_get_name;
 import static org.bytedeco.ffmpeg.global.avcodec.avcodec_open2;
@@ -79,6 +82,20 @@ final class StreamDecoder implements AutoCloseable {
     /** Receives the next frame into {@link #frame()}; returns 0, {@link Ffmpeg#EAGAIN}, AVERROR_EOF or an error. */
     int receive() {
         return avcodec_receive_frame(ctx, frame);
+    }
+
+    /**
+     * Whether pictures no other picture refers to (non-reference B-frames) are passed over
+     * undecoded. Applies to the packets sent from now on: with frame threads, each packet takes
+     * the setting it had when it was sent.
+     */
+    void skipNonReference(boolean skip) {
+        ctx.skip_frame(skip ? AVDISCARD_NONREF : AVDISCARD_DEFAULT);
+    }
+
+    /** Forgets every buffered packet and picture, as after a seek. */
+    void flush() {
+        avcodec_flush_buffers(ctx);
     }
 
     /** The last received frame; valid until the next {@link #receive()}. */

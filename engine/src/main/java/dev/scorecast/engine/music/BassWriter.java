@@ -24,6 +24,18 @@ final class BassWriter implements GroupWriter {
                 startPlayed |= bar == 0;
                 break;
             }
+            // The second phrase of each pair ends with a pickup: an approach note two sixteenths
+            // before the next phrase (when the bar leaves that space), so repeats differ.
+            boolean pickup = bar % 4 == 3 && (bar / 4) % 2 == 1 && bar + 1 < bars.bars;
+            int lastEventStep = -1;
+            for (Bars.Event e : bars.events(rhythm, bar)) {
+                lastEventStep = Math.max(lastEventStep, e.step() + e.length() - 1);
+            }
+            if (pickup && lastEventStep < bars.stepsPerBar - 2) {
+                int global = bar * bars.stepsPerBar + bars.stepsPerBar - 2;
+                int pitch = approach(bars.nextChord(global), lo, hi);
+                ctx.out().add(ctx.onset(global), 2 * bars.stepSec * 0.92, pitch, ctx.velocity(base - 10, global));
+            }
             for (Bars.Event e : bars.events(rhythm, bar)) {
                 int global = bar * bars.stepsPerBar + e.step();
                 if (global > 0 && !startPlayed) {
@@ -43,7 +55,7 @@ final class BassWriter implements GroupWriter {
                 };
                 boolean ghost = Character.isLowerCase(e.symbol());
                 int velocity = global == 0 ? base + 14 : base + (e.step() % 4 == 0 ? 6 : 0) - (ghost ? 26 : 0);
-                ctx.out().add(ctx.onset(global), length * bars.stepSec * 0.92, pitch, ctx.velocity(velocity));
+                ctx.out().add(ctx.onset(global), length * bars.stepSec * 0.92, pitch, ctx.velocity(velocity, global));
                 previous = pitch;
                 startPlayed = true;
             }

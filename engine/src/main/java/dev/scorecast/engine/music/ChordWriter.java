@@ -65,14 +65,21 @@ final class ChordWriter implements GroupWriter {
         int[] voicing = Voicings.lead(previous, tones, style, voices, lo, hi);
         double start = tie ? bars.time(global) : ctx.onset(global);
         boolean tied = pads && tie && previous != null && java.util.Arrays.equals(previous, voicing);
+        // A guitar strums: down (low string first) on the beat, up (high first, quicker and lighter)
+        // off it, spread over the genre's strum_ms; other instruments roll their voices a few ms.
+        boolean guitar = ctx.instrument().program() >= 24 && ctx.instrument().program() <= 31 && ctx.feel().strumMs() > 0;
+        boolean up = guitar && global % 4 != 0;
+        double spread = pads || tie || global == 0 ? 0
+                : guitar ? ctx.feel().strumMs() / 1000 * (up ? 0.6 : 1) / Math.max(1, voicing.length - 1) : 0.004;
         for (int i = 0; i < voicing.length; i++) {
             int pitch = voicing[i];
             if (tied && ctx.out().extend(pitch, start, start + seconds)) {
                 continue;
             }
-            // A little strum: voices a few ms apart, the lowest on the beat.
-            double strum = pads || tie || global == 0 ? 0 : i * 0.004;
-            ctx.out().add(start + strum, seconds - strum, pitch, ctx.velocity(velocity - (i == voicing.length - 1 ? 0 : 4)));
+            int order = up ? voicing.length - 1 - i : i;
+            double strum = order * spread;
+            int weight = up ? -10 + 2 * (voicing.length - 1 - i) : (i == voicing.length - 1 ? 0 : -4);
+            ctx.out().add(start + strum, seconds - strum, pitch, ctx.velocity(velocity + weight, global));
         }
         previous = voicing;
     }

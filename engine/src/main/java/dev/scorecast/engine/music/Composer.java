@@ -22,7 +22,7 @@ import dev.scorecast.engine.voice.SungNote;
  */
 public final class Composer {
     /** These groups start no note this long before a struck accent (a pickup or a fill's last hit would pre-empt it). */
-    static final double CLEAR_BEFORE_HIT_SECONDS = 0.15;
+    static final double CLEAR_BEFORE_HIT_SECONDS = 0.2;
     /** Every group but the effects, whose riser peaks on the hit; the sung line places its own lines. */
     private static final java.util.Set<InstrumentGroup> CLEARS_BEFORE_HITS = java.util.EnumSet.of(InstrumentGroup.BEATS,
             InstrumentGroup.BASS, InstrumentGroup.HARMONY, InstrumentGroup.PADS, InstrumentGroup.TOPS, InstrumentGroup.MELODY);
@@ -75,7 +75,11 @@ public final class Composer {
             Bars lastBars = bars[bars.length - 1];
             accents.add(new Accent(lastBars.time(lastBars.bars - 1, 0), "cadence", sections.size() - 1));
         }
-        List<Double> hits = accents.stream().map(Accent::time).toList();
+        // The moments the band steps up to: every accent and every section's first downbeat.
+        List<Double> hits = new ArrayList<>(accents.stream().map(Accent::time).toList());
+        for (int i = 1; i < sections.size(); i++) {
+            hits.add(sections.get(i).start());
+        }
         List<Part> parts = new ArrayList<>();
         for (InstrumentGroup group : InstrumentGroup.values()) {
             if (group == InstrumentGroup.VOCALS) {
@@ -151,12 +155,51 @@ public final class Composer {
         List<Note> notes = new ArrayList<>(out.notes());
         if (CLEARS_BEFORE_HITS.contains(group)) {
             // The band leaves the moment before a hit clear (a fill ends a sixteenth early, a pickup
-            // is left out), so the hit is a step up rather than the top of a crescendo.
-            notes.removeIf(n -> hits.stream().anyMatch(h -> n.start() < h - 0.005 && n.start() > h - CLEAR_BEFORE_HIT_SECONDS));
+            // is left out), so the hit is a step up rather than the top of a crescendo; that
+            // includes a groove note on the hit's own step that the drummer's timing puts a few
+            // milliseconds early (heard as the accent arriving early): only what is struck exactly
+            // on the hit stays.
+            notes.removeIf(n -> hits.stream().anyMatch(h -> n.start() < h - 1e-4 && n.start() > h - CLEAR_BEFORE_HIT_SECONDS));
+            // and lets go of what is still sounding then, so the hit is heard against its release
+            // and not against a held chord: at least 6 dB up in the first 50 ms (issue 14).
+            for (int k = 0; k < notes.size(); k++) {
+                Note n = notes.get(k);
+                for (double h : hits) {
+                    double cut = h - CLEAR_BEFORE_HIT_SECONDS;
+                    if (n.start() < cut && n.end() > cut) {
+                        n = cut - n.start() >= 0.02 ? new Note(n.start(), cut - n.start(), n.pitch(), n.velocity()) : null;
+                        break;
+                    }
+                }
+                if (n == null) {
+                    notes.remove(k--);
+                } else {
+                    notes.set(k, n);
+                }
+            }
         }
         notes.sort(java.util.Comparator.comparingDouble(Note::start).thenComparingInt(Note::pitch));
+        List<Part.Control> controls = List.of();
+        if (Expression.sustains(group, firstInstrument.program())) {
+            // The swell of each held chord peaks higher the more intense its section.
+            controls = Expression.curve(notes, t -> 100 + (int) Math.round(27 * sectionAt(sections, t).intensity()));
+        }
+        if (group != InstrumentGroup.BEATS && group != InstrumentGroup.FX && bars[bars.length - 1].last) {
+            // The closing chord dies away into its release instead of stopping (NoteOut lets it go).
+            controls = Expression.fadeOut(controls, out.releaseBy());
+        }
         return new Part(group, firstInstrument.program(), group == InstrumentGroup.BEATS, firstInstrument.gainDb(), firstInstrument.pan(),
-                notes, changes);
+                notes, changes, controls);
+    }
+
+    private static Section sectionAt(List<Section> sections, double t) {
+        Section found = sections.get(0);
+        for (Section s : sections) {
+            if (s.start() <= t + 1e-9) {
+                found = s;
+            }
+        }
+        return found;
     }
 
     /**

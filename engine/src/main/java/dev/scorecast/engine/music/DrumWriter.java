@@ -14,6 +14,7 @@ import java.util.Map;
 final class DrumWriter implements GroupWriter {
     static final int KICK = 36;
     static final int CRASH = 49;
+    static final int PHRASE_BARS = 4;
 
     @Override
     public void write(Ctx ctx) {
@@ -36,9 +37,13 @@ final class DrumWriter implements GroupWriter {
         double step = bars.stepSec;
         // The accent on the first downbeat: crash + kick, never humanised, and at full force after
         // the first section whatever the new intensity, or the fill leading in would outweigh it.
+        // A calm opening is no hit: the drums come in after the intro (ctx.introBars()) instead.
+        int intro = ctx.introBars();
         int boundary = ctx.section().index() > 0 ? 127 : ctx.velocity(accentVelocity);
-        ctx.out().add(bars.time(0), step * 16, CRASH, boundary - 4);
-        ctx.out().add(bars.time(0), step * 2, KICK, boundary);
+        if (intro == 0) {
+            ctx.out().add(bars.time(0), step * 16, CRASH, boundary - 4);
+            ctx.out().add(bars.time(0), step * 2, KICK, boundary);
+        }
         // Cuts inside the section are struck the same way, on their exact time, wherever it falls in the bar.
         List<Double> struck = new ArrayList<>();
         for (Section.Hit accent : ctx.section().accents()) {
@@ -55,6 +60,8 @@ final class DrumWriter implements GroupWriter {
             ctx.out().add(ctx.next().start(), step * 2, KICK, 127);
         }
         int lastBar = bars.bars - 1;
+        int snare = snareNote(grid);
+        boolean ghosts = ctx.feel().ghosts() && ctx.feel().template() != null && ctx.pattern().levelIndex() >= 1 && snare > 0;
         for (int bar = 0; bar < bars.bars; bar++) {
             if (bars.last && bar == lastBar) {
                 if (bar > 0) {
@@ -64,10 +71,26 @@ final class DrumWriter implements GroupWriter {
                 }
                 break;
             }
-            boolean fillBar = !bars.last && bar == lastBar;
+            if (bar < intro - 1) {
+                continue;
+            }
+            boolean introEnd = bar == intro - 1;
+            boolean sectionFill = !bars.last && bar == lastBar;
+            // Phrases are four bars; the last bar of each is marked, a different way every other
+            // phrase, so no two phrases in a row are the same: the fill's last beat ends the second
+            // of each pair, its last two sixteenths (a pickup) the first.
+            int phrase = bar / PHRASE_BARS;
+            boolean phraseEnd = !sectionFill && bar % PHRASE_BARS == PHRASE_BARS - 1 && bar < lastBar;
+            // The intro's last bar is silent but for the fill's last beat leading the groove in.
+            int from = introEnd ? bars.stepsPerBar - bars.stepsPerBar / 4 : sectionFill ? fillStart
+                    : phraseEnd ? bars.stepsPerBar - (phrase % 2 == 1 ? bars.stepsPerBar / 4 : bars.stepsPerBar / 8) : bars.stepsPerBar;
             for (int s = 0; s < bars.stepsPerBar; s++) {
-                boolean inFill = fillBar && s >= fillStart && !fill.isEmpty();
+                boolean inFill = s >= from && !fill.isEmpty();
+                if (introEnd && !inFill) {
+                    continue;
+                }
                 Map<String, String> rows = inFill ? fill : grid;
+                boolean struckHere = false;
                 for (Map.Entry<String, String> row : rows.entrySet()) {
                     String pattern = row.getValue();
                     int span = Math.max(1, pattern.length() / 16);
@@ -76,18 +99,37 @@ final class DrumWriter implements GroupWriter {
                         continue;
                     }
                     int note = Integer.parseInt(row.getKey());
-                    if (bar == 0 && s == 0 && (note == KICK || note == CRASH)) {
+                    if (bar == 0 && s == 0 && intro == 0 && (note == KICK || note == CRASH)) {
                         continue; // the accent already plays them
                     }
                     int global = bar * bars.stepsPerBar + s;
                     if ((note == KICK || note == CRASH) && near(struck, bars.time(global), step)) {
                         continue; // an accent plays it on the cut; a second one a moment off would flam
                     }
+                    Groove.Voice voice = Groove.voice(note);
+                    struckHere |= voice == Groove.Voice.KICK || voice == Groove.Voice.SNARE;
                     double length = note == CRASH || note == 46 || note == 51 || note == 57 ? step * 8 : step;
-                    ctx.out().add(ctx.onset(global), length, note, ctx.velocity(20 + (c - '0') * 11));
+                    ctx.out().add(ctx.drumOnset(note, global), length, note, ctx.drumVelocity(note, global, 20 + (c - '0') * 11));
+                }
+                if (ghosts && !inFill && !introEnd && !struckHere && !(bar == 0 && s == 0)) {
+                    int global = bar * bars.stepsPerBar + s;
+                    int ghost = ctx.feel().template().ghost(ctx.templateBar(global), s);
+                    if (ghost > 0) {
+                        ctx.out().add(ctx.drumOnset(snare, global), step, snare, Math.clamp(Math.round(ghost * 0.8f), 16, 44));
+                    }
                 }
             }
         }
+    }
+
+    /** The snare (or side stick, or clap) the grid plays its backbeat on; 0 if it has none. */
+    private static int snareNote(Map<String, String> grid) {
+        for (int note : new int[] {38, 40, 37, 39}) {
+            if (grid.containsKey(Integer.toString(note))) {
+                return note;
+            }
+        }
+        return 0;
     }
 
     private static boolean near(List<Double> times, double t, double within) {

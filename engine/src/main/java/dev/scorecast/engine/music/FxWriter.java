@@ -13,7 +13,8 @@ import java.util.List;
  * (a fade). Each event switches the part's program to the one the data names.
  */
 final class FxWriter implements GroupWriter {
-    static final double RISER_GAP_SECONDS = 0.06;
+    /** The riser stops this long before its hit: the moment of quiet that makes the hit a step up (the drop's gap). */
+    static final double RISER_GAP_SECONDS = Composer.CLEAR_BEFORE_HIT_SECONDS;
     final List<ProgramChange> programChanges = new ArrayList<>();
 
     @Override

@@ -12,6 +12,9 @@ interface GroupWriter {
      * What a writer needs for one section: its grid and chords, the resolved pattern, the plan's
      * instrument, a random source seeded from the plan's seed and the section, and the part's notes.
      */
+    /** Drum velocities above this are compressed toward 127 rather than clipped. */
+    int KNEE = 108;
+
     record Ctx(Bars bars, StyleBook.Pattern pattern, Section.Instrument instrument, SplittableRandom rng, NoteOut out,
                Section next, double duration) {
 
@@ -35,16 +38,69 @@ interface GroupWriter {
             return bars.section.intensity();
         }
 
-        /** Humanised onset of a global step; the section's first downbeat stays exact. */
+        /**
+         * The performed onset of a global step for a pitched part: on the grid, swung, and moved by
+         * the groove template's pocket (the mean lateness of its drummers on that sixteenth). The
+         * section's first downbeat stays exact.
+         */
         double onset(int step) {
             if (step == 0) {
                 return bars.time(0);
             }
-            return bars.time(step) + bars.swing(step, feel().swing()) + NoteOut.jitter(rng, feel().humanizeMs());
+            Groove groove = feel().template();
+            double pocket = groove == null ? 0 : feel().timing() * groove.ensembleOffset(step % bars.stepsPerBar) * bars.stepSec;
+            return bars.time(step) + bars.swing(step, feel().swing()) + pocket;
         }
 
+        /** The performed onset of drum {@code note} on a global step: where the template's drummer put that voice there. */
+        double drumOnset(int note, int step) {
+            if (step == 0) {
+                return bars.time(0);
+            }
+            Groove groove = feel().template();
+            double late = groove == null ? 0
+                    : feel().timing() * groove.offset(Groove.voice(note), templateBar(step), step % bars.stepsPerBar) * bars.stepSec;
+            return bars.time(step) + bars.swing(step, feel().swing()) + late;
+        }
+
+        /** A drum hit's velocity: the pattern's weight shaped by how hard the template's drummer hit that voice there. */
+        int drumVelocity(int note, int step, int base) {
+            Groove groove = feel().template();
+            double ratio = groove == null ? 1 : groove.velocityRatio(Groove.voice(note), templateBar(step), step % bars.stepsPerBar);
+            double raw = base * (1 + feel().dynamics() * (ratio - 1));
+            // A soft knee under 127: the hardest hits stay distinct instead of all clipping to one velocity.
+            double played = raw <= KNEE ? raw : KNEE + (127 - KNEE) * Math.tanh((raw - KNEE) / (127 - KNEE));
+            return velocity((int) Math.round(played));
+        }
+
+        /** A pitched part's velocity on a step: {@code base} with the hats' accent shape of the template. */
+        int velocity(int base, int step) {
+            Groove groove = feel().template();
+            double accent = groove == null ? 1 : groove.accent(step % bars.stepsPerBar);
+            return velocity(base + (int) Math.round(Math.clamp(feel().dynamics() * (accent - 1) * 24, -8, 8)));
+        }
+
+        /**
+         * Bars the drums leave out at the start of the video: music starts with the picture, but a
+         * calm opening (the first section below intensity 0.5 and no hit on its first frame) starts
+         * sparse, the beat coming in after a bar (two in a section of eight bars or more).
+         */
+        int introBars() {
+            Section s = bars.section;
+            boolean calm = s.index() == 0 && s.intensity() < 0.5 && (s.hit() == null || !Composer.strikes(s.hit()));
+            return !calm || bars.last ? 0 : bars.bars >= 8 ? 2 : bars.bars >= 4 ? 1 : 0;
+        }
+
+        /** Which of the template's recorded bars a global step falls in: the bars run on across sections. */
+        int templateBar(int step) {
+            int barOfSection = step / bars.stepsPerBar;
+            double barSeconds = bars.stepSec * bars.stepsPerBar;
+            return (int) Math.round(bars.section.start() / barSeconds) + barOfSection;
+        }
+
+        /** {@code base} moved by the section's intensity (+-7 between the calmest and the most intense). */
         int velocity(int base) {
-            return Math.clamp(base + (int) Math.round((intensity() - 0.5) * 14) + NoteOut.wobble(rng, feel().humanizeVelocity()), 1, 127);
+            return Math.clamp(base + (int) Math.round((intensity() - 0.5) * 14), 1, 127);
         }
     }
 }

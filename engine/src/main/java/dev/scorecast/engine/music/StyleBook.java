@@ -69,7 +69,7 @@ final class StyleBook {
     @JsonIgnoreProperties(ignoreUnknown = true)
     record GenreStyle(String genre, Feel feel, double harmonicRhythm, Map<String, String> cadence, Map<String, GroupStyle> groups) {
         Feel feelOrDefault() {
-            return feel == null ? new Feel(0, 4, 6) : feel;
+            return feel == null ? new Feel(0, null, 0, 0, false, 0) : feel;
         }
 
         double chordsPerBar() {
@@ -82,9 +82,19 @@ final class StyleBook {
         }
     }
 
-    /** swing: delay of every second 16th, as a fraction of a 16th; humanize: +- ms and +- velocity. */
+    /**
+     * How the genre is played. swing: delay of every second 16th, as a fraction of a 16th (0.3 is a
+     * swing ratio of 0.65). groove: the template in styles/grooves whose drummers' timing and weight
+     * the parts take; timing and dynamics scale how much of it (0 = on the grid and flat, 1 = as
+     * the drummers played). ghosts: the snare's ghost notes of the template are played too.
+     * strum_ms: the spread of a strummed chord, low string to high (0 = struck together).
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    record Feel(double swing, double humanizeMs, int humanizeVelocity) {}
+    record Feel(double swing, String groove, double timing, double dynamics, boolean ghosts, double strumMs) {
+        Groove template() {
+            return groove == null ? null : Groove.named(groove);
+        }
+    }
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     record GroupStyle(List<Integer> register, String voicing, String color, Map<String, String> fill, Double stepRatio,

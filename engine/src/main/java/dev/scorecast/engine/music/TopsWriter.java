@@ -36,7 +36,7 @@ final class TopsWriter implements GroupWriter {
                 }
                 int length = Math.min(e.length(), bars.stepsToChange(global));
                 int velocity = base + (e.step() % 4 == 0 ? 8 : 0) + (e.step() % 2 == 1 ? -8 : 0);
-                ctx.out().add(ctx.onset(global), length * bars.stepSec * gate, pitch, ctx.velocity(velocity));
+                ctx.out().add(ctx.onset(global), length * bars.stepSec * gate, pitch, ctx.velocity(velocity, global));
             }
         }
     }

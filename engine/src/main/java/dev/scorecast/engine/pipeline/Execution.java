@@ -21,6 +21,7 @@ import dev.scorecast.engine.render.Mixer;
 import dev.scorecast.engine.render.Renderer;
 import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.render.Stem;
+import dev.scorecast.engine.style.ProductionCatalog;
 import dev.scorecast.engine.voice.EspeakSinger;
 import dev.scorecast.engine.voice.EspeakVoice;
 import dev.scorecast.engine.voice.Singer;
@@ -47,6 +48,18 @@ import java.util.zip.ZipOutputStream;
  * polling the job sees where it is, and its time is kept for the results.
  */
 public final class Execution {
+    /** The true peak promised for the decoded MP4 and MP3 (-1 dBTP), less 0.2 dB for FFmpeg's meter reading differently. */
+    static final double DELIVERED_PEAK_DBTP = -1.2;
+    /**
+     * The limiter's first ceiling for a delivered master: 0.6 dB under the promise leaves room for
+     * the AAC encoder's usual overshoot (0.1-0.5 dB measured from -1.3), so most executions encode
+     * once; a second master and encode costs about as much as the mux again.
+     */
+    static final double DELIVERY_CEILING_DBTP = -1.6;
+    /** Masters again at most this often when an encoder overshoots. */
+    static final int DELIVERY_RETRIES = 3;
+    private static final System.Logger LOG = System.getLogger(Execution.class.getName());
+
     /** Level of the video's own sound under the music when the plan keeps it. */
     static final double ORIGINAL_AUDIO_GAIN_DB = -6;
 
@@ -132,22 +145,44 @@ public final class Execution {
             sung.ifPresent(v -> stems.add(v.stem()));
 
             // From here on each step is single-threaded, so the outputs that are ready run beside
-            // the master and the mux: the stems are final now, the MP3 once the master is.
+            // the master and the mux: the stems once they are produced (pass 1 of the mix), the MP3
+            // once the master is.
             boolean zipStems = plan.options().multitrack();
-            CompletableFuture<Void> stemsZip = zipStems
-                    ? CompletableFuture.runAsync(() -> zip(stems, voiceover.track(), outDir.resolve(STEMS_ZIP)), OUTPUT_THREADS)
-                    : CompletableFuture.completedFuture(null);
+            CompletableFuture<Void> stemsZip = CompletableFuture.completedFuture(null);
             CompletableFuture<Void> mp3 = CompletableFuture.completedFuture(null);
             Path master = outDir.resolve(MASTER_WAV);
             MasterReport report;
             try {
                 timer.start(Stage.MASTER);
-                var settings = mixSettings(plan, in.originalAudioWav(), voiceover.track(), speech);
-                report = Mixer.master(stems, settings, master);
-
-                timer.start(Stage.MUX);
-                mp3 = CompletableFuture.runAsync(() -> Mp3Encoder.encode(master, outDir.resolve(MASTER_MP3)), OUTPUT_THREADS);
-                Muxer.mux(in.video(), master, outDir.resolve(VIDEO));
+                var settings = mixSettings(plan, in.originalAudioWav(), voiceover.track(), speech)
+                        .withProduction(ProductionCatalog.builtIn().forGenre(plan.genre()), score.tempoMap().getFirst().bpm())
+                        .withCeiling(DELIVERY_CEILING_DBTP);
+                try (Mixer.Mixdown mix = Mixer.mixdown(stems, settings, master)) {
+                    List<Stem> produced = mix.stems();
+                    if (zipStems) {
+                        stemsZip = CompletableFuture.runAsync(() -> zip(produced, voiceover.track(), outDir.resolve(STEMS_ZIP)),
+                                OUTPUT_THREADS);
+                    }
+                    double ceiling = settings.ceilingDbtp();
+                    report = mix.master(ceiling);
+                    timer.start(Stage.MUX);
+                    for (int attempt = 0; ; attempt++) {
+                        mp3 = CompletableFuture.runAsync(() -> Mp3Encoder.encode(master, outDir.resolve(MASTER_MP3)), OUTPUT_THREADS);
+                        Muxer.mux(in.video(), master, outDir.resolve(VIDEO));
+                        mp3.join();
+                        double over = Math.max(Delivered.measure(outDir.resolve(VIDEO)).truePeakDbtp(),
+                                Delivered.measure(outDir.resolve(MASTER_MP3)).truePeakDbtp()) - DELIVERED_PEAK_DBTP;
+                        if (over <= 0 || attempt == DELIVERY_RETRIES) {
+                            break;
+                        }
+                        // The encoder overshot the master's peaks: master again with that much more
+                        // room under the ceiling (and a little more) and encode again.
+                        ceiling = Math.max(-6, ceiling - over - 0.1);
+                        double at = ceiling;
+                        LOG.log(System.Logger.Level.INFO, () -> String.format("encoders overshoot by %.2f dB: ceiling %.2f dBTP", over, at));
+                        report = mix.master(ceiling);
+                    }
+                }
             } catch (RuntimeException e) {
                 // The side work reads the work directory, which goes when this fails: let it end first.
                 CompletableFuture.allOf(stemsZip, mp3).exceptionally(ignored -> null).join();
@@ -171,12 +206,12 @@ public final class Execution {
             files.put("results", RESULTS);
             List<Score.Accent> measurable = score.accents().stream()
                     .filter(a -> a.time() < score.duration() - SyncCheck.SEARCH_SECONDS).toList();
-            List<SyncCheck.Point> sync = SyncCheck.measure(master, measurable, in.analysis().video().fps());
+            List<SyncCheck.Point> sync = SyncCheck.measure(master, stems, measurable, in.analysis().video().fps());
             Directories.deleteTree(work);
             Results.Vocals vocals = sung.map(v -> new Results.Vocals(score.vocal().size(), v.pitch().voicedFrames(),
                     v.pitch().withinFiftyCents(), v.pitch().accuracy())).orElse(null);
             Results results = Results.of(plan, score, report, sync, files, links, timer.seconds(),
-                    1 / in.analysis().video().fps(), new Results.Voices(vocals, voiceover.spans()));
+                    1 / in.analysis().video().fps(), new Results.Voices(vocals, voiceover.spans()), Provenance.of(plan, score, bank.file()));
             Files.write(outDir.resolve(RESULTS), mapper().writeValueAsBytes(results));
             progress.at(Stage.OUTPUTS, 1);
             return results;

@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * What results.json holds: the links, the measured loudness, the sync report and where the time
- * went. {@code sync} is measured on the rendered master, not copied from the plan;
+ * went, and where the music comes from ({@link Provenance}). {@code sync} is measured on the rendered master, not copied from the plan;
  * {@code boundaries} repeats the plan's own residual (bars against section length) per section.
  */
 public record Results(
@@ -22,7 +22,8 @@ public record Results(
         List<Boundary> boundaries,
         Map<String, Double> stageSeconds,
         List<String> parts,
-        Voices voices) {
+        Voices voices,
+        Provenance provenance) {
 
     /**
      * The voices of the mix: how well the sung line sits on its notes (null without vocals) and
@@ -42,7 +43,8 @@ public record Results(
     public record Boundary(int section, double time, double tempo, int bars, double residualSeconds) {}
 
     static Results of(Plan plan, Score score, MasterReport master, List<SyncCheck.Point> points, Map<String, String> files,
-                      Map<String, String> links, Map<String, Double> stageSeconds, double framePeriodSeconds, Voices voices) {
+                      Map<String, String> links, Map<String, Double> stageSeconds, double framePeriodSeconds, Voices voices,
+                      Provenance provenance) {
         double frame = Math.round(framePeriodSeconds * 100_000) / 100_000.0;
         int heard = 0;
         int within = 0;
@@ -62,7 +64,7 @@ public record Results(
                 new Loudness(round(master.integratedLufs()), round(master.truePeakDbtp()), plan.master().targetLufs(),
                         round(master.gainAppliedDb())),
                 new SyncReport(frame, points.size(), heard, within, worst, within == points.size(), points),
-                boundaries, stageSeconds, Execution.groups(score), voices);
+                boundaries, stageSeconds, Execution.groups(score), voices, provenance);
     }
 
     private static double round(double value) {

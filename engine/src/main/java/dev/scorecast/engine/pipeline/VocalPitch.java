@@ -1,6 +1,6 @@
 package dev.scorecast.engine.pipeline;
 
-import dev.scorecast.engine.analysis.audio.PolyphaseResampler;
+import dev.scorecast.engine.dsp.PolyphaseResampler;
 import dev.scorecast.engine.voice.PitchFrame;
 import dev.scorecast.engine.voice.SungNote;
 import dev.scorecast.engine.voice.Yin;

@@ -70,6 +70,10 @@ final class Phrasing {
         tempoAt[0] = baseTempo;
         double window = Math.max(LOOKBACK_SECONDS, 3 * phraseBars * beatsPerBar * 60 / baseTempo);
         for (int j = 1; j <= m + 1; j++) {
+            if ((j & 63) == 0 && Thread.currentThread().isInterrupted()) {
+                // The server's planning deadline passed; give the thread back rather than finish.
+                throw new java.util.concurrent.CancellationException("planning was stopped at its deadline");
+            }
             boolean beyondTried = false;
             for (int i = j - 1; i >= 0; i--) {
                 if (best[i] == Double.NEGATIVE_INFINITY) {

@@ -14,6 +14,8 @@ import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.ScorecastException.FieldProblem;
@@ -49,6 +51,20 @@ public final class PlanJson {
     }
 
     public static Plan parse(String json) {
+        return parse(json, false);
+    }
+
+    /**
+     * A plan for the live player, where music has no cuts to meet: a section may be given by its
+     * tempo, meter and bars alone. A missing {@code start} is where the section before ends (0 for
+     * the first), a missing {@code end} is where its bars end, and a missing {@code duration} the
+     * last section's end. Given times are kept, and checked by {@link PlanValidator#validateLive}.
+     */
+    public static Plan parseLive(String json) {
+        return parse(json, true);
+    }
+
+    private static Plan parse(String json, boolean live) {
         if (json == null || json.isBlank()) {
             throw new InvalidParameter("plan", "the plan is empty; send the plan object returned by generate, edited as you like");
         }
@@ -65,6 +81,10 @@ public final class PlanJson {
         }
         List<FieldProblem> nulls = new ArrayList<>();
         findNullsInLists(tree, "", nulls);
+        fillDerived(tree);
+        if (live) {
+            fillLiveTimes((ObjectNode) tree);
+        }
         if (!nulls.isEmpty()) {
             throw InvalidParameter.of(nulls);
         }
@@ -80,6 +100,69 @@ public final class PlanJson {
         } catch (IOException e) {
             throw new InvalidParameter("plan", "the plan cannot be read: " + e.getMessage());
         }
+    }
+
+    /**
+     * A section's {@code residual} (from its times, tempo and bars) and {@code index} (its place)
+     * are derived, and {@link PlanValidator} recomputes both, so a plan may leave them out, or null.
+     */
+    private static void fillDerived(JsonNode tree) {
+        if (tree.get("sections") instanceof ArrayNode sections) {
+            for (int i = 0; i < sections.size(); i++) {
+                if (sections.get(i) instanceof ObjectNode object) {
+                    if (!object.hasNonNull("residual")) {
+                        object.put("residual", 0.0);
+                    }
+                    if (!object.hasNonNull("index")) {
+                        object.put("index", i);
+                    }
+                }
+            }
+        }
+    }
+
+    /** See {@link #parseLive}; a section whose tempo, meter or bars cannot be read stops the filling there. */
+    private static void fillLiveTimes(ObjectNode plan) {
+        if (!(plan.get("sections") instanceof ArrayNode sections)) {
+            return;
+        }
+        double at = 0;
+        for (JsonNode node : sections) {
+            if (!(node instanceof ObjectNode section)) {
+                return;
+            }
+            if (!section.hasNonNull("start")) {
+                section.put("start", at);
+            }
+            if (!section.hasNonNull("end")) {
+                double bars = barsSeconds(section);
+                JsonNode start = section.get("start");
+                if (Double.isNaN(bars) || !start.isNumber()) {
+                    return;
+                }
+                section.put("end", Math.round((start.asDouble() + bars) * 1e6) / 1e6);
+            }
+            if (!section.get("end").isNumber()) {
+                return;
+            }
+            at = section.get("end").asDouble();
+        }
+        if (!plan.hasNonNull("duration") && !sections.isEmpty()) {
+            plan.put("duration", at);
+        }
+    }
+
+    /** Seconds the section's bars of its meter last at its tempo, or NaN when one of them is missing or odd. */
+    private static double barsSeconds(ObjectNode section) {
+        JsonNode tempo = section.get("tempo");
+        JsonNode bars = section.get("bars");
+        JsonNode meter = section.get("meter");
+        if (tempo == null || !tempo.isNumber() || !(tempo.asDouble() > 0) || bars == null || !bars.isIntegralNumber()
+                || meter == null || !meter.isTextual() || !meter.asText().matches("[1-9][0-9]?/[0-9]{1,2}")) {
+            return Double.NaN;
+        }
+        int beats = Integer.parseInt(meter.asText().substring(0, meter.asText().indexOf('/')));
+        return bars.asLong() * beats * 60.0 / tempo.asDouble();
     }
 
     private static ObjectMapper build() {

@@ -31,14 +31,42 @@ public final class PlanValidator {
     static final Set<String> MODES = Set.of("major", "minor", "dorian", "mixolydian");
     static final Set<String> LABELS = Set.of("intro", "build", "peak", "breakdown", "outro");
     static final Set<String> HIT_KINDS = Set.of("impact", "crash", "drop", "swell", "cadence");
+    /** Caps that bound the composer's work whatever a client sends (a generated plan is far inside them). */
+    public static final int MAX_SECTIONS = 1000;
+    public static final int MAX_HITS_PER_SECTION = 256;
+    public static final int MAX_VOICEOVER_LINES_PER_SECTION = 256;
+    public static final int MAX_CHORDS = 64;
+    public static final int MAX_LYRICS_CHARS = 10_000;
+    public static final int MAX_TEXT_CHARS = 2_000;
+    /** The longest plan a live stream takes: it loops, so an hour is plenty, and it bounds bars at 4,800. */
+    public static final double MAX_LIVE_SECONDS = 3600;
     private static final Pattern PATTERN_ID = Pattern.compile("^([a-z0-9-]+)/([a-z]+)/([0-3])$");
 
     private PlanValidator() {}
+
+    /**
+     * A plan for a live stream, which names its own duration: that duration must be a number of
+     * seconds up to {@link #MAX_LIVE_SECONDS}, and the plan is then checked against it as a video's.
+     */
+    public static Plan validateLive(Plan plan, GenreCatalog genres) {
+        if (plan == null) {
+            throw new InvalidParameter("plan", "the plan is missing; send the plan object returned by current_experience, edited as you like");
+        }
+        if (!(plan.duration() > 0 && plan.duration() <= MAX_LIVE_SECONDS)) {
+            throw new InvalidParameter("duration", "duration must be the plan's length in seconds, above 0 and at most "
+                    + (long) MAX_LIVE_SECONDS + " (the stream loops it), not " + num(plan.duration()));
+        }
+        return validate(plan, plan.duration(), genres);
+    }
 
     public static Plan validate(Plan plan, double videoDurationSeconds, GenreCatalog genres) {
         List<FieldProblem> problems = new ArrayList<>();
         if (plan == null) {
             throw new InvalidParameter("plan", "the plan is missing; send the plan object returned by generate, edited as you like");
+        }
+        if (plan.sections().size() > MAX_SECTIONS) {
+            throw new InvalidParameter("sections", "sections holds " + plan.sections().size() + " sections; at most " + MAX_SECTIONS
+                    + " are accepted");
         }
         if (plan.version() != Plan.VERSION) {
             problems.add(new FieldProblem("version", "version must be " + Plan.VERSION + ", not " + plan.version()));
@@ -162,6 +190,25 @@ public final class PlanValidator {
                         + " 7, maj7, sus2, sus4 or add9 after it, e.g. I, vi, bVII, IVmaj7, viidim"));
             }
         }
+        if (s.progression().size() > MAX_CHORDS) {
+            problems.add(new FieldProblem(at + ".progression", "progression holds " + s.progression().size() + " chords; at most "
+                    + MAX_CHORDS + " are accepted"));
+            return;
+        }
+        if (s.accents().size() > MAX_HITS_PER_SECTION) {
+            problems.add(new FieldProblem(at + ".accents", "accents holds " + s.accents().size() + " hits; at most "
+                    + MAX_HITS_PER_SECTION + " per section are accepted"));
+            return;
+        }
+        if (s.voiceover().size() > MAX_VOICEOVER_LINES_PER_SECTION) {
+            problems.add(new FieldProblem(at + ".voiceover", "voiceover holds " + s.voiceover().size() + " lines; at most "
+                    + MAX_VOICEOVER_LINES_PER_SECTION + " per section are accepted"));
+            return;
+        }
+        if (s.lyrics() != null && s.lyrics().length() > MAX_LYRICS_CHARS) {
+            problems.add(new FieldProblem(at + ".lyrics", "lyrics hold " + s.lyrics().length() + " characters; at most "
+                    + MAX_LYRICS_CHARS + " are accepted"));
+        }
         instruments(s.instruments(), at + ".instruments", genres, genreIds, problems);
         if (s.hit() != null) {
             hit(s.hit(), at + ".hit", s, problems);
@@ -173,6 +220,9 @@ public final class PlanValidator {
             var line = s.voiceover().get(k);
             if (line.text() == null || line.text().isBlank()) {
                 problems.add(new FieldProblem(at + ".voiceover[" + k + "].text", "text must be the words to speak, not empty"));
+            } else if (line.text().length() > MAX_TEXT_CHARS) {
+                problems.add(new FieldProblem(at + ".voiceover[" + k + "].text", "text holds " + line.text().length()
+                        + " characters; at most " + MAX_TEXT_CHARS + " per line are accepted"));
             }
             if (!(line.start() >= s.start() - FRAME_TOLERANCE_SECONDS && line.start() < s.end())) {
                 problems.add(new FieldProblem(at + ".voiceover[" + k + "].start", "start " + num(line.start())
@@ -199,8 +249,10 @@ public final class PlanValidator {
                 problems.add(new FieldProblem(here + ".soundset", "soundset must be a genre id (" + genreIds + "), not "
                         + quote(part.soundset())));
             }
-            if (part.program() < 0 || part.program() > 127) {
-                problems.add(new FieldProblem(here + ".program", "program must be a General MIDI program 0 to 127, not " + part.program()));
+            if (!dev.scorecast.engine.instruments.Library.known(part.program())) {
+                problems.add(new FieldProblem(here + ".program", "program must be a General MIDI program 0 to 127, or 128 x bank + program"
+                        + " for a bank of instruments/banks.json (" + dev.scorecast.engine.instruments.Library.banks().stream()
+                        .map(b -> b.msb() + " " + b.id()).toList() + "), not " + part.program()));
             }
             if (!(part.pan() >= -1 && part.pan() <= 1)) {
                 problems.add(new FieldProblem(here + ".pan", "pan must be -1 (left) to 1 (right), not " + num(part.pan())));

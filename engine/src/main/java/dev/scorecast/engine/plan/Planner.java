@@ -116,17 +116,58 @@ public final class Planner {
         if (analysis.audio() == null || analysis.audio().speech() == null || analysis.audio().speech().isEmpty()) {
             return cuts;
         }
-        var speech = analysis.audio().speech();
-        java.util.function.Predicate<Cut> underWords = c -> speech.stream().anyMatch(s -> c.time() > s.start() && c.time() < s.end());
+        // Sorted and binary-searched, so this stays O((cuts + spans) log) on any input.
+        double[][] words = mergedSpans(analysis.audio().speech());
+        boolean[] under = new boolean[cuts.size()];
+        double[] clear = new double[cuts.size()];
+        int clearCount = 0;
+        for (int i = 0; i < cuts.size(); i++) {
+            under[i] = inside(words, cuts.get(i).time());
+            if (!under[i]) {
+                clear[clearCount++] = cuts.get(i).time();
+            }
+        }
+        java.util.Arrays.sort(clear, 0, clearCount);
         List<Cut> out = new ArrayList<>(cuts.size());
-        for (Cut c : cuts) {
-            boolean replaceable = underWords.test(c) && cuts.stream()
-                    .anyMatch(o -> o != c && Math.abs(o.time() - c.time()) <= NEARBY_SECONDS && !underWords.test(o));
-            if (!replaceable) {
+        for (int i = 0; i < cuts.size(); i++) {
+            Cut c = cuts.get(i);
+            if (!under[i] || !hasWithin(clear, clearCount, c.time(), NEARBY_SECONDS)) {
                 out.add(c);
             }
         }
         return out;
+    }
+
+    /** The spans sorted by start with overlapping ones joined: {starts, ends}. */
+    private static double[][] mergedSpans(List<dev.scorecast.engine.analysis.Span> spans) {
+        var sorted = spans.stream().sorted(Comparator.comparingDouble(dev.scorecast.engine.analysis.Span::start)).toList();
+        double[] starts = new double[sorted.size()];
+        double[] ends = new double[sorted.size()];
+        int n = 0;
+        for (var s : sorted) {
+            if (n > 0 && s.start() < ends[n - 1]) {
+                ends[n - 1] = Math.max(ends[n - 1], s.end());
+            } else {
+                starts[n] = s.start();
+                ends[n] = s.end();
+                n++;
+            }
+        }
+        return new double[][] {java.util.Arrays.copyOf(starts, n), java.util.Arrays.copyOf(ends, n)};
+    }
+
+    /** Whether {@code t} is strictly inside one of the merged spans. */
+    private static boolean inside(double[][] spans, double t) {
+        int k = java.util.Arrays.binarySearch(spans[0], t);
+        int candidate = k >= 0 ? k - 1 : -k - 2; // the last span starting strictly before t
+        return candidate >= 0 && t > spans[0][candidate] && t < spans[1][candidate];
+    }
+
+    /** Whether the first {@code n} of the sorted {@code times} hold one within {@code distance} of {@code t}. */
+    private static boolean hasWithin(double[] times, int n, double t, double distance) {
+        int k = java.util.Arrays.binarySearch(times, 0, n, t - distance);
+        int first = k >= 0 ? k : -k - 1;
+        return first < n && times[first] <= t + distance;
     }
 
     /** The genre asked for, else the analysis' suggestion, else the one nearest the mood. */

@@ -18,6 +18,7 @@ final class BusCompressor {
     static final double SLOW_RELEASE_MS = 1500;
 
     private final double thresholdDb;
+    private final double ratio;
     private final double detector;
     private final double attack;
     private final double fastRelease;
@@ -31,6 +32,15 @@ final class BusCompressor {
     private long frames;
 
     BusCompressor(double thresholdDbfs, int rate) {
+        this(thresholdDbfs, RATIO, rate);
+    }
+
+    /** {@code ratio} 1 to 10; the genre's glue sets it (2:1 unless the production says otherwise). */
+    BusCompressor(double thresholdDbfs, double ratio, int rate) {
+        if (!(ratio >= 1 && ratio <= 10)) {
+            throw new IllegalArgumentException("bus compressor ratio must be 1 to 10, was " + ratio);
+        }
+        this.ratio = ratio;
         this.thresholdDb = thresholdDbfs;
         this.detector = coefficient(DETECTOR_MS, rate);
         this.attack = coefficient(ATTACK_MS, rate);
@@ -47,7 +57,7 @@ final class BusCompressor {
     void process(float[][] buf, int n) {
         float[] l = buf[0];
         float[] r = buf[1];
-        double slope = 1 - 1 / RATIO;
+        double slope = 1 - 1 / ratio;
         for (int i = 0; i < n; i++) {
             double x = 0.5 * (l[i] * (double) l[i] + r[i] * (double) r[i]);
             meanSquare += (x - meanSquare) * detector;

@@ -13,7 +13,12 @@ final class FloatInstrument extends ModelInstrument {
     private final ModelPerformer[] performers;
 
     FloatInstrument(ModelInstrument original, ModelPerformer[] performers) {
-        super(original.getSoundbank(), original.getPatch(), original.getName(), original.getDataClass());
+        this(original, performers, original.getPatch());
+    }
+
+    /** The instrument answering to {@code patch}: a bank of the library re-addressed to its Scorecast bank number. */
+    FloatInstrument(ModelInstrument original, ModelPerformer[] performers, javax.sound.midi.Patch patch) {
+        super(original.getSoundbank(), patch, original.getName(), original.getDataClass());
         this.original = original;
         this.performers = performers;
     }

@@ -32,10 +32,29 @@ import java.util.Optional;
  *                            video's time; empty for none
  * @param voiceoverGainDb     a trim on the speech level, dB (-60 to +24), 0 = as loud as the music
  * @param ducking             where speech is and how the bed gives way; {@link Ducking#off()} for none
+ * @param production          the genre's production chain for the stems and its glue, at the score's tempo;
+ *                            empty: the stems are mixed as rendered (the mix before issue 14)
+ * @param ceilingDbtp         the true-peak limiter's ceiling (-6 to -0.5 dBTP); {@value #CEILING_DBTP} by default, lower
+ *                            when an encoder's overshoot must be left room
  */
 public record MixSettings(Map<InstrumentGroup, Double> groupGainDb, Map<InstrumentGroup, Double> groupPan, double targetLufs,
                           double gainDb, Optional<Path> originalAudioWav, double originalAudioGainDb,
-                          OriginalAudioRole originalAudioRole, Optional<Path> voiceoverWav, double voiceoverGainDb, Ducking ducking) {
+                          OriginalAudioRole originalAudioRole, Optional<Path> voiceoverWav, double voiceoverGainDb, Ducking ducking,
+                          Optional<Produced> production, double ceilingDbtp) {
+
+    /** The limiter aims a little under the promised -1 dBTP: FFmpeg's meter reads slightly differently and the
+     * 16-bit dither adds a little. */
+    public static final double CEILING_DBTP = -1.3;
+
+    /** A genre's production at a tempo (the echo locks to it). */
+    public record Produced(dev.scorecast.engine.style.Production production, double bpm) {
+        public Produced {
+            java.util.Objects.requireNonNull(production, "production");
+            if (!(bpm >= 20 && bpm <= 400)) {
+                throw new InvalidParameter("bpm", "must be 20 to 400, was " + bpm);
+            }
+        }
+    }
 
     /** What the video's own sound is in the mix. */
     public enum OriginalAudioRole {
@@ -52,7 +71,9 @@ public record MixSettings(Map<InstrumentGroup, Double> groupGainDb, Map<Instrume
         originalAudioRole = originalAudioRole == null ? OriginalAudioRole.BACKGROUND : originalAudioRole;
         voiceoverWav = voiceoverWav == null ? Optional.empty() : voiceoverWav;
         ducking = ducking == null ? Ducking.off() : ducking;
+        production = production == null ? Optional.empty() : production;
         List<FieldProblem> problems = new ArrayList<>();
+        check(problems, "ceiling_dbtp", ceilingDbtp, -6, -0.5);
         groupGainDb.forEach((g, db) -> check(problems, "group_gain_db." + g.wire(), db, -60, 24));
         groupPan.forEach((g, pan) -> check(problems, "group_pan." + g.wire(), pan, -1, 1));
         check(problems, "target_lufs", targetLufs, -60, 0);
@@ -62,6 +83,14 @@ public record MixSettings(Map<InstrumentGroup, Double> groupGainDb, Map<Instrume
         if (!problems.isEmpty()) {
             throw InvalidParameter.of(problems);
         }
+    }
+
+    /** No production chain, the standard ceiling. */
+    public MixSettings(Map<InstrumentGroup, Double> groupGainDb, Map<InstrumentGroup, Double> groupPan, double targetLufs,
+                       double gainDb, Optional<Path> originalAudioWav, double originalAudioGainDb,
+                       OriginalAudioRole originalAudioRole, Optional<Path> voiceoverWav, double voiceoverGainDb, Ducking ducking) {
+        this(groupGainDb, groupPan, targetLufs, gainDb, originalAudioWav, originalAudioGainDb, originalAudioRole, voiceoverWav,
+                voiceoverGainDb, ducking, Optional.empty(), CEILING_DBTP);
     }
 
     /** The original audio in the background, no voiceover, no ducking: the mix as it was before speech. */
@@ -79,18 +108,30 @@ public record MixSettings(Map<InstrumentGroup, Double> groupGainDb, Map<Instrume
     /** The video's own sound as {@code role} at {@code wavGainDb} (see {@code originalAudioGainDb} for what it means per role). */
     public MixSettings withOriginalAudio(Path wav, OriginalAudioRole role, double wavGainDb) {
         return new MixSettings(groupGainDb, groupPan, targetLufs, gainDb, Optional.of(wav), wavGainDb, role, voiceoverWav,
-                voiceoverGainDb, ducking);
+                voiceoverGainDb, ducking, production, ceilingDbtp);
     }
 
     /** A voiceover track, {@code trimDb} relative to the speech level (0 = as loud as the music). */
     public MixSettings withVoiceover(Path wav, double trimDb) {
         return new MixSettings(groupGainDb, groupPan, targetLufs, gainDb, originalAudioWav, originalAudioGainDb,
-                originalAudioRole, Optional.of(wav), trimDb, ducking);
+                originalAudioRole, Optional.of(wav), trimDb, ducking, production, ceilingDbtp);
     }
 
     public MixSettings withDucking(Ducking d) {
         return new MixSettings(groupGainDb, groupPan, targetLufs, gainDb, originalAudioWav, originalAudioGainDb,
-                originalAudioRole, voiceoverWav, voiceoverGainDb, d);
+                originalAudioRole, voiceoverWav, voiceoverGainDb, d, production, ceilingDbtp);
+    }
+
+    /** The stems through {@code p}'s chains at {@code bpm}, and the bus glued as {@code p} says. */
+    public MixSettings withProduction(dev.scorecast.engine.style.Production p, double bpm) {
+        return new MixSettings(groupGainDb, groupPan, targetLufs, gainDb, originalAudioWav, originalAudioGainDb,
+                originalAudioRole, voiceoverWav, voiceoverGainDb, ducking, Optional.of(new Produced(p, bpm)), ceilingDbtp);
+    }
+
+    /** The limiter's ceiling, dBTP. */
+    public MixSettings withCeiling(double dbtp) {
+        return new MixSettings(groupGainDb, groupPan, targetLufs, gainDb, originalAudioWav, originalAudioGainDb,
+                originalAudioRole, voiceoverWav, voiceoverGainDb, ducking, production, dbtp);
     }
 
     /** True when the original audio is present and is dialogue. */

@@ -1,6 +1,10 @@
 package dev.scorecast.engine.render;
 
 import dev.scorecast.engine.analysis.audio.LoudnessMeter;
+import dev.scorecast.engine.dsp.PartChain;
+import dev.scorecast.engine.dsp.SidechainKey;
+import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.style.Production;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.io.WavIn;
@@ -11,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Mixes stems into the master, streaming in blocks of {@value #BLOCK} frames: memory does not grow
@@ -35,9 +40,7 @@ public final class Mixer {
 
     static final int RATE = Renderer.RATE;
     static final int BLOCK = 4096;
-    /** The limiter aims a little under the promised -1 dBTP: FFmpeg's meter reads slightly differently and the
-     * 16-bit dither adds a little. */
-    static final double CEILING_DBTP = -1.3;
+    static final double CEILING_DBTP = MixSettings.CEILING_DBTP;
     static final double COMPRESSOR_BELOW_TARGET_DB = 5;
     static final double RETRY_BELOW_DB = 0.5;
     static final int FADE_OUT_FRAMES = 480;
@@ -59,6 +62,22 @@ public final class Mixer {
      * @throws UnsupportedMedia when a stem, the original audio or the voiceover is not a 48 kHz WAV
      */
     public static MasterReport master(List<Stem> stems, MixSettings settings, Path masterWav) {
+        try (Mixdown mix = mixdown(stems, settings, masterWav)) {
+            return mix.master(settings.ceilingDbtp());
+        }
+    }
+
+    /**
+     * Passes 1 and 2: the stems through their production chains (when {@code settings} has one:
+     * the produced stems are written beside the rendered ones, in {@code produced/}), summed,
+     * compressed, ducked and joined by the speech. The result waits in a file beside
+     * {@code masterWav} until the {@link Mixdown} is closed, so the master stage can be run again
+     * with another ceiling (an encoder that overshoots) without mixing again.
+     *
+     * @throws InvalidParameter when there is nothing to mix, or the original audio or voiceover file is missing
+     * @throws UnsupportedMedia when a stem, the original audio or the voiceover is not a 48 kHz WAV
+     */
+    public static Mixdown mixdown(List<Stem> stems, MixSettings settings, Path masterWav) {
         Objects.requireNonNull(stems, "stems");
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(masterWav, "masterWav");
@@ -84,6 +103,7 @@ public final class Mixer {
         String base = "." + masterWav.getFileName();
         Path sum = dir.resolve(base + ".sum.wav");
         Path bus = dir.resolve(base + ".bus.wav");
+        boolean done = false;
         try {
             double target = settings.targetLufs();
             List<Input> levelled = new ArrayList<>();
@@ -93,33 +113,95 @@ public final class Mixer {
                 LOG.log(System.Logger.Level.DEBUG, () -> String.format("speech %s: %s LUFS, gain %.2f dB", in.field(), lufs, gain));
                 levelled.add(new Input(in.wav(), in.field(), gain, 0));
             }
-            Double sumLufs = sum(bed, frames, sum);
+            Summed summed = sum(stems, bed, settings.production(), frames, sum);
+            Double sumLufs = summed.lufs();
             double preGainDb = sumLufs == null ? 0 : target - sumLufs;
+            Production.Glue glue = settings.production().map(p -> p.production().glue())
+                    .orElse(new Production.Glue(COMPRESSOR_BELOW_TARGET_DB, BusCompressor.RATIO));
             Double busLufs = bus(sum, levelled, new DuckingEnvelope(settings.ducking(), RATE), bus, frames, preGainDb,
-                    target - COMPRESSOR_BELOW_TARGET_DB);
-            delete(sum);
+                    target - glue.belowTargetDb(), glue.ratio());
             double goal = target + settings.gainDb();
             double postGainDb = busLufs == null ? 0 : goal - busLufs;
-            LoudnessMeter.Result result = finish(bus, masterWav, frames, postGainDb);
+            Mixdown mix = new Mixdown(sum, bus, masterWav, frames, goal, preGainDb, postGainDb, summed.stems());
+            done = true;
+            return mix;
+        } finally {
+            if (!done) {
+                delete(sum);
+                delete(bus);
+            }
+        }
+    }
+
+    /**
+     * A mix waiting for its master stage: {@link #master} (any number of times, each replacing the
+     * master file), then {@link #close()} deletes the waiting files.
+     */
+    public static final class Mixdown implements AutoCloseable {
+        private final Path sum;
+        private final Path bus;
+        private final Path masterWav;
+        private final long frames;
+        private final double goal;
+        private final double preGainDb;
+        private final double postGainDb;
+        private final List<Stem> stems;
+
+        private Mixdown(Path sum, Path bus, Path masterWav, long frames, double goal, double preGainDb, double postGainDb,
+                        List<Stem> stems) {
+            this.sum = sum;
+            this.bus = bus;
+            this.masterWav = masterWav;
+            this.frames = frames;
+            this.goal = goal;
+            this.preGainDb = preGainDb;
+            this.postGainDb = postGainDb;
+            this.stems = List.copyOf(stems);
+        }
+
+        /**
+         * The stems as they are in the mix: with a production chain, the produced stems (effects,
+         * group gain and balance in them; they sum to the mix before the master stage); without,
+         * the rendered stems as given.
+         */
+        public List<Stem> stems() {
+            return stems;
+        }
+
+        /** Pass 3 at {@code ceilingDbtp}: writes the master, measured; retried as the class describes. */
+        public MasterReport master(double ceilingDbtp) {
+            double gainDb = postGainDb;
+            LoudnessMeter.Result result = finish(bus, masterWav, frames, gainDb, ceilingDbtp);
             if (result.integratedLufs() != null && result.integratedLufs() < goal - RETRY_BELOW_DB) {
                 // The limiter took loudness away: add the shortfall and run the last pass again.
-                double firstGain = postGainDb;
+                double firstGain = gainDb;
                 double firstLufs = result.integratedLufs();
-                postGainDb += goal - firstLufs;
-                result = finish(bus, masterWav, frames, postGainDb);
+                gainDb += goal - firstLufs;
+                result = finish(bus, masterWav, frames, gainDb, ceilingDbtp);
                 Double second = result.integratedLufs();
                 if (second != null && second < goal - 1 && second > firstLufs + 0.05) {
                     // Still short (a hard-driven limiter gives back less than each added dB): one
                     // secant step on the measured gain-to-loudness slope, at most 6 dB more.
-                    double slope = Math.max(0.2, (second - firstLufs) / (postGainDb - firstGain));
-                    postGainDb += Math.min(6, (goal - second) / slope);
-                    result = finish(bus, masterWav, frames, postGainDb);
+                    double slope = Math.max(0.2, (second - firstLufs) / (gainDb - firstGain));
+                    gainDb += Math.min(6, (goal - second) / slope);
+                    result = finish(bus, masterWav, frames, gainDb, ceilingDbtp);
                 }
             }
             double lufs = result.integratedLufs() == null ? SILENT_LUFS : result.integratedLufs();
             double peak = Double.isFinite(result.truePeakDbtp()) ? result.truePeakDbtp() : SILENT_DBTP;
-            return new MasterReport(lufs, peak, frames / (double) RATE, preGainDb + postGainDb);
-        } finally {
+            return new MasterReport(lufs, peak, frames / (double) RATE, preGainDb + gainDb);
+        }
+
+        /**
+         * The bed as it goes into the master stage (pass 1's float sum, before the bus compressor):
+         * what the {@link #stems()} add up to, plus the original audio when it is background.
+         */
+        public Path sum() {
+            return sum;
+        }
+
+        @Override
+        public void close() {
             delete(sum);
             delete(bus);
         }
@@ -170,26 +252,97 @@ public final class Mixer {
         return meter.finish().integratedLufs();
     }
 
-    /** Pass 1: the bed's sum and its loudness (null when silent). */
-    private static Double sum(List<Input> bed, long frames, Path out) {
+    /** What pass 1 gives: the bed's loudness (null when silent) and the stems as mixed. */
+    private record Summed(Double lufs, List<Stem> stems) {}
+
+    /**
+     * Pass 1: the bed's sum and its loudness. With a production, each stem goes through its
+     * {@link PartChain} (the kick's key read from the beats stem as it was rendered), then its
+     * group gain and balance, and is written as a produced stem before it is added: the produced
+     * stems are exactly the terms of the sum.
+     */
+    private static Summed sum(List<Stem> stems, List<Input> bed, Optional<MixSettings.Produced> production, long frames,
+                              Path out) {
         List<WavIn> inputs = new ArrayList<>();
         List<GainRamp> gains = new ArrayList<>();
+        List<PartChain> chains = new ArrayList<>();
+        List<WavOut> produced = new ArrayList<>();
+        List<Stem> mixed = new ArrayList<>();
+        float[] peaks = new float[stems.size()];
+        SidechainKey key = null;
+        int keyStem = -1;
+        java.util.concurrent.ExecutorService helper = null;
         try {
+            if (production.isPresent()) {
+                Production p = production.get().production();
+                for (int s = 0; s < stems.size(); s++) {
+                    if (stems.get(s).group() == InstrumentGroup.BEATS) {
+                        keyStem = s;
+                    }
+                }
+                boolean anyDucks = stems.stream().anyMatch(st -> p.part(st.group()).sidechain());
+                key = keyStem >= 0 && anyDucks ? new SidechainKey(RATE) : null;
+                for (Stem stem : stems) {
+                    chains.add(new PartChain(p, p.part(stem.group()), key, production.get().bpm(), RATE, BLOCK));
+                    Path wav = producedPath(stem);
+                    createDirectories(wav.getParent());
+                    produced.add(WavOut.create(wav, WavOut.Encoding.FLOAT32, RATE, 2));
+                }
+            }
             for (Input in : bed) {
                 inputs.add(open(in));
                 gains.add(new GainRamp(dbToGain(in.gainDb()), in.pan()));
             }
             LoudnessMeter meter = new LoudnessMeter(RATE, 2);
-            float[][] read = new float[2][BLOCK];
+            float[][][] reads = new float[inputs.size()][2][BLOCK];
             float[][] mix = new float[2][BLOCK];
+            // The chains are most of this pass's work and independent of each other once the key is
+            // read: on two cores or more, about half of them (by cost) run on a second thread.
+            boolean[] aside = new boolean[chains.size()];
+            if (chains.size() > 1 && Runtime.getRuntime().availableProcessors() > 1) {
+                double[] load = new double[2];
+                List<Integer> order = new ArrayList<>();
+                for (int i = 0; i < chains.size(); i++) {
+                    order.add(i);
+                }
+                order.sort((a, b) -> Double.compare(chains.get(b).cost(), chains.get(a).cost()));
+                for (int i : order) {
+                    int side = load[1] < load[0] ? 1 : 0;
+                    aside[i] = side == 1;
+                    load[side] += chains.get(i).cost();
+                }
+                helper = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "scorecast-mix");
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+            final SidechainKey theKey = key;
+            final int keyIndex = key != null ? keyStem : -1;
             try (WavOut w = WavOut.create(out, WavOut.Encoding.FLOAT32, RATE, 2)) {
                 for (long pos = 0; pos < frames; ) {
                     int n = (int) Math.min(BLOCK, frames - pos);
                     java.util.Arrays.fill(mix[0], 0, n, 0f);
                     java.util.Arrays.fill(mix[1], 0, n, 0f);
+                    if (theKey != null) {
+                        inputs.get(keyIndex).read(reads[keyIndex], n);
+                        theKey.analyse(reads[keyIndex], 0, n);
+                    }
+                    java.util.concurrent.Future<?> other = null;
+                    if (helper != null) {
+                        other = helper.submit(() -> produce(true, aside, inputs, reads, chains, gains, produced, peaks, keyIndex, n));
+                    }
+                    produce(false, aside, inputs, reads, chains, gains, produced, peaks, keyIndex, n);
+                    if (other != null) {
+                        join(other);
+                    }
                     for (int s = 0; s < inputs.size(); s++) {
-                        inputs.get(s).read(read, n);
-                        gains.get(s).addTo(read, mix, n);
+                        if (s < chains.size()) {
+                            add(reads[s], mix, n);
+                        } else {
+                            inputs.get(s).read(reads[s], n);
+                            gains.get(s).addTo(reads[s], mix, n);
+                        }
                     }
                     meter.accept(mix, n);
                     w.write(mix, n);
@@ -197,18 +350,102 @@ public final class Mixer {
                 }
                 w.commit();
             }
-            return meter.finish().integratedLufs();
+            for (int s = 0; s < produced.size(); s++) {
+                produced.get(s).commit();
+                Stem stem = stems.get(s);
+                mixed.add(new Stem(stem.group(), producedPath(stem), 20 * Math.log10(peaks[s])));
+                PartChain c = chains.get(s);
+                if (c.ducks()) {
+                    LOG.log(System.Logger.Level.DEBUG, () -> String.format("sidechain %s: deepest %.1f dB", stem.group().wire(),
+                            c.maxSidechainDb()));
+                }
+            }
+            return new Summed(meter.finish().integratedLufs(), production.isPresent() ? mixed : stems);
         } finally {
+            if (helper != null) {
+                helper.shutdownNow();
+            }
             for (WavIn in : inputs) {
                 in.close();
+            }
+            for (WavOut o : produced) {
+                o.close();
             }
         }
     }
 
+    /**
+     * One block of the produced stems on one side ({@code aside}: the helper thread's share): read
+     * (the key stem is already read), chain, group gain and balance, written; its peak kept.
+     */
+    private static void produce(boolean side, boolean[] aside, List<WavIn> inputs, float[][][] reads, List<PartChain> chains,
+                                List<GainRamp> gains, List<WavOut> produced, float[] peaks, int keyStem, int n) {
+        for (int s = 0; s < chains.size(); s++) {
+            if (aside[s] != side) {
+                continue;
+            }
+            float[][] read = reads[s];
+            if (s != keyStem) {
+                inputs.get(s).read(read, n);
+            }
+            chains.get(s).process(read, 0, n);
+            gains.get(s).apply(read, n);
+            produced.get(s).write(read, n);
+            peaks[s] = Math.max(peaks[s], peak(read, n));
+        }
+    }
+
+    private static void join(java.util.concurrent.Future<?> f) {
+        try {
+            f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while mixing", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException("mixing failed", e.getCause());
+        }
+    }
+
+    /** Where the produced version of {@code stem} goes: {@code produced/<group>.wav} beside it. */
+    static Path producedPath(Stem stem) {
+        return stem.wav().toAbsolutePath().getParent().resolve("produced").resolve(stem.group().wire() + ".wav");
+    }
+
+    private static void createDirectories(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir, e);
+        }
+    }
+
+    private static void add(float[][] in, float[][] out, int n) {
+        for (int c = 0; c < 2; c++) {
+            float[] a = in[c];
+            float[] b = out[c];
+            for (int i = 0; i < n; i++) {
+                b[i] += a[i];
+            }
+        }
+    }
+
+    private static float peak(float[][] buf, int n) {
+        float p = 0;
+        for (int c = 0; c < 2; c++) {
+            for (int i = 0; i < n; i++) {
+                p = Math.max(p, Math.abs(buf[c][i]));
+            }
+        }
+        return p;
+    }
+
     /** Pass 2: the bed to the target, bus compressor, ducking, plus the speech; returns the loudness of the result. */
     private static Double bus(Path in, List<Input> speech, DuckingEnvelope ducking, Path out, long frames, double gainDb,
-                              double thresholdDbfs) {
-        BusCompressor compressor = new BusCompressor(thresholdDbfs, RATE);
+                              double thresholdDbfs, double ratio) {
+        BusCompressor compressor = new BusCompressor(thresholdDbfs, ratio, RATE);
         GainRamp gain = new GainRamp(dbToGain(gainDb), 0);
         LoudnessMeter meter = new LoudnessMeter(RATE, 2);
         float[][] buf = new float[2][BLOCK];
@@ -247,8 +484,8 @@ public final class Mixer {
     }
 
     /** Pass 3: gain, fade-out, limiter, 16-bit; the master's own measurement. */
-    private static LoudnessMeter.Result finish(Path in, Path master, long frames, double gainDb) {
-        TruePeakLimiter limiter = new TruePeakLimiter(CEILING_DBTP, RATE);
+    private static LoudnessMeter.Result finish(Path in, Path master, long frames, double gainDb, double ceilingDbtp) {
+        TruePeakLimiter limiter = new TruePeakLimiter(ceilingDbtp, RATE);
         GainRamp gain = new GainRamp(dbToGain(gainDb), 0);
         LoudnessMeter meter = new LoudnessMeter(RATE, 2);
         float[][] buf = new float[2][BLOCK];

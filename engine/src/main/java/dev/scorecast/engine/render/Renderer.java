@@ -1,7 +1,5 @@
 package dev.scorecast.engine.render;
 
-import com.sun.media.sound.AudioSynthesizer;
-import com.sun.media.sound.SoftSynthesizer;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
@@ -9,9 +7,6 @@ import dev.scorecast.engine.music.Score;
 import dev.scorecast.engine.plan.InstrumentGroup;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.FloatBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,17 +25,12 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleConsumer;
-import javax.sound.midi.InvalidMidiDataException;
-import javax.sound.midi.MidiUnavailableException;
-import javax.sound.midi.Receiver;
 import javax.sound.midi.ShortMessage;
-import javax.sound.sampled.AudioFormat;
-import javax.sound.sampled.AudioInputStream;
 
 /**
  * Renders a {@link Score} to one stem per instrument group, each group on its own Gervill
- * synthesizer so that stems are truly separate (their own voices, their own reverb). Groups render
- * in parallel, one per core.
+ * synthesizer (a {@link SynthDriver}, as the live player's) so that stems are truly separate (their
+ * own voices, their own reverb). Groups render in parallel, one per core.
  *
  * <p>Time is the sample counter: every note and control change is placed at
  * {@code round(seconds * 48000)} and handed to the synthesizer with that sample's timestamp just
@@ -52,17 +42,9 @@ public final class Renderer {
 
     /** Sample rate of every stem and of the master. */
     public static final int RATE = 48_000;
-    // 48000 / 150 = 320 samples per control block, a whole number, so Gervill's block clock and
-    // its microsecond event clock stay in step.
-    private static final float CONTROL_RATE = 150f;
-    private static final int CONTROL_BLOCK = (int) (RATE / CONTROL_RATE);
     private static final int BLOCK = 4096;
-    /**
-     * Gervill's voices sound one control block after their note-on: the amplitude envelope is
-     * evaluated per control block and a new voice's first block is silent. The stream is read
-     * that many frames ahead of the score and the surplus at its start thrown away.
-     */
-    static final int SYNTH_LATENCY = CONTROL_BLOCK;
+    /** Voices per group's synthesizer: a stem must never lose a note to voice stealing. */
+    private static final int POLYPHONY = 96;
     private static final int DRUM_CHANNEL = 9;
     static final String INTERPOLATION = System.getProperty("scorecast.render.interpolation", "cubic");
     private static final double PROGRESS_SECONDS = 0.1;
@@ -196,15 +178,25 @@ public final class Renderer {
             // GM channel volume is 40 log10(cc7 / 127) dB; Gervill's default is 100.
             int volume = (int) Math.round(Math.max(0, Math.min(127, 100 * Math.pow(10, relativeDb / 40))));
             int pan = (int) Math.round(Math.max(0, Math.min(127, 64 + part.pan() * 63.5)));
-            setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 0, 0)); // bank select MSB
+            // A program is an address in the SoundBank, 128 x bank + program: bank select, then program change.
+            int address = program(part.program(), part.drums());
+            setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 0, SoundBank.bankOf(address))); // bank select MSB
             setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 32, 0)); // bank select LSB
-            setup.add(new Event(0, 0, ShortMessage.PROGRAM_CHANGE, channel, program(part.program(), part.drums()), 0));
+            setup.add(new Event(0, 0, ShortMessage.PROGRAM_CHANGE, channel, SoundBank.programOf(address), 0));
             setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 7, volume));
             setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 10, pan));
             for (Part.ProgramChange pc : part.programChanges()) {
                 long at = Math.round(pc.time() * RATE);
                 if (at < frames) {
-                    events.add(new Event(Math.max(0, at), 0, ShortMessage.PROGRAM_CHANGE, channel, program(pc.program(), part.drums()), 0));
+                    int changed = program(pc.program(), part.drums());
+                    events.add(new Event(Math.max(0, at), 0, ShortMessage.CONTROL_CHANGE, channel, 0, SoundBank.bankOf(changed)));
+                    events.add(new Event(Math.max(0, at), 0, ShortMessage.PROGRAM_CHANGE, channel, SoundBank.programOf(changed), 0));
+                }
+            }
+            for (Part.Control c : part.controls()) {
+                long at = Math.round(c.time() * RATE);
+                if (at < frames) {
+                    events.add(new Event(Math.max(0, at), 0, ShortMessage.CONTROL_CHANGE, channel, c.controller(), c.value()));
                 }
             }
             // A note that overlaps the next one of the same pitch ends where the next begins: two
@@ -233,37 +225,24 @@ public final class Renderer {
         }
 
         private int program(int program, boolean drums) {
-            if (program < 0 || program > 127) {
-                throw new InvalidParameter("program", "must be 0-127, was " + program);
+            if (program < 0 || program >= 128 * 128) {
+                throw new InvalidParameter("program", "must be 0-16383 (128 x bank + program), was " + program);
             }
             SoundBank.Resolved r = bank.instrument(program, drums);
             instruments.add(r);
             return r.program();
         }
 
-        Stem render(AtomicLong done, AtomicBoolean stop) throws MidiUnavailableException, IOException, InvalidMidiDataException {
-            AudioSynthesizer synth = new SoftSynthesizer();
-            AudioFormat format = new AudioFormat(AudioFormat.Encoding.PCM_FLOAT, RATE, 32, 2, 8, RATE, false);
-            Map<String, Object> info = Map.of(
-                    "load default soundbank", false,
-                    // The limiter of the master is the only limiter; a stem must stay linear.
-                    "auto gain control", false,
-                    "control rate", CONTROL_RATE,
-                    "max polyphony", 96,
-                    "interpolation", INTERPOLATION);
+        Stem render(AtomicLong done, AtomicBoolean stop) throws IOException {
             float peak = 0;
-            try (AudioInputStream stream = synth.openStream(format, info);
+            try (SynthDriver synth = SynthDriver.open(POLYPHONY, INTERPOLATION, SynthDriver.OFFLINE_CHORUS, BLOCK);
                     WavOut out = WavOut.create(wav, WavOut.Encoding.FLOAT32, RATE, 2)) {
                 for (SoundBank.Resolved r : instruments) {
-                    synth.loadInstrument(r.instrument());
+                    synth.load(r.instrument());
                 }
-                Receiver receiver = synth.getReceiver();
                 for (Event e : setup) {
-                    receiver.send(message(e), -1);
+                    synth.sendNow(e.command(), e.channel(), e.data1(), e.data2());
                 }
-                byte[] bytes = new byte[BLOCK * 8];
-                readFully(stream, bytes, SYNTH_LATENCY * 8);
-                FloatBuffer floats = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
                 float[][] block = new float[2][BLOCK];
                 int next = 0;
                 for (long pos = 0; pos < frames; ) {
@@ -273,49 +252,26 @@ public final class Renderer {
                     int n = (int) Math.min(BLOCK, frames - pos);
                     // Everything that starts before the end of this block (plus a control block, since
                     // Gervill takes events up to one control block ahead) is queued before rendering it.
-                    long horizon = pos + n + SYNTH_LATENCY + CONTROL_BLOCK;
+                    long horizon = pos + n + SynthDriver.LATENCY + SynthDriver.CONTROL_BLOCK;
                     while (next < events.size() && events.get(next).sample() < horizon) {
                         Event e = events.get(next++);
-                        receiver.send(message(e), micros(e.sample()));
+                        synth.send(e.command(), e.channel(), e.data1(), e.data2(), e.sample());
                     }
-                    readFully(stream, bytes, n * 8);
-                    floats.clear();
+                    synth.read(block, 0, n);
+                    float[] l = block[0];
+                    float[] r = block[1];
                     for (int i = 0; i < n; i++) {
-                        float l = floats.get(2 * i) * gain;
-                        float r = floats.get(2 * i + 1) * gain;
-                        block[0][i] = l;
-                        block[1][i] = r;
-                        peak = Math.max(peak, Math.max(Math.abs(l), Math.abs(r)));
+                        l[i] *= gain;
+                        r[i] *= gain;
+                        peak = Math.max(peak, Math.max(Math.abs(l[i]), Math.abs(r[i])));
                     }
                     out.write(block, n);
                     pos += n;
                     done.addAndGet(n);
                 }
                 out.commit();
-            } finally {
-                synth.close();
             }
             return new Stem(group, wav, 20 * Math.log10(peak));
-        }
-    }
-
-    private static ShortMessage message(Event e) throws InvalidMidiDataException {
-        return new ShortMessage(e.command(), e.channel(), e.data1(), e.data2());
-    }
-
-    /** Gervill's clock: microseconds since the first sample of the stream. */
-    private static long micros(long sample) {
-        return Math.round(sample * 1_000_000.0 / RATE);
-    }
-
-    private static void readFully(AudioInputStream in, byte[] b, int len) throws IOException {
-        int off = 0;
-        while (off < len) {
-            int r = in.read(b, off, len - off);
-            if (r < 0) {
-                throw new IOException("the synthesizer stream ended early");
-            }
-            off += r;
         }
     }
 }

@@ -9,6 +9,7 @@ import com.sun.media.sound.ModelPerformer;
 import com.sun.media.sound.SF2Soundbank;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
+import dev.scorecast.engine.instruments.Library;
 import dev.scorecast.engine.io.Riff;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,7 +25,12 @@ import java.util.Map;
 import javax.sound.midi.Instrument;
 
 /**
- * One SoundFont 2 bank shared by every renderer. Opening it reads only the bank's directory
+ * The instruments every renderer plays: a General MIDI SoundFont 2 bank (bank 0) and the banks of
+ * the {@link Library} (bank 1 and up), addressed as {@code 128 * bank + program}: the renderers send
+ * the bank as MIDI bank select (MSB) and the program as a program change. The GM bank lends a
+ * sparse bank a neighbouring program; a library bank never does (a missing sound is an error).
+ *
+ * <p>Each SF2 bank is shared by every renderer. Opening it reads only the bank's directory
  * (presets, zones, sample headers); sample data stays in the file until an instrument is first
  * asked for, and then only that instrument's samples are read, once, for all renderers, and kept
  * as floats (twice the bytes of the file's 16-bit samples, so that no voice converts them again):
@@ -40,14 +46,16 @@ public final class SoundBank implements AutoCloseable {
 
     private final Path file;
     private final SF2Soundbank bank;
+    private final Library library;
     private final Map<Integer, ModelInstrument> loaded = new HashMap<>();
     private final Map<SampleKey, float[]> floats = new HashMap<>();
     private final SharedInstruments shared = new SharedInstruments();
     private boolean closed;
 
-    private SoundBank(Path file, SF2Soundbank bank) {
+    private SoundBank(Path file, SF2Soundbank bank, Library library) {
         this.file = file;
         this.bank = bank;
+        this.library = library;
     }
 
     /**
@@ -58,6 +66,11 @@ public final class SoundBank implements AutoCloseable {
      *                          which Gervill would play as noise
      */
     public static SoundBank load(Path sf2) {
+        return load(sf2, Library.configured());
+    }
+
+    /** {@code sf2} as bank 0 and {@code library}'s banks above it. */
+    public static SoundBank load(Path sf2, Library library) {
         if (sf2 == null || !Files.isRegularFile(sf2)) {
             throw new InvalidParameter(SETTING, "No SoundFont at " + sf2 + "; set " + SETTING
                     + " to an SF2 file such as /usr/share/sounds/sf2/FluidR3_GM.sf2.");
@@ -69,7 +82,7 @@ public final class SoundBank implements AutoCloseable {
                     + SETTING + " to an uncompressed SF2 file.");
         }
         try {
-            return new SoundBank(sf2, new SF2Soundbank(sf2.toFile()));
+            return new SoundBank(sf2, new SF2Soundbank(sf2.toFile()), library);
         } catch (IOException | RuntimeException e) {
             throw new UnsupportedMedia(SETTING, sf2.getFileName() + " cannot be read as a SoundFont 2 bank (" + e.getMessage()
                     + "); set " + SETTING + " to a valid SF2 file.", e);
@@ -81,6 +94,21 @@ public final class SoundBank implements AutoCloseable {
         return file;
     }
 
+    /** The banks above the General MIDI one. */
+    public Library library() {
+        return library;
+    }
+
+    /** The program number within its bank of an address ({@code 128 * bank + program}). */
+    public static int programOf(int address) {
+        return address & 127;
+    }
+
+    /** The bank (MIDI bank select MSB) of an address. */
+    public static int bankOf(int address) {
+        return address >> 7;
+    }
+
     /**
      * The instrument for a General MIDI {@code program} (a kit number when {@code drums}) with its
      * samples in memory. A program the bank lacks falls back to the first of its GM family of
@@ -89,6 +117,19 @@ public final class SoundBank implements AutoCloseable {
     synchronized Resolved instrument(int program, boolean drums) {
         if (closed) {
             throw new IllegalStateException("the sound bank is closed");
+        }
+        if (program < 0 || program >= 128 * 128) {
+            throw new InvalidParameter("program", "must be 0-16383 (128 x bank + program), was " + program);
+        }
+        if (bankOf(program) != 0) {
+            int key = (drums ? 1 << 20 : 0) | program;
+            ModelInstrument cached = loaded.get(key);
+            if (cached == null) {
+                ModelInstrument raw = library.instrument(bankOf(program), programOf(program), drums);
+                cached = playable(raw, new ModelPatch(bankOf(program) << 7, programOf(program), drums));
+                loaded.put(key, cached);
+            }
+            return new Resolved(program, cached);
         }
         int[] candidates = drums ? new int[] {program, 0} : new int[] {program, program & ~7, 0};
         for (int p : candidates) {
@@ -99,7 +140,7 @@ public final class SoundBank implements AutoCloseable {
             }
             Instrument found = bank.getInstrument(new ModelPatch(0, p, drums));
             if (found instanceof ModelInstrument model) {
-                ModelInstrument playable = playable(model);
+                ModelInstrument playable = playable(model, model.getPatch());
                 loaded.put(key, playable);
                 return new Resolved(p, playable);
             }
@@ -134,7 +175,7 @@ public final class SoundBank implements AutoCloseable {
 
     public Live live(int program, boolean drums) {
         Resolved r = instrument(program, drums);
-        return new Live(drums ? 128 * 256 + r.program() : r.program(), r.program(), r.instrument());
+        return new Live(drums ? 1 << 20 | r.program() : r.program(), r.program(), r.instrument());
     }
 
     @Override
@@ -150,7 +191,7 @@ public final class SoundBank implements AutoCloseable {
      * ({@link FloatWavetable}), shared with every other instrument that plays the same sample.
      * The 16-bit bytes are dropped once converted; only the floats stay on the heap.
      */
-    private ModelInstrument playable(ModelInstrument instrument) {
+    private ModelInstrument playable(ModelInstrument instrument, javax.sound.midi.Patch patch) {
         ModelPerformer[] performers = instrument.getPerformers();
         List<ModelByteBuffer> toRead = new ArrayList<>();
         for (ModelPerformer performer : performers) {
@@ -186,7 +227,7 @@ public final class SoundBank implements AutoCloseable {
         }
         // The bytes were only read to be converted; the floats are what plays.
         toRead.stream().filter(b -> b.getFile() != null && floats.containsKey(SampleKey.of(b))).forEach(ModelByteBuffer::unload);
-        return new FloatInstrument(instrument, performers);
+        return new FloatInstrument(instrument, performers, patch);
     }
 
     private static List<ModelOscillator> oscillators(ModelPerformer performer) {

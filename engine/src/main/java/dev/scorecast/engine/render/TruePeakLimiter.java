@@ -1,6 +1,7 @@
 package dev.scorecast.engine.render;
 
-import dev.scorecast.engine.analysis.audio.InterSampleFilter;
+import dev.scorecast.engine.dsp.BlockProcessor;
+import dev.scorecast.engine.dsp.InterSampleFilter;
 
 /**
  * A look-ahead true-peak limiter. For every input sample it estimates the true peak (the sample
@@ -11,7 +12,7 @@ import dev.scorecast.engine.analysis.audio.InterSampleFilter;
  * complete before the peak arrives: the gain on a sample is never above what its peak needs.
  * The audio is delayed by {@link #LATENCY} samples to line it up with its gain.
  */
-final class TruePeakLimiter {
+public final class TruePeakLimiter implements BlockProcessor {
 
     static final int OVERSAMPLING = 4;
     static final int TAPS = 32;
@@ -23,7 +24,7 @@ final class TruePeakLimiter {
     private static final int BOX1 = LOOKAHEAD / 2;
     private static final int BOX2 = LOOKAHEAD - BOX1 + 1;
     /** Samples between a sample going in and coming out. */
-    static final int LATENCY = (HALF - 1) + (LOOKAHEAD - 1);
+    public static final int LATENCY = (HALF - 1) + (LOOKAHEAD - 1);
     private static final int RUN = 128;
     private static final InterSampleFilter FILTER = new InterSampleFilter(OVERSAMPLING, TAPS, KAISER_BETA, 1e-3);
     private static final float[][] PHASES = FILTER.phases();
@@ -49,7 +50,8 @@ final class TruePeakLimiter {
     private int di;
     private double minGain = 1;
 
-    TruePeakLimiter(double ceilingDbtp, int rate) {
+    /** A limiter holding true peaks at or below {@code ceilingDbtp} for audio at {@code rate} Hz (stereo). */
+    public TruePeakLimiter(double ceilingDbtp, int rate) {
         this.ceiling = (float) Math.pow(10, ceilingDbtp / 20);
         this.release = BusCompressor.coefficient(RELEASE_MS, rate);
         java.util.Arrays.fill(box1, 1);
@@ -57,19 +59,30 @@ final class TruePeakLimiter {
     }
 
     /** The deepest gain reduction so far, in dB (0 or negative). */
-    double maxReductionDb() {
+    public double maxReductionDb() {
         return 20 * Math.log10(minGain);
     }
 
-    /** In place; the output lags the input by {@link #LATENCY} samples (silence first). */
+    /** In place over the first {@code n} frames; the output lags the input by {@link #LATENCY} samples (silence first). */
     void process(float[][] buf, int n) {
+        process(buf, 0, n);
+    }
+
+    @Override
+    public int latencyFrames() {
+        return LATENCY;
+    }
+
+    /** In place; the output lags the input by {@link #LATENCY} samples (silence first). */
+    @Override
+    public void process(float[][] buf, int offset, int n) {
         int keep = TAPS - 1;
         if (ext[0].length < keep + n) {
             ext = new float[2][keep + n];
         }
         for (int c = 0; c < 2; c++) {
             System.arraycopy(history[c], 0, ext[c], 0, keep);
-            System.arraycopy(buf[c], 0, ext[c], keep, n);
+            System.arraycopy(buf[c], offset, ext[c], keep, n);
             System.arraycopy(ext[c], n, history[c], 0, keep);
         }
         float[] el = ext[0];
@@ -101,10 +114,10 @@ final class TruePeakLimiter {
                     }
                 }
                 double gain = smooth(need);
-                float xl = l[i];
-                float xr = r[i];
-                l[i] = (float) (delay[0][di] * gain);
-                r[i] = (float) (delay[1][di] * gain);
+                float xl = l[offset + i];
+                float xr = r[offset + i];
+                l[offset + i] = (float) (delay[0][di] * gain);
+                r[offset + i] = (float) (delay[1][di] * gain);
                 delay[0][di] = xl;
                 delay[1][di] = xr;
                 di = di + 1 == LATENCY ? 0 : di + 1;

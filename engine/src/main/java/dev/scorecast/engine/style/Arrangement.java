@@ -127,13 +127,23 @@ public record Arrangement(
         }
     }
 
-    /** A named sound: a General MIDI program 0-127 (for beats and tops, a GM drum kit). */
+    /**
+     * A named sound: {@code program} is its address in the sound banks, 128 x bank + program
+     * (0-127: a General MIDI program of the default bank; for beats a kit). In the style data a
+     * palette entry names its bank by id ({@code "bank": "electronic"}, see instruments/banks.json)
+     * and its program within that bank.
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Voice(String name, int program) {
         public Voice {
-            if (name == null || name.isBlank() || program < 0 || program > 127) {
-                throw new IllegalArgumentException("a palette entry needs a name and a program 0-127");
+            if (name == null || name.isBlank() || !dev.scorecast.engine.instruments.Library.known(program)) {
+                throw new IllegalArgumentException("a palette entry needs a name and a program 0-127 of a known bank");
             }
+        }
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        static Voice of(@JsonProperty("name") String name, @JsonProperty("bank") String bank, @JsonProperty("program") int program) {
+            return new Voice(name, dev.scorecast.engine.instruments.Library.address(bank, program));
         }
     }
 }

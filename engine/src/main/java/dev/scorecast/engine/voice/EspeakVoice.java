@@ -1,7 +1,7 @@
 package dev.scorecast.engine.voice;
 
 import dev.scorecast.engine.analysis.Span;
-import dev.scorecast.engine.analysis.audio.PolyphaseResampler;
+import dev.scorecast.engine.dsp.PolyphaseResampler;
 import dev.scorecast.engine.error.InvalidParameter;
 import java.time.Duration;
 import java.util.List;

@@ -76,6 +76,7 @@ public final class SileroSpeechDetector implements SpeechDetector, AutoCloseable
                     + ". Set " + MODEL_ENV + " (or -D" + MODEL_PROPERTY + ") to a copy of silero_vad_v5.onnx, "
                     + "or fetch it into the repository with: " + FETCH);
         }
+        OnnxRuntimeLibraries.prepare();
         OrtEnvironment env = OrtEnvironment.getEnvironment();
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             // One window is too small to gain from threads; callers get parallelism by running passes side by side.

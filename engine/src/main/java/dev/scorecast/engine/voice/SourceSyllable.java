@@ -1,6 +1,6 @@
 package dev.scorecast.engine.voice;
 
-import dev.scorecast.engine.analysis.audio.PolyphaseResampler;
+import dev.scorecast.engine.dsp.PolyphaseResampler;
 import java.util.Arrays;
 import java.util.List;
 

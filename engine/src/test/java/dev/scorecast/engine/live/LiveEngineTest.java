@@ -23,6 +23,9 @@ class LiveEngineTest {
         SoundBank bank = SoundBank.load(Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2"));
         GenreCatalog genres = GenreCatalog.builtIn();
         engine = new LiveEngine(() -> bank, genres, ExperienceCatalog.builtIn(genres), LiveSettings.DEFAULT);
+        // The server reads every experience's instruments before the first listener (warmUp); reading
+        // house's (the Salamander piano, the analog voices) for the first time takes seconds.
+        engine.prepare("house", null);
     }
 
     @AfterAll

@@ -95,6 +95,19 @@ class AudioExtractorTest {
     }
 
     @Test
+    void decodingStopsAtTheDurationLimitInsteadOfWritingEverything() throws Exception {
+        // The stop that keeps a small file of tiny packets from decoding to gigabytes: here the cap
+        // is the limit's 2 s against 6 s of sound, so the output must stop near 2 s.
+        Path video = TestVideos.make(dir, "long-sound.mp4",
+                PICTURE + " -f lavfi -i sine=frequency=440:sample_rate=48000 -t 6 -c:v libx264 -pix_fmt yuv420p -c:a aac");
+        var limits = new MediaLimits(8192, 8192, java.time.Duration.ofSeconds(2), 16);
+        AudioTrack track = AudioExtractor.extractWav(video, dir.resolve("capped.wav"), limits).orElseThrow();
+        assertTrue(track.duration() >= 2.0 && track.duration() < 2.1, "stopped at the cap: " + track.duration() + " s");
+        AudioTrack whole = AudioExtractor.extractWav(video, dir.resolve("whole.wav")).orElseThrow();
+        assertTrue(whole.duration() > 5.9, "uncapped: " + whole.duration() + " s");
+    }
+
+    @Test
     void replacesAnExistingFileAndLeavesNoTemporaryFile() throws Exception {
         Path video = TestVideos.make(dir, "replace.mp4",
                 PICTURE + " -f lavfi -i sine=frequency=440:sample_rate=48000 -t 1 -c:v libx264 -pix_fmt yuv420p -c:a aac");

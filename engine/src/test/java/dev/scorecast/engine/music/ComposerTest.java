@@ -53,6 +53,11 @@ class ComposerTest {
             assertEquals(part.group() == InstrumentGroup.BEATS, part.drums());
         }
         for (Section s : plan.sections()) {
+            if (s.index() == 0) {
+                // A calm opening (intensity 0.1) is no hit: the drums come in after a bar (PerformanceTest).
+                assertTrue(part(score, InstrumentGroup.BEATS).notes().stream().noneMatch(n -> n.start() == 0), genre + " calm opening");
+                continue;
+            }
             assertTrue(part(score, InstrumentGroup.BEATS).notes().stream()
                     .anyMatch(n -> n.start() == s.start() && (n.pitch() == 36 || n.pitch() == 49)), genre + " kick/crash exactly at " + s.start());
             assertTrue(part(score, InstrumentGroup.BASS).notes().stream().anyMatch(n -> n.start() == s.start()),
@@ -69,8 +74,8 @@ class ComposerTest {
         }
         assertEquals(plan.sections().size(), score.tempoMap().size());
         assertEquals(0.0, score.tempoMap().getFirst().time());
-        // The final chord rings to the end.
-        assertTrue(part(score, InstrumentGroup.PADS).notes().stream().anyMatch(n -> Math.abs(n.end() - 60) < 1e-9));
+        // The final chord rings until its release has just the time to die away by the end.
+        assertTrue(part(score, InstrumentGroup.PADS).notes().stream().anyMatch(n -> Math.abs(n.end() - (60 - NoteOut.TAIL_SECONDS)) < 1e-9));
     }
 
     @ParameterizedTest
@@ -236,7 +241,8 @@ class ComposerTest {
                 }
             }
             for (Section s : sections) {
-                if (s.instruments().containsKey("beats")) {
+                boolean calmOpening = s.index() == 0 && s.intensity() < 0.5 && (s.hit() == null || !Composer.strikes(s.hit()));
+                if (s.instruments().containsKey("beats") && !calmOpening) {
                     assertTrue(part(score, InstrumentGroup.BEATS).notes().stream().anyMatch(n -> n.start() == s.start() && n.pitch() == 36));
                 }
             }

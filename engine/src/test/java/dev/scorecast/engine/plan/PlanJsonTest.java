@@ -32,6 +32,47 @@ class PlanJsonTest {
     }
 
     @Test
+    void aPlanWithoutResidualsIsReadAndGetsThemComputed() throws Exception {
+        ObjectNode tree = tree();
+        for (JsonNode section : tree.get("sections")) {
+            ((ObjectNode) section).remove("residual");
+        }
+        Plan read = PlanJson.parse(tree.toString());
+        Plan valid = PlanValidator.validate(read, PLAN.duration(), PlanValidatorTest.GENRES);
+        for (int i = 0; i < PLAN.sections().size(); i++) {
+            assertEquals(PLAN.sections().get(i).residual(), valid.sections().get(i).residual(), 1e-6, "sections[" + i + "]");
+        }
+        assertEquals(PlanJson.write(PLAN), PlanJson.write(valid));
+    }
+
+    @Test
+    void aLivePlanGivenInBarsAndTempoGetsItsTimes() throws Exception {
+        ObjectNode tree = tree();
+        tree.remove("duration");
+        for (JsonNode section : tree.get("sections")) {
+            ((ObjectNode) section).remove(java.util.List.of("start", "end", "residual", "index"));
+        }
+        String json = tree.toString();
+        Plan plan = PlanValidator.validateLive(PlanJson.parseLive(json), PlanValidatorTest.GENRES);
+        double at = 0;
+        for (int i = 0; i < plan.sections().size(); i++) {
+            Section s = plan.sections().get(i);
+            assertEquals(at, s.start(), 1e-6, "sections[" + i + "] starts where the one before ends");
+            assertEquals(s.start() + s.barsSeconds(), s.end(), 1e-6, "sections[" + i + "] ends with its bars");
+            assertEquals(0, s.residual(), 1e-6);
+            assertEquals(i, s.index());
+            at = s.end();
+        }
+        assertEquals(at, plan.duration(), 1e-6);
+        // The sync pipeline's plans keep their times: there they are the cuts.
+        assertEquals("sections[0].start", refused(json).field());
+        // Without a tempo nothing can be derived, and the error names what is missing.
+        ((ObjectNode) tree.get("sections").get(0)).remove("tempo");
+        InvalidParameter noTempo = assertThrows(InvalidParameter.class, () -> PlanJson.parseLive(tree.toString()));
+        assertTrue(noTempo.field().startsWith("sections[0]"), noTempo.field());
+    }
+
+    @Test
     void garbageIsRefusedAsThePlan() {
         for (String garbage : new String[] {"", "{", "not json", "[1, 2]", "42", "{\"version\": 1} trailing", "null"}) {
             var e = refused(garbage);

@@ -101,7 +101,7 @@ class PlanValidatorTest {
         Plan broken = edit(0, s -> {
             var instruments = new LinkedHashMap<>(s.instruments());
             var harmony = instruments.get("harmony");
-            instruments.put("harmony", new Section.Instrument("jazz", 300, null, 40, 2, "house/bass/9"));
+            instruments.put("harmony", new Section.Instrument("jazz", 20000, null, 40, 2, "house/bass/9"));
             instruments.put("kazoo", harmony);
             return new Section(s.index(), s.start(), s.end(), s.label(), s.tempo(), s.meter(), s.bars(), s.residual(), s.key(), s.mode(),
                     s.intensity(), s.progression(), instruments, s.hit(), s.lyrics(), s.voiceover(), s.accents());

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.analysis.Span;
-import dev.scorecast.engine.analysis.audio.PolyphaseResampler;
+import dev.scorecast.engine.dsp.PolyphaseResampler;
 import dev.scorecast.engine.error.InvalidParameter;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -8,11 +8,14 @@ import dev.scorecast.engine.error.ScorecastException;
 import dev.scorecast.server.auth.Ids;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.db.Database;
+import dev.scorecast.server.quota.QuotaGuard;
 import dev.scorecast.server.db.Rows;
 import dev.scorecast.server.jobs.Job;
+import dev.scorecast.server.jobs.JobDeadline;
 import dev.scorecast.server.jobs.JobRepository;
 import dev.scorecast.server.jobs.JobRunner;
 import dev.scorecast.server.jobs.JobStatus;
+import dev.scorecast.server.jobs.Stopping;
 import dev.scorecast.server.jobs.ProgressThrottle;
 import dev.scorecast.server.storage.BlobStore;
 import dev.scorecast.server.upload.UploadService;
@@ -40,6 +43,7 @@ public final class AnalysisService {
     public static final String KIND = "analysis";
     private static final Logger LOG = LoggerFactory.getLogger(AnalysisService.class);
 
+    private final QuotaGuard quotas;
     private final Database database;
     private final BlobStore blobs;
     private final UploadService uploads;
@@ -50,8 +54,9 @@ public final class AnalysisService {
     private JobRunner runner;
 
     public AnalysisService(Database database, BlobStore blobs, UploadService uploads, JobRepository jobs, AnalysisEngine engine,
-                           ObjectMapper json, Clock clock) {
+                           QuotaGuard quotas, ObjectMapper json, Clock clock) {
         this.database = database;
+        this.quotas = quotas;
         this.blobs = blobs;
         this.uploads = uploads;
         this.jobs = jobs;
@@ -80,13 +85,15 @@ public final class AnalysisService {
         var job = new Job(Ids.next("job"), owner.user(), KIND, video.id(), JobStatus.PENDING, 0,
                 "Analysis queued.", null, null, now, now);
         var record = new AnalysisRecord(Ids.next("ana"), owner.user(), video.id(), job.id(), null, now);
-        database.transaction(c -> {
+        quotas.requireFreeDisk();
+        int queuedBefore = database.transaction(c -> {
+            int before = quotas.requireAnalysisSlot(c, owner);
             jobs.insert(c, job);
             Rows.update(c, "INSERT INTO analyses (id, owner, video_id, job_id, result_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     record.id(), record.owner(), record.videoId(), record.jobId(), null, now.toEpochMilli());
-            return null;
+            return before;
         });
-        runner.enqueue(TASK, job.id());
+        runner.enqueue(TASK, job.id(), queuedBefore);
         return new AnalysisState(record, job);
     }
 
@@ -99,15 +106,28 @@ public final class AnalysisService {
             LOG.warn("analysis job {} no longer exists; nothing to run", jobId);
             return;
         }
+        if (job.status().isDone()) {
+            LOG.warn("analysis job {} already ended as {}; not run again", jobId, job.status().wire());
+            return;
+        }
         jobs.progress(jobId, JobStatus.PROCESSING, 0, "Analysing the picture and the sound.");
         try {
             Video video = uploads.video(new Principal(job.owner()), record.videoId());
             var facts = new VideoFacts(video.duration(), video.width(), video.height(), video.fps(), video.frames(), video.hasAudio(),
                     video.videoCodec(), video.rotation());
-            Optional<java.nio.file.Path> wav = Optional.ofNullable(video.audioStoredAs()).map(blobs::localPath);
-            var progressThrottle = new ProgressThrottle(fraction -> jobs.progress(jobId, JobStatus.PROCESSING, Math.min(0.99, fraction),
+            JobDeadline deadline = JobDeadline.forVideo(video.duration(), clock);
+            var throttle = new ProgressThrottle(fraction -> jobs.progress(jobId, JobStatus.PROCESSING, Math.min(0.99, fraction),
                     "Analysing the picture and the sound."));
-            Analysis analysis = engine.analyze(blobs.localPath(video.storedAs()), wav, facts, progressThrottle);
+            java.util.function.DoubleConsumer progressThrottle = fraction -> {
+                deadline.check();
+                throttle.accept(fraction);
+            };
+            Analysis analysis;
+            // The decoders need files: staged from the store into this node's scratch space, removed after.
+            try (BlobStore.Staged source = blobs.stage(video.storedAs());
+                 BlobStore.Staged audio = video.audioStoredAs() == null ? null : blobs.stage(video.audioStoredAs())) {
+                analysis = engine.analyze(source.path(), Optional.ofNullable(audio).map(BlobStore.Staged::path), facts, progressThrottle);
+            }
             String key = "analyses/" + record.id() + "/analysis.json";
             blobs.write(key, new ByteArrayInputStream(json.writeValueAsBytes(analysis)), Long.MAX_VALUE, "analysis", false);
             database.query(c -> Rows.update(c, "UPDATE analyses SET result_key = ? WHERE id = ?", key, record.id()));
@@ -115,7 +135,17 @@ public final class AnalysisService {
                     + analysis.scenes().size() + " scenes.");
         } catch (ScorecastException e) {
             jobs.fail(jobId, e.code(), e.field(), e.getMessage());
-        } catch (IOException | RuntimeException e) {
+        } catch (Throwable e) {
+            // This node stopping under the job is not its fault: it stays unfinished and runs again on the next worker.
+            Stopping.rethrowIfStopping(e, "analysis", jobId);
+            // Any failure at all ends the job: an Error left to the queue would be retried without end.
+            var late = JobDeadline.passedIn(e);
+            if (late.isPresent()) {
+                LOG.warn("analysis job {} passed its deadline", jobId);
+                jobs.fail(jobId, "deadline_exceeded", null, "The analysis took longer than its deadline of " + late.get().toSeconds()
+                        + " s and was stopped; the server may be overloaded. Try again later.");
+                return;
+            }
             LOG.error("analysis job {} failed", jobId, e);
             jobs.fail(jobId, "internal_error", null, "The analysis failed unexpectedly; the failure was logged. Try again later.");
         }

@@ -1,8 +1,10 @@
 package dev.scorecast.server.api;
 
 import dev.scorecast.engine.error.Busy;
+import dev.scorecast.engine.error.InsufficientStorage;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.NotFound;
+import dev.scorecast.engine.error.Overloaded;
 import dev.scorecast.engine.error.ScorecastException;
 import dev.scorecast.engine.error.TooLarge;
 import dev.scorecast.engine.error.Unprocessable;
@@ -26,6 +28,7 @@ public final class ApiErrors {
     private ApiErrors() {}
 
     public static void install(JavalinConfig config) {
+        config.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrors()));
         config.routes.exception(ScorecastException.class, (e, ctx) -> answer(ctx, e));
         config.routes.exception(Unauthorized.class, (e, ctx) -> {
             ctx.header("WWW-Authenticate", e.challenge());
@@ -51,12 +54,16 @@ public final class ApiErrors {
             case UnsupportedMedia ignored -> 415;
             case Unprocessable ignored -> 422;
             case Busy ignored -> 429;
+            case Overloaded ignored -> 503;
+            case InsufficientStorage ignored -> 507;
         };
     }
 
     private static void answer(Context ctx, ScorecastException e) {
         if (e instanceof Busy busy) {
             ctx.header("Retry-After", String.valueOf(Math.max(1, busy.retryAfter().toSeconds())));
+        } else if (e instanceof Overloaded overloaded) {
+            ctx.header("Retry-After", String.valueOf(Math.max(1, overloaded.retryAfter().toSeconds())));
         }
         var extra = new LinkedHashMap<String, Object>(e.details());
         if (e.problems().size() > 1) {

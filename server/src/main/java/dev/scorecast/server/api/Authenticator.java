@@ -2,6 +2,7 @@ package dev.scorecast.server.api;
 
 import dev.scorecast.server.auth.ApiKeys;
 import dev.scorecast.server.auth.Principal;
+import dev.scorecast.server.player.PlayerService;
 import io.javalin.http.Context;
 import java.util.Locale;
 import java.util.Optional;
@@ -14,22 +15,14 @@ import java.util.Optional;
 public final class Authenticator {
     static final String PLAYER_PREFIX = "/player/";
 
-    /** How the player vouches for its own credentials; the authenticator knows nothing else of streams. */
-    public interface PlayerCredentials {
-        /** The owner of the live stream whose session token this is. */
-        Optional<Principal> sessionToken(String token);
-
-        /** The owner of the stream a signed stream link opens, when the request carries one ({@code signature} query). */
-        Optional<Principal> streamLink(Context ctx);
-    }
-
     private static final String ATTRIBUTE = "scorecast.principal";
     private static final String REALM = "Bearer realm=\"scorecast\"";
 
     private final ApiKeys keys;
-    private final PlayerCredentials player;
+    /** The player vouches for its own credentials (session tokens, signed stream links); nothing else here knows streams. */
+    private final PlayerService player;
 
-    public Authenticator(ApiKeys keys, PlayerCredentials player) {
+    public Authenticator(ApiKeys keys, PlayerService player) {
         this.keys = keys;
         this.player = player;
     }
@@ -37,7 +30,8 @@ public final class Authenticator {
     public void authenticate(Context ctx) {
         boolean playerCall = ctx.path().startsWith(PLAYER_PREFIX);
         if (playerCall && ctx.header("Authorization") == null && ctx.queryParam("signature") != null) {
-            ctx.attribute(ATTRIBUTE, player.streamLink(ctx).orElseThrow(() -> new ApiErrors.Unauthorized(
+            ctx.attribute(ATTRIBUTE, player.streamLink(ctx.path(), ctx.queryParam("stream_id"), ctx.queryParam("expires"),
+                    ctx.queryParam("signature")).orElseThrow(() -> new ApiErrors.Unauthorized(
                     "The stream link is not valid or has expired; use the stream_url from create-stream.", REALM)));
             return;
         }

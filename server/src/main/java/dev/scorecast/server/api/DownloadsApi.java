@@ -9,7 +9,6 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -23,14 +22,20 @@ public final class DownloadsApi {
     private static final Map<String, String> TYPES = Map.of("mp4", "video/mp4", "wav", "audio/wav", "mp3", "audio/mpeg",
             "zip", "application/zip", "mid", "audio/midi", "json", "application/json");
 
+    /** A redirect's URL lives long enough to start a download, not to be shared. */
+    private static final java.time.Duration PRESIGNED_LIFETIME = java.time.Duration.ofMinutes(15);
+
     private final DownloadLinks links;
     private final ExecutionService executions;
     private final BlobStore blobs;
+    private final boolean presigned;
 
-    public DownloadsApi(DownloadLinks links, ExecutionService executions, BlobStore blobs) {
+    /** {@code presigned}: answer with a redirect to the object store's own short-lived URL instead of streaming through this node. */
+    public DownloadsApi(DownloadLinks links, ExecutionService executions, BlobStore blobs, boolean presigned) {
         this.links = links;
         this.executions = executions;
         this.blobs = blobs;
+        this.presigned = presigned;
     }
 
     public void register(RoutesConfig routes) {
@@ -47,10 +52,20 @@ public final class DownloadsApi {
         String key = executions.blobFor(execution, name).orElseThrow(() -> new NotFound("path",
                 "The execution has no " + name + " (stems are only made when multitrack is on)."));
         String extension = name.substring(name.lastIndexOf('.') + 1);
+        if (presigned) {
+            var url = blobs.presignedGet(key, PRESIGNED_LIFETIME, TYPES.get(extension), name);
+            if (url.isPresent()) {
+                ctx.header("Cache-Control", "no-store");
+                ctx.redirect(url.get().toString(), io.javalin.http.HttpStatus.FOUND);
+                return;
+            }
+        }
         ctx.contentType(TYPES.get(extension));
-        ctx.header("Content-Length", Long.toString(Files.size(blobs.localPath(key))));
+        ctx.header("Content-Length", Long.toString(blobs.size(key)));
         ctx.header("Content-Disposition", "inline; filename=\"" + name + "\"");
         ctx.header("Cache-Control", "private, max-age=3600");
+        // The signature is the permission, so any page holding the link may read it (the studio draws the waveform from it).
+        ctx.header("Access-Control-Allow-Origin", "*");
         try (InputStream in = blobs.open(key); OutputStream out = ctx.res().getOutputStream()) {
             in.transferTo(out);
         }

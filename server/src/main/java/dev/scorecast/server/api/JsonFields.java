@@ -45,8 +45,10 @@ public final class JsonFields {
         try {
             node = mapper.readTree(bytes);
         } catch (JsonProcessingException e) {
-            throw new InvalidParameter(where, "The " + where + " is not valid JSON (" + e.getOriginalMessage()
-                    + " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + "); send a JSON object.");
+            // Jackson's own limits (nesting depth, number length) come without a location.
+            String at = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+            throw new InvalidParameter(where, "The " + where + " is not valid JSON (" + e.getOriginalMessage() + at
+                    + "); send a JSON object.");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

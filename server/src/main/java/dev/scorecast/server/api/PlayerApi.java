@@ -161,13 +161,24 @@ public final class PlayerApi {
         current(ctx);
     }
 
-    record Stopped(boolean stopped, double fadeSeconds) {}
+    record Stopped(boolean stopped, double fadeSeconds, long appliesByFrame) {}
 
     private void stop(Context ctx) {
         var stream = player.active(Authenticator.principal(ctx));
         double tempo = stream.session().transport().tempo();
         stream.session().stop();
-        ctx.json(new Stopped(true, tempo > 0 ? Math.round(60_000 / tempo) / 1000.0 : 0));
+        ctx.json(new Stopped(true, tempo > 0 ? Math.round(60_000 / tempo) / 1000.0 : 0, appliesByFrame(stream)));
+    }
+
+    /**
+     * The performance frame by which a control just queued is in the audio: controls are drained at
+     * the start of each block, so it sounds from the block after the last one rendered, or from the
+     * one after that when a block was being rendered as it was queued. A client that numbers its
+     * samples by {@code X-Scorecast-Frame} knows when it hears that frame (the studio measures its
+     * control-to-ear time so).
+     */
+    private long appliesByFrame(dev.scorecast.server.player.LiveStream stream) {
+        return stream.session().transport().frame() + player.engine().settings().blockFrames();
     }
 
     record Replaced(AppliesAt appliesAt, double tempo, String key, String mode) {}
@@ -181,15 +192,15 @@ public final class PlayerApi {
             fields.problem("plan", "plan must be a JSON object with version, genre, duration and sections.");
         }
         fields.check();
-        Plan parsed = PlanJson.parse(node.toString());
-        Plan plan = PlanValidator.validate(parsed, parsed.duration(), genres);
+        Plan parsed = PlanJson.parseLive(node.toString()); // sections may come as tempo, meter and bars alone
+        Plan plan = PlanValidator.validateLive(parsed, genres);
         var stream = player.active(Authenticator.principal(ctx));
         AppliesAt at = player.replacePlan(stream, plan);
         Section first = plan.sections().getFirst();
         ctx.json(new Replaced(at, first.tempo(), first.key(), first.mode()));
     }
 
-    record Intensity(double intensity, double relativeTempo, double tempo, double glideBeats) {}
+    record Intensity(double intensity, double relativeTempo, double tempo, double glideBeats, long appliesByFrame) {}
 
     private void setIntensity(Context ctx) {
         JsonFields fields = requiredBody(ctx, "intensity", "{\"intensity\": 0.7}, a number from 0 to 1");
@@ -210,7 +221,7 @@ public final class PlayerApi {
         var stream = player.active(Authenticator.principal(ctx));
         stream.session().setIntensity(intensity);
         double relative = 0.8 + 0.4 * intensity;
-        ctx.json(new Intensity(intensity, Math.round(relative * 1000) / 1000.0, stream.session().now().tempo(), 1));
+        ctx.json(new Intensity(intensity, Math.round(relative * 1000) / 1000.0, stream.session().now().tempo(), 1, appliesByFrame(stream)));
     }
 
     record Vocals(boolean vocals, AppliesAt appliesAt) {}

@@ -264,8 +264,14 @@ public final class SyncBApi {
             part = ctx.req().getPart(name);
         } catch (ServletException | IOException | RuntimeException e) {
             if (exceedsCap(e)) {
-                throw new TooLarge("file", "The chunk is larger than the limit of " + maxChunkBytes
-                        + " bytes; split the file into smaller chunks.");
+                // Jetty reads the whole body to find a part, so the part over its cap may be another one than asked for:
+                // on the chunk upload it is the file, elsewhere the JSON file the call is for.
+                boolean chunk = ctx.path().endsWith("/sync_upload_chunk");
+                throw new TooLarge(chunk ? "file" : name, chunk
+                        ? "The chunk is larger than the limit of " + maxChunkBytes + " bytes; split the file into smaller chunks."
+                        : "A part of this request is larger than the server accepts: send " + name + " as a file part (e.g. curl -F '"
+                        + name + "=@" + name + ".json'), at most " + requests.maxJsonBytes() + " bytes, and a file chunk of at most "
+                        + maxChunkBytes + " bytes.");
             }
             throw new InvalidParameter("Content-Type", "The multipart body could not be read (" + e.getMessage()
                     + "); send multipart/form-data with parts file and payload.");

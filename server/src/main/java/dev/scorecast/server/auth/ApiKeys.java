@@ -57,6 +57,33 @@ public final class ApiKeys {
                 .map(stored -> new Principal(stored.owner()));
     }
 
+    /** One key as an operator sees it: never the secret, which is not stored. */
+    public record KeyInfo(String keyId, String owner, java.time.Instant createdAt, java.time.Instant revokedAt) {}
+
+    /** Every key, or {@code user}'s when it is not null, oldest first. */
+    public java.util.List<KeyInfo> list(String user) {
+        Rows.Mapper<KeyInfo> info = row -> new KeyInfo(row.getString("key_id"), row.getString("owner"),
+                java.time.Instant.ofEpochMilli(row.getLong("created_at")),
+                row.getObject("revoked_at") == null ? null : java.time.Instant.ofEpochMilli(row.getLong("revoked_at")));
+        String select = "SELECT key_id, owner, created_at, revoked_at FROM api_keys";
+        return database.query(connection -> user == null
+                ? Rows.list(connection, select + " ORDER BY created_at, key_id", info)
+                : Rows.list(connection, select + " WHERE owner = ? ORDER BY created_at, key_id", info, user));
+    }
+
+    /**
+     * Revokes the key with id {@code keyId} (the part after {@code sc_}, or the whole key): requests with it
+     * are refused from now on, on every node.
+     *
+     * @return false when no such key exists or it was revoked already
+     */
+    public boolean revoke(String keyIdOrKey) {
+        var whole = keyIdOrKey == null ? null : KEY.matcher(keyIdOrKey);
+        String keyId = whole != null && whole.matches() ? whole.group(1) : keyIdOrKey;
+        return database.query(connection -> Rows.update(connection,
+                "UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL", System.currentTimeMillis(), keyId)) > 0;
+    }
+
     public boolean none() {
         return database.query(connection -> Rows.one(connection, "SELECT COUNT(*) AS n FROM api_keys",
                 row -> row.getLong("n"))).orElse(0L) == 0;

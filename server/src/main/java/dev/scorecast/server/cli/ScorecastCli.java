@@ -4,6 +4,7 @@ import dev.scorecast.engine.error.ScorecastException;
 import dev.scorecast.engine.plan.GenerationOptions;
 import dev.scorecast.server.ScorecastServer;
 import dev.scorecast.server.auth.ApiKeys;
+import dev.scorecast.server.config.Role;
 import dev.scorecast.server.config.ServerConfig;
 import dev.scorecast.server.db.Database;
 import java.io.PrintStream;
@@ -12,16 +13,37 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
-/** {@code scorecast serve} and {@code scorecast keys create --user NAME}. */
+/**
+ * The command line: {@code serve}, {@code keys create|list|revoke}, {@code analyse}, {@code score}
+ * and {@code help}. Usage asked for ({@code help}, {@code --help}, {@code -h}, or {@code --help}
+ * after a command) goes to standard output with exit status 0; usage given because the arguments
+ * were wrong goes to standard error with exit status 2.
+ */
 public final class ScorecastCli {
-    private static final String USAGE = """
-            usage: scorecast serve                    run the service until stopped (Ctrl-C or SIGTERM)
-                   scorecast keys create --user NAME  print a new API key for NAME (shown once)
-                   scorecast analyse VIDEO [--timeline OUT.png]
-                                                      print the analysis JSON; draw it on a time axis
-                   scorecast score VIDEO -o OUT.mp4 [--genre G] [--seed N] [--vocals] [--voiceover "SCRIPT"]
-                                                      score a video with no server (outputs in OUT-outputs/)
-            configuration: SCORECAST_* environment variables, see README.md""";
+    /** Each command's usage lines, in the order they are listed. */
+    private static final Map<String, String> COMMANDS = commands(
+            "serve", """
+                    scorecast serve [--role api|worker|all]
+                                                       run the service until stopped (Ctrl-C or SIGTERM); api nodes answer
+                                                       clients and play streams, workers run jobs, all (default) does both""",
+            "keys", """
+                    scorecast keys create --user NAME  print a new API key for NAME (shown once)
+                    scorecast keys list [--user NAME]  key ids, users, when made and revoked (never the secrets)
+                    scorecast keys revoke KEY_ID       refuse that key from now on""",
+            "analyse", """
+                    scorecast analyse VIDEO [--timeline OUT.png]
+                                                       print the analysis JSON; draw it on a time axis""",
+            "score", """
+                    scorecast score VIDEO -o OUT.mp4 [--genre G] [--seed N] [--vocals] [--voiceover "SCRIPT"]
+                                                       score a video with no server (outputs in OUT-outputs/)""",
+            "bench", """
+                    scorecast bench upload|analysis|score|live [options]
+                                                       the benchmarks (scorecast help bench; docs/BENCHMARKS.md)""",
+            "help", """
+                    scorecast help [COMMAND]           this text, or one command's (also --help, -h)""");
+    private static final String USAGE = "usage:\n" + String.join("\n", COMMANDS.values().stream().map(u -> u.indent(2).stripTrailing()).toList())
+            + "\nconfiguration: SCORECAST_* environment variables, see README.md";
+    private static final java.util.Set<String> HELP = java.util.Set.of("help", "--help", "-h");
 
     private ScorecastCli() {}
 
@@ -30,16 +52,32 @@ public final class ScorecastCli {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) throws InterruptedException {
+        if (!args.isEmpty() && HELP.contains(args.getFirst())) {
+            if (args.size() == 1) {
+                out.println(USAGE);
+                return 0;
+            }
+            String command = canonical(args.get(1));
+            if (args.size() == 2 && COMMANDS.containsKey(command)) {
+                out.println("usage: " + COMMANDS.get(command).strip());
+                return 0;
+            }
+            err.println("unknown command: " + String.join(" ", args.subList(1, args.size())) + "\n" + USAGE);
+            return 2;
+        }
+        if (args.size() >= 2 && COMMANDS.containsKey(canonical(args.getFirst())) && HELP.contains(args.getLast())) {
+            out.println("usage: " + COMMANDS.get(canonical(args.getFirst())).strip());
+            return 0;
+        }
         try {
             if (args.equals(List.of("serve"))) {
                 return serve(ServerConfig.from(env), out);
             }
-            if (args.size() == 4 && args.subList(0, 3).equals(List.of("keys", "create", "--user"))) {
-                ServerConfig config = ServerConfig.from(env);
-                try (Database database = Database.open(config.dbUrl())) {
-                    out.println(new ApiKeys(database).create(args.get(3)));
-                }
-                return 0;
+            if (args.size() == 3 && args.get(0).equals("serve") && args.get(1).equals("--role")) {
+                return serve(ServerConfig.from(env).withRole(Role.parse(args.get(2), "--role")), out);
+            }
+            if (!args.isEmpty() && args.getFirst().equals("keys")) {
+                return KeysCommand.run(args.subList(1, args.size()), ServerConfig.from(env), out, err);
             }
             if (!args.isEmpty() && (args.getFirst().equals("analyse") || args.getFirst().equals("analyze"))
                     && (args.size() == 2 || args.size() == 4 && args.get(2).equals("--timeline"))) {
@@ -99,6 +137,18 @@ public final class ScorecastCli {
         return 0;
     }
 
+    private static String canonical(String command) {
+        return command.equals("analyze") ? "analyse" : command;
+    }
+
+    private static Map<String, String> commands(String... namesAndUsages) {
+        Map<String, String> map = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < namesAndUsages.length; i += 2) {
+            map.put(namesAndUsages[i], namesAndUsages[i + 1]);
+        }
+        return java.util.Collections.unmodifiableMap(map);
+    }
+
     private static int serve(ServerConfig config, PrintStream out) throws InterruptedException {
         ScorecastServer server = ScorecastServer.start(config);
         var stopped = new CountDownLatch(1);
@@ -106,7 +156,14 @@ public final class ScorecastCli {
             server.close();
             stopped.countDown();
         }, "scorecast-shutdown"));
-        out.println("Scorecast is listening on " + server.publicUrl() + " (port " + server.port() + ")");
+        out.println("Scorecast (" + config.role().wire() + " node " + server.nodeId() + ") is listening on " + server.publicUrl()
+                + " (port " + server.port() + ")");
+        if (!config.role().servesClients()) {
+            out.println("This worker answers only /healthz, /readyz and /metrics; clients use the api nodes.");
+            out.flush();
+            stopped.await();
+            return 0;
+        }
         out.println("API description: " + server.publicUrl() + "/openapi.json");
         server.developmentKey().ifPresentOrElse(
                 key -> out.println("Development API key for user \"dev\" (shown only now; keep it): " + key),

@@ -26,7 +26,12 @@ public record ServerConfig(
         long maxJsonBytes,
         int workerThreads,
         Duration analysisWait,
-        PlayerSettings player) {
+        PlayerSettings player,
+        Quotas quotas,
+        Role role,
+        StorageSettings storage,
+        Optional<String> nodeIdSetting,
+        Duration jobHeartbeat) {
 
     public ServerConfig {
         Objects.requireNonNull(host);
@@ -36,6 +41,14 @@ public record ServerConfig(
         Objects.requireNonNull(nodeUrlSetting);
         Objects.requireNonNull(uploads);
         Objects.requireNonNull(player);
+        Objects.requireNonNull(quotas);
+        Objects.requireNonNull(role);
+        Objects.requireNonNull(storage);
+        Objects.requireNonNull(nodeIdSetting);
+        if (jobHeartbeat.isNegative() || jobHeartbeat.isZero() || jobHeartbeat.toSeconds() > 10) {
+            throw new InvalidParameter("SCORECAST_JOB_HEARTBEAT_SECONDS",
+                    "SCORECAST_JOB_HEARTBEAT_SECONDS must be 1 to 10: a dead worker's jobs move after six missed heartbeats, within a minute.");
+        }
         if (port < 0 || port > 65535) {
             throw new InvalidParameter("SCORECAST_PORT", "SCORECAST_PORT must be between 0 and 65535.");
         }
@@ -69,13 +82,42 @@ public record ServerConfig(
                 settings.bytes("SCORECAST_MAX_JSON_BYTES", 4L << 20),
                 settings.integer("SCORECAST_WORKERS", 2),
                 Duration.ofSeconds(settings.integer("SCORECAST_ANALYSIS_WAIT_SECONDS", 300)),
-                PlayerSettings.from(settings));
+                PlayerSettings.from(settings),
+                Quotas.fromEnvironment(env),
+                Role.parse(settings.string("SCORECAST_ROLE", "all"), "SCORECAST_ROLE"),
+                StorageSettings.from(settings),
+                Optional.ofNullable(env.get("SCORECAST_NODE_ID")).map(String::strip).filter(id -> !id.isEmpty()).map(ServerConfig::checkNodeId),
+                Duration.ofSeconds(settings.integer("SCORECAST_JOB_HEARTBEAT_SECONDS", 5)));
     }
 
     /** The same configuration listening on another port (tests use port 0). */
     public ServerConfig withPort(int newPort) {
         return new ServerConfig(host, newPort, dataDir, dbUrl, publicUrlSetting, nodeUrlSetting, soundFont, uploads, maxJsonBytes, workerThreads,
-                analysisWait, player);
+                analysisWait, player, quotas, role, storage, nodeIdSetting, jobHeartbeat);
+    }
+
+    /** The same configuration in another role ({@code serve --role} overrides SCORECAST_ROLE). */
+    public ServerConfig withRole(Role newRole) {
+        return new ServerConfig(host, port, dataDir, dbUrl, publicUrlSetting, nodeUrlSetting, soundFont, uploads, maxJsonBytes, workerThreads,
+                analysisWait, player, quotas, newRole, storage, nodeIdSetting, jobHeartbeat);
+    }
+
+    /**
+     * The name this process holds jobs under (db-scheduler's picked_by): SCORECAST_NODE_ID when set,
+     * otherwise this host and the fixed port it listens on, which no other live process on the host
+     * can hold at once, so that a restart finds exactly what its earlier run held; on port 0 this
+     * host and process id ({@link NodeIds}).
+     */
+    public String nodeId() {
+        return nodeIdSetting.orElseGet(() -> NodeIds.defaultId(port));
+    }
+
+    private static String checkNodeId(String id) {
+        if (!id.matches("[A-Za-z0-9_.:-]{1,100}")) {
+            throw new InvalidParameter("SCORECAST_NODE_ID",
+                    "SCORECAST_NODE_ID must be 1 to 100 letters, digits, _ . : -, unique among the live nodes, not \"" + id + "\".");
+        }
+        return id;
     }
 
     /**
@@ -184,8 +226,8 @@ public record ServerConfig(
                     settings.bytes("SCORECAST_MAX_CHUNK_BYTES", 32L << 20),
                     settings.bytes("SCORECAST_MAX_FILE_BYTES", 2L << 30),
                     Duration.ofSeconds(settings.integer("SCORECAST_MAX_DURATION_SECONDS", 1800)),
-                    settings.integer("SCORECAST_MAX_FRAME_WIDTH", 8192),
-                    settings.integer("SCORECAST_MAX_FRAME_HEIGHT", 8192),
+                    settings.integer("SCORECAST_MAX_FRAME_WIDTH", 4096),
+                    settings.integer("SCORECAST_MAX_FRAME_HEIGHT", 4096),
                     settings.integer("SCORECAST_MAX_CHUNKS", 10_000),
                     Duration.ofHours(settings.integer("SCORECAST_UPLOAD_TTL_HOURS", 24)));
         }

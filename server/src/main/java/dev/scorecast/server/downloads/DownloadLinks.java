@@ -6,12 +6,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.Base64;
 import javax.crypto.Mac;
@@ -20,10 +19,13 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Signed, expiring links to an execution's outputs, so that a browser, a video player or curl can
  * fetch them without the API key (which a link must never carry). The signature is an HMAC of
- * the path and the expiry under a secret kept in the data directory, so links stay valid across
- * restarts and across processes sharing that directory.
+ * the path and the expiry under a secret every node shares (from the database or the environment,
+ * see {@link dev.scorecast.server.db.SharedSecrets}), so a link signed by one node verifies on any
+ * other and across restarts.
  */
 public final class DownloadLinks {
+    /** The name of the secret in {@code shared_secrets}. */
+    public static final String SECRET_NAME = "download-links";
     public static final String PREFIX = "/files/";
     static final Duration LIFETIME = Duration.ofDays(7);
     private static final String ALGORITHM = "HmacSHA256";
@@ -33,9 +35,12 @@ public final class DownloadLinks {
     private final Clock clock;
 
     /** {@code publicUrl} is asked at each link, since a server on port 0 knows its port only once it listens. */
-    public DownloadLinks(Supplier<String> publicUrl, Path dataDir, Clock clock) {
+    public DownloadLinks(Supplier<String> publicUrl, byte[] secret, Clock clock) {
+        if (secret.length < 16) {
+            throw new IllegalArgumentException("a link secret needs at least 16 bytes");
+        }
         this.publicUrl = publicUrl;
-        this.secret = loadOrCreateSecret(dataDir.resolve("secrets/download-links.key"));
+        this.secret = secret.clone();
         this.clock = clock;
     }
 
@@ -87,23 +92,14 @@ public final class DownloadLinks {
         }
     }
 
-    private static byte[] loadOrCreateSecret(Path file) {
+    /**
+     * The secret of an installation from before secrets moved into the database (one node's
+     * {@code secrets/download-links.key}), so links handed out then keep working after the upgrade.
+     */
+    public static Optional<byte[]> legacySecret(Path dataDir) {
+        Path file = dataDir.resolve("secrets/download-links.key");
         try {
-            if (Files.exists(file)) {
-                return Files.readAllBytes(file);
-            }
-            Files.createDirectories(file.getParent());
-            byte[] fresh = new byte[32];
-            new SecureRandom().nextBytes(fresh);
-            Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.write(temp, fresh, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
-            try {
-                Files.move(temp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            } catch (java.nio.file.FileAlreadyExistsException raced) {
-                Files.deleteIfExists(temp);
-            }
-            // Another process may have won the race; everyone uses whatever landed.
-            return Files.readAllBytes(file);
+            return Files.isRegularFile(file) ? Optional.of(Files.readAllBytes(file)) : Optional.empty();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

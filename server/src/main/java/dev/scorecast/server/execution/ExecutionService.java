@@ -12,12 +12,15 @@ import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.server.auth.Ids;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.db.Database;
+import dev.scorecast.server.quota.QuotaGuard;
 import dev.scorecast.server.db.Rows;
 import dev.scorecast.server.downloads.DownloadLinks;
 import dev.scorecast.server.jobs.Job;
+import dev.scorecast.server.jobs.JobDeadline;
 import dev.scorecast.server.jobs.JobRepository;
 import dev.scorecast.server.jobs.JobRunner;
 import dev.scorecast.server.jobs.JobStatus;
+import dev.scorecast.server.jobs.Stopping;
 import dev.scorecast.server.jobs.ProgressThrottle;
 import dev.scorecast.server.storage.BlobStore;
 import dev.scorecast.server.upload.UploadService;
@@ -56,6 +59,7 @@ public final class ExecutionService {
     private static final Duration RETRY_AFTER = Duration.ofSeconds(30);
     private static final Logger LOG = LoggerFactory.getLogger(ExecutionService.class);
 
+    private final QuotaGuard quotas;
     private final Database database;
     private final BlobStore blobs;
     private final UploadService uploads;
@@ -69,8 +73,10 @@ public final class ExecutionService {
     private JobRunner runner;
 
     public ExecutionService(Database database, BlobStore blobs, UploadService uploads, PlanService plans, JobRepository jobs,
-                            Supplier<SoundBank> soundBank, DownloadLinks links, ObjectMapper mapper, Path workRoot, Clock clock) {
+                            Supplier<SoundBank> soundBank, DownloadLinks links, QuotaGuard quotas, ObjectMapper mapper, Path workRoot,
+                            Clock clock) {
         this.database = database;
+        this.quotas = quotas;
         this.blobs = blobs;
         this.uploads = uploads;
         this.plans = plans;
@@ -101,28 +107,53 @@ public final class ExecutionService {
         String executionId = Ids.next("exe");
         var job = new Job(Ids.next("job"), owner.user(), KIND, executionId, JobStatus.PENDING, 0,
                 "Execution queued.", null, null, now, now);
+        // Refused before anything is written; checked again with the insert, where it cannot race.
+        quotas.requireFreeDisk();
+        database.query(c -> {
+            requireRoom(c, owner);
+            return null;
+        });
         String planKey = "executions/" + executionId + "/input/plan.json";
         blobs.write(planKey, new ByteArrayInputStream(PlanJson.write(plan).getBytes(StandardCharsets.UTF_8)), Long.MAX_VALUE, "plan", false);
         var record = new ExecutionRecord(executionId, owner.user(), job.id(), videoId, planKey, analysisKey, null, null, now);
-        database.transaction(c -> {
-            int active = Rows.one(c, "SELECT COUNT(*) AS n FROM jobs WHERE owner = ? AND kind = ? AND status IN (?, ?)",
-                    row -> row.getInt("n"), owner.user(), KIND, JobStatus.PENDING.wire(), JobStatus.PROCESSING.wire()).orElse(0);
-            if (active >= MAX_ACTIVE_PER_USER) {
-                throw new Busy("You already have " + active + " executions pending or running (at most " + MAX_ACTIVE_PER_USER
-                        + "); wait for one to finish and try again.", RETRY_AFTER);
-            }
-            jobs.insert(c, job);
-            Rows.update(c, """
-                    INSERT INTO executions (id, owner, job_id, video_id, plan_key, analysis_key, outputs, failure_key, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?)""",
-                    record.id(), record.owner(), record.jobId(), record.videoId(), record.planKey(), record.analysisKey(), now.toEpochMilli());
-            return null;
-        });
-        runner.enqueue(TASK, job.id());
+        int queuedBefore;
+        try {
+            queuedBefore = database.transaction(c -> {
+                int before = requireRoom(c, owner);
+                insert(c, job, record, now);
+                return before;
+            });
+        } catch (RuntimeException e) {
+            blobs.deleteTree("executions/" + executionId);
+            throw e;
+        }
+        runner.enqueue(TASK, job.id(), queuedBefore);
         return new ExecutionState(record, job);
     }
 
-    /** Runs one execution job. Safe to repeat: a re-run writes the same outputs again from the start. */
+    /** The owner's executions pending or running, refused past {@link #MAX_ACTIVE_PER_USER}. */
+    private static int requireRoom(java.sql.Connection c, Principal owner) throws java.sql.SQLException {
+        int active = Rows.one(c, "SELECT COUNT(*) AS n FROM jobs WHERE owner = ? AND kind = ? AND status IN (?, ?)",
+                row -> row.getInt("n"), owner.user(), KIND, JobStatus.PENDING.wire(), JobStatus.PROCESSING.wire()).orElse(0);
+        if (active >= MAX_ACTIVE_PER_USER) {
+            throw new Busy("You already have " + active + " executions pending or running (at most " + MAX_ACTIVE_PER_USER
+                    + "); wait for one to finish and try again.", RETRY_AFTER);
+        }
+        return active;
+    }
+
+    private void insert(java.sql.Connection c, Job job, ExecutionRecord record, Instant now) throws java.sql.SQLException {
+        jobs.insert(c, job);
+        Rows.update(c, """
+                INSERT INTO executions (id, owner, job_id, video_id, plan_key, analysis_key, outputs, failure_key, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?)""",
+                record.id(), record.owner(), record.jobId(), record.videoId(), record.planKey(), record.analysisKey(), now.toEpochMilli());
+    }
+
+    /**
+     * Runs one execution job. Safe to repeat while it is unfinished: a re-run writes the same outputs again from the start;
+     * a job that ended is left as it is.
+     */
     public void run(String jobId) {
         Job job = jobs.findForWorker(jobId).orElse(null);
         ExecutionRecord record = database.query(c -> Rows.one(c, "SELECT * FROM executions WHERE job_id = ?", ExecutionService::record, jobId))
@@ -131,19 +162,31 @@ public final class ExecutionService {
             LOG.warn("execution job {} no longer exists; nothing to run", jobId);
             return;
         }
+        if (job.status() == JobStatus.FINISHED || job.status() == JobStatus.ERROR) {
+            // A queue may hand a job out twice (a retry after a crash that came after the end): never run it over its outputs.
+            LOG.warn("execution job {} already ended as {}; not run again", jobId, job.status().wire());
+            return;
+        }
         AtomicReference<Stage> stage = new AtomicReference<>(Stage.COMPOSE);
         Path work = workRoot.resolve(record.id());
         jobs.progress(jobId, JobStatus.PROCESSING, 0, "Composing.");
+        BlobStore.Staged source = null;
+        BlobStore.Staged audio = null;
         try {
             Video video = uploads.video(new Principal(job.owner()), record.videoId());
             Plan plan = readPlan(record.planKey());
-            var inputs = new Execution.Inputs(blobs.localPath(video.storedAs()),
-                    Optional.ofNullable(video.audioStoredAs()).map(blobs::localPath), plans.analysis(record.analysisKey()), plan);
+            // The muxer and the mixer need files: staged from the store into this node's scratch space, removed after.
+            source = blobs.stage(video.storedAs());
+            audio = video.audioStoredAs() == null ? null : blobs.stage(video.audioStoredAs());
+            var inputs = new Execution.Inputs(source.path(), Optional.ofNullable(audio).map(BlobStore.Staged::path),
+                    plans.analysis(record.analysisKey()), plan);
             var throttle = new ProgressThrottle(fraction -> jobs.progress(jobId, JobStatus.PROCESSING, Math.min(0.99, fraction),
                     message(stage.get())));
             Directories.deleteTree(work);
+            JobDeadline deadline = JobDeadline.forVideo(video.duration(), clock);
             new Execution(soundBank.get()).run(inputs, work, linksFor(record.id()), (s, fraction) -> {
                 stage.set(s);
+                deadline.check();
                 throttle.accept(fraction);
             });
             String prefix = "executions/" + record.id() + "/out";
@@ -157,12 +200,29 @@ public final class ExecutionService {
             jobs.progress(jobId, JobStatus.FINISHED, 1, "Finished: the video with its new music is ready.");
         } catch (ScorecastException e) {
             fail(record, stage.get(), e.code(), e.field(), e.getMessage(), whatToChange(e));
-        } catch (IOException | RuntimeException e) {
+        } catch (Throwable e) {
+            // This node stopping under the job is not its fault: it stays unfinished and runs again on the next worker.
+            Stopping.rethrowIfStopping(e, "execution", jobId);
+            // Any failure at all ends the job with a report: an Error left to the queue would be retried without end.
+            var late = JobDeadline.passedIn(e);
+            if (late.isPresent()) {
+                LOG.warn("execution job {} passed its deadline in stage {}", jobId, stage.get().wire());
+                fail(record, stage.get(), "deadline_exceeded", null, "The execution took longer than its deadline of "
+                        + late.get().toSeconds() + " s and was stopped in the " + stage.get().wire() + " stage.",
+                        "The server may be overloaded; run /sync/execute again later, and report it if it fails again.");
+                return;
+            }
             LOG.error("execution job {} failed in stage {}", jobId, stage.get().wire(), e);
             fail(record, stage.get(), "internal_error", null, "The " + stage.get().wire() + " stage failed unexpectedly; the failure was logged.",
                     "Nothing in the request is known to be wrong; run /sync/execute again, and report it if it fails again.");
         } finally {
             try {
+                if (source != null) {
+                    source.close();
+                }
+                if (audio != null) {
+                    audio.close();
+                }
                 Directories.deleteTree(work);
             } catch (UncheckedIOException e) {
                 LOG.warn("could not remove the work directory {}", work, e);
@@ -235,8 +295,18 @@ public final class ExecutionService {
 
     /** The blob key behind a verified download path, if that file exists. */
     public Optional<String> blobFor(String executionId, String name) {
-        String key = name.equals("failure.json") ? "executions/" + executionId + "/failure.json"
-                : "executions/" + executionId + "/out/" + name;
+        if (name.equals("failure.json")) {
+            String key = "executions/" + executionId + "/failure.json";
+            return blobs.exists(key) ? Optional.of(key) : Optional.empty();
+        }
+        // Outputs count only once the run that wrote them all has finished: a run cut short (a dead
+        // worker, a store outage) may have left some of them, which a re-run writes again.
+        String prefix = database.query(c -> Rows.one(c, "SELECT outputs FROM executions WHERE id = ?",
+                row -> Optional.ofNullable(row.getString("outputs")), executionId)).flatMap(outputs -> outputs).orElse(null);
+        if (prefix == null) {
+            return Optional.empty();
+        }
+        String key = prefix + "/" + name;
         return blobs.exists(key) ? Optional.of(key) : Optional.empty();
     }
 

@@ -8,6 +8,7 @@ import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.error.Unprocessable;
 import dev.scorecast.engine.error.WrongState;
+import dev.scorecast.engine.plan.AnalysisValidator;
 import dev.scorecast.engine.plan.GenerationOptions;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanJson;
@@ -42,14 +43,17 @@ public final class PlanService {
     private final BlobStore blobs;
     private final AnalysisService analyses;
     private final Planner planner;
+    private final PlanningPool planning;
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public PlanService(Database database, BlobStore blobs, AnalysisService analyses, Planner planner, ObjectMapper mapper, Clock clock) {
+    public PlanService(Database database, BlobStore blobs, AnalysisService analyses, Planner planner, PlanningPool planning,
+                       ObjectMapper mapper, Clock clock) {
         this.database = database;
         this.blobs = blobs;
         this.analyses = analyses;
         this.planner = planner;
+        this.planning = planning;
         this.mapper = mapper.copy().configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true);
         this.clock = clock;
     }
@@ -63,16 +67,19 @@ public final class PlanService {
                     Map.of("status", state.job().status().wire(), "job_id", state.job().id()));
         }
         Analysis analysis = readAnalysis(analyses.resultJson(state), "analysis_id");
-        return store(owner, state.record().videoId(), state.record().resultKey(), planner.plan(analysis, options));
+        Plan plan = planning.run(() -> planner.plan(analysis, options));
+        return store(owner, state.record().videoId(), state.record().resultKey(), plan);
     }
 
     /** Variant B: a plan from an analysis the client sent, for the completed upload's {@code video}. */
     public StoredPlan generate(Principal owner, Video video, byte[] analysisJson, GenerationOptions options) {
-        Analysis analysis = readAnalysis(analysisJson, "analysis");
+        Analysis analysis = AnalysisValidator.validate(readAnalysis(analysisJson, "analysis"), "analysis");
         checkBelongs(analysis, video);
+        Plan plan = planning.run(() -> planner.plan(analysis, options));
+        // Written only once it planned, so a refused analysis leaves nothing behind.
         String key = "plans/analyses/" + Ids.next("ana") + ".json";
         blobs.write(key, new ByteArrayInputStream(analysisJson), Long.MAX_VALUE, "analysis", false);
-        return store(owner, video.id(), key, planner.plan(analysis, options));
+        return store(owner, video.id(), key, plan);
     }
 
     public StoredPlan find(Principal owner, String planId) {

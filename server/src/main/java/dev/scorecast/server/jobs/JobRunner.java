@@ -1,32 +1,51 @@
 package dev.scorecast.server.jobs;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.task.Task;
+import com.github.kagkarlsson.scheduler.task.FailureHandler;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+import dev.scorecast.server.config.NodeIds;
 import dev.scorecast.server.db.Database;
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.function.Consumer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The one adapter over db-scheduler. Jobs live in the metadata database, so any process on the
- * same database can run them, and a job whose worker died is picked up again after its heartbeat
- * stops. Stages register their tasks here; nothing else imports the library.
+ * The one adapter over db-scheduler. Jobs live in the metadata database, so any worker on the
+ * same database can run them. A worker holds a job under its node id and renews a heartbeat while
+ * it runs; after {@link #MISSED_HEARTBEATS} missed heartbeats another worker takes the job over
+ * (within a minute at the default 5 s heartbeat), and a worker that restarts under the same node id
+ * first lets go of what its earlier run held. A node that runs no jobs (role {@code api}) only
+ * queues them. Stages register their tasks here; nothing else imports the library.
  */
 public final class JobRunner implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
+    /** Missed heartbeats after which a job's worker counts as dead. */
+    public static final int MISSED_HEARTBEATS = 6;
+
+    private final SchedulerClient client;
     private final Scheduler scheduler;
     private final Map<String, OneTimeTask<String>> oneTime;
+    private final Database database;
+    private final String nodeId;
 
-    private JobRunner(Scheduler scheduler, Map<String, OneTimeTask<String>> oneTime) {
+    private JobRunner(SchedulerClient client, Scheduler scheduler, Map<String, OneTimeTask<String>> oneTime, Database database, String nodeId) {
+        this.client = client;
         this.scheduler = scheduler;
         this.oneTime = oneTime;
+        this.database = database;
+        this.nodeId = nodeId;
     }
 
     /**
@@ -34,33 +53,111 @@ public final class JobRunner implements AutoCloseable {
      * worker is free. Scheduling the same job id twice keeps the first.
      */
     public void enqueue(String name, String jobId) {
+        enqueue(name, jobId, 0);
+    }
+
+    /**
+     * As {@link #enqueue(String, String)}, behind {@code ownersQueued} jobs its owner already has
+     * pending or running. Workers take the highest priority first, and a job's priority falls with
+     * its place in its owner's own queue: one user's tenth job waits behind every other user's
+     * first, so no one's queue starves the others (round robin between users).
+     */
+    public void enqueue(String name, String jobId, int ownersQueued) {
         OneTimeTask<String> task = oneTime.get(name);
         if (task == null) {
             throw new IllegalArgumentException("no task named " + name);
         }
-        scheduler.scheduleIfNotExists(task.instance(jobId, jobId), Instant.now());
+        int priority = Math.max(0, FAIR_SHARE_TOP - Math.max(0, ownersQueued));
+        client.scheduleIfNotExists(task.instanceBuilder(jobId).data(jobId).priority(priority).scheduledTo(Instant.now()));
     }
 
-    public static Builder builder(Database database) {
-        return new Builder(database);
+    /** How soon a run cut off by its node stopping runs again (on any worker). */
+    static final Duration RETRY_AFTER_STOP = Duration.ofSeconds(3);
+
+    /** The priority of a user's first queued job; each further one of theirs is one lower. */
+    static final int FAIR_SHARE_TOP = 1000;
+
+    /** Whether this node runs jobs (a worker) or only queues them. */
+    public boolean runsJobs() {
+        return scheduler != null;
+    }
+
+    /** The name this node holds jobs under. */
+    public String nodeId() {
+        return nodeId;
+    }
+
+    /**
+     * Lets go of every job an earlier run of this node held (killed, it never said it stopped), and
+     * starts running jobs. Only rows held under this node's id are touched: another live node's work
+     * is never taken here, only by db-scheduler once that node misses its heartbeats. Call once this
+     * node holds its port, which proves no other live process on the host has its id.
+     */
+    public void start() {
+        if (scheduler == null) {
+            return;
+        }
+        List<String> released = releaseHeldBy(database, nodeId);
+        if (!released.isEmpty()) {
+            LOG.info("released {} jobs an earlier run of node {} held: {}", released.size(), nodeId, released);
+        }
+        scheduler.start();
+    }
+
+    /**
+     * Marks the executions this node may take over at start ({@link NodeIds#mayTakeOver}: held by
+     * its own id, or by a dead process of this host) as free to pick, and puts their jobs that showed
+     * {@code processing} back to {@code pending}. Returns the task instances released.
+     */
+    static List<String> releaseHeldBy(Database database, String nodeId) {
+        return database.transaction(c -> {
+            var held = dev.scorecast.server.db.Rows.list(c,
+                    "SELECT task_name, task_instance, picked_by FROM scheduled_tasks WHERE picked = TRUE" + database.forUpdate(),
+                    row -> new String[] {row.getString("task_name"), row.getString("task_instance"), row.getString("picked_by")});
+            List<String> released = new ArrayList<>();
+            for (String[] row : held) {
+                if (!NodeIds.mayTakeOver(nodeId, row[2])) {
+                    continue;
+                }
+                dev.scorecast.server.db.Rows.update(c,
+                        "UPDATE scheduled_tasks SET picked = FALSE, picked_by = NULL, last_heartbeat = NULL, version = version + 1"
+                                + " WHERE task_name = ? AND task_instance = ? AND picked_by = ?", row[0], row[1], row[2]);
+                dev.scorecast.server.db.Rows.update(c,
+                        "UPDATE jobs SET status = 'pending', message = ?, updated_at = ? WHERE id = ? AND status = 'processing'",
+                        "Queued again: the worker running it stopped.", System.currentTimeMillis(), row[1]);
+                released.add(row[1]);
+            }
+            return released;
+        });
+    }
+
+    public static Builder builder(Database database, String nodeId) {
+        return new Builder(database, nodeId);
     }
 
     @Override
     public void close() {
-        scheduler.stop();
+        if (scheduler != null) {
+            scheduler.stop();
+        }
     }
 
     /** Collects the tasks before the scheduler starts (db-scheduler needs them all up front). */
     public static final class Builder {
         private final Database database;
+        private final String nodeId;
         private final List<Task<?>> tasks = new ArrayList<>();
         private final Map<String, OneTimeTask<String>> oneTime = new HashMap<>();
         private final List<RecurringTask<?>> recurring = new ArrayList<>();
         private int threads = 2;
         private Duration pollingInterval = Duration.ofSeconds(1);
+        private Duration heartbeat = Duration.ofSeconds(5);
+        private boolean runsJobs = true;
+        private BiConsumer<String, Duration> timer = (kind, took) -> {};
 
-        private Builder(Database database) {
+        private Builder(Database database, String nodeId) {
             this.database = database;
+            this.nodeId = nodeId;
         }
 
         public Builder threads(int count) {
@@ -73,7 +170,25 @@ public final class JobRunner implements AutoCloseable {
             return this;
         }
 
-        /** Runs {@code work} every {@code period}, on whichever process gets to it first. */
+        /** How often a worker renews its hold on running jobs; dead after {@link #MISSED_HEARTBEATS} of them. */
+        public Builder heartbeat(Duration interval) {
+            this.heartbeat = interval;
+            return this;
+        }
+
+        /** False for a node that only queues jobs (role api): it polls for none and holds none. */
+        public Builder runsJobs(boolean runs) {
+            this.runsJobs = runs;
+            return this;
+        }
+
+        /** Told the task name and wall time of every run on this node (metrics). */
+        public Builder timer(BiConsumer<String, Duration> onRun) {
+            this.timer = onRun;
+            return this;
+        }
+
+        /** Runs {@code work} every {@code period}, on whichever worker gets to it first. */
         public Builder every(String name, Duration period, Runnable work) {
             recurring.add(Tasks.recurring(name, FixedDelay.of(period)).execute((instance, context) -> work.run()));
             return this;
@@ -84,13 +199,31 @@ public final class JobRunner implements AutoCloseable {
          * another worker runs the job again, so {@code work} must be safe to repeat.
          */
         public Builder task(String name, Consumer<String> work) {
-            OneTimeTask<String> task = Tasks.oneTime(name, String.class).execute((instance, context) -> work.accept(instance.getData()));
+            // A run that fails by throwing was cut off by its node stopping (Stopping): run it again soon, not in five minutes.
+            OneTimeTask<String> task = Tasks.oneTime(name, String.class)
+                    .onFailure(new FailureHandler.OnFailureRetryLater<>(RETRY_AFTER_STOP)).execute((instance, context) -> {
+                long started = System.nanoTime();
+                try {
+                    work.accept(instance.getData());
+                } finally {
+                    timer.accept(name, Duration.ofNanos(System.nanoTime() - started));
+                }
+            });
             tasks.add(task);
             oneTime.put(name, task);
             return this;
         }
 
-        public JobRunner start() {
+        /** Builds the runner; it queues jobs at once, and runs them from {@link JobRunner#start()}. */
+        public JobRunner build() {
+            var clientBuilder = SchedulerClient.Builder.create(database.dataSource(), tasks);
+            if (database.isSqlite()) {
+                clientBuilder.jdbcCustomization(new SqliteJdbcCustomization());
+            }
+            SchedulerClient client = clientBuilder.build();
+            if (!runsJobs) {
+                return new JobRunner(client, null, Map.copyOf(oneTime), database, nodeId);
+            }
             // startTasks registers the recurring tasks itself; listing them twice is an error.
             var builder = Scheduler.create(database.dataSource(), tasks);
             if (database.isSqlite()) {
@@ -98,13 +231,16 @@ public final class JobRunner implements AutoCloseable {
             }
             Scheduler scheduler = builder
                     .startTasks(recurring)
+                    .schedulerName(() -> nodeId)
                     .threads(threads)
                     .pollingInterval(pollingInterval)
+                    .heartbeatInterval(heartbeat)
+                    .missedHeartbeatsLimit(MISSED_HEARTBEATS)
                     .enableImmediateExecution()
+                    .enablePriority()
                     .shutdownMaxWait(Duration.ofSeconds(10))
                     .build();
-            scheduler.start();
-            return new JobRunner(scheduler, Map.copyOf(oneTime));
+            return new JobRunner(scheduler, scheduler, Map.copyOf(oneTime), database, nodeId);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.scorecast.server.player;
 
+import dev.scorecast.engine.error.Busy;
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.error.WrongState;
 import dev.scorecast.engine.live.AppliesAt;
@@ -10,12 +11,10 @@ import dev.scorecast.engine.live.LiveEngine;
 import dev.scorecast.engine.live.LiveSession;
 import dev.scorecast.engine.media.LiveEncoder;
 import dev.scorecast.engine.plan.Plan;
-import dev.scorecast.server.api.Authenticator;
 import dev.scorecast.server.auth.Ids;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.downloads.DownloadLinks;
 import dev.scorecast.server.player.StreamRegistry.EndReason;
-import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -46,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * sessions of the streams it plays. A sweeper ends streams idle longer than the TTL, which frees
  * their synthesizer, encoders and loop, and tells the database that the others are still alive.
  */
-public final class PlayerService implements Authenticator.PlayerCredentials, AutoCloseable {
+public final class PlayerService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PlayerService.class);
     public static final String STREAM_PATH = "/player/stream";
     static final Duration LINK_LIFETIME = Duration.ofDays(1);
@@ -206,7 +205,20 @@ public final class PlayerService implements Authenticator.PlayerCredentials, Aut
     }
 
     /** A listener for the stream a request names (owner checked by the caller). */
+    /** Listeners one stream takes at once: a user's devices, not an audience (every listener costs an encoder). */
+    public static final int MAX_LISTENERS_PER_STREAM = 8;
+
+    /**
+     * A new listener on {@code s}.
+     *
+     * @throws Busy when the stream already has {@link #MAX_LISTENERS_PER_STREAM} listeners
+     */
     public Listener listen(LiveStream s, LiveEncoder.Format format) {
+        int listening = s.session.listeners();
+        if (listening >= MAX_LISTENERS_PER_STREAM) {
+            throw new Busy("This stream already has " + listening + " listeners (at most " + MAX_LISTENERS_PER_STREAM
+                    + "); close one, or share a performance by starting the same experience on another stream.", Duration.ofSeconds(5));
+        }
         Listener l = s.session.listen(format);
         s.touch(clock.instant());
         return l;
@@ -218,7 +230,7 @@ public final class PlayerService implements Authenticator.PlayerCredentials, Aut
     }
 
     /** Any node answers for a session token: the database knows every active stream's token hash. */
-    @Override
+    /** The owner of the live stream whose session token this is. */
     public Optional<Principal> sessionToken(String token) {
         if (token == null || !token.startsWith("st_")) {
             return Optional.empty();
@@ -226,15 +238,18 @@ public final class PlayerService implements Authenticator.PlayerCredentials, Aut
         return registry.activeByToken(hash(token)).map(StreamRecord::owner);
     }
 
-    /** Any node answers for a signed link, as long as the nodes share the link secret (the data directory's secrets/). */
-    @Override
-    public Optional<Principal> streamLink(Context ctx) {
-        String id = ctx.queryParam("stream_id");
-        if (id == null || !ctx.path().equals(STREAM_PATH)) {
+    /**
+     * The owner of the stream a signed stream link opens: {@code path} must be the stream's, with its
+     * {@code streamId}, {@code expires} and {@code signature} query values. Any node answers for a
+     * signed link, since every node reads the same link secret from the database.
+     */
+    public Optional<Principal> streamLink(String path, String streamId, String expires, String signature) {
+        String id = streamId;
+        if (id == null || !STREAM_PATH.equals(path)) {
             return Optional.empty();
         }
         try {
-            links.verify(signedPath(id), ctx.queryParam("expires"), ctx.queryParam("signature"));
+            links.verify(signedPath(id), expires, signature);
         } catch (NotFound e) {
             return Optional.empty();
         }

@@ -6,13 +6,14 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileVisitResult;
+import java.nio.channels.FileChannel;
+import java.nio.channels.Channels;
+import java.nio.file.StandardOpenOption;
+import dev.scorecast.engine.io.Directories;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -28,11 +29,20 @@ public final class LocalBlobStore implements BlobStore {
     private static final Pattern SAFE_KEY = Pattern.compile("[a-z0-9_][a-z0-9_.-]*(/[a-z0-9_][a-z0-9_.-]*)*");
     private static final String TEMP_SUFFIX = ".partial";
     private static final int BUFFER_BYTES = 1 << 20;
+    private static final long PID = ProcessHandle.current().pid();
+    private static final Pattern TEMP_NAME = Pattern.compile(".*\\.(\\d+)-[0-9a-f-]{36}" + Pattern.quote(TEMP_SUFFIX));
 
     private final Path root;
+    private final Scratch scratch;
 
+    /** A store whose scratch space is {@code tmp/scratch} beside {@code root}. */
     public LocalBlobStore(Path root) {
+        this(root, Scratch.under(root.toAbsolutePath().normalize().resolveSibling("tmp").resolve("scratch")));
+    }
+
+    public LocalBlobStore(Path root, Scratch scratch) {
         this.root = root.toAbsolutePath().normalize();
+        this.scratch = scratch;
         try {
             Files.createDirectories(this.root);
         } catch (IOException e) {
@@ -43,13 +53,15 @@ public final class LocalBlobStore implements BlobStore {
     @Override
     public StoredBlob write(String key, InputStream content, long maxBytes, String sizeField, boolean withSha256) {
         Path target = resolve(key);
-        Path temp = target.resolveSibling(target.getFileName() + "." + UUID.randomUUID() + TEMP_SUFFIX);
+        // The writer's process id in the name: recovery removes only the leftovers of processes that are gone.
+        Path temp = target.resolveSibling(target.getFileName() + "." + PID + "-" + UUID.randomUUID() + TEMP_SUFFIX);
         try {
             Files.createDirectories(target.getParent());
             MessageDigest digest = withSha256 ? sha256() : null;
             var crc = new CRC32C();
             long size = 0;
-            try (OutputStream file = Files.newOutputStream(temp);
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                 OutputStream file = Channels.newOutputStream(channel);
                  OutputStream out = new CheckedOutputStream(digest == null ? file : new DigestOutputStream(file, digest), crc)) {
                 byte[] buffer = new byte[BUFFER_BYTES];
                 int read;
@@ -61,8 +73,10 @@ public final class LocalBlobStore implements BlobStore {
                     }
                     out.write(buffer, 0, read);
                 }
+                out.flush();
+                channel.force(true);
             }
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            publish(temp, target);
             return new StoredBlob(key, size, Checksums.hex(crc), digest == null ? null : HexFormat.of().formatHex(digest.digest()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -77,7 +91,10 @@ public final class LocalBlobStore implements BlobStore {
         try {
             Files.createDirectories(target.getParent());
             try {
-                Files.move(file, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                    channel.force(true);
+                }
+                publish(file, target);
                 return;
             } catch (AtomicMoveNotSupportedException otherFileSystem) {
                 // fall through to copying, which publishes atomically through a temporary name
@@ -91,6 +108,17 @@ public final class LocalBlobStore implements BlobStore {
         }
     }
 
+    /**
+     * Renames a written and synced file to its key, then syncs the directory: after a power cut the
+     * key holds the whole file or nothing, never a name pointing at lost or partial data.
+     */
+    private static void publish(Path synced, Path target) throws IOException {
+        Files.move(synced, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        try (FileChannel directory = FileChannel.open(target.getParent(), StandardOpenOption.READ)) {
+            directory.force(true);
+        }
+    }
+
     @Override
     public InputStream open(String key) {
         try {
@@ -101,14 +129,34 @@ public final class LocalBlobStore implements BlobStore {
     }
 
     @Override
-    public Path localPath(String key) {
-        Path path = resolve(key);
+    public long size(String key) {
         try {
-            Files.createDirectories(path.getParent());
+            return Files.size(resolve(key));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return path;
+    }
+
+    /** The file itself: nothing to copy, nothing to remove. */
+    @Override
+    public Staged stage(String key) {
+        Path path = resolve(key);
+        if (!Files.isRegularFile(path)) {
+            throw new UncheckedIOException(new NoSuchFileException(key));
+        }
+        return new Staged(path, false);
+    }
+
+    @Override
+    public Path scratchDirectory() {
+        return scratch.newDirectory();
+    }
+
+    @Override
+    public void checkReachable() {
+        if (!Files.isDirectory(root) || !Files.isWritable(root)) {
+            throw new UncheckedIOException(new IOException("the file store " + root + " is not a writable directory"));
+        }
     }
 
     @Override
@@ -123,38 +171,27 @@ public final class LocalBlobStore implements BlobStore {
 
     @Override
     public void deleteTree(String prefix) {
-        Path dir = resolve(prefix);
-        if (!Files.isDirectory(dir)) {
-            return;
-        }
-        try {
-            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path visited, IOException failure) throws IOException {
-                    Files.deleteIfExists(visited);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (NoSuchFileException ignored) {
-            // Already gone: another cleanup got there first.
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Directories.deleteTree(resolve(prefix));
     }
 
     @Override
     public void removeLeftovers() {
         try (Stream<Path> files = Files.walk(root)) {
-            files.filter(path -> path.getFileName().toString().endsWith(TEMP_SUFFIX)).forEach(LocalBlobStore::deleteQuietly);
+            files.filter(path -> path.getFileName().toString().endsWith(TEMP_SUFFIX) && !writerAlive(path.getFileName().toString()))
+                    .forEach(LocalBlobStore::deleteQuietly);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Whether the process that named this temporary file still runs (another node on the same directory). */
+    private static boolean writerAlive(String name) {
+        var m = TEMP_NAME.matcher(name);
+        if (!m.matches()) {
+            return false;
+        }
+        long pid = Long.parseLong(m.group(1));
+        return pid != PID && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
     private Path resolve(String key) {

@@ -92,8 +92,26 @@ final class UploadRepository {
     }
 
     /** Uploads left mid-assembly by a crash: they go back to taking chunks. */
-    List<Upload> interrupted(Connection c) throws SQLException {
-        return Rows.list(c, "SELECT * FROM uploads WHERE state = ?", UploadRepository::upload, UploadState.ASSEMBLING.wire());
+    /**
+     * Uploads left mid-assembly by {@code nodeId} (an earlier run of this node) or by a dead process
+     * of this host, by a node of an older version (no node recorded), or by any node longer ago than
+     * {@code staleBefore}.
+     */
+    List<Upload> interrupted(Connection c, String nodeId, long staleBefore) throws SQLException {
+        List<Upload> found = new java.util.ArrayList<>();
+        for (var row : Rows.list(c, "SELECT id, assembling_node, updated_at FROM uploads WHERE state = ?",
+                r -> new Object[] {r.getString("id"), r.getString("assembling_node"), r.getLong("updated_at")}, UploadState.ASSEMBLING.wire())) {
+            String holder = (String) row[1];
+            if (holder == null || (long) row[2] < staleBefore || dev.scorecast.server.config.NodeIds.mayTakeOver(nodeId, holder)) {
+                Rows.one(c, "SELECT * FROM uploads WHERE id = ?", UploadRepository::upload, row[0]).ifPresent(found::add);
+            }
+        }
+        return found;
+    }
+
+    void setAssembling(Connection c, String id, String videoId, String nodeId) throws SQLException {
+        Rows.update(c, "UPDATE uploads SET state = ?, video_id = ?, assembling_node = ?, updated_at = ? WHERE id = ?",
+                UploadState.ASSEMBLING.wire(), videoId, nodeId, System.currentTimeMillis(), id);
     }
 
     List<Upload> expired(Connection c, Instant now) throws SQLException {
@@ -101,9 +119,20 @@ final class UploadRepository {
                 UploadRepository::upload, UploadState.ACTIVE.wire(), now.toEpochMilli());
     }
 
-    void delete(Connection c, String uploadId) throws SQLException {
+    /**
+     * Deletes the upload only if it is still active and still expired at {@code now}: a chunk that
+     * arrived since it was listed renewed its expiry in the same rows, and then it stays.
+     *
+     * @return whether it was deleted
+     */
+    boolean deleteIfExpired(Connection c, String uploadId, Instant now) throws SQLException {
+        int deleted = Rows.update(c, "DELETE FROM uploads WHERE id = ? AND state = ? AND expires_at < ?", uploadId,
+                UploadState.ACTIVE.wire(), now.toEpochMilli());
+        if (deleted == 0) {
+            return false;
+        }
         Rows.update(c, "DELETE FROM upload_chunks WHERE upload_id = ?", uploadId);
-        Rows.update(c, "DELETE FROM uploads WHERE id = ?", uploadId);
+        return true;
     }
 
     private static Upload upload(ResultSet row) throws SQLException {

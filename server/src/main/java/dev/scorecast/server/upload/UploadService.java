@@ -2,6 +2,7 @@ package dev.scorecast.server.upload;
 
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.NotFound;
+import dev.scorecast.engine.error.Overloaded;
 import dev.scorecast.engine.error.TooLarge;
 import dev.scorecast.engine.error.WrongState;
 import dev.scorecast.engine.media.AudioExtractor;
@@ -12,20 +13,25 @@ import dev.scorecast.server.auth.Ids;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.config.ServerConfig.UploadLimits;
 import dev.scorecast.server.db.Database;
+import dev.scorecast.server.quota.QuotaGuard;
 import dev.scorecast.server.storage.BlobStore;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Enumeration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
@@ -50,16 +56,31 @@ public final class UploadService {
      * would otherwise pin the carrier of the request's virtual thread for seconds.
      */
     private final ExecutorService mediaWork;
+    private final QuotaGuard quotas;
+    private final String nodeId;
+    /** An assembly older than this was left by a node that died and never came back: any node puts it back. */
+    static final Duration ABANDONED_ASSEMBLY = Duration.ofMinutes(30);
+    /** Completions waiting for a media thread before complete answers 503. */
+    static final int MEDIA_QUEUE = 8;
 
-    public UploadService(Database database, BlobStore blobs, UploadLimits limits, Clock clock) {
+    public UploadService(Database database, BlobStore blobs, UploadLimits limits, QuotaGuard quotas, Clock clock) {
+        this(database, blobs, limits, quotas, clock, "local");
+    }
+
+    /** {@code nodeId} marks the uploads this node assembles, so that its recovery touches only those. */
+    public UploadService(Database database, BlobStore blobs, UploadLimits limits, QuotaGuard quotas, Clock clock, String nodeId) {
+        this.nodeId = nodeId;
         this.database = database;
+        this.quotas = quotas;
         this.blobs = blobs;
         this.limits = limits;
         this.clock = clock;
         this.repository = new UploadRepository(database.forUpdate());
         this.mediaLimits = limits.media();
-        this.mediaWork = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
-                Thread.ofPlatform().name("media-", 0).daemon().factory());
+        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        // A short queue: past it, complete answers 503 at once instead of holding requests open for minutes.
+        this.mediaWork = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(MEDIA_QUEUE),
+                Thread.ofPlatform().name("media-", 0).daemon().factory(), new ThreadPoolExecutor.AbortPolicy());
     }
 
     /** Stops the media threads; uploads being completed finish first. */
@@ -73,10 +94,15 @@ public final class UploadService {
             throw new TooLarge("file_size", "The file is " + fileSize + " bytes; the largest accepted is "
                     + limits.maxFileBytes() + " bytes. Shorten or compress the video and upload it again.");
         }
+        quotas.requireFreeDisk();
         Instant now = clock.instant();
         var upload = new Upload(Ids.next(variant.idPrefix()), owner.user(), variant, fileName, fileSize, mediaType,
                 null, UploadState.ACTIVE, null, now, now.plus(limits.expiresAfter()));
         database.transaction(c -> {
+            quotas.requireUploadSlot(c, owner);
+            if (fileSize != null) {
+                quotas.requireRoomFor(c, owner, fileSize, "file_size");
+            }
             repository.insert(c, upload);
             return null;
         });
@@ -94,6 +120,12 @@ public final class UploadService {
         if (incoming.declaredLength() != null && incoming.declaredLength() > limits.maxChunkBytes()) {
             throw chunkTooLarge(variant);
         }
+        // Before a byte is read: the exact size is checked again with the chunk's row.
+        quotas.requireFreeDisk();
+        database.query(c -> {
+            quotas.requireRoomFor(c, owner, incoming.declaredLength() != null ? incoming.declaredLength() : 1, variant.contentField());
+            return null;
+        });
         String chunkId = Ids.next("chk");
         String key = "uploads/" + upload.id() + "/" + incoming.index() + "-" + chunkId;
         BlobStore.StoredBlob stored;
@@ -150,7 +182,9 @@ public final class UploadService {
                     : new TooLarge(variant.contentField(), "The chunks received add up to more than the largest accepted file ("
                             + limits.maxFileBytes() + " bytes); shorten or compress the video.");
         }
-        String replaced = repository.chunk(c, uploadId, chunk.index()).map(Chunk::storedAs).orElse(null);
+        var previous = repository.chunk(c, uploadId, chunk.index());
+        quotas.requireRoomFor(c, owner, chunk.size() - previous.map(Chunk::size).orElse(0L), variant.contentField());
+        String replaced = previous.map(Chunk::storedAs).orElse(null);
         repository.putChunk(c, uploadId, chunk);
         Instant now = clock.instant();
         repository.touch(c, uploadId, now, now.plus(limits.expiresAfter()));
@@ -224,7 +258,7 @@ public final class UploadService {
                     Map.of("received_bytes", received, "expected_bytes", upload.fileSize()));
         }
         String videoId = Ids.next("vid");
-        repository.setState(c, uploadId, UploadState.ASSEMBLING, videoId);
+        repository.setAssembling(c, uploadId, videoId, nodeId);
         return new Claim(withVideo(upload, videoId), chunks, null);
     }
 
@@ -254,11 +288,24 @@ public final class UploadService {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        VideoInfo info = VideoProbe.probe(blobs.localPath(sourceKey), mediaLimits);
+        VideoInfo info;
         String audioKey = null;
-        if (info.hasAudio()) {
-            String key = "videos/" + videoId + "/audio.wav";
-            audioKey = AudioExtractor.extractWav(blobs.localPath(sourceKey), blobs.localPath(key), mediaLimits).map(track -> key).orElse(null);
+        // FFmpeg needs a file: the store's own in the data directory, a staged copy from an object store.
+        try (BlobStore.Staged staged = blobs.stage(sourceKey)) {
+            info = VideoProbe.probe(staged.path(), mediaLimits);
+            if (info.hasAudio()) {
+                String key = "videos/" + videoId + "/audio.wav";
+                java.nio.file.Path work = blobs.scratchDirectory();
+                try {
+                    java.nio.file.Path wav = work.resolve("audio.wav");
+                    if (AudioExtractor.extractWav(staged.path(), wav, mediaLimits).isPresent()) {
+                        blobs.moveIn(key, wav);
+                        audioKey = key;
+                    }
+                } finally {
+                    dev.scorecast.engine.io.Directories.deleteTree(work);
+                }
+            }
         }
         return new Video(videoId, upload.owner(), upload.id(), upload.fileName(), sourceKey, source.size(), source.crc32c(),
                 info.container(), info.videoCodec(), info.duration(), info.width(), info.height(), info.fps(),
@@ -266,8 +313,15 @@ public final class UploadService {
     }
 
     private <T> T onMediaThread(Callable<T> work) {
+        java.util.concurrent.Future<T> future;
         try {
-            return mediaWork.submit(work).get();
+            future = mediaWork.submit(work);
+        } catch (RejectedExecutionException e) {
+            throw new Overloaded("The server is assembling as many uploads as it takes on at once; call complete again in a few seconds "
+                    + "(the chunks are kept).", Duration.ofSeconds(5));
+        }
+        try {
+            return future.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException failure) {
                 throw failure;
@@ -279,7 +333,11 @@ public final class UploadService {
         }
     }
 
-    /** Opens each chunk only when the previous one is used up, so one file handle is open at a time. */
+    /**
+     * Opens each chunk only when the previous one is used up, so one file handle is open at a time,
+     * and checks each against the CRC32C taken when it arrived: a chunk damaged at rest fails the
+     * assembly (the client sends it again) instead of becoming part of the video.
+     */
     private Enumeration<InputStream> opening(List<Chunk> chunks) {
         Iterator<Chunk> next = chunks.iterator();
         return new Enumeration<>() {
@@ -290,7 +348,7 @@ public final class UploadService {
 
             @Override
             public InputStream nextElement() {
-                return blobs.open(next.next().storedAs());
+                return new VerifiedChunk(next.next(), blobs);
             }
         };
     }
@@ -310,10 +368,15 @@ public final class UploadService {
         return video(owner, upload.videoId());
     }
 
-    /** Puts uploads a crash left mid-assembly back to taking chunks, and removes half-written files. */
+    /**
+     * Puts uploads a crash of this node left mid-assembly back to taking chunks (and those any node
+     * left longer ago than {@link #ABANDONED_ASSEMBLY}), and removes half-written files. Another
+     * live node's assemblies are never touched.
+     */
     public void recover() {
         blobs.removeLeftovers();
-        for (Upload upload : database.query(repository::interrupted)) {
+        long staleBefore = clock.instant().minus(ABANDONED_ASSEMBLY).toEpochMilli();
+        for (Upload upload : database.query(c -> repository.interrupted(c, nodeId, staleBefore))) {
             if (upload.videoId() != null) {
                 blobs.deleteTree("videos/" + upload.videoId());
             }
@@ -328,14 +391,15 @@ public final class UploadService {
     /** Deletes unfinished uploads nobody has touched within the expiry time. */
     public int removeExpired() {
         List<Upload> expired = database.query(c -> repository.expired(c, clock.instant()));
+        int removed = 0;
         for (Upload upload : expired) {
-            database.transaction(c -> {
-                repository.delete(c, upload.id());
-                return null;
-            });
-            blobs.deleteTree("uploads/" + upload.id());
+            // Conditional: a late chunk renews the expiry, and its upload must not lose it to this sweep.
+            if (database.transaction(c -> repository.deleteIfExpired(c, upload.id(), clock.instant()))) {
+                blobs.deleteTree("uploads/" + upload.id());
+                removed++;
+            }
         }
-        return expired.size();
+        return removed;
     }
 
     private Upload find(Principal owner, Variant variant, String uploadId) {

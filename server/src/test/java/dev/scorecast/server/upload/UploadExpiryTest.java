@@ -52,7 +52,8 @@ class UploadExpiryTest {
         var clock = new ManualClock();
         var owner = new Principal("alice");
         try (Database database = Database.open(config.dbUrl())) {
-            var uploads = new UploadService(database, new LocalBlobStore(data.resolve("files")), config.uploads(), clock);
+            var uploads = new UploadService(database, new LocalBlobStore(data.resolve("files")), config.uploads(),
+                    new dev.scorecast.server.quota.QuotaGuard(dev.scorecast.server.config.Quotas.DEFAULT, data), clock);
             Upload stale = uploads.initialize(owner, Variant.B, "a.mp4", null, null);
             Upload fresh = uploads.initialize(owner, Variant.B, "b.mp4", null, null);
             byte[] bytes = {1, 2, 3, 4};

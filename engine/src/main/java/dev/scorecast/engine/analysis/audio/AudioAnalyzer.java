@@ -1,5 +1,6 @@
 package dev.scorecast.engine.analysis.audio;
 
+import dev.scorecast.engine.dsp.PolyphaseResampler;
 import dev.scorecast.engine.analysis.AudioAnalysis;
 import dev.scorecast.engine.analysis.Span;
 import dev.scorecast.engine.voice.SpeechDetector;

@@ -1,5 +1,6 @@
 package dev.scorecast.engine.analysis.audio;
 
+import dev.scorecast.engine.dsp.PolyphaseResampler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.scorecast.engine.analysis.audio;
+package dev.scorecast.engine.dsp;
 
 /**
  * The polyphase filter that estimates a signal between its samples, for true-peak work (ITU-R

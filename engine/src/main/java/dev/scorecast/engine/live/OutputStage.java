@@ -1,0 +1,169 @@
+package dev.scorecast.engine.live;
+
+import dev.scorecast.engine.dsp.BlockProcessor;
+import dev.scorecast.engine.media.LiveEncoder;
+import dev.scorecast.engine.render.GainRamp;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The end of a performance's chain: a {@link GainRamp} (the offline mix's gain stage) for the master
+ * gain (the engine's, and the experience's calibration to the common loudness, ramped over 10 ms
+ * when it changes) and for the one-beat fade of a stop, the synthesizer's tail after it, the
+ * {@link SoftKnee} that rounds off a loud moment, and the {@link Outlet}s (one encoder per format
+ * listened to) that the finished block goes to. Blocks are planar; they are interleaved once, for
+ * the encoders.
+ *
+ * <p>The gain side runs on the render loop; listeners attach and detach from callers' threads.
+ * {@link #copy()} for a fork copies the gain side: listeners move on their own.
+ */
+final class OutputStage {
+    /** After a stop, the synthesizer runs this long for reverb tails to die under the faded gain, then rests. */
+    private static final int TAIL_FRAMES = Performance.RATE;
+
+    private final float masterGain;
+    private final Map<LiveEncoder.Format, Outlet> outlets = new EnumMap<>(LiveEncoder.Format.class);
+    private boolean sealed;
+    private final GainRamp gain;
+    private final BlockProcessor knee = new SoftKnee();
+    private boolean fading;
+    private int tailLeft;
+    /** The experience's calibration to the common loudness (its gain_db), from the bar line it starts on. */
+    private double experienceGain = 1;
+    private final float[] interleaved;
+
+    OutputStage(float masterGain, int blockFrames) {
+        this(masterGain, new GainRamp(masterGain, 0), blockFrames);
+    }
+
+    private OutputStage(float masterGain, GainRamp gain, int blockFrames) {
+        this.masterGain = masterGain;
+        this.gain = gain;
+        this.interleaved = new float[2 * blockFrames];
+    }
+
+    /** The gain side as it is now, with no outlets. */
+    OutputStage copy() {
+        OutputStage c = new OutputStage(masterGain, gain.copy(), interleaved.length / 2);
+        c.fading = fading;
+        c.tailLeft = tailLeft;
+        c.experienceGain = experienceGain;
+        return c;
+    }
+
+    // ------------------------------------------------------------------ listeners
+
+    /** Adds {@code listener} to the outlet of its format (opened on first use); closes it when the stage has ended. */
+    void attach(Listener listener, boolean continuing) {
+        Outlet outlet;
+        synchronized (outlets) {
+            if (sealed) {
+                listener.close("the stream ended");
+                return;
+            }
+            outlet = outlets.computeIfAbsent(listener.format(), Outlet::new);
+        }
+        outlet.add(listener, continuing);
+    }
+
+    void detach(Listener listener) {
+        Outlet o = listener.outlet;
+        if (o != null) {
+            o.remove(listener);
+        }
+    }
+
+    int listeners() {
+        synchronized (outlets) {
+            return outlets.values().stream().mapToInt(Outlet::listeners).sum();
+        }
+    }
+
+    /** No listener joins from now on. */
+    void seal() {
+        synchronized (outlets) {
+            sealed = true;
+        }
+    }
+
+    /** Closes every outlet and its listeners. */
+    void close() {
+        List<Outlet> all;
+        synchronized (outlets) {
+            sealed = true;
+            all = new ArrayList<>(outlets.values());
+            outlets.clear();
+        }
+        all.forEach(Outlet::close);
+    }
+
+    // ------------------------------------------------------------------ the gain side, on the loop
+
+    /** Full gain at once, no fade, no tail: the music starts from silence. */
+    void restart() {
+        gain.jumpTo(masterGain * experienceGain);
+        fading = false;
+        tailLeft = 0;
+    }
+
+    /** The experience's calibration from now on (ramped over 10 ms while playing). */
+    void experienceGainDb(double db) {
+        experienceGain = Math.pow(10, db / 20);
+        if (!fading) {
+            gain.setTarget(masterGain * experienceGain);
+        }
+    }
+
+    /** Fades out over {@code fadeFrames}, then lets the synthesizer's tail run out under the silence. */
+    void fadeOut(int fadeFrames) {
+        gain.setTarget(0, fadeFrames);
+        fading = true;
+        tailLeft = fadeFrames + TAIL_FRAMES;
+    }
+
+    /** Whether a stopped performance's tail is still running. */
+    boolean tailing() {
+        return tailLeft > 0;
+    }
+
+    /** Counts a stopped block off the tail; true when the tail has just run out. */
+    boolean tailEnds(int frames) {
+        tailLeft -= frames;
+        return tailLeft <= 0;
+    }
+
+    /**
+     * Applies the gain (and fade) and the knee to {@code n} planar stereo frames in place;
+     * {@code faded} runs once when a fade has reached silence.
+     */
+    void apply(float[][] block, int n, Runnable faded) {
+        gain.process(block, 0, n);
+        if (fading && gain.settled()) {
+            fading = false;
+            faded.run();
+        }
+        knee.process(block, 0, n);
+    }
+
+    /** Hands the finished block ({@code n} frames from performance frame {@code first}) to every outlet. */
+    void emit(float[][] block, int n, long first) {
+        List<Outlet> targets;
+        synchronized (outlets) {
+            targets = List.copyOf(outlets.values());
+        }
+        if (targets.isEmpty()) {
+            return;
+        }
+        float[] l = block[0];
+        float[] r = block[1];
+        for (int i = 0; i < n; i++) {
+            interleaved[2 * i] = l[i];
+            interleaved[2 * i + 1] = r[i];
+        }
+        for (Outlet outlet : targets) {
+            outlet.accept(interleaved, n, first);
+        }
+    }
+}

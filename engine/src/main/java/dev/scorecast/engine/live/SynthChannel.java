@@ -1,0 +1,172 @@
+package dev.scorecast.engine.live;
+
+import dev.scorecast.engine.render.SoundBank;
+import dev.scorecast.engine.render.SynthDriver;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import javax.sound.midi.ShortMessage;
+
+/**
+ * A performance's one Gervill synthesizer (a {@link SynthDriver}, as the offline renderer's): every instrument group on its own MIDI channel,
+ * instruments shared through the {@link SoundBank} and loaded on first use. It plays {@link Cue}s at
+ * a frame of its own stream, remembers what each channel is set to and which notes sound (so a
+ * note-off of a note struck again is skipped, and a copy can strike the held notes again), and is
+ * opened only while the music (or its tail) sounds.
+ *
+ * <p>Render loop only; {@link #copy()} for a fork.
+ */
+final class SynthChannel {
+    static final int CONTROL_BLOCK = SynthDriver.CONTROL_BLOCK;
+    static final int LATENCY = SynthDriver.LATENCY;
+
+    private final LiveContext context;
+    private SynthDriver synth;
+    private final Set<Integer> loaded = new HashSet<>();
+    private final long[] sounding = new long[16 * 128];
+    private final int[] soundingVelocity = new int[16 * 128];
+    /** Per channel: the voice it is set to (null: none yet). */
+    private final Cue.Voice[] voices = new Cue.Voice[16];
+
+    SynthChannel(LiveContext context) {
+        this.context = context;
+    }
+
+    /**
+     * A channel that sounds as this one does: open when this one is, its channels set alike, and the
+     * notes sounding now struck again so that held chords carry on.
+     */
+    SynthChannel copy() {
+        SynthChannel c = new SynthChannel(context);
+        if (synth == null) {
+            return c;
+        }
+        c.open();
+        for (int ch = 0; ch < 16; ch++) {
+            if (voices[ch] != null) {
+                c.voices[ch] = voices[ch];
+                c.applyVoice(voices[ch]);
+            }
+        }
+        for (int k = 0; k < sounding.length; k++) {
+            if (sounding[k] != 0) {
+                c.sounding[k] = sounding[k];
+                c.soundingVelocity[k] = soundingVelocity[k];
+                c.sendNow(ShortMessage.NOTE_ON, k / 128, k % 128, soundingVelocity[k]);
+            }
+        }
+        return c;
+    }
+
+    boolean isOpen() {
+        return synth != null;
+    }
+
+    /** The synthesizer's frame now: a cue {@code d} frames into the next block goes at {@code frame() + d}. */
+    long frame() {
+        return synth.frame();
+    }
+
+    /** Tells the synthesizer {@code cue} at frame {@code at} of its stream. */
+    void play(Cue cue, long at) {
+        switch (cue) {
+            case Cue.Voice v -> {
+                Cue.Voice was = voices[v.channel()];
+                if (was == null || !sameSound(was, v)) {
+                    voices[v.channel()] = v;
+                    applyVoice(v);
+                }
+            }
+            case Cue.Program p -> {
+                Cue.Voice was = voices[p.channel()];
+                voices[p.channel()] = new Cue.Voice(p.beat(), p.channel(), p.program(), p.drums(), was == null ? 100 : was.volume(),
+                        was == null ? 64 : was.pan());
+                // A program is an address in the SoundBank, 128 x bank + program: bank select, then program change.
+                int address = program(p.program(), p.drums());
+                send(ShortMessage.CONTROL_CHANGE, p.channel(), 0, SoundBank.bankOf(address), at);
+                send(ShortMessage.PROGRAM_CHANGE, p.channel(), SoundBank.programOf(address), 0, at);
+            }
+            case Cue.NoteOff off -> {
+                int key = off.channel() * 128 + (off.pitch() & 127);
+                if (sounding[key] == off.note()) {
+                    sounding[key] = 0;
+                    send(ShortMessage.NOTE_OFF, off.channel(), off.pitch(), 0, at);
+                }
+            }
+            case Cue.NoteOn on -> {
+                int key = on.channel() * 128 + (on.pitch() & 127);
+                if (sounding[key] != 0) {
+                    send(ShortMessage.NOTE_OFF, on.channel(), on.pitch(), 0, at);
+                }
+                sounding[key] = on.note();
+                soundingVelocity[key] = on.velocity();
+                send(ShortMessage.NOTE_ON, on.channel(), on.pitch(), on.velocity(), at);
+            }
+        }
+    }
+
+    private static boolean sameSound(Cue.Voice a, Cue.Voice b) {
+        return a.program() == b.program() && a.drums() == b.drums() && a.volume() == b.volume() && a.pan() == b.pan();
+    }
+
+    /** Silences every note at once (the end of a stop's fade). */
+    void allNotesOff() {
+        for (int ch = 0; ch < 16; ch++) {
+            sendNow(ShortMessage.CONTROL_CHANGE, ch, 123, 0);
+        }
+        Arrays.fill(sounding, 0);
+    }
+
+    /** Reads the next {@code n} frames into {@code block} (planar stereo). */
+    void read(float[][] block, int n) {
+        synth.read(block, 0, n);
+    }
+
+    private void applyVoice(Cue.Voice v) {
+        int address = program(v.program(), v.drums());
+        sendNow(ShortMessage.CONTROL_CHANGE, v.channel(), 0, SoundBank.bankOf(address));
+        sendNow(ShortMessage.CONTROL_CHANGE, v.channel(), 32, 0);
+        sendNow(ShortMessage.PROGRAM_CHANGE, v.channel(), SoundBank.programOf(address), 0);
+        sendNow(ShortMessage.CONTROL_CHANGE, v.channel(), 7, v.volume());
+        sendNow(ShortMessage.CONTROL_CHANGE, v.channel(), 10, v.pan());
+    }
+
+    /** The program the bank answers to, its instrument loaded into this synthesizer once. */
+    private int program(int program, boolean drums) {
+        SoundBank.Live resolved = context.bank().live(program, drums);
+        if (loaded.add(resolved.key())) {
+            synth.load(context.bank(), resolved);
+        }
+        return resolved.program();
+    }
+
+    private void sendNow(int command, int channel, int d1, int d2) {
+        synth.sendNow(command, channel, d1, d2);
+    }
+
+    private void send(int command, int channel, int d1, int d2, long atFrame) {
+        synth.send(command, channel, d1, d2, atFrame);
+    }
+
+    /** Opens the synthesizer (no-op when open); it counts as sounding until {@link #close()}. */
+    void open() {
+        if (synth != null) {
+            return;
+        }
+        synth = SynthDriver.open(context.polyphony(), context.interpolation(), SynthDriver.LIVE_CHORUS, context.blockFrames());
+        context.sounding().incrementAndGet();
+    }
+
+    /** Frees the synthesizer (a stopped stream costs none until it starts again). */
+    void close() {
+        if (synth == null) {
+            return;
+        }
+        synth.close();
+        context.sounding().decrementAndGet();
+        synth = null;
+        loaded.clear();
+        Arrays.fill(voices, null);
+        Arrays.fill(sounding, 0);
+    }
+}

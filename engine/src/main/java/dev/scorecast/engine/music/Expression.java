@@ -1,0 +1,107 @@
+package dev.scorecast.engine.music;
+
+import dev.scorecast.engine.music.Part.Control;
+import dev.scorecast.engine.plan.InstrumentGroup;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * Expression curves (CC11) for sustained parts, so a held chord breathes instead of sitting at one
+ * level: each chord (the notes struck together) swells from {@link #FLOOR} to its peak a little
+ * before its middle and eases back to {@link #SETTLE} of the way by its end, the peak rising with
+ * the section's intensity. Pads always; harmony and melody when their instrument sustains (organ,
+ * strings, ensemble, brass, reeds and pipes, synth leads and pads: GM 16-23, 40-95). Points every
+ * {@link #STEP_SECONDS}, and back to the floor at each new chord. Pure.
+ */
+final class Expression {
+    static final int FLOOR = 84;
+    static final double SETTLE = 0.65;
+    static final double STEP_SECONDS = 0.06;
+    /** Shorter chords are not shaped: a stab has no time to breathe. */
+    static final double MIN_SECONDS = 0.5;
+
+    /** The closing chord fades over this long before it is let go, and to this share of its level: a diminuendo, not a stop. */
+    static final double FADE_SECONDS = 0.8;
+    static final double FADE_TO = 0.35;
+
+    private Expression() {}
+
+    /**
+     * {@code curve} with the ending faded: from {@code releaseAt - FADE_SECONDS} the expression
+     * falls from where it stands to {@link #FADE_TO} of it at {@code releaseAt}, where the last
+     * notes are let go. Points after the fade begins are replaced.
+     */
+    static List<Control> fadeOut(List<Control> curve, double releaseAt) {
+        double from = releaseAt - FADE_SECONDS;
+        List<Control> out = new ArrayList<>();
+        int level = 127;
+        for (Control c : curve) {
+            if (c.time() < from) {
+                out.add(c);
+                level = c.value();
+            }
+        }
+        if (from <= 0) {
+            return out;
+        }
+        int last = -1;
+        for (double t = from; t <= releaseAt + 1e-9; t += STEP_SECONDS) {
+            double u = Math.min(1, (t - from) / FADE_SECONDS);
+            int value = (int) Math.round(level * (1 - (1 - FADE_TO) * u));
+            if (value != last) {
+                out.add(new Control(t, Control.EXPRESSION, value));
+                last = value;
+            }
+        }
+        return out;
+    }
+
+    static boolean sustains(InstrumentGroup group, int program) {
+        return group == InstrumentGroup.PADS
+                || (group == InstrumentGroup.HARMONY || group == InstrumentGroup.MELODY) && (program >= 16 && program <= 23
+                || program >= 40 && program <= 95);
+    }
+
+    /**
+     * The curve for {@code notes}; {@code peakAt(time)} gives the peak value (up to 127) for a
+     * chord struck at that time.
+     */
+    static List<Control> curve(List<Note> notes, java.util.function.DoubleToIntFunction peakAt) {
+        TreeMap<Double, Double> chords = new TreeMap<>(); // start -> latest end of the notes struck then
+        for (Note n : notes) {
+            double start = Math.round(n.start() * 1000) / 1000.0;
+            chords.merge(start, n.end(), Math::max);
+        }
+        List<Control> out = new ArrayList<>();
+        int last = -1;
+        Double[] starts = chords.keySet().toArray(Double[]::new);
+        for (int i = 0; i < starts.length; i++) {
+            double start = starts[i];
+            double end = chords.get(start);
+            if (i + 1 < starts.length) {
+                end = Math.min(end, starts[i + 1]);
+            }
+            double length = end - start;
+            int peak = Math.clamp(peakAt.applyAsInt(start), FLOOR, 127);
+            if (length < MIN_SECONDS) {
+                if (peak != last) {
+                    out.add(new Control(start, Control.EXPRESSION, peak));
+                    last = peak;
+                }
+                continue;
+            }
+            for (double t = start; t < end - 1e-9; t += STEP_SECONDS) {
+                double u = (t - start) / length;
+                // Up over the first 40 %, then back down to SETTLE of the way by the end.
+                double shape = u < 0.4 ? Math.sin(u / 0.4 * Math.PI / 2) : 1 - (1 - SETTLE) * Math.sin((u - 0.4) / 0.6 * Math.PI / 2);
+                int value = (int) Math.round(FLOOR + (peak - FLOOR) * shape);
+                if (value != last) {
+                    out.add(new Control(t, Control.EXPRESSION, value));
+                    last = value;
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,184 @@
+package dev.scorecast.engine.music;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A groove template: how human drummers of the Groove MIDI Dataset (Magenta, CC BY 4.0) place and
+ * weigh each hit, per drum voice and sixteenth, from {@code styles/grooves/<name>.json} (made by
+ * bench's GrooveTemplates from the dataset's MIDI). Timing is in fractions of a sixteenth (positive
+ * is late), so a template measured at 94 bpm carries over to 82. The composer replays the template's
+ * eight recorded bars: a note takes the timing and relative weight its voice had on that step in
+ * that bar, or, where the drummer played nothing there, the step's mean over every bar. Swing is the
+ * genre's, not the drummer's: on odd sixteenths the template's own mean lateness is taken out.
+ */
+final class Groove {
+    static final int STEPS = 16;
+    /** A template hit softer than this is a ghost note. */
+    static final int GHOST_VELOCITY = 50;
+    /** The relative weight of one hit stays within these bounds (a rare, soft hit in the data is no reason for an inaudible one). */
+    private static final double MIN_RATIO = 0.55;
+    private static final double MAX_RATIO = 1.3;
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private static final Map<String, Groove> LOADED = new ConcurrentHashMap<>();
+
+    /** The drum voices a template knows; every GM drum note is played as one of them. */
+    enum Voice { KICK, SNARE, HAT, RIDE, TOM }
+
+    private final String name;
+    private final Data data;
+    private final double[][] meanOffset = new double[Voice.values().length][STEPS];
+    private final double[][] meanRatio = new double[Voice.values().length][STEPS];
+    private final double[] oddLateness = new double[Voice.values().length];
+    private final double[] evenLateness = new double[Voice.values().length];
+    private final double[] voiceVelocity = new double[Voice.values().length];
+
+    private Groove(String name, Data data) {
+        this.name = name;
+        this.data = data;
+        if (data.bars() == null || data.bars().isEmpty() || data.voices() == null) {
+            throw new IllegalStateException("groove template " + name + " has no bars or voices");
+        }
+        for (Voice v : Voice.values()) {
+            VoiceStats stats = data.voices().get(key(v));
+            if (stats == null) {
+                continue;
+            }
+            double weighted = 0;
+            double rate = 0;
+            double[] parity = new double[2];
+            double[] parityRate = new double[2];
+            for (int s = 0; s < STEPS; s++) {
+                double r = stats.hitRate().get(s);
+                weighted += r * stats.velocity().get(s);
+                rate += r;
+                parity[s % 2] += r * stats.offset().get(s);
+                parityRate[s % 2] += r;
+            }
+            voiceVelocity[v.ordinal()] = rate > 0 ? weighted / rate : 0;
+            evenLateness[v.ordinal()] = parityRate[0] > 0 ? parity[0] / parityRate[0] : 0;
+            oddLateness[v.ordinal()] = parityRate[1] > 0 ? parity[1] / parityRate[1] : 0;
+            for (int s = 0; s < STEPS; s++) {
+                boolean seen = stats.hitRate().get(s) > 0;
+                meanOffset[v.ordinal()][s] = seen ? stats.offset().get(s) : (s % 2 == 0 ? evenLateness[v.ordinal()] : oddLateness[v.ordinal()]);
+                meanRatio[v.ordinal()][s] = seen && voiceVelocity[v.ordinal()] > 0 ? ratio(stats.velocity().get(s) / voiceVelocity[v.ordinal()]) : 1;
+            }
+        }
+    }
+
+    /** The template {@code styles/grooves/<name>.json}; a missing one is a bug in the style data. */
+    static Groove named(String name) {
+        return LOADED.computeIfAbsent(name, Groove::load);
+    }
+
+    private static Groove load(String name) {
+        String resource = "/styles/grooves/" + name + ".json";
+        try (InputStream in = Groove.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("no groove template '" + name + "' (" + resource + ")");
+            }
+            return new Groove(name, JSON.readValue(in, Data.class));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read groove template " + resource, e);
+        }
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** The voice a GM drum note plays as: crashes move with the kick they land with, shakers with the hats. */
+    static Voice voice(int note) {
+        return switch (note) {
+            case 37, 38, 39, 40 -> Voice.SNARE;
+            case 42, 44, 46, 54, 69, 70, 82 -> Voice.HAT;
+            case 51, 53, 59 -> Voice.RIDE;
+            case 41, 43, 45, 47, 48, 50 -> Voice.TOM;
+            default -> Voice.KICK;
+        };
+    }
+
+    /**
+     * How late (fractions of a sixteenth) the drummer of this template played {@code voice} on
+     * {@code step} of template bar {@code bar}, with the template's own swing taken out.
+     */
+    double offset(Voice voice, int bar, int step) {
+        int s = Math.floorMod(step, STEPS);
+        double[] hit = hit(voice, bar, s);
+        double late = hit != null ? hit[0] : meanOffset[voice.ordinal()][s];
+        if (s % 2 == 1) {
+            late += evenLateness[voice.ordinal()] - oddLateness[voice.ordinal()];
+        }
+        return late;
+    }
+
+    /** The weight of that hit against the voice's average hit (1 = average), within [0.55, 1.3]. */
+    double velocityRatio(Voice voice, int bar, int step) {
+        int s = Math.floorMod(step, STEPS);
+        double[] hit = hit(voice, bar, s);
+        if (hit == null || voiceVelocity[voice.ordinal()] <= 0) {
+            return meanRatio[voice.ordinal()][s];
+        }
+        return ratio(hit[1] / voiceVelocity[voice.ordinal()]);
+    }
+
+    /** The band's pocket on a step: the mean lateness of kick, snare and hats there, swing taken out. */
+    double ensembleOffset(int step) {
+        int s = Math.floorMod(step, STEPS);
+        double sum = 0;
+        for (Voice v : List.of(Voice.KICK, Voice.SNARE, Voice.HAT)) {
+            sum += meanOffset[v.ordinal()][s] + (s % 2 == 1 ? evenLateness[v.ordinal()] - oddLateness[v.ordinal()] : 0);
+        }
+        return sum / 3;
+    }
+
+    /** The accent shape of the hats on a step (1 = average), for parts that follow the drummer's weight. */
+    double accent(int step) {
+        return meanRatio[Voice.HAT.ordinal()][Math.floorMod(step, STEPS)];
+    }
+
+    /** The velocity of a ghost note the drummer played on the snare at this step of this template bar, or 0. */
+    int ghost(int bar, int step) {
+        double[] hit = hit(Voice.SNARE, bar, Math.floorMod(step, STEPS));
+        return hit != null && hit[1] < GHOST_VELOCITY ? (int) hit[1] : 0;
+    }
+
+    int bars() {
+        return data.bars().size();
+    }
+
+    private double[] hit(Voice voice, int bar, int step) {
+        Map<String, List<List<Double>>> b = data.bars().get(Math.floorMod(bar, data.bars().size()));
+        List<List<Double>> row = b.get(key(voice));
+        if (row == null || row.size() <= step || row.get(step) == null) {
+            return null;
+        }
+        return new double[] {row.get(step).get(0), row.get(step).get(1)};
+    }
+
+    private static double ratio(double r) {
+        return Math.clamp(r, MIN_RATIO, MAX_RATIO);
+    }
+
+    private static String key(Voice v) {
+        return v.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record Data(String genre, String source, String license, List<String> performances, Map<String, VoiceStats> voices,
+                List<Map<String, List<List<Double>>>> bars) {}
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record VoiceStats(List<Double> offset, List<Double> offsetSd, List<Double> velocity, List<Double> velocitySd, List<Double> hitRate,
+                      List<Double> ghostRate) {}
+}

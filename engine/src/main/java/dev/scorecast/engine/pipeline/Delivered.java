@@ -1,0 +1,47 @@
+package dev.scorecast.engine.pipeline;
+
+import dev.scorecast.engine.analysis.audio.LoudnessMeter;
+import dev.scorecast.engine.io.WavIn;
+import dev.scorecast.engine.media.AudioExtractor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The loudness of what the user downloads: an encoded file (the MP4's AAC track, the MP3) decoded
+ * by FFmpeg and measured (BS.1770 integrated loudness and 4x true peak). Lossy encoders overshoot
+ * the master's peaks (AAC by up to 2 dB on a limited mix), so the promise of -1 dBTP is checked
+ * here, after the encode, not on the master.
+ */
+final class Delivered {
+
+    private Delivered() {}
+
+    /** Integrated loudness (null when silent) and true peak of {@code encoded}'s first audio track. */
+    static LoudnessMeter.Result measure(Path encoded) {
+        Path wav = encoded.resolveSibling("." + encoded.getFileName() + ".decoded.wav");
+        try {
+            if (AudioExtractor.extractWav(encoded, wav).isEmpty()) {
+                throw new IllegalStateException(encoded + " has no audio track");
+            }
+            LoudnessMeter meter = new LoudnessMeter(48_000, 2);
+            float[][] buf = new float[2][4096];
+            try (WavIn in = WavIn.open(wav, "delivered", "the delivery check")) {
+                for (long pos = 0, frames = in.frames(); pos < frames; ) {
+                    int n = (int) Math.min(4096, frames - pos);
+                    in.read(buf, n);
+                    meter.accept(buf, n);
+                    pos += n;
+                }
+            }
+            return meter.finish();
+        } finally {
+            try {
+                Files.deleteIfExists(wav);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}

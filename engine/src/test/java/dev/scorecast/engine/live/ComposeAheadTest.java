@@ -1,0 +1,163 @@
+package dev.scorecast.engine.live;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.scorecast.engine.media.LiveEncoder;
+import dev.scorecast.engine.plan.Section;
+import dev.scorecast.engine.render.SoundBank;
+import dev.scorecast.engine.style.GenreCatalog;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A render loop never composes and never waits for a composition (issue 15): compositions go to
+ * the composing executor, here one the test runs by hand, so the test decides when each is done.
+ */
+class ComposeAheadTest {
+    private static final SoundBank BANK = SoundBank.load(Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2"));
+
+    /** Holds every composition until {@link #runAll()}. */
+    private static final class HeldExecutor implements Executor {
+        final ArrayDeque<Runnable> held = new ArrayDeque<>();
+
+        @Override
+        public synchronized void execute(Runnable task) {
+            held.add(task);
+        }
+
+        int runAll() {
+            int n = 0;
+            Runnable r;
+            while ((r = take()) != null) {
+                r.run();
+                n++;
+            }
+            return n;
+        }
+
+        private synchronized Runnable take() {
+            return held.poll();
+        }
+    }
+
+    private static LiveContext context(Executor composing, AtomicLong late) {
+        GenreCatalog genres = GenreCatalog.builtIn();
+        return new LiveContext(BANK, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(1024, 0, 1, 32, "linear", 1f, 100),
+                new AtomicInteger(), composing, new PhraseSinger(dev.scorecast.engine.voice.EspeakSinger::create, () -> 0, 1 << 20), late);
+    }
+
+    private static long nanos(long frames) {
+        return (long) Math.ceil(frames * 1e9 / Performance.RATE);
+    }
+
+    @Test
+    void aStartFromSilenceWaitsForItsFirstSectionWithoutHoldingTheLoop() {
+        HeldExecutor composing = new HeldExecutor();
+        Performance p = new Performance(context(composing, new AtomicLong()), 0);
+        Experience e = ExperienceCatalog.builtIn(GenreCatalog.builtIn()).first();
+        var applied = new CompletableFuture<AppliesAt>();
+        p.send(new Control.Start(e, 0.5, false, applied));
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            for (int k = 1; k <= 10; k++) {
+                assertEquals(1, p.pump(nanos(k * 1024L)));
+            }
+        });
+        assertFalse(p.transport().playing(), "nothing plays before the first section is composed");
+        assertFalse(applied.isDone());
+        assertEquals(0, p.transport().beat());
+        assertTrue(composing.runAll() >= 1, "the start's first section went to the composing thread");
+        p.pump(nanos(11 * 1024L));
+        assertTrue(p.transport().playing());
+        AppliesAt at = applied.getNow(null);
+        assertEquals(0, at.beat(), "the music begins on the beat where it stood");
+        assertEquals(10 * 1024L, at.frame(), "at the block after the score arrived");
+        assertTrue(p.firstPlayed().isDone());
+        p.close();
+        p.pump(0);
+    }
+
+    @Test
+    void aSectionWhoseScoreIsLateBeginsOnTimeAndItsNotesJoinWhenItArrives() {
+        HeldExecutor composing = new HeldExecutor();
+        AtomicLong late = new AtomicLong();
+        Performance p = new Performance(context(composing, late), 0);
+        ear = new Listener(LiveEncoder.Format.WAV);
+        p.attach(ear);
+        Experience e = ExperienceCatalog.builtIn(GenreCatalog.builtIn()).all().stream()
+                .filter(x -> x.genre().equals("techno")).findFirst().orElseThrow();
+        p.send(new Control.Start(e, 0.8, false, new CompletableFuture<>()));
+        next(p);
+        composing.runAll(); // the first section
+        next(p);
+        Section first = p.now().section();
+        // From here on nothing is composed: the next section is due while its score is held.
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            while (p.now().section() == first) {
+                assertEquals(1, next(p), "the loop renders its block without waiting");
+                if (p.frame() > 48000L * 120) {
+                    throw new AssertionError("the section never ended");
+                }
+            }
+        });
+        assertTrue(p.transport().playing());
+        assertEquals(0, late.get());
+        // Two seconds on with the score still held, then it arrives.
+        for (int i = 0; i < 94; i++) {
+            next(p);
+        }
+        composing.runAll();
+        heard.reset();
+        for (int i = 0; i < 200; i++) {
+            next(p);
+        }
+        assertEquals(1, late.get(), "the section that began without its score is counted");
+        byte[] tail = heard.toByteArray();
+        assertTrue(peak(tail) > 0.05, "its notes joined when the score arrived: peak " + peak(tail));
+        p.close();
+        p.pump(0);
+    }
+
+    /** Listens to the performance of the second test, block by block (a listener that falls behind is dropped). */
+    private static Listener ear;
+    private static java.io.ByteArrayOutputStream heard = new java.io.ByteArrayOutputStream();
+
+    /** Renders the next block (and takes what the ear got). */
+    private static int next(Performance p) {
+        int n = p.pump(nanos(p.frame() + 1024));
+        if (ear != null) {
+            heard.writeBytes(drain(ear));
+        }
+        return n;
+    }
+
+    private static byte[] drain(Listener l) {
+        var out = new java.io.ByteArrayOutputStream();
+        try {
+            byte[] chunk;
+            while ((chunk = l.next(0)) != null && chunk.length > 0) {
+                out.writeBytes(chunk);
+            }
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        return out.toByteArray();
+    }
+
+    /** Peak of 16-bit little-endian PCM, 0 to 1. */
+    private static double peak(byte[] pcm) {
+        int max = 0;
+        for (int i = 0; i + 1 < pcm.length; i += 2) {
+            max = Math.max(max, Math.abs((short) ((pcm[i] & 0xff) | (pcm[i + 1] << 8))));
+        }
+        return max / 32768.0;
+    }
+}

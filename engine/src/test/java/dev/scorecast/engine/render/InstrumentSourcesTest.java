@@ -1,0 +1,267 @@
+package dev.scorecast.engine.render;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.media.sound.ModelPerformer;
+import com.sun.media.sound.SoftSynthesizer;
+import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.music.Note;
+import dev.scorecast.engine.music.Part;
+import dev.scorecast.engine.music.Score;
+import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.style.Arrangement;
+import dev.scorecast.engine.style.Genre;
+import dev.scorecast.engine.style.GenreCatalog;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import javax.sound.midi.Receiver;
+import javax.sound.midi.ShortMessage;
+import javax.sound.sampled.AudioFormat;
+import javax.sound.sampled.AudioInputStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The instrument sources (docs/SOUND.md): every sound the style data names is a real instrument of
+ * its own bank (no fallback to another program or to GM), every drum key a genre's patterns play is
+ * in its kit, the piano's dynamics are timbre, and a house kit is bright like produced dance music.
+ * Needs the installed sources (bin/test installs them: ensure_instruments).
+ */
+class InstrumentSourcesTest {
+    private static SoundBank bank;
+
+    @BeforeAll
+    static void open() {
+        bank = SoundBank.load(Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2"));
+    }
+
+    @AfterAll
+    static void close() {
+        bank.close();
+    }
+
+    @Test
+    void everyMappedSoundIsItsOwnInstrumentAndEveryPlayedDrumKeyIsInItsKit() throws Exception {
+        int checked = 0;
+        for (Genre genre : GenreCatalog.builtIn().all()) {
+            TreeSet<Integer> drumKeys = drumKeys(genre.id());
+            for (Map.Entry<String, Arrangement.GroupStyle> group : genre.arrangement().groups().entrySet()) {
+                if (group.getKey().equals("vocals")) {
+                    continue; // sung by the singer, not the synthesizer
+                }
+                boolean drums = group.getKey().equals("beats");
+                for (Arrangement.Voice voice : group.getValue().palette()) {
+                    SoundBank.Resolved r = bank.instrument(voice.program(), drums);
+                    String what = genre.id() + " " + group.getKey() + " " + voice.name() + " (" + voice.program() + ")";
+                    assertEquals(voice.program(), r.program(), what + " fell back to another program");
+                    assertTrue(r.instrument().getPerformers().length > 0, what + " has no zones");
+                    if (drums) {
+                        for (int key : drumKeys) {
+                            assertTrue(covers(r.instrument().getPerformers(), key), what + " has no drum on key " + key
+                                    + ", which the " + genre.id() + " patterns play");
+                        }
+                    }
+                    checked++;
+                }
+            }
+        }
+        assertTrue(checked > 60, "checked " + checked);
+    }
+
+    @Test
+    void pianoDynamicsAreTimbre() throws Exception {
+        int piano = Library.address("salamander", 0);
+        double soft = centroid(note(piano, 60, 40));
+        double loud = centroid(note(piano, 60, 110));
+        // Real velocity layers: the hard hammer's spectrum is brighter, not only louder.
+        assertTrue(loud > soft * 1.15, "centroid at velocity 40: " + soft + " Hz, at 110: " + loud + " Hz");
+    }
+
+    @Test
+    void analogVoicesOpenTheirFilterWithVelocity() throws Exception {
+        int bass = Library.address("analog", 1);
+        double soft = centroid(note(bass, 40, 50));
+        double loud = centroid(note(bass, 40, 120));
+        assertTrue(loud > soft * 1.15, "saw bass centroid at velocity 50: " + soft + " Hz, at 120: " + loud + " Hz");
+    }
+
+    /** House at its busiest level, eight bars: 6-12 kHz between -24 and -12 dB of the total, as in produced dance music (issue 14). */
+    @Test
+    void houseDrumsHaveTheAirOfProducedDanceMusic(@TempDir Path dir) throws Exception {
+        Genre house = GenreCatalog.builtIn().find("house").orElseThrow();
+        int kit = house.arrangement().groups().get("beats").palette().getFirst().program();
+        JsonNode pattern = pattern("house").path("groups").path("beats");
+        JsonNode grid = pattern.path("levels").get(3).path("grid");
+        int velocity = pattern.path("velocity").asInt(110);
+        double bpm = 124;
+        double step = 60 / bpm / 4;
+        List<Note> notes = new ArrayList<>();
+        for (int bar = 0; bar < 8; bar++) {
+            for (var e : grid.properties()) {
+                String steps = e.getValue().asText();
+                for (int s = 0; s < steps.length(); s++) {
+                    char c = steps.charAt(s);
+                    if (Character.isDigit(c) && c != '0') {
+                        notes.add(new Note((bar * 16 + s) * step, step, Integer.parseInt(e.getKey()),
+                                Math.max(1, Math.min(127, velocity * (c - '0') / 9))));
+                    }
+                }
+            }
+        }
+        double seconds = 8 * 16 * step + 1;
+        Score score = new Score(seconds, List.of(new Score.TempoChange(0, bpm, "4/4")),
+                List.of(new Part(InstrumentGroup.BEATS, kit, true, 0, 0, notes, List.of())), List.of());
+        List<Stem> stems = new Renderer(bank).render(score, dir, null);
+        float[][] audio = Fixtures.readAll(stems.getFirst().wav());
+        double[] bands = bandShares(audio[0], 48_000, new double[][] {{6000, 12000}, {0, 120}});
+        double air = 10 * Math.log10(bands[0]);
+        assertTrue(air >= -24 && air <= -12, "house drums 6-12 kHz at " + air + " dB of the total");
+    }
+
+    static TreeSet<Integer> drumKeys(String genre) throws Exception {
+        TreeSet<Integer> keys = new TreeSet<>();
+        collect(pattern(genre).path("groups").path("beats"), keys);
+        return keys;
+    }
+
+    private static void collect(JsonNode node, TreeSet<Integer> keys) {
+        if (node.isObject()) {
+            for (var e : node.properties()) {
+                if ((e.getKey().equals("grid") || e.getKey().equals("fill")) && e.getValue().isObject()) {
+                    e.getValue().properties().forEach(k -> keys.add(Integer.parseInt(k.getKey())));
+                } else {
+                    collect(e.getValue(), keys);
+                }
+            }
+        } else if (node.isArray()) {
+            node.forEach(n -> collect(n, keys));
+        }
+    }
+
+    private static JsonNode pattern(String genre) throws Exception {
+        try (InputStream in = InstrumentSourcesTest.class.getResourceAsStream("/styles/patterns/" + genre + ".json")) {
+            return new ObjectMapper().readTree(in);
+        }
+    }
+
+    private static boolean covers(ModelPerformer[] performers, int key) {
+        for (ModelPerformer p : performers) {
+            if (p.getKeyFrom() <= key && key <= p.getKeyTo()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** One second of {@code key} at {@code velocity} on the instrument at {@code address}, mono. */
+    static float[] note(int address, int key, int velocity) throws Exception {
+        SoftSynthesizer synth = new SoftSynthesizer();
+        AudioFormat format = new AudioFormat(AudioFormat.Encoding.PCM_FLOAT, 48_000, 32, 2, 8, 48_000, false);
+        try (AudioInputStream stream = synth.openStream(format, Map.of("load default soundbank", false, "auto gain control", false,
+                "reverb", false, "chorus", false))) {
+            SoundBank.Resolved r = bank.instrument(address, false);
+            synth.loadInstrument(r.instrument());
+            Receiver rx = synth.getReceiver();
+            rx.send(new ShortMessage(ShortMessage.CONTROL_CHANGE, 0, 0, SoundBank.bankOf(address)), -1);
+            rx.send(new ShortMessage(ShortMessage.PROGRAM_CHANGE, 0, SoundBank.programOf(address), 0), -1);
+            rx.send(new ShortMessage(ShortMessage.NOTE_ON, 0, key, velocity), -1);
+            byte[] bytes = stream.readNBytes(48_000 * 8);
+            var floats = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+            float[] mono = new float[bytes.length / 8];
+            for (int i = 0; i < mono.length; i++) {
+                mono[i] = 0.5f * (floats.get(2 * i) + floats.get(2 * i + 1));
+            }
+            return mono;
+        } finally {
+            synth.close();
+        }
+    }
+
+    /** Spectral centroid of the first 0.68 s: the magnitude-weighted mean frequency (librosa's definition). */
+    static double centroid(float[] x) {
+        int n = 32768;
+        double[] re = new double[n];
+        double[] im = new double[n];
+        for (int i = 0; i < n && i < x.length; i++) {
+            re[i] = x[i] * (0.5 - 0.5 * Math.cos(2 * Math.PI * i / n));
+        }
+        fft(re, im);
+        double sum = 0, weighted = 0;
+        for (int k = 1; k < n / 2; k++) {
+            double m = Math.hypot(re[k], im[k]);
+            sum += m;
+            weighted += m * k * 48_000.0 / n;
+        }
+        assertTrue(sum > 0, "silent note");
+        return weighted / sum;
+    }
+
+    /** The share of total power in each band, over 8192-sample Hann frames. */
+    static double[] bandShares(float[] x, int rate, double[][] bands) {
+        int n = 8192;
+        double total = 0;
+        double[] in = new double[bands.length];
+        for (int start = 0; start + n <= x.length; start += n / 2) {
+            double[] re = new double[n];
+            double[] im = new double[n];
+            for (int i = 0; i < n; i++) {
+                re[i] = x[start + i] * (0.5 - 0.5 * Math.cos(2 * Math.PI * i / n));
+            }
+            fft(re, im);
+            for (int k = 1; k < n / 2; k++) {
+                double f = k * (double) rate / n;
+                double p = re[k] * re[k] + im[k] * im[k];
+                total += p;
+                for (int b = 0; b < bands.length; b++) {
+                    if (f >= bands[b][0] && f < bands[b][1]) {
+                        in[b] += p;
+                    }
+                }
+            }
+        }
+        for (int b = 0; b < bands.length; b++) {
+            in[b] /= total;
+        }
+        return in;
+    }
+
+    /** In-place radix-2 FFT. */
+    static void fft(double[] re, double[] im) {
+        int n = re.length;
+        for (int i = 1, j = 0; i < n; i++) {
+            int bit = n >> 1;
+            for (; (j & bit) != 0; bit >>= 1) {
+                j ^= bit;
+            }
+            j ^= bit;
+            if (i < j) {
+                double t = re[i]; re[i] = re[j]; re[j] = t;
+                t = im[i]; im[i] = im[j]; im[j] = t;
+            }
+        }
+        for (int len = 2; len <= n; len <<= 1) {
+            double a = -2 * Math.PI / len;
+            for (int i = 0; i < n; i += len) {
+                for (int j = 0; j < len / 2; j++) {
+                    double c = Math.cos(a * j), s = Math.sin(a * j);
+                    double ur = re[i + j], ui = im[i + j];
+                    double vr = re[i + j + len / 2] * c - im[i + j + len / 2] * s;
+                    double vi = re[i + j + len / 2] * s + im[i + j + len / 2] * c;
+                    re[i + j] = ur + vr; im[i + j] = ui + vi;
+                    re[i + j + len / 2] = ur - vr; im[i + j + len / 2] = ui - vi;
+                }
+            }
+        }
+    }
+}

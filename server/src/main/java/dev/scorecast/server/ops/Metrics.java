@@ -1,0 +1,102 @@
+package dev.scorecast.server.ops;
+
+import dev.scorecast.server.db.Database;
+import dev.scorecast.server.db.Rows;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.LongSupplier;
+
+/**
+ * What {@code GET /metrics} reports, in the Prometheus text format. Job counts come from the
+ * database (the whole fleet's queue, the same on every node); run times, HTTP latency and the live
+ * player's figures are this node's own.
+ */
+public final class Metrics {
+    private static final double[] JOB_SECONDS = {1, 5, 15, 30, 60, 120, 300, 600, 1800};
+    private static final double[] HTTP_SECONDS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+
+    private final Database database;
+    private final String role;
+    private final ConcurrentMap<String, Histogram> jobRuns = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Histogram> http = new ConcurrentHashMap<>();
+    private volatile LongSupplier liveStreams = () -> 0;
+    private volatile LongSupplier lateBlocks = () -> 0;
+
+    public Metrics(Database database, String role) {
+        this.database = database;
+        this.role = role;
+    }
+
+    /** The live player of this node, when it has one. */
+    public void player(LongSupplier streams, LongSupplier late) {
+        this.liveStreams = streams;
+        this.lateBlocks = late;
+    }
+
+    /** One job run of task {@code kind} on this node took {@code took}. */
+    public void jobRun(String kind, Duration took) {
+        jobRuns.computeIfAbsent(kind, k -> new Histogram(JOB_SECONDS)).observe(took.toNanos() / 1e9);
+    }
+
+    /**
+     * One HTTP request answered. {@code route} is the matched route pattern (a bounded set), never the
+     * raw path, so ids do not become label values.
+     */
+    public void request(String method, String route, int status, double seconds) {
+        String key = label("method", method) + "," + label("route", route) + "," + label("status", (status / 100) + "xx");
+        http.computeIfAbsent(key, k -> new Histogram(HTTP_SECONDS)).observe(seconds);
+    }
+
+    public String render() {
+        var out = new StringBuilder(4096);
+        out.append("# HELP scorecast_node_info This node's role.\n# TYPE scorecast_node_info gauge\n");
+        out.append("scorecast_node_info{").append(label("role", role)).append("} 1\n");
+
+        Map<String, Map<String, Long>> counts = jobCounts();
+        out.append("# HELP scorecast_jobs Jobs in the shared queue by kind and status (queued = pending, running = processing, failed = error).\n");
+        out.append("# TYPE scorecast_jobs gauge\n");
+        for (var kind : counts.entrySet()) {
+            for (var state : Map.of("queued", "pending", "running", "processing", "failed", "error", "finished", "finished").entrySet()) {
+                out.append("scorecast_jobs{").append(label("kind", kind.getKey())).append(',').append(label("state", state.getKey())).append("} ")
+                        .append(kind.getValue().getOrDefault(state.getValue(), 0L)).append('\n');
+            }
+        }
+        out.append("# HELP scorecast_job_seconds Wall time of job runs on this node, by task.\n# TYPE scorecast_job_seconds histogram\n");
+        new TreeMap<>(jobRuns).forEach((kind, h) -> h.write(out, "scorecast_job_seconds", label("task", kind)));
+
+        out.append("# HELP scorecast_live_streams Live streams this node plays.\n# TYPE scorecast_live_streams gauge\n");
+        out.append("scorecast_live_streams ").append(liveStreams.getAsLong()).append('\n');
+        out.append("# HELP scorecast_render_late_blocks_total Live audio blocks rendered after their deadline on this node.\n");
+        out.append("# TYPE scorecast_render_late_blocks_total counter\n");
+        out.append("scorecast_render_late_blocks_total ").append(lateBlocks.getAsLong()).append('\n');
+
+        out.append("# HELP scorecast_http_request_seconds HTTP latency on this node by method, route and status class.\n");
+        out.append("# TYPE scorecast_http_request_seconds histogram\n");
+        new TreeMap<>(http).forEach((labels, h) -> h.write(out, "scorecast_http_request_seconds", labels));
+        return out.toString();
+    }
+
+    private Map<String, Map<String, Long>> jobCounts() {
+        Map<String, Map<String, Long>> counts = new TreeMap<>();
+        database.query(c -> Rows.list(c, "SELECT kind, status, COUNT(*) AS n FROM jobs GROUP BY kind, status", row -> {
+            counts.computeIfAbsent(row.getString("kind"), k -> new TreeMap<>()).put(row.getString("status"), row.getLong("n"));
+            return null;
+        }));
+        for (String kind : new String[] {"analysis", "execution"}) {
+            counts.computeIfAbsent(kind, k -> new TreeMap<>());
+        }
+        return counts;
+    }
+
+    static String label(String name, String value) {
+        return name + "=\"" + value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+    }
+
+    static String number(double value) {
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : String.format(Locale.ROOT, "%s", value);
+    }
+}

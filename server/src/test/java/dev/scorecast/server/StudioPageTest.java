@@ -1,0 +1,97 @@
+package dev.scorecast.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The studio's files are public, nothing else is; the library lists the caller's own videos and jobs only. */
+class StudioPageTest {
+    @TempDir
+    Path data;
+
+    @Test
+    void thePageAndItsFilesNeedNoKeyButTheApiDoes() {
+        try (TestServer server = TestServer.start(data)) {
+            Api anonymous = server.api(null);
+            Api.Response page = anonymous.get("/");
+            assertEquals(200, page.status());
+            assertTrue(page.header("Content-Type").startsWith("text/html"), page.header("Content-Type"));
+            assertTrue(page.raw().body().contains("data-testid=\"api-key\""));
+            String csp = page.header("Content-Security-Policy");
+            assertTrue(csp.contains("script-src 'self'") && csp.contains("media-src 'self' blob: http://localhost:"), csp);
+            Api.Response module = anonymous.get("/studio/app.js");
+            assertEquals(200, module.status());
+            assertTrue(module.header("Content-Type").startsWith("text/javascript"));
+            assertEquals(200, anonymous.get("/studio/pcm-worklet.js").status());
+            for (String missing : new String[] {"/studio/nothing.js", "/studio/..%2Fopenapi.json", "/studio/APP.JS", "/studio/app.js.map"}) {
+                Api.Response r = anonymous.get(missing);
+                assertEquals(404, r.status(), missing);
+                assertEquals("not_found", r.body().get("error").asText(), missing);
+            }
+            assertEquals(401, anonymous.get("/sync/library").status());
+        }
+    }
+
+    @Test
+    void theLibraryListsOnlyTheCallersVideos() {
+        try (TestServer server = TestServer.start(data)) {
+            Api.Response uploaded = Uploads.uploadA(server.alice(), Videos.silentMp4(), "video/mp4", 2);
+            assertEquals(200, uploaded.status(), uploaded.toString());
+            String videoId = uploaded.body().get("video_id").asText();
+            Api.Response started = server.alice().postJson("/sync/video_analysis", java.util.Map.of("video_id", videoId));
+            assertEquals(200, started.status(), started.toString());
+
+            JsonNode alice = server.alice().get("/sync/library").body();
+            assertEquals(1, alice.get("videos").size());
+            JsonNode video = alice.get("videos").get(0);
+            assertEquals(videoId, video.get("video_id").asText());
+            assertEquals("no-audio.mp4", video.get("file_name").asText());
+            assertEquals(2.0, video.get("duration").asDouble(), 0.05);
+            assertEquals(started.body().get("analysis_id").asText(), video.get("analyses").get(0).get("id").asText());
+            assertEquals(started.body().get("job_id").asText(), video.get("analyses").get(0).get("job_id").asText());
+            assertEquals(0, video.get("executions").size());
+            assertEquals(100, alice.get("limit").asInt());
+
+            assertEquals(0, server.bob().get("/sync/library").body().get("videos").size());
+        }
+    }
+
+    @Test
+    void thumbnailsAreAStripOfPicturesAlongTheVideo() throws Exception {
+        try (TestServer server = TestServer.start(data)) {
+            Api.Response uploaded = Uploads.uploadA(server.alice(), Videos.withCuts(), "video/mp4", 2);
+            String videoId = uploaded.body().get("video_id").asText();
+            Api.Response strip = server.alice().get("/sync/thumbnails?video_id=" + videoId + "&count=6");
+            assertEquals(200, strip.status(), strip.toString());
+            assertEquals("image/jpeg", strip.header("Content-Type"));
+            int width = Integer.parseInt(strip.header("X-Thumbnail-Width"));
+            int height = Integer.parseInt(strip.header("X-Thumbnail-Height"));
+            assertEquals(128, width);
+            assertEquals(96, height);
+            String[] times = strip.header("X-Thumbnail-Times").split(",");
+            assertEquals(6, times.length);
+            // 6 s in six stretches: the first frame at or after 0.5, 1.5, ... 5.5 s (25 fps).
+            for (int i = 0; i < 6; i++) {
+                assertEquals(i + 0.5, Double.parseDouble(times[i]), 0.041, "picture " + i);
+            }
+            var image = javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(
+                    server.alice().getBytes("/sync/thumbnails?video_id=" + videoId + "&count=6")));
+            assertEquals(6 * width, image.getWidth());
+            assertEquals(height, image.getHeight());
+            // The three shots differ: the middle of the first and the last picture are not the same colour.
+            assertTrue(image.getRGB(width / 2, height / 2) != image.getRGB(5 * width + width / 2, height / 2));
+
+            assertEquals(404, server.bob().get("/sync/thumbnails?video_id=" + videoId).status());
+            for (String count : new String[] {"2", "33", "many", "1.5"}) {
+                Api.Response r = server.alice().get("/sync/thumbnails?video_id=" + videoId + "&count=" + count);
+                assertEquals(400, r.status(), count);
+                assertEquals("count", r.body().get("field").asText());
+            }
+            assertEquals("video_id", server.alice().get("/sync/thumbnails").body().get("field").asText());
+        }
+    }
+}

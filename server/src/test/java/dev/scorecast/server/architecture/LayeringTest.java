@@ -1,0 +1,56 @@
+package dev.scorecast.server.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering docs/ARCHITECTURE.md describes, held on the compiled classes: the engine knows
+ * nothing of HTTP, databases or the server; FFmpeg is used only behind engine.media; the server's
+ * packages do not depend on each other in a circle. (The engine's still do: plan and style, and
+ * analysis, voice and dsp through Span and the production data; issue 18 lists the moves.)
+ */
+class LayeringTest {
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void load() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.scorecast");
+    }
+
+    @Test
+    void theEngineNeverUsesTheServerHttpOrADatabase() {
+        noClasses().that().resideInAPackage("dev.scorecast.engine..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.scorecast.server..", "io.javalin..", "org.eclipse.jetty..",
+                        "java.sql..", "javax.sql..", "com.github.kagkarlsson..", "org.flywaydb..", "software.amazon..")
+                .because("engine is the library every front end drives: a test, the CLI, a benchmark or the server")
+                .check(classes);
+    }
+
+    @Test
+    void onlyEngineMediaUsesFfmpeg() {
+        noClasses().that().resideOutsideOfPackage("dev.scorecast.engine.media..")
+                .should().dependOnClassesThat().resideInAPackage("org.bytedeco..")
+                .because("native decoding and encoding stay behind one package that knows their limits and failure modes")
+                .check(classes);
+    }
+
+    @Test
+    void serverPackagesHaveNoCycles() {
+        slices().matching("dev.scorecast.server.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void thePlayerServiceKnowsNoHttp() {
+        noClasses().that().resideInAPackage("dev.scorecast.server.player..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.javalin..", "dev.scorecast.server.api..")
+                .because("the player is a service with plain values in and out; the api package is its only HTTP face")
+                .check(classes);
+    }
+}
