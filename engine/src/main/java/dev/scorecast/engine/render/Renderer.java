@@ -37,6 +37,9 @@ import javax.sound.midi.ShortMessage;
  * before the block that contains it is rendered; Gervill starts a note at its exact sample inside
  * its 320-sample control block (note-offs and controllers apply at the start of the control block
  * that holds them, at most 6.7 ms early). Stems hold exactly {@code round(duration * 48000)} frames.
+ * A note is started as much early as its instrument takes to speak ({@link OnsetLatency}), as a
+ * player would, so that a string chord written on a cut is heard on the cut; the score and its
+ * MIDI file keep the written times.
  */
 public final class Renderer {
 
@@ -169,7 +172,8 @@ public final class Renderer {
                     }
                     channel = nextChannel++;
                 }
-                schedule(part, channel, part.gainDb() - top);
+                // Notes start as much early as their instruments take to speak, so they sound on time.
+                schedule(bank.onsets().aligned(part), channel, part.gainDb() - top);
             }
             events.sort(ORDER);
         }

@@ -50,6 +50,7 @@ public final class SoundBank implements AutoCloseable {
     private final Map<Integer, ModelInstrument> loaded = new HashMap<>();
     private final Map<SampleKey, float[]> floats = new HashMap<>();
     private final SharedInstruments shared = new SharedInstruments();
+    private final OnsetLatency onsets = new OnsetLatency(this);
     private boolean closed;
 
     private SoundBank(Path file, SF2Soundbank bank, Library library) {
@@ -87,6 +88,11 @@ public final class SoundBank implements AutoCloseable {
             throw new UnsupportedMedia(SETTING, sf2.getFileName() + " cannot be read as a SoundFont 2 bank (" + e.getMessage()
                     + "); set " + SETTING + " to a valid SF2 file.", e);
         }
+    }
+
+    /** How long each instrument of this bank takes to speak (measured once, kept for the bank's life). */
+    public OnsetLatency onsets() {
+        return onsets;
     }
 
     /** The file this bank was loaded from. */
