@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * One instrument group's production chain, in place on its stereo bus: EQ, saturation, the kick's
- * sidechain (when the part ducks), stereo width; then the result is sent to the part's own copy of
+ * sidechain (when the part ducks), stereo width and spread; then the result is sent to the part's own copy of
  * the genre's room ({@link FdnReverb}, through a 250 Hz high-pass so the room never muddies the
  * low end) and echo ({@link TempoDelay}), and their returns are added back. Because the room and
  * the echo are linear, a part's own copy returns exactly its share of what one shared send would
@@ -18,6 +18,8 @@ import java.util.List;
 public final class PartChain implements BlockProcessor {
 
     static final double RETURN_HIGH_PASS_HZ = 250;
+    /** Below this a spread part stays centred, as the low end of a mix does. */
+    static final double SPREAD_HIGH_PASS_HZ = 300;
 
     private final BlockProcessor[] inserts;
     private final SidechainCompressor sidechain;
@@ -58,6 +60,9 @@ public final class PartChain implements BlockProcessor {
         }
         if (part.width() != 1.0) {
             inserts.add(new StereoWidth(part.width(), rate));
+        }
+        if (part.spread() > 0) {
+            inserts.add(new StereoSpread(part.spread(), part.spreadMs(), SPREAD_HIGH_PASS_HZ, rate));
         }
         this.inserts = inserts.toArray(BlockProcessor[]::new);
         if (!(part.reverb() >= 0 && part.reverb() <= 1) || !(part.delay() >= 0 && part.delay() <= 1)) {

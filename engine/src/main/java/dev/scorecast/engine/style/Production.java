@@ -84,17 +84,28 @@ public record Production(Reverb reverb, Delay delay, Sidechain sidechain, Glue g
 
     /**
      * One group's processing, in this order: EQ, saturation ({@code saturationDb} of drive), the
-     * kick's sidechain when {@code sidechain}, stereo {@code width}; then {@code reverb} and
-     * {@code delay} are the send levels (0-1) of the result into the room and the echo.
+     * kick's sidechain when {@code sidechain}, stereo {@code width}, then {@code spread}: width made
+     * from the mid for a source that has little of its own (0 to 1, the delayed mid's level in the
+     * side; {@code spreadMs} its delay, default {@value #SPREAD_MS} ms), leaving the mono sum as it
+     * is. Then {@code reverb} and {@code delay} are the send levels (0-1) of the result into the
+     * room and the echo.
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Part(List<Band> eq, @JsonProperty("saturation_db") double saturationDb, double reverb, double delay,
-                       Double width, boolean sidechain) {
+                       Double width, boolean sidechain, Double spread, @JsonProperty("spread_ms") Double spreadMs) {
+        public static final double SPREAD_MS = 11;
         public static final Part DRY = new Part(List.of(), 0, 0, 0, 1.0, false);
 
         public Part {
             eq = eq == null ? List.of() : List.copyOf(eq);
             width = width == null ? 1.0 : width;
+            spread = spread == null ? 0.0 : spread;
+            spreadMs = spreadMs == null ? SPREAD_MS : spreadMs;
+        }
+
+        /** A part with no spread. */
+        public Part(List<Band> eq, double saturationDb, double reverb, double delay, Double width, boolean sidechain) {
+            this(eq, saturationDb, reverb, delay, width, sidechain, 0.0, SPREAD_MS);
         }
     }
 }

@@ -229,4 +229,47 @@ class DspProcessorsTest {
         }
         return 10 * Math.log10(e / (to - from) + 1e-30);
     }
+
+    @Test
+    void spreadWidensAMonoPartWithoutChangingItsMonoSumAndKeepsTheLowEndCentred() {
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(5);
+        int n = RATE;
+        float[][] buf = new float[2][n];
+        float[] mono = new float[n];
+        for (int i = 0; i < n; i++) {
+            // A mono part: white noise, nearly all of it above the high-pass.
+            float x = (float) (0.2 * (rng.nextDouble() - 0.5));
+            buf[0][i] = buf[1][i] = mono[i] = x;
+        }
+        StereoSpread spread = new StereoSpread(0.5, 13, 300, RATE);
+        for (int at = 0; at < n; at += 480) { // in blocks, as the chain runs
+            spread.process(buf, at, Math.min(480, n - at));
+        }
+        double side = 0;
+        double mid = 0;
+        double lowSide = 0;
+        for (int i = 0; i < n; i++) {
+            assertEquals(2 * mono[i], buf[0][i] + buf[1][i], 1e-6, "mono sum at " + i);
+            double s = 0.5 * (buf[0][i] - buf[1][i]);
+            side += s * s;
+            mid += mono[i] * (double) mono[i];
+        }
+        double sideMidDb = 10 * Math.log10(side / mid);
+        // The delayed mid at half level: the side about 6 dB under the mid.
+        assertEquals(-6.0, sideMidDb, 1.0, "side/mid");
+        // The 60 Hz tone alone: its side stays at least 30 dB under its mid.
+        float[][] low = new float[2][n];
+        for (int i = 0; i < n; i++) {
+            low[0][i] = low[1][i] = (float) (0.3 * Math.sin(2 * Math.PI * 60 * i / RATE));
+        }
+        new StereoSpread(0.5, 13, 300, RATE).process(low, 0, n);
+        double lowMid = 0;
+        for (int i = n / 2; i < n; i++) {
+            double s = 0.5 * (low[0][i] - low[1][i]);
+            lowSide += s * s;
+            double m = 0.5 * (low[0][i] + low[1][i]);
+            lowMid += m * m;
+        }
+        assertTrue(10 * Math.log10(lowSide / lowMid) < -30, "60 Hz side/mid " + 10 * Math.log10(lowSide / lowMid));
+    }
 }
