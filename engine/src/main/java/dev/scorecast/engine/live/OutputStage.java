@@ -1,15 +1,21 @@
 package dev.scorecast.engine.live;
 
 import dev.scorecast.engine.dsp.BlockProcessor;
+import dev.scorecast.engine.dsp.PartChain;
 import dev.scorecast.engine.media.LiveEncoder;
 import dev.scorecast.engine.render.GainRamp;
+import dev.scorecast.engine.style.Production;
+import dev.scorecast.engine.style.ProductionCatalog;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * The end of a performance's chain: a {@link GainRamp} (the offline mix's gain stage) for the master
+ * The end of a performance's chain: the genre's live production chain (the {@code live} part of
+ * styles/production.json: EQ, saturation and width on the one stereo bus the synthesizer plays
+ * every group into, built from the same {@link PartChain} the offline mix runs per stem), a {@link GainRamp} (the offline mix's gain stage) for the master
  * gain (the engine's, and the experience's calibration to the common loudness, ramped over 10 ms
  * when it changes) and for the one-beat fade of a stop, the synthesizer's tail after it, the
  * {@link SoftKnee} that rounds off a loud moment, and the {@link Outlet}s (one encoder per format
@@ -33,6 +39,9 @@ final class OutputStage {
     /** The experience's calibration to the common loudness (its gain_db), from the bar line it starts on. */
     private double experienceGain = 1;
     private final float[] interleaved;
+    /** The genre whose live chain {@link #production} is, null before the first section. */
+    private String genre;
+    private BlockProcessor production;
 
     OutputStage(float masterGain, int blockFrames) {
         this(masterGain, new GainRamp(masterGain, 0), blockFrames);
@@ -50,6 +59,7 @@ final class OutputStage {
         c.fading = fading;
         c.tailLeft = tailLeft;
         c.experienceGain = experienceGain;
+        c.genre(genre); // the fork's own chain: filter state is the only thing it does not take over
         return c;
     }
 
@@ -116,6 +126,20 @@ final class OutputStage {
         }
     }
 
+    /**
+     * The live production chain of {@code id} from now on; kept (with its filter state) while the
+     * genre stays, so a section change within a genre is seamless.
+     */
+    void genre(String id) {
+        if (id == null || Objects.equals(id, genre)) {
+            return;
+        }
+        genre = id;
+        Production p = ProductionCatalog.builtIn().forGenre(id);
+        // No sends in the live part, so the echo's tempo (the 120) is never used; no sidechain key.
+        production = p.live() == null ? null : new PartChain(p, p.live(), null, 120, Performance.RATE, interleaved.length / 2);
+    }
+
     /** Fades out over {@code fadeFrames}, then lets the synthesizer's tail run out under the silence. */
     void fadeOut(int fadeFrames) {
         gain.setTarget(0, fadeFrames);
@@ -135,10 +159,13 @@ final class OutputStage {
     }
 
     /**
-     * Applies the gain (and fade) and the knee to {@code n} planar stereo frames in place;
-     * {@code faded} runs once when a fade has reached silence.
+     * Applies the genre's chain, the gain (and fade) and the knee to {@code n} planar stereo frames
+     * in place; {@code faded} runs once when a fade has reached silence.
      */
     void apply(float[][] block, int n, Runnable faded) {
+        if (production != null) {
+            production.process(block, 0, n);
+        }
         gain.process(block, 0, n);
         if (fading && gain.settled()) {
             fading = false;

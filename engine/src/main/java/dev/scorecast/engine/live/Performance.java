@@ -312,6 +312,7 @@ public final class Performance implements AutoCloseable {
             vocals.relativeTempo(feed.relativeTempo());
         }
         feed.begin(b, vocals);
+        output.genre(feed.genre());
         clock.setTempo(feed.targetTempo());
         publishNow();
     }
