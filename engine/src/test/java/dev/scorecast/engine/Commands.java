@@ -44,4 +44,15 @@ public final class Commands {
             }
         }
     }
+
+    /** The onset times, in seconds, that aubio's {@code aubioonset} (Debian aubio-tools) hears in {@code wav} by {@code method} (hfc, energy...). */
+    public static List<Double> aubioOnsets(Path wav, String method) {
+        List<Double> times = new java.util.ArrayList<>();
+        for (String line : run(List.of("aubioonset", "-O", method, "-i", wav.toString()), 120).split("\n")) {
+            if (!line.isBlank()) {
+                times.add(Double.parseDouble(line.trim()));
+            }
+        }
+        return times;
+    }
 }

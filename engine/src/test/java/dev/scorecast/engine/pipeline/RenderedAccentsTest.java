@@ -127,14 +127,7 @@ class RenderedAccentsTest {
     }
 
     static List<Double> aubioOnsets(Path wav, String method) {
-        String out = Commands.run(List.of("aubioonset", "-O", method, "-i", wav.toString()), 120);
-        List<Double> times = new ArrayList<>();
-        for (String line : out.split("\n")) {
-            if (!line.isBlank()) {
-                times.add(Double.parseDouble(line.trim()));
-            }
-        }
-        return times;
+        return Commands.aubioOnsets(wav, method);
     }
 
     static double mean(double[] power, int from, int to) {

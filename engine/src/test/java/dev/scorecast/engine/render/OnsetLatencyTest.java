@@ -72,7 +72,7 @@ class OnsetLatencyTest {
         Part part = new Part(InstrumentGroup.HARMONY, strings, false, 0, 0, chord, List.of());
         Score score = new Score(4, List.of(new Score.TempoChange(0, 120, "4/4")), List.of(part), List.of());
         Stem stem = new Renderer(bank).render(score, dir, f -> { }).getFirst();
-        List<Double> heard = aubio(stem.wav());
+        List<Double> heard = Commands.aubioOnsets(stem.wav(), "hfc");
         for (double cut : new double[] {1.0, 2.5}) {
             double nearest = heard.stream().min((a, b) -> Double.compare(Math.abs(a - cut), Math.abs(b - cut))).orElseThrow();
             System.out.printf("string chord on %.1f s heard by aubio at %+.1f ms (latency %.1f ms)%n", cut, 1000 * (nearest - cut),
@@ -92,15 +92,5 @@ class OnsetLatencyTest {
         assertEquals(2.0 - stringsEarly, aligned.notes().get(1).start(), 1e-9);
         assertEquals(aligned.notes().get(1).start(), aligned.programChanges().getFirst().time(), 1e-9, "the change comes with its note");
         assertEquals(1.0, aligned.notes().get(1).duration(), 1e-9, "lengths are kept");
-    }
-
-    private static List<Double> aubio(Path wav) {
-        List<Double> times = new ArrayList<>();
-        for (String line : Commands.run(List.of("aubioonset", "-i", wav.toString()), 60).split("\n")) {
-            if (!line.isBlank()) {
-                times.add(Double.parseDouble(line.trim()));
-            }
-        }
-        return times;
     }
 }
