@@ -110,6 +110,9 @@ public final class AnalysisService {
             LOG.warn("analysis job {} already ended as {}; not run again", jobId, job.status().wire());
             return;
         }
+        if (!jobs.startOrGiveUp(jobId)) {
+            return;
+        }
         jobs.progress(jobId, JobStatus.PROCESSING, 0, "Analysing the picture and the sound.");
         try {
             Video video = uploads.video(new Principal(job.owner()), record.videoId());

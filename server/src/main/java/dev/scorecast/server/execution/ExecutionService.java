@@ -167,6 +167,9 @@ public final class ExecutionService {
             LOG.warn("execution job {} already ended as {}; not run again", jobId, job.status().wire());
             return;
         }
+        if (!jobs.startOrGiveUp(jobId)) {
+            return;
+        }
         AtomicReference<Stage> stage = new AtomicReference<>(Stage.COMPOSE);
         Path work = workRoot.resolve(record.id());
         jobs.progress(jobId, JobStatus.PROCESSING, 0, "Composing.");

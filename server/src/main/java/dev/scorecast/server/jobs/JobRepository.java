@@ -48,6 +48,29 @@ public final class JobRepository {
                 status.wire(), progress, message, clock.millis(), id));
     }
 
+    /** Starts after which a job that never got to its end is given up: each of its runs was cut off. */
+    public static final int MAX_STARTS = 5;
+
+    /**
+     * Counts a worker starting job {@code id} (in the database, so it survives restarts and holds
+     * across nodes). Past {@link #MAX_STARTS} the job ends {@code error} ({@code too_many_attempts})
+     * and this answers false: the caller must not run it. A job whose every run is cut off (a
+     * video that crashes the node's decoder, a node killed again and again) would otherwise be
+     * handed from worker to worker forever.
+     */
+    public boolean startOrGiveUp(String id) {
+        int starts = database.query(c -> {
+            Rows.update(c, "UPDATE jobs SET starts = starts + 1 WHERE id = ?", id);
+            return Rows.one(c, "SELECT starts FROM jobs WHERE id = ?", row -> row.getInt("starts"), id).orElse(0);
+        });
+        if (starts <= MAX_STARTS) {
+            return true;
+        }
+        fail(id, "too_many_attempts", null, "This job was started " + (starts - 1) + " times and each run was cut off before it"
+                + " ended (its server stopped or crashed); it is ended here instead of being tried again. Start it again to retry.");
+        return false;
+    }
+
     public void fail(String id, String errorCode, String errorField, String message) {
         database.query(c -> Rows.update(c,
                 "UPDATE jobs SET status = ?, message = ?, error_code = ?, error_field = ?, updated_at = ? WHERE id = ?",
