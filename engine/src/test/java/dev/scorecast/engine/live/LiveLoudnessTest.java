@@ -1,6 +1,7 @@
 package dev.scorecast.engine.live;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.scorecast.engine.analysis.audio.LoudnessMeter;
 import java.nio.file.Path;
@@ -18,12 +19,15 @@ import org.junit.jupiter.api.Test;
  */
 class LiveLoudnessTest {
     static final Path DEFAULT_BANK = Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2");
-    static final Path SF2 = Path.of(System.getProperty("live.loudness.sf2",
-            (java.nio.file.Files.isRegularFile(DEFAULT_BANK) ? DEFAULT_BANK : Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2")).toString()));
+    static final Path SF2 = Path.of(System.getProperty("live.loudness.sf2", DEFAULT_BANK.toString()));
     static final int SECONDS = Integer.getInteger("live.loudness.seconds", 60);
 
     @Test
     void everyExperiencePlaysNearTheTargetLoudness() throws Exception {
+        // The gains are calibrated with the default bank; with another (or none installed) this says
+        // nothing, so it is skipped, visibly, rather than checked against a weaker bound.
+        assumeTrue(SF2.equals(DEFAULT_BANK) && java.nio.file.Files.isRegularFile(SF2),
+                "the experiences are calibrated with " + DEFAULT_BANK + "; this run plays " + SF2);
         AtomicLong clock = new AtomicLong();
         PhraseSinger singer = new PhraseSinger(dev.scorecast.engine.voice.EspeakSinger::create, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
         LiveContext context = OfflineContext.of(SF2, LiveSettings.DEFAULT, singer);
@@ -36,13 +40,8 @@ class LiveLoudnessTest {
             quietest = Math.min(quietest, lufs);
             loudest = Math.max(loudest, lufs);
         }
-        if (SF2.equals(DEFAULT_BANK)) {
-            // The bank the gains were calibrated with, over the same minute (a shorter stretch differs by its intro).
-            assertTrue(loudest <= Experience.TARGET_LUFS + 1 && quietest >= Experience.TARGET_LUFS - 1, quietest + " to " + loudest + " LUFS");
-        } else {
-            // Another bank's instruments have other levels, yet the calibration still removes most of the 21 LU spread.
-            assertTrue(loudest - quietest <= 8, "experiences span " + quietest + " to " + loudest + " LUFS");
-        }
+        // The bank the gains were calibrated with, over the same minute (a shorter stretch differs by its intro).
+        assertTrue(loudest <= Experience.TARGET_LUFS + 1 && quietest >= Experience.TARGET_LUFS - 1, quietest + " to " + loudest + " LUFS");
     }
 
     private static double loudness(LiveContext context, PhraseSinger singer, AtomicLong clock, Experience e) throws InterruptedException {
