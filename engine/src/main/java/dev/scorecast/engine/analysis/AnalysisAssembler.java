@@ -1,5 +1,6 @@
 package dev.scorecast.engine.analysis;
 
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.analysis.Analysis.AudioFacts;
 import dev.scorecast.engine.analysis.Analysis.Energy;
 import dev.scorecast.engine.analysis.Analysis.Mood;

@@ -1,5 +1,6 @@
 package dev.scorecast.engine.analysis;
 
+import dev.scorecast.engine.core.Span;
 import java.util.List;
 
 /**

@@ -66,7 +66,7 @@ public final class SidechainCompressor implements BlockProcessor {
     }
 
     /** Advances the envelope over {@code frames} of the key's last block without touching any audio (a resting part). */
-    void follow(int frames) {
+    public void follow(int frames) {
         double gr = reductionDb;
         for (int i = 0; i < frames; i++) {
             double over = key.levelDb(i) - thresholdDb;

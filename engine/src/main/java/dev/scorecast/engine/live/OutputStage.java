@@ -1,7 +1,7 @@
 package dev.scorecast.engine.live;
 
 import dev.scorecast.engine.dsp.BlockProcessor;
-import dev.scorecast.engine.dsp.PartChain;
+import dev.scorecast.engine.render.PartChain;
 import dev.scorecast.engine.media.LiveEncoder;
 import dev.scorecast.engine.render.GainRamp;
 import dev.scorecast.engine.style.Production;

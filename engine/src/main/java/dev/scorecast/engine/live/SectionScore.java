@@ -4,7 +4,7 @@ import dev.scorecast.engine.music.Composer;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanOptions;
 import dev.scorecast.engine.plan.Section;

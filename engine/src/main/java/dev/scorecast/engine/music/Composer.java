@@ -1,10 +1,10 @@
 package dev.scorecast.engine.music;
 
-import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.music.Part.ProgramChange;
 import dev.scorecast.engine.music.Score.Accent;
 import dev.scorecast.engine.music.Score.TempoChange;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.Section;
 import java.util.ArrayList;

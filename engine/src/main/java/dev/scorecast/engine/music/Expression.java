@@ -1,7 +1,7 @@
 package dev.scorecast.engine.music;
 
 import dev.scorecast.engine.music.Part.Control;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;

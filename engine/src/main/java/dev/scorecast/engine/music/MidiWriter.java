@@ -2,7 +2,7 @@ package dev.scorecast.engine.music;
 
 import dev.scorecast.engine.music.Part.ProgramChange;
 import dev.scorecast.engine.music.Score.TempoChange;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.scorecast.engine.music;
 
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package dev.scorecast.engine.music;
 
-import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.voice.SungNote;
 import dev.scorecast.engine.voice.Syllabifier;
 import java.util.ArrayList;

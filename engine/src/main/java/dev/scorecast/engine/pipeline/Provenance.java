@@ -3,7 +3,7 @@ package dev.scorecast.engine.pipeline;
 import dev.scorecast.engine.instruments.Library;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanJson;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package dev.scorecast.engine.pipeline;
 
-import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.music.Score;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.render.MasterReport;

@@ -2,7 +2,7 @@ package dev.scorecast.engine.pipeline;
 
 import dev.scorecast.engine.io.WavIn;
 import dev.scorecast.engine.music.Score.Accent;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.render.Stem;
 import java.nio.file.Path;
 import java.util.ArrayList;

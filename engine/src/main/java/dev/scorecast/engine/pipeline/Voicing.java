@@ -1,10 +1,10 @@
 package dev.scorecast.engine.pipeline;
 
 import dev.scorecast.engine.analysis.Analysis;
-import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.Section;
 import dev.scorecast.engine.render.MonoTracks;

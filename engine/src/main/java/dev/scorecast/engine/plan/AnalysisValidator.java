@@ -3,7 +3,7 @@ package dev.scorecast.engine.plan;
 import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.analysis.Cut;
 import dev.scorecast.engine.analysis.Scene;
-import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.ScorecastException.FieldProblem;
 import java.util.ArrayList;

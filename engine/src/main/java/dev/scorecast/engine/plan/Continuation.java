@@ -1,5 +1,6 @@
 package dev.scorecast.engine.plan;
 
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.plan.Section.Hit;
 import dev.scorecast.engine.plan.Section.Instrument;

@@ -1,5 +1,6 @@
 package dev.scorecast.engine.plan;
 
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.analysis.Cut;
 import dev.scorecast.engine.analysis.CutKind;
@@ -139,8 +140,8 @@ public final class Planner {
     }
 
     /** The spans sorted by start with overlapping ones joined: {starts, ends}. */
-    private static double[][] mergedSpans(List<dev.scorecast.engine.analysis.Span> spans) {
-        var sorted = spans.stream().sorted(Comparator.comparingDouble(dev.scorecast.engine.analysis.Span::start)).toList();
+    private static double[][] mergedSpans(List<dev.scorecast.engine.core.Span> spans) {
+        var sorted = spans.stream().sorted(Comparator.comparingDouble(dev.scorecast.engine.core.Span::start)).toList();
         double[] starts = new double[sorted.size()];
         double[] ends = new double[sorted.size()];
         int n = 0;

@@ -1,5 +1,6 @@
 package dev.scorecast.engine.plan;
 
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.Unprocessable;

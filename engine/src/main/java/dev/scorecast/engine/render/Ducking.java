@@ -1,6 +1,6 @@
 package dev.scorecast.engine.render;
 
-import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.ScorecastException.FieldProblem;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.scorecast.engine.render;
 
-import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.core.Span;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.scorecast.engine.render;
 
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.ScorecastException.FieldProblem;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;

@@ -1,9 +1,8 @@
 package dev.scorecast.engine.render;
 
 import dev.scorecast.engine.analysis.audio.LoudnessMeter;
-import dev.scorecast.engine.dsp.PartChain;
 import dev.scorecast.engine.dsp.SidechainKey;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.style.Production;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;

@@ -1,6 +1,6 @@
 package dev.scorecast.engine.render;
 
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -4,7 +4,7 @@ import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

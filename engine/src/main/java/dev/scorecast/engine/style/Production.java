@@ -2,7 +2,7 @@ package dev.scorecast.engine.style;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +12,7 @@ import java.util.Objects;
  * How one genre is produced, from {@code styles/production.json}: the shared send effects (a
  * room and a tempo-synced echo), the kick's sidechain, the bus glue, and per instrument group its
  * EQ, saturation, sends, stereo width and whether it ducks under the kick. Pure data; the
- * {@link dev.scorecast.engine.dsp.PartChain} turns it into processors.
+ * {@link dev.scorecast.engine.render.PartChain} turns it into processors.
  *
  * <p>{@code live} is the lighter chain for the live player, whose one synthesizer plays every group
  * into one stereo bus: a part's chain run on that bus (no sidechain: the kick is in it), so it is

@@ -1,6 +1,6 @@
 package dev.scorecast.engine.voice;
 
-import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.dsp.PolyphaseResampler;
 import dev.scorecast.engine.error.InvalidParameter;
 import java.time.Duration;

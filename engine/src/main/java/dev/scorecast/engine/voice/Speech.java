@@ -1,6 +1,6 @@
 package dev.scorecast.engine.voice;
 
-import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.core.Span;
 
 /**
  * Spoken text: mono float samples at {@code sampleRateHz} and {@code spoken}, the span from the

@@ -1,12 +1,13 @@
 package dev.scorecast.engine.dsp;
 
+import dev.scorecast.engine.render.PartChain;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.style.Production;
 import dev.scorecast.engine.style.ProductionCatalog;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.function.Supplier;

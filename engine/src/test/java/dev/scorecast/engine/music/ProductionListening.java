@@ -46,7 +46,7 @@ class ProductionListening {
             dev.scorecast.engine.style.Production production = ProductionCatalog.builtIn().forGenre(genre);
             double liveMs = Double.MAX_VALUE;
             for (int rep = 0; rep < 3; rep++) {
-                dev.scorecast.engine.dsp.PartChain live = new dev.scorecast.engine.dsp.PartChain(production, production.live(), null,
+                dev.scorecast.engine.render.PartChain live = new dev.scorecast.engine.render.PartChain(production, production.live(), null,
                         score.tempoMap().getFirst().bpm(), 48_000, 320);
                 long l0 = System.nanoTime();
                 for (int at = 0; at + 320 <= audio[0].length; at += 320) {

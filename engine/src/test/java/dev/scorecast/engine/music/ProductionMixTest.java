@@ -3,7 +3,7 @@ package dev.scorecast.engine.music;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.io.WavIn;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.render.MixSettings;
 import dev.scorecast.engine.render.Mixer;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.engine.analysis.Span;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.Span;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.Section;
 import dev.scorecast.engine.voice.SungNote;

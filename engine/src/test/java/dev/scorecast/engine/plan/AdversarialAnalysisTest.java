@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.analysis.Cut;
 import dev.scorecast.engine.analysis.CutKind;
-import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.style.GenreCatalog;
 import java.time.Duration;

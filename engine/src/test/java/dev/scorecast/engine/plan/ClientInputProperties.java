@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.analysis.Cut;
 import dev.scorecast.engine.analysis.CutKind;
-import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.error.ScorecastException;
 import dev.scorecast.engine.style.GenreCatalog;
 import java.util.ArrayList;

@@ -107,7 +107,7 @@ class VoicesPlanTest {
         assertTrue(plain.contains(15.0) && !plain.contains(15.3), "without speech: " + plain);
         var withSpeech = new dev.scorecast.engine.analysis.Analysis(base.version(), base.video(), base.cuts(), base.scenes(),
                 base.energy(), new dev.scorecast.engine.analysis.Analysis.AudioFacts(-20.0, -3.0,
-                List.of(new dev.scorecast.engine.analysis.Span(14.5, 15.2)), List.of(), 0), base.mood(), base.suggestions(),
+                List.of(new dev.scorecast.engine.core.Span(14.5, 15.2)), List.of(), 0), base.mood(), base.suggestions(),
                 base.quality());
         List<Double> struck = new ArrayList<>();
         PLANNER.plan(withSpeech, dialogue).sections().forEach(s -> {

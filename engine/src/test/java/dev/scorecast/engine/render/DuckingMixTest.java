@@ -3,8 +3,8 @@ package dev.scorecast.engine.render;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.engine.analysis.Span;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.Span;
+import dev.scorecast.engine.core.InstrumentGroup;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.ScorecastException.FieldProblem;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import dev.scorecast.engine.io.WavIn;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -11,7 +11,7 @@ import dev.scorecast.engine.instruments.Library;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
-import dev.scorecast.engine.plan.InstrumentGroup;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.style.Arrangement;
 import dev.scorecast.engine.style.Genre;
 import dev.scorecast.engine.style.GenreCatalog;

@@ -3,7 +3,7 @@ package dev.scorecast.engine.voice;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.error.InvalidParameter;
 import java.util.List;
 import org.junit.jupiter.api.Test;

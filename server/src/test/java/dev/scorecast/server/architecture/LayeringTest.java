@@ -42,6 +42,13 @@ class LayeringTest {
     }
 
     @Test
+    void enginePackagesHaveNoCycles() {
+        // The shared vocabulary (Span, InstrumentGroup) lives in engine.core; dsp holds processors
+        // only (the production chain that reads the style data is render's PartChain).
+        slices().matching("dev.scorecast.engine.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
     void serverPackagesHaveNoCycles() {
         slices().matching("dev.scorecast.server.(*)..").should().beFreeOfCycles().check(classes);
     }

@@ -2,7 +2,7 @@ package dev.scorecast.engine.analysis.audio;
 
 import dev.scorecast.engine.dsp.PolyphaseResampler;
 import dev.scorecast.engine.analysis.AudioAnalysis;
-import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.voice.SpeechDetector;
 import dev.scorecast.engine.voice.SpeechPass;
 import java.nio.file.Path;

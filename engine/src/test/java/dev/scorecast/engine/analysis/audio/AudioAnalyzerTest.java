@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.analysis.AudioAnalysis;
-import dev.scorecast.engine.analysis.Span;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.media.AudioExtractor;
 import dev.scorecast.engine.media.AudioTrack;

@@ -1,4 +1,4 @@
-package dev.scorecast.engine.plan;
+package dev.scorecast.engine.core;
 
 import java.util.Arrays;
 import java.util.Optional;

@@ -1,5 +1,14 @@
-package dev.scorecast.engine.dsp;
+package dev.scorecast.engine.render;
 
+import dev.scorecast.engine.dsp.TempoDelay;
+import dev.scorecast.engine.dsp.StereoWidth;
+import dev.scorecast.engine.dsp.StereoSpread;
+import dev.scorecast.engine.dsp.SidechainKey;
+import dev.scorecast.engine.dsp.SidechainCompressor;
+import dev.scorecast.engine.dsp.Saturator;
+import dev.scorecast.engine.dsp.FdnReverb;
+import dev.scorecast.engine.dsp.BlockProcessor;
+import dev.scorecast.engine.dsp.BiquadFilter;
 import dev.scorecast.engine.style.Production;
 import java.util.ArrayList;
 import java.util.List;

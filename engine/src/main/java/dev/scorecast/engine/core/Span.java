@@ -1,4 +1,4 @@
-package dev.scorecast.engine.analysis;
+package dev.scorecast.engine.core;
 
 /** A stretch of time in seconds, {@code start < end}. */
 public record Span(double start, double end) {
