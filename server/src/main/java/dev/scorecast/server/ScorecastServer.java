@@ -171,6 +171,8 @@ public final class ScorecastServer implements AutoCloseable {
             javalin.jsonMapper(new JavalinJackson(mapper, true));
             javalin.http.compressionStrategy = CompressionStrategy.NONE;
             javalin.http.maxRequestSize = config.maxJsonBytes();
+            // A body trickled in (slow-loris) ends in 408 once its average rate falls under the minimum.
+            javalin.jetty.modifyHttpConfiguration(http -> http.setMinRequestDataRate(config.uploads().minBytesPerSecond()));
             javalin.startup.showJavalinBanner = false;
             javalin.events.handlerAdded(info -> {
                 if (info.getHttpMethod().isHttpMethod()) {

@@ -40,6 +40,17 @@ public final class ApiErrors {
                 e.getStatus() == 404 ? "No endpoint " + ctx.method() + " " + ctx.path() + "; see /openapi.json for the API."
                         : e.getMessage(), null, Map.of()));
         config.routes.exception(Exception.class, (e, ctx) -> {
+            // Jetty refusing the request while the handler reads it: a body trickled in below the
+            // minimum rate (408), a malformed one (400). The client's doing, so its own status.
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof org.eclipse.jetty.http.BadMessageException bad) {
+                    boolean slow = bad.getCode() == 408;
+                    write(ctx, bad.getCode(), slow ? "request_timeout" : "bad_request", slow
+                            ? "The request body arrived too slowly (" + bad.getReason() + "); send it again at a steady rate, or in smaller chunks."
+                            : "The request could not be read (" + bad.getReason() + ").", "body", Map.of());
+                    return;
+                }
+            }
             LOG.error("unexpected failure on {} {}", ctx.method(), ctx.path(), e);
             write(ctx, 500, "internal_error", "The server failed unexpectedly; the failure was logged. Try again later.", null, Map.of());
         });

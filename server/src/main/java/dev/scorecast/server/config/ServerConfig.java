@@ -207,9 +207,18 @@ public record ServerConfig(
     }
 
     /** Limits on what a client may upload. */
+    /**
+     * @param minBytesPerSecond the slowest a request body may arrive, averaged from its start: a client
+     *                          trickling a body (slow-loris) is cut off with 408 instead of holding a
+     *                          connection and a handler for hours
+     */
     public record UploadLimits(long maxChunkBytes, long maxFileBytes, Duration maxDuration, int maxFrameWidth,
-                               int maxFrameHeight, int maxChunks, Duration expiresAfter) {
+                               int maxFrameHeight, int maxChunks, Duration expiresAfter, long minBytesPerSecond) {
         public UploadLimits {
+            if (minBytesPerSecond < 0) {
+                throw new InvalidParameter("SCORECAST_MIN_REQUEST_BYTES_PER_SECOND",
+                        "SCORECAST_MIN_REQUEST_BYTES_PER_SECOND must be 0 (no minimum) or more.");
+            }
             if (maxChunkBytes < 1 || maxFileBytes < maxChunkBytes) {
                 throw new InvalidParameter("SCORECAST_MAX_CHUNK_BYTES",
                         "SCORECAST_MAX_CHUNK_BYTES must be positive and not above SCORECAST_MAX_FILE_BYTES.");
@@ -229,7 +238,8 @@ public record ServerConfig(
                     settings.integer("SCORECAST_MAX_FRAME_WIDTH", 4096),
                     settings.integer("SCORECAST_MAX_FRAME_HEIGHT", 4096),
                     settings.integer("SCORECAST_MAX_CHUNKS", 10_000),
-                    Duration.ofHours(settings.integer("SCORECAST_UPLOAD_TTL_HOURS", 24)));
+                    Duration.ofHours(settings.integer("SCORECAST_UPLOAD_TTL_HOURS", 24)),
+                    settings.bytes("SCORECAST_MIN_REQUEST_BYTES_PER_SECOND", 1024));
         }
     }
 }
