@@ -25,6 +25,7 @@ import dev.scorecast.server.api.NodeRelay;
 import dev.scorecast.server.api.PlayerApi;
 import dev.scorecast.server.api.StreamRouting;
 import dev.scorecast.server.quota.QuotaGuard;
+import dev.scorecast.server.quota.RequestsInFlight;
 import dev.scorecast.server.player.PlayerService;
 import dev.scorecast.server.player.StreamRegistry;
 import dev.scorecast.engine.live.ExperienceCatalog;
@@ -71,6 +72,8 @@ import org.slf4j.LoggerFactory;
 public final class ScorecastServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ScorecastServer.class);
     private static final Set<String> PUBLIC_PATHS = Set.of(OpenApiDocument.PATH);
+    /** The request attribute naming the user whose in-flight request this is (RequestsInFlight). */
+    private static final String IN_FLIGHT = "scorecast.inFlight";
 
     private final Database database;
     private final UploadService uploads;
@@ -188,10 +191,21 @@ public final class ScorecastServer implements AutoCloseable {
             if (role.servesClients()) {
                 var requests = new Requests(mapper, config.maxJsonBytes());
                 var authenticator = new Authenticator(keys, player);
+                var inFlight = new RequestsInFlight(config.quotas().maxRequestsInFlight());
                 javalin.routes.beforeMatched(ctx -> {
                     if (!PUBLIC_PATHS.contains(ctx.path()) && !HealthApi.PATHS.contains(ctx.path())
                             && !ctx.path().startsWith(DownloadLinks.PREFIX) && !StudioPage.isStudioPath(ctx.path())) {
                         authenticator.authenticate(ctx);
+                        String user = Authenticator.principal(ctx).user();
+                        inFlight.enter(user);
+                        ctx.attribute(IN_FLIGHT, user); // counted: the after-handler lets it go, however the request ended
+                    }
+                });
+                javalin.routes.afterMatched(ctx -> {
+                    String user = ctx.attribute(IN_FLIGHT);
+                    if (user != null) {
+                        ctx.attribute(IN_FLIGHT, null);
+                        inFlight.leave(user);
                     }
                 });
                 new SyncAApi(uploads, analyses, plans, executions, genres, requests, config.uploads().maxChunkBytes()).register(javalin.routes);

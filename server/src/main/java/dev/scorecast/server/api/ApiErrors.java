@@ -43,6 +43,12 @@ public final class ApiErrors {
             // Jetty refusing the request while the handler reads it: a body trickled in below the
             // minimum rate (408), a malformed one (400). The client's doing, so its own status.
             for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof org.eclipse.jetty.io.EofException) {
+                    // The client hung up mid-request: nobody to answer, nothing went wrong here.
+                    LOG.debug("client went away during {} {}", ctx.method(), ctx.path());
+                    write(ctx, 400, "bad_request", "The connection closed before the request was read.", "body", Map.of());
+                    return;
+                }
                 if (t instanceof org.eclipse.jetty.http.BadMessageException bad) {
                     boolean slow = bad.getCode() == 408;
                     write(ctx, bad.getCode(), slow ? "request_timeout" : "bad_request", slow

@@ -12,9 +12,10 @@ import java.util.Map;
  * @param maxAnalysesQueued  analyses one user may have pending or running (SCORECAST_QUOTA_ANALYSES, 4)
  * @param minFreeBytes       free bytes the data directory must keep; below, uploads and jobs are refused 507
  *                           (SCORECAST_MIN_FREE_BYTES, 1GiB)
+ * @param maxRequestsInFlight requests one user may have in progress on a node at once (SCORECAST_MAX_REQUESTS_IN_FLIGHT, 32)
  */
-public record Quotas(long maxStoredBytes, int maxUploadsInFlight, int maxAnalysesQueued, long minFreeBytes) {
-    public static final Quotas DEFAULT = new Quotas(20L << 30, 32, 4, 1L << 30);
+public record Quotas(long maxStoredBytes, int maxUploadsInFlight, int maxAnalysesQueued, long minFreeBytes, int maxRequestsInFlight) {
+    public static final Quotas DEFAULT = new Quotas(20L << 30, 32, 4, 1L << 30, 32);
 
     public Quotas {
         if (maxStoredBytes < 1) {
@@ -26,6 +27,9 @@ public record Quotas(long maxStoredBytes, int maxUploadsInFlight, int maxAnalyse
         if (maxAnalysesQueued < 1) {
             throw new InvalidParameter("SCORECAST_QUOTA_ANALYSES", "SCORECAST_QUOTA_ANALYSES must be at least 1.");
         }
+        if (maxRequestsInFlight < 1) {
+            throw new InvalidParameter("SCORECAST_MAX_REQUESTS_IN_FLIGHT", "SCORECAST_MAX_REQUESTS_IN_FLIGHT must be at least 1.");
+        }
     }
 
     public static Quotas fromEnvironment(Map<String, String> env) {
@@ -33,6 +37,7 @@ public record Quotas(long maxStoredBytes, int maxUploadsInFlight, int maxAnalyse
         return new Quotas(settings.bytes("SCORECAST_QUOTA_BYTES", DEFAULT.maxStoredBytes()),
                 settings.integer("SCORECAST_QUOTA_UPLOADS", DEFAULT.maxUploadsInFlight()),
                 settings.integer("SCORECAST_QUOTA_ANALYSES", DEFAULT.maxAnalysesQueued()),
-                settings.bytes("SCORECAST_MIN_FREE_BYTES", DEFAULT.minFreeBytes()));
+                settings.bytes("SCORECAST_MIN_FREE_BYTES", DEFAULT.minFreeBytes()),
+                settings.integer("SCORECAST_MAX_REQUESTS_IN_FLIGHT", DEFAULT.maxRequestsInFlight()));
     }
 }
