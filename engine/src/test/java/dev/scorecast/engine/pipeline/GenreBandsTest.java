@@ -46,12 +46,14 @@ class GenreBandsTest {
             // -Dscorecast.genres=house,deep renders only those (while tuning the style data).
             List<String> only = List.of(System.getProperty("scorecast.genres", "").split(","));
             for (String genre : concat(DANCE_AND_POP, ORCHESTRAL)) {
+              for (String video : List.of("busy", "calm")) {
                 if (!only.getFirst().isEmpty() && !only.contains(genre)) {
                     continue;
                 }
-                Plan plan = planner.plan(video(60), new GenerationOptions(false, false, false, genre, false, false, false, true, 3L));
+                Plan plan = planner.plan(video.equals("busy") ? busy(60) : calm(60),
+                        new GenerationOptions(false, false, false, genre, false, false, false, true, 3L));
                 Score score = new Composer().compose(plan);
-                Path genreDir = dir.resolve(genre);
+                Path genreDir = dir.resolve(genre + "-" + video);
                 List<Stem> stems = new Renderer(bank).render(score.instrumental(), genreDir.resolve("stems"), f -> { });
                 Path master = genreDir.resolve("master.wav");
                 MixSettings settings = MixSettings.standard()
@@ -69,7 +71,8 @@ class GenreBandsTest {
                     mix.master(settings.ceilingDbtp());
                 }
                 double[] bands = BandBalance.of(master);
-                StringBuilder line = new StringBuilder(String.format("%-10s", genre));
+                String name = genre + " (" + video + ")";
+                StringBuilder line = new StringBuilder(String.format("%-18s", name));
                 plan.sections().getLast().instruments().forEach((g, i) -> line.append(g).append(": ").append(i.soundset()).append(" ")
                         .append(i.program()).append("; "));
                 line.append(String.format("%n          "));
@@ -78,12 +81,13 @@ class GenreBandsTest {
                 }
                 System.out.println(line.append(shares));
                 if (DANCE_AND_POP.contains(genre)) {
-                    check(outside, genre, "6-12 kHz", bands[4], -24, -12);
-                    check(outside, genre, "below 120 Hz", bands[0], -10, -1);
+                    check(outside, name, "6-12 kHz", bands[4], -24, -12);
+                    check(outside, name, "below 120 Hz", bands[0], -10, -1);
                 } else {
-                    check(outside, genre, "6-12 kHz", bands[4], -35, -18);
+                    check(outside, name, "6-12 kHz", bands[4], -35, -18);
                 }
                 Directories.deleteTree(genreDir);
+              }
             }
         }
         assertTrue(outside.isEmpty(), "bands outside their produced windows (held 0.5 dB inside the edges): " + outside);
@@ -95,16 +99,25 @@ class GenreBandsTest {
         }
     }
 
-    /** A 60 s video cut every 10-13 s, its energy rising to a peak at 40 s and falling. */
-    static Analysis video(double duration) {
+    /** A busy video: cut every 5-13 s, its energy rising to a peak at 40 s and falling (the planner plays every level). */
+    static Analysis busy(double duration) {
+        return video(duration, t -> 0.3 + 0.5 * Math.exp(-Math.pow((t - 40) / 15, 2)), 5.3, 11.7, 17.2, 29.9, 41.1, 52.4);
+    }
+
+    /** A calm video: one shot, low steady energy (the planner keeps to its lowest levels, the sparsest parts). */
+    static Analysis calm(double duration) {
+        return video(duration, t -> 0.17);
+    }
+
+    static Analysis video(double duration, java.util.function.DoubleUnaryOperator energyAt, double... cutTimes) {
         double fps = 30;
         double hop = 0.1;
         double[] energy = new double[(int) Math.ceil(duration / hop)];
         for (int i = 0; i < energy.length; i++) {
-            energy[i] = 0.3 + 0.5 * Math.exp(-Math.pow((i * hop - 40) / 15, 2));
+            energy[i] = energyAt.applyAsDouble(i * hop);
         }
         List<Cut> cuts = new ArrayList<>();
-        for (double t : new double[] {5.3, 11.7, 17.2, 29.9, 41.1, 52.4}) {
+        for (double t : cutTimes) {
             cuts.add(Cut.hard(t, Math.round(t * fps), 0.9));
         }
         return new Analysis(Analysis.VERSION, new Analysis.VideoFacts(duration, 1920, 1080, fps, Math.round(duration * fps), true, "h264", 0),
