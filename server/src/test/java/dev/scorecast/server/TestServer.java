@@ -78,6 +78,13 @@ final class TestServer implements AutoCloseable {
         }
     }
 
+    /** Changes the server's database behind its back, e.g. to end jobs a test's api node never runs. */
+    void update(String sql) throws java.sql.SQLException {
+        try (var connection = java.sql.DriverManager.getConnection(config().dbUrl()); var statement = connection.createStatement()) {
+            statement.executeUpdate(sql);
+        }
+    }
+
     int port() {
         return server.port();
     }

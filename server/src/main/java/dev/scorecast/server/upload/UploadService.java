@@ -99,6 +99,7 @@ public final class UploadService {
         var upload = new Upload(Ids.next(variant.idPrefix()), owner.user(), variant, fileName, fileSize, mediaType,
                 null, UploadState.ACTIVE, null, now, now.plus(limits.expiresAfter()));
         database.transaction(c -> {
+            quotas.lockUser(c, owner);
             quotas.requireUploadSlot(c, owner);
             if (fileSize != null) {
                 quotas.requireRoomFor(c, owner, fileSize, "file_size");
@@ -183,6 +184,8 @@ public final class UploadService {
                             + limits.maxFileBytes() + " bytes); shorten or compress the video.");
         }
         var previous = repository.chunk(c, uploadId, chunk.index());
+        // After the upload's row: no transaction takes the two the other way round, so they cannot deadlock.
+        quotas.lockUser(c, owner);
         quotas.requireRoomFor(c, owner, chunk.size() - previous.map(Chunk::size).orElse(0L), variant.contentField());
         String replaced = previous.map(Chunk::storedAs).orElse(null);
         repository.putChunk(c, uploadId, chunk);
