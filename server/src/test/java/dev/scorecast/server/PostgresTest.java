@@ -3,22 +3,15 @@ package dev.scorecast.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.util.Map;
-import java.util.UUID;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The scale-out database: the same migrations, keys, uploads and live-stream registry on
- * PostgreSQL, in a schema of its own. CI machines run PostgreSQL, so there a missing server fails
- * the test; elsewhere it skips.
+ * PostgreSQL, in a schema of its own ({@link PostgresSchema}).
  */
 class PostgresTest {
-    static final String SERVER = System.getenv().getOrDefault("SCORECAST_TEST_POSTGRES", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
-
     @TempDir
     Path data;
 
@@ -56,27 +49,7 @@ class PostgresTest {
         });
     }
 
-    private interface WithDatabase {
-        void run(String jdbcUrl) throws Exception;
-    }
-
-    /** Runs {@code test} on a fresh schema of the test server, dropped afterwards. */
-    private static void inSchema(WithDatabase test) throws Exception {
-        String schema = "scorecast_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        try (var connection = DriverManager.getConnection(SERVER)) {
-            connection.createStatement().execute("CREATE SCHEMA " + schema);
-        } catch (SQLException e) {
-            if (System.getenv("CI") != null) {
-                throw e;
-            }
-            Assumptions.abort("PostgreSQL is not reachable at " + SERVER + ": " + e.getMessage());
-        }
-        try {
-            test.run(SERVER + "&currentSchema=" + schema);
-        } finally {
-            try (var connection = DriverManager.getConnection(SERVER)) {
-                connection.createStatement().execute("DROP SCHEMA " + schema + " CASCADE");
-            }
-        }
+    private static void inSchema(PostgresSchema.WithDatabase test) throws Exception {
+        PostgresSchema.run(test);
     }
 }

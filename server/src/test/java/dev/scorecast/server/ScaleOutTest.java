@@ -75,15 +75,15 @@ class ScaleOutTest {
     @BeforeAll
     static void startFleet() throws Exception {
         schema = "scorecast_scaleout_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
-        try (var connection = DriverManager.getConnection(PostgresTest.SERVER)) {
+        try (var connection = DriverManager.getConnection(PostgresSchema.SERVER)) {
             connection.createStatement().execute("CREATE SCHEMA " + schema);
         } catch (SQLException e) {
             if (System.getenv("CI") != null) {
                 throw e;
             }
-            Assumptions.abort("PostgreSQL is not reachable at " + PostgresTest.SERVER + ": " + e.getMessage());
+            Assumptions.abort("PostgreSQL is not reachable at " + PostgresSchema.SERVER + ": " + e.getMessage());
         }
-        dbUrl = PostgresTest.SERVER + "&currentSchema=" + schema;
+        dbUrl = PostgresSchema.SERVER + "&currentSchema=" + schema;
         try (Database database = Database.open(dbUrl)) {
             aliceKey = new ApiKeys(database).create("alice");
         }
@@ -109,7 +109,7 @@ class ScaleOutTest {
             store.close();
         }
         if (schema != null) {
-            try (var connection = DriverManager.getConnection(PostgresTest.SERVER)) {
+            try (var connection = DriverManager.getConnection(PostgresSchema.SERVER)) {
                 connection.createStatement().execute("DROP SCHEMA " + schema + " CASCADE");
             }
         }

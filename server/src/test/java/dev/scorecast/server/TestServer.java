@@ -61,6 +61,30 @@ final class TestServer implements AutoCloseable {
         server = ScorecastServer.start(config(), engine);
     }
 
+    /**
+     * One number read straight from the server's database (what a race may have left behind),
+     * e.g. {@code count("SELECT COUNT(*) FROM jobs WHERE owner = ?", "alice")}.
+     */
+    long count(String sql, Object... args) throws java.sql.SQLException {
+        try (var connection = java.sql.DriverManager.getConnection(config().dbUrl());
+             var statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                statement.setObject(i + 1, args[i]);
+            }
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    /** Changes the server's database behind its back, e.g. to end jobs a test's api node never runs. */
+    void update(String sql) throws java.sql.SQLException {
+        try (var connection = java.sql.DriverManager.getConnection(config().dbUrl()); var statement = connection.createStatement()) {
+            statement.executeUpdate(sql);
+        }
+    }
+
     int port() {
         return server.port();
     }

@@ -5,6 +5,7 @@ import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.analysis.Analysis.VideoFacts;
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.error.ScorecastException;
+import dev.scorecast.engine.error.WrongState;
 import dev.scorecast.server.auth.Ids;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.db.Database;
@@ -75,26 +76,55 @@ public final class AnalysisService {
         jobs.unfinished(KIND).forEach(id -> runner.enqueue(TASK, id));
     }
 
-    /** Starts an analysis of {@code video}, or returns the one already running or finished. */
+    /**
+     * Starts an analysis of {@code video}, or returns the one already running or finished. Racing
+     * callers get the same one: the database holds one current analysis per video (a unique index),
+     * so the insert of every caller but the first does nothing, and that caller returns the first's.
+     */
     public AnalysisState start(Principal owner, Video video) {
-        Optional<AnalysisState> existing = latest(owner, video.id()).filter(state -> state.job().status() != JobStatus.ERROR);
-        if (existing.isPresent()) {
-            return existing.get();
+        Optional<AnalysisState> current = latest(owner, video.id());
+        if (current.isPresent() && current.get().job().status() != JobStatus.ERROR) {
+            return current.get();
         }
         Instant now = clock.instant();
         var job = new Job(Ids.next("job"), owner.user(), KIND, video.id(), JobStatus.PENDING, 0,
                 "Analysis queued.", null, null, now, now);
         var record = new AnalysisRecord(Ids.next("ana"), owner.user(), video.id(), job.id(), null, now);
         quotas.requireFreeDisk();
-        int queuedBefore = database.transaction(c -> {
-            int before = quotas.requireAnalysisSlot(c, owner);
-            jobs.insert(c, job);
-            Rows.update(c, "INSERT INTO analyses (id, owner, video_id, job_id, result_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    record.id(), record.owner(), record.videoId(), record.jobId(), null, now.toEpochMilli());
-            return before;
-        });
+        int queuedBefore;
+        try {
+            queuedBefore = database.transaction(c -> {
+                quotas.lockUser(c, owner);
+                int before = quotas.requireAnalysisSlot(c, owner);
+                if (current.isPresent()) {
+                    // The failed analysis steps aside for its retry; a racing retry finds it gone and its own insert does nothing.
+                    Rows.update(c, "UPDATE analyses SET superseded_at = ? WHERE id = ? AND superseded_at IS NULL",
+                            now.toEpochMilli(), current.get().record().id());
+                }
+                jobs.insert(c, job);
+                int inserted = Rows.update(c, """
+                        INSERT INTO analyses (id, owner, video_id, job_id, result_key, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (owner, video_id) WHERE superseded_at IS NULL DO NOTHING""",
+                        record.id(), record.owner(), record.videoId(), record.jobId(), null, now.toEpochMilli());
+                if (inserted == 0) {
+                    throw new StartedElsewhere();
+                }
+                return before;
+            });
+        } catch (StartedElsewhere e) {
+            // Rolled back, our job row with it; the other caller's analysis is committed (PostgreSQL waited for it).
+            return latest(owner, video.id()).orElseThrow(() -> new WrongState("video_id", "Another request started an analysis of "
+                    + video.id() + " at the same moment and it is gone already; ask again."));
+        }
         runner.enqueue(TASK, job.id(), queuedBefore);
         return new AnalysisState(record, job);
+    }
+
+    /** Unwinds the transaction of a caller that lost the race to start an analysis. */
+    private static final class StartedElsewhere extends RuntimeException {
+        StartedElsewhere() {
+            super("another request started this analysis", null, false, false);
+        }
     }
 
     /** Runs the analysis of one job. Safe to repeat: a re-run overwrites the same result. */
@@ -154,10 +184,10 @@ public final class AnalysisService {
         }
     }
 
-    /** The newest analysis of a video for this owner, with its job. */
+    /** The current analysis of a video for this owner (the newest; those it replaced are superseded), with its job. */
     public Optional<AnalysisState> latest(Principal owner, String videoId) {
         return database.query(c -> Rows.one(c,
-                        "SELECT * FROM analyses WHERE owner = ? AND video_id = ? ORDER BY created_at DESC LIMIT 1",
+                        "SELECT * FROM analyses WHERE owner = ? AND video_id = ? AND superseded_at IS NULL",
                         AnalysisService::record, owner.user(), videoId))
                 .flatMap(record -> jobs.find(owner, record.jobId()).map(job -> new AnalysisState(record, job)));
     }

@@ -15,8 +15,9 @@ import java.time.Duration;
 
 /**
  * Checks a user's share before anything of theirs is written: uploads open at once, stored bytes,
- * analyses queued, and the node's free disk. Each check runs inside the caller's transaction (the
- * counts and the insert that follows them see the same rows), and each refusal says what to do.
+ * analyses queued, and the node's free disk. Each check runs inside the caller's transaction, after
+ * {@link #lockUser} (the counts and the insert that follows them see the same rows, on PostgreSQL
+ * too), and each refusal says what to do.
  */
 public final class QuotaGuard {
     private static final Duration RETRY_AFTER = Duration.ofSeconds(30);
@@ -41,6 +42,19 @@ public final class QuotaGuard {
             throw new InsufficientStorage(null, "The server's disk is nearly full (" + mib(free) + " MiB free, "
                     + mib(quotas.minFreeBytes()) + " MiB kept in reserve); it takes no new uploads or jobs until space is freed. Try again later.");
         }
+    }
+
+    /**
+     * Holds {@code owner}'s row of {@code user_locks} until the caller's transaction ends; call it
+     * first in every transaction that counts the owner's work and then adds to it. Without it two
+     * such transactions on PostgreSQL each count before the other commits and both pass a quota
+     * with one place left. The upsert writes the row, so it takes the row lock whether the row is
+     * new or not (a SELECT ... FOR UPDATE finds no row to lock the first time). SQLite's IMMEDIATE
+     * transactions run one at a time already; there it costs one small write.
+     */
+    public void lockUser(Connection c, Principal owner) throws SQLException {
+        Rows.update(c, "INSERT INTO user_locks (owner, locked_at) VALUES (?, ?)"
+                + " ON CONFLICT (owner) DO UPDATE SET locked_at = excluded.locked_at", owner.user(), System.currentTimeMillis());
     }
 
     /** 429 when {@code owner} already has the most uploads open or assembling. */

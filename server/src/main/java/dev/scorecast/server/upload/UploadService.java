@@ -99,6 +99,7 @@ public final class UploadService {
         var upload = new Upload(Ids.next(variant.idPrefix()), owner.user(), variant, fileName, fileSize, mediaType,
                 null, UploadState.ACTIVE, null, now, now.plus(limits.expiresAfter()));
         database.transaction(c -> {
+            quotas.lockUser(c, owner);
             quotas.requireUploadSlot(c, owner);
             if (fileSize != null) {
                 quotas.requireRoomFor(c, owner, fileSize, "file_size");
@@ -133,6 +134,13 @@ public final class UploadService {
             stored = blobs.write(key, incoming.body(), limits.maxChunkBytes(), variant.contentField(), incoming.expectedSha256() != null);
         } catch (TooLarge e) {
             throw chunkTooLarge(variant);
+        } catch (java.io.UncheckedIOException e) {
+            // The sweep may have removed this expired upload, and its directory with the half-written file, while the
+            // bytes arrived: then the upload is gone and the client is told so, rather than of a failure of the server.
+            if (removedMeanwhile(owner, variant, uploadId)) {
+                throw notFound(variant, uploadId);
+            }
+            throw e;
         }
         try {
             if (stored.size() == 0) {
@@ -149,8 +157,28 @@ public final class UploadService {
             return new ChunkReceipt(upload.id(), chunk.index(), chunkId, chunk.size(), chunk.crc32c(), chunk.sha256());
         } catch (RuntimeException e) {
             blobs.delete(key);
+            if (e instanceof NotFound) {
+                removedMeanwhile(owner, variant, uploadId);
+            }
             throw e;
         }
+    }
+
+    /**
+     * Whether the upload's row is gone, swept as expired while one of its chunks arrived; then the
+     * directory that chunk's write may have made again goes too, so nothing of the upload is left.
+     */
+    private boolean removedMeanwhile(Principal owner, Variant variant, String uploadId) {
+        if (database.query(c -> repository.find(c, owner, variant, uploadId)).isPresent()) {
+            return false;
+        }
+        try {
+            blobs.deleteTree("uploads/" + uploadId);
+        } catch (java.io.UncheckedIOException e) {
+            // Another late chunk is writing there; it is refused and cleans up the same way.
+            LOG.warn("could not remove the files of swept upload {} yet: {}", uploadId, e.getMessage());
+        }
+        return true;
     }
 
     private static void verify(String field, String algorithm, String expected, String actual) {
@@ -183,6 +211,8 @@ public final class UploadService {
                             + limits.maxFileBytes() + " bytes); shorten or compress the video.");
         }
         var previous = repository.chunk(c, uploadId, chunk.index());
+        // After the upload's row: no transaction takes the two the other way round, so they cannot deadlock.
+        quotas.lockUser(c, owner);
         quotas.requireRoomFor(c, owner, chunk.size() - previous.map(Chunk::size).orElse(0L), variant.contentField());
         String replaced = previous.map(Chunk::storedAs).orElse(null);
         repository.putChunk(c, uploadId, chunk);
@@ -393,10 +423,17 @@ public final class UploadService {
         List<Upload> expired = database.query(c -> repository.expired(c, clock.instant()));
         int removed = 0;
         for (Upload upload : expired) {
+            // Read before the transaction: on SQLite it holds the database's write lock, and nothing should wait inside it.
+            Instant now = clock.instant();
             // Conditional: a late chunk renews the expiry, and its upload must not lose it to this sweep.
-            if (database.transaction(c -> repository.deleteIfExpired(c, upload.id(), clock.instant()))) {
-                blobs.deleteTree("uploads/" + upload.id());
+            if (database.transaction(c -> repository.deleteIfExpired(c, upload.id(), now))) {
                 removed++;
+                try {
+                    blobs.deleteTree("uploads/" + upload.id());
+                } catch (java.io.UncheckedIOException e) {
+                    // A late chunk is writing there (its file appeared mid-walk): it finds the upload gone and removes the rest.
+                    LOG.warn("could not remove all files of expired upload {}: {}", upload.id(), e.getMessage());
+                }
             }
         }
         return removed;
