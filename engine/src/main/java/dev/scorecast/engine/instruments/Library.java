@@ -240,6 +240,7 @@ public final class Library {
             switch (spec.node.path("builder").asText()) {
                 case "kits" -> KitBuilder.build(JSON.readTree(recipe), file);
                 case "analog" -> AnalogBuilder.build(JSON.readTree(recipe), file);
+                case "fx" -> FxBuilder.build(JSON.readTree(recipe), file);
                 case "piano" -> {
                     List<Path> layers = new ArrayList<>();
                     List<JsonNode> specs = new ArrayList<>();

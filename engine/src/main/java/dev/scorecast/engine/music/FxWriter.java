@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Effects: a riser (by default GM 119, reverse cymbal) swelling into the next section's first
- * downbeat and ending exactly on it, and an impact (timpani, taiko, synth drum...) exactly on a
+ * Effects: a riser (a noise riser or a reverse crash of bank fx) swelling into the next section's
+ * first downbeat and ending exactly on it, and an impact (a sub impact, a cinematic boom, timpani) exactly on a
  * section's first downbeat when the level asks for it or the section's hit is an impact, drop or
  * crash. Cuts inside a section get the same: an impact on a struck one, a riser into a swelled one
  * (a fade). Each event switches the part's program to the one the data names.
@@ -52,7 +52,7 @@ final class FxWriter implements GroupWriter {
 
     private void impact(Ctx ctx, double at) {
         Bars bars = ctx.bars();
-        int program = ctx.group().impactProgram() == null ? ctx.instrument().program() : ctx.group().impactProgram();
+        int program = ctx.group().impactSound() == null ? ctx.instrument().program() : ctx.group().impactSound().address();
         programChanges.add(new ProgramChange(at, program));
         int pitch = 36 + Math.floorMod(bars.tonic - 36, 12);
         // Full force: an impact that the rest of the band can mask is no hit point.
@@ -60,8 +60,8 @@ final class FxWriter implements GroupWriter {
     }
 
     /**
-     * A reverse cymbal is loudest a fixed time after its note-on (riser_seconds: 1.35 s in FluidR3,
-     * the default SoundFont); starting it that long before its end puts the peak there, where the
+     * A riser is loudest a fixed time after its note-on (riser_seconds: the fx bank's risers peak at
+     * their end, 3.2 s and 2.58 s); starting it that long before its end puts the peak there, where the
      * note is cut, {@link #RISER_GAP_SECONDS} before the hit. Without riser_seconds: riser_beats.
      * Never before {@code earliest}.
      */
@@ -73,7 +73,7 @@ final class FxWriter implements GroupWriter {
         double length = ctx.group().riserSeconds() != null ? ctx.group().riserSeconds() : beats * 4 * bars.stepSec;
         double riserStart = Math.max(earliest, end - length);
         if (end - riserStart > bars.stepSec * 2) {
-            int program = ctx.group().riserProgram() == null ? ctx.instrument().program() : ctx.group().riserProgram();
+            int program = ctx.group().riserSound() == null ? ctx.instrument().program() : ctx.group().riserSound().address();
             programChanges.add(new ProgramChange(riserStart, program));
             ctx.out().add(riserStart, end - riserStart, 60, ctx.velocity(72 + 10 * ctx.pattern().levelIndex()));
         }

@@ -98,7 +98,7 @@ final class StyleBook {
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     record GroupStyle(List<Integer> register, String voicing, String color, Map<String, String> fill, Double stepRatio,
-                      Integer motifBars, Integer phraseBars, Double syncopation, Integer riserProgram, Integer impactProgram,
+                      Integer motifBars, Integer phraseBars, Double syncopation, Sound riserSound, Sound impactSound,
                       Integer velocity, List<Level> levels, Double riserSeconds) {
         int lo(int fallback) {
             return register == null ? fallback : register.get(0);
@@ -106,6 +106,18 @@ final class StyleBook {
 
         int hi(int fallback) {
             return register == null ? fallback : register.get(1);
+        }
+    }
+
+    /**
+     * A sound of a bank other than the part's own, as a palette names it (the fx group's riser and
+     * impact: bank 'fx' of instruments/banks.json, or a GM program of bank 'musescore').
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record Sound(String bank, int program) {
+        /** The sound's address in the SoundBank, 128 x bank + program. */
+        int address() {
+            return dev.scorecast.engine.instruments.Library.address(bank, program);
         }
     }
 
