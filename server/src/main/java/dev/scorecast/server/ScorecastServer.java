@@ -174,8 +174,11 @@ public final class ScorecastServer implements AutoCloseable {
             javalin.jsonMapper(new JavalinJackson(mapper, true));
             javalin.http.compressionStrategy = CompressionStrategy.NONE;
             javalin.http.maxRequestSize = config.maxJsonBytes();
-            // A body trickled in (slow-loris) ends in 408 once its average rate falls under the minimum.
-            javalin.jetty.modifyHttpConfiguration(http -> http.setMinRequestDataRate(config.uploads().minBytesPerSecond()));
+            // A body trickled in (slow-loris) ends in 408 once its average rate falls under the minimum
+            // (MinimumBodyRate says why not Jetty's own minRequestDataRate).
+            javalin.jetty.modifyServletContextHandler(handler -> handler.addFilter(
+                    new org.eclipse.jetty.ee10.servlet.FilterHolder(new dev.scorecast.server.api.MinimumBodyRate(config.uploads().minBytesPerSecond())),
+                    "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST)));
             javalin.startup.showJavalinBanner = false;
             javalin.events.handlerAdded(info -> {
                 if (info.getHttpMethod().isHttpMethod()) {

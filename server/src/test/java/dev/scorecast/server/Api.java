@@ -14,7 +14,10 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
-/** A plain HTTP client for tests: what a user's script would send, nothing more. */
+/**
+ * A plain HTTP client for tests: what a user's script would send, nothing more. Every JSON answer is
+ * checked against /openapi.json on the way (OpenApiContract).
+ */
 final class Api {
     static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -100,9 +103,16 @@ final class Api {
 
     private static Response send(HttpRequest.Builder builder) {
         try {
-            HttpResponse<String> response = CLIENT.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest request = builder.build();
+            HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
             JsonNode body = null;
             String text = response.body();
+            // Every answer a test receives is held to the published document (OpenApiContract).
+            var violations = OpenApiContract.published().violations(request.method(), request.uri().getRawPath(), response.statusCode(), text);
+            if (!violations.isEmpty()) {
+                throw new AssertionError("the answer does not match /openapi.json: " + violations + "; body: "
+                        + (text == null ? "" : text.substring(0, Math.min(600, text.length()))));
+            }
             if (text != null && !text.isEmpty() && text.strip().startsWith("{")) {
                 body = JSON.readTree(text);
             }

@@ -68,7 +68,7 @@ public final class Continuation {
         List<String> progression = previous != null && choices.contains(previous.progression()) && rng.nextDouble() < 0.5
                 ? previous.progression()
                 : choices.get(rng.nextInt(choices.size()));
-        GenerationOptions options = new GenerationOptions(withVocals, false, false, genre.id(), false, false, false, false, seed);
+        GenerationOptions options = GenerationOptions.DEFAULT.withVocals(withVocals).withGenre(genre.id()).withMultitrack(false).withSeed(seed);
         Map<String, Instrument> instruments = Planner.instruments(genre, level, label, options, seed, false, index == 0);
         double seconds = bars * beats(meter) * 60.0 / tempo;
         Section section = new Section(0, 0, seconds, label, tempo, meter, bars, 0, key, mode, level, progression, instruments,
@@ -86,7 +86,7 @@ public final class Continuation {
 
     /** {@code section} with another intensity: the genre's instruments at that level, everything else the same. */
     public static Section relevel(Genre genre, Section section, double intensity, boolean withVocals, long seed) {
-        GenerationOptions options = new GenerationOptions(withVocals, false, false, genre.id(), false, false, false, false, seed);
+        GenerationOptions options = GenerationOptions.DEFAULT.withVocals(withVocals).withGenre(genre.id()).withMultitrack(false).withSeed(seed);
         Map<String, Instrument> instruments = new java.util.LinkedHashMap<>(
                 Planner.instruments(genre, intensity, section.label(), options, seed, false, false));
         Instrument voice = section.instruments().get(InstrumentGroup.VOCALS.wire());

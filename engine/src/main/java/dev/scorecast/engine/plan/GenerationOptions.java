@@ -21,6 +21,30 @@ public record GenerationOptions(boolean withVocals, boolean withVoiceover, boole
                 null, null);
     }
 
+    /** These options in {@code genre} (null: chosen from the analysis). */
+    public GenerationOptions withGenre(String genre) {
+        return new GenerationOptions(withVocals, withVoiceover, withInstrument, genre, originalAudio, originalAudioVoiceover, noDucking,
+                multitrack, seed, voiceoverScript, voiceoverVoice, voiceoverWordsPerMinute);
+    }
+
+    /** These options with {@code seed} (null: derived from the analysis). */
+    public GenerationOptions withSeed(Long seed) {
+        return new GenerationOptions(withVocals, withVoiceover, withInstrument, genre, originalAudio, originalAudioVoiceover, noDucking,
+                multitrack, seed, voiceoverScript, voiceoverVoice, voiceoverWordsPerMinute);
+    }
+
+    /** These options with the sung layer on or off. */
+    public GenerationOptions withVocals(boolean vocals) {
+        return new GenerationOptions(vocals, withVoiceover, withInstrument, genre, originalAudio, originalAudioVoiceover, noDucking,
+                multitrack, seed, voiceoverScript, voiceoverVoice, voiceoverWordsPerMinute);
+    }
+
+    /** These options with the stems zip asked for or not. */
+    public GenerationOptions withMultitrack(boolean multitrack) {
+        return new GenerationOptions(withVocals, withVoiceover, withInstrument, genre, originalAudio, originalAudioVoiceover, noDucking,
+                multitrack, seed, voiceoverScript, voiceoverVoice, voiceoverWordsPerMinute);
+    }
+
     /** The plan-level switches these options ask for. */
     public PlanOptions planOptions() {
         return new PlanOptions(withVocals, withVoiceover, withInstrument, originalAudio, originalAudioVoiceover, !noDucking, multitrack,

@@ -51,7 +51,7 @@ class GenreBandsTest {
                     continue;
                 }
                 Plan plan = planner.plan(video.equals("busy") ? busy(60) : calm(60),
-                        new GenerationOptions(false, false, false, genre, false, false, false, true, 3L));
+                        GenerationOptions.DEFAULT.withGenre(genre).withSeed(3L));
                 Score score = new Composer().compose(plan);
                 Path genreDir = dir.resolve(genre + "-" + video);
                 List<Stem> stems = new Renderer(bank).render(score.instrumental(), genreDir.resolve("stems"), f -> { });

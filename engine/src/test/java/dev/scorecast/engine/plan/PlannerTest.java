@@ -27,7 +27,7 @@ class PlannerTest {
     static final Planner PLANNER = new Planner(GENRES);
 
     static GenerationOptions genre(String genre, Long seed) {
-        return new GenerationOptions(false, false, false, genre, false, false, false, true, seed);
+        return GenerationOptions.DEFAULT.withGenre(genre).withSeed(seed);
     }
 
     @Test

@@ -34,7 +34,7 @@ public final class SoundDemo {
             catalog = (GenreCatalog) load.invoke(null, "/genres-fluidr3-before.json");
         }
         Plan plan = new Planner(catalog).plan(Analyses.random(seed, seconds, (int) (seconds / 4)),
-                new GenerationOptions(false, false, false, genre, false, false, false, true, seed));
+                GenerationOptions.DEFAULT.withGenre(genre).withSeed(seed));
         Score score = new Composer().compose(plan).instrumental();
         Path stems = Files.createTempDirectory("demo");
         try (SoundBank bank = SoundBank.load(Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2"))) {

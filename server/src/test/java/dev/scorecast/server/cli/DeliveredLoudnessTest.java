@@ -38,7 +38,7 @@ class DeliveredLoudnessTest {
                 "-filter_complex", "[0:v][1:v][2:v]concat=n=3:v=1:a=0,format=yuv420p[v]", "-map", "[v]",
                 "-c:v", "libx264", "-preset", "ultrafast", clip.toString()));
         Path out = dir.resolve("scored.mp4");
-        var options = new GenerationOptions(false, false, false, genre, false, false, false, false, 3L);
+        var options = GenerationOptions.DEFAULT.withGenre(genre).withMultitrack(false).withSeed(3L);
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         ScoreCommand.run(clip, out, options, ServerConfig.from(System.getenv()).soundFont(), new PrintStream(log, true));
         Path outputs = dir.resolve("scored-outputs");
