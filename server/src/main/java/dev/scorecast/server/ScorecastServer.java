@@ -9,6 +9,7 @@ import dev.scorecast.server.analysis.EngineAnalysis;
 import dev.scorecast.engine.plan.Planner;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.server.api.ApiErrors;
+import dev.scorecast.server.api.BodyCaps;
 import dev.scorecast.server.api.DownloadsApi;
 import dev.scorecast.server.api.LibraryApi;
 import dev.scorecast.server.api.ThumbnailsApi;
@@ -174,6 +175,8 @@ public final class ScorecastServer implements AutoCloseable {
             javalin.jsonMapper(new JavalinJackson(mapper, true));
             javalin.http.compressionStrategy = CompressionStrategy.NONE;
             javalin.http.maxRequestSize = config.maxJsonBytes();
+            // Jetty counts multipart parts against the context's form-key limit (1,000 by default).
+            javalin.jetty.modifyServletContextHandler(context -> context.setMaxFormKeys(SyncBApi.MAX_PARTS));
             // A body trickled in (slow-loris) ends in 408 once its average rate falls under the minimum.
             javalin.jetty.modifyHttpConfiguration(http -> http.setMinRequestDataRate(config.uploads().minBytesPerSecond()));
             javalin.startup.showJavalinBanner = false;
@@ -190,6 +193,9 @@ public final class ScorecastServer implements AutoCloseable {
             health.register(javalin.routes);
             if (role.servesClients()) {
                 var requests = new Requests(mapper, config.maxJsonBytes());
+                var bodyCaps = bodyCaps(config);
+                // First, before authentication: a declared body over the cap is refused before anything reads it.
+                javalin.routes.beforeMatched(bodyCaps::check);
                 var authenticator = new Authenticator(keys, player);
                 var inFlight = new RequestsInFlight(config.quotas().maxRequestsInFlight());
                 javalin.routes.beforeMatched(ctx -> {
@@ -252,6 +258,15 @@ public final class ScorecastServer implements AutoCloseable {
                     nodeUrl.get());
         }
         return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player, relay, blobs);
+    }
+
+    /** JSON bodies up to SCORECAST_MAX_JSON_BYTES; a raw chunk up to the chunk limit; multipart bodies a chunk and a JSON part. */
+    private static BodyCaps bodyCaps(ServerConfig config) {
+        long maxChunk = config.uploads().maxChunkBytes();
+        var caps = new java.util.HashMap<String, Long>();
+        caps.put("/sync/upload_chunk", maxChunk);
+        SyncBApi.MULTIPART_PATHS.forEach(path -> caps.put(path, SyncBApi.maxBodyBytes(maxChunk, config.maxJsonBytes())));
+        return new BodyCaps(config.maxJsonBytes(), caps);
     }
 
     private static PlayerService startPlayer(ServerConfig config, LazySoundBank soundBank, GenreCatalog genres, StreamRegistry streams,
