@@ -26,6 +26,8 @@ import dev.scorecast.server.api.NodeRelay;
 import dev.scorecast.server.api.PlayerApi;
 import dev.scorecast.server.api.StreamRouting;
 import dev.scorecast.server.quota.QuotaGuard;
+import dev.scorecast.server.retention.OrphanSweeper;
+import dev.scorecast.server.retention.Retention;
 import dev.scorecast.server.quota.RequestsInFlight;
 import dev.scorecast.server.player.PlayerService;
 import dev.scorecast.server.player.StreamRegistry;
@@ -133,7 +135,7 @@ public final class ScorecastServer implements AutoCloseable {
         var analyses = new AnalysisService(database, blobs, uploads, jobRepository, analysisEngine, quotas, mapper,
                 Clock.systemUTC());
         GenreCatalog genres = GenreCatalog.builtIn();
-        var plans = new PlanService(database, blobs, analyses, new Planner(genres), PlanningPool.standard(), mapper, Clock.systemUTC());
+        var plans = new PlanService(database, blobs, analyses, uploads, new Planner(genres), PlanningPool.standard(), mapper, Clock.systemUTC());
         var listening = new AtomicReference<Javalin>();
         byte[] linkSecret = new SharedSecrets(database).get(DownloadLinks.SECRET_NAME,
                 Optional.ofNullable(System.getenv("SCORECAST_LINK_SECRET")).filter(v -> !v.isBlank()), DownloadLinks.legacySecret(data));
@@ -149,6 +151,10 @@ public final class ScorecastServer implements AutoCloseable {
         }
         var relay = new NodeRelay(nodeUrl);
 
+        // One node at a time runs each sweep (db-scheduler's recurring tasks), on the clock every other service reads.
+        var retention = new Retention(database, blobs, quotas, Clock.systemUTC(), config.retention().keep());
+        var orphans = new OrphanSweeper(database, blobs, data, Clock.systemUTC(), config.retention().grace());
+
         // Built now, so that requests can queue jobs; run from start() once this node holds its port.
         JobRunner jobs = JobRunner.builder(database, nodeId)
                 .runsJobs(role.runsJobs())
@@ -163,6 +169,13 @@ public final class ScorecastServer implements AutoCloseable {
                         LOG.info("removed {} expired uploads", removed);
                     }
                 })
+                .every("retention", Duration.ofHours(1), () -> {
+                    var removed = retention.sweep();
+                    if (removed.executions() + removed.videos() > 0) {
+                        LOG.info("retention removed {} ended executions and {} unused videos", removed.executions(), removed.videos());
+                    }
+                })
+                .every("sweep-orphans", Duration.ofHours(6), orphans::sweep)
                 .every("forget-ended-streams", Duration.ofHours(1), () -> streams.forgetEndedBefore(Instant.now().minus(Duration.ofDays(1))))
                 .build();
         analyses.attach(jobs);
