@@ -282,7 +282,9 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
         String listed = objectKey(treePrefix) + "/";
         int strip = prefix.isEmpty() ? 0 : prefix.length() + 1;
         call(() -> {
-            client.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(listed)).contents()
+            // A key ending in a slash is a folder marker some stores list (S3Proxy on files); blob keys never end so.
+            client.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(listed)).contents().stream()
+                    .filter(object -> !object.key().endsWith("/"))
                     .forEach(object -> each.accept(object.key().substring(strip), object.lastModified()));
             return null;
         });
