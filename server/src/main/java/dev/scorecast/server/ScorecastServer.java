@@ -9,6 +9,7 @@ import dev.scorecast.server.analysis.EngineAnalysis;
 import dev.scorecast.engine.plan.Planner;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.server.api.ApiErrors;
+import dev.scorecast.server.api.BodyCaps;
 import dev.scorecast.server.api.DownloadsApi;
 import dev.scorecast.server.api.LibraryApi;
 import dev.scorecast.server.api.ThumbnailsApi;
@@ -25,6 +26,8 @@ import dev.scorecast.server.api.NodeRelay;
 import dev.scorecast.server.api.PlayerApi;
 import dev.scorecast.server.api.StreamRouting;
 import dev.scorecast.server.quota.QuotaGuard;
+import dev.scorecast.server.retention.OrphanSweeper;
+import dev.scorecast.server.retention.Retention;
 import dev.scorecast.server.quota.RequestsInFlight;
 import dev.scorecast.server.player.PlayerService;
 import dev.scorecast.server.player.StreamRegistry;
@@ -132,7 +135,7 @@ public final class ScorecastServer implements AutoCloseable {
         var analyses = new AnalysisService(database, blobs, uploads, jobRepository, analysisEngine, quotas, mapper,
                 Clock.systemUTC());
         GenreCatalog genres = GenreCatalog.builtIn();
-        var plans = new PlanService(database, blobs, analyses, new Planner(genres), PlanningPool.standard(), mapper, Clock.systemUTC());
+        var plans = new PlanService(database, blobs, analyses, uploads, new Planner(genres), PlanningPool.standard(), mapper, Clock.systemUTC());
         var listening = new AtomicReference<Javalin>();
         byte[] linkSecret = new SharedSecrets(database).get(DownloadLinks.SECRET_NAME,
                 Optional.ofNullable(System.getenv("SCORECAST_LINK_SECRET")).filter(v -> !v.isBlank()), DownloadLinks.legacySecret(data));
@@ -148,6 +151,10 @@ public final class ScorecastServer implements AutoCloseable {
         }
         var relay = new NodeRelay(nodeUrl);
 
+        // One node at a time runs each sweep (db-scheduler's recurring tasks), on the clock every other service reads.
+        var retention = new Retention(database, blobs, quotas, Clock.systemUTC(), config.retention().keep());
+        var orphans = new OrphanSweeper(database, blobs, data, Clock.systemUTC(), config.retention().grace());
+
         // Built now, so that requests can queue jobs; run from start() once this node holds its port.
         JobRunner jobs = JobRunner.builder(database, nodeId)
                 .runsJobs(role.runsJobs())
@@ -162,6 +169,13 @@ public final class ScorecastServer implements AutoCloseable {
                         LOG.info("removed {} expired uploads", removed);
                     }
                 })
+                .every("retention", Duration.ofHours(1), () -> {
+                    var removed = retention.sweep();
+                    if (removed.executions() + removed.videos() > 0) {
+                        LOG.info("retention removed {} ended executions and {} unused videos", removed.executions(), removed.videos());
+                    }
+                })
+                .every("sweep-orphans", Duration.ofHours(6), orphans::sweep)
                 .every("forget-ended-streams", Duration.ofHours(1), () -> streams.forgetEndedBefore(Instant.now().minus(Duration.ofDays(1))))
                 .build();
         analyses.attach(jobs);
@@ -174,6 +188,8 @@ public final class ScorecastServer implements AutoCloseable {
             javalin.jsonMapper(new JavalinJackson(mapper, true));
             javalin.http.compressionStrategy = CompressionStrategy.NONE;
             javalin.http.maxRequestSize = config.maxJsonBytes();
+            // Jetty counts multipart parts against the context's form-key limit (1,000 by default).
+            javalin.jetty.modifyServletContextHandler(context -> context.setMaxFormKeys(SyncBApi.MAX_PARTS));
             // A body trickled in (slow-loris) ends in 408 once its average rate falls under the minimum
             // (MinimumBodyRate says why not Jetty's own minRequestDataRate).
             javalin.jetty.modifyServletContextHandler(handler -> handler.addFilter(
@@ -193,6 +209,9 @@ public final class ScorecastServer implements AutoCloseable {
             health.register(javalin.routes);
             if (role.servesClients()) {
                 var requests = new Requests(mapper, config.maxJsonBytes());
+                var bodyCaps = bodyCaps(config);
+                // First, before authentication: a declared body over the cap is refused before anything reads it.
+                javalin.routes.beforeMatched(bodyCaps::check);
                 var authenticator = new Authenticator(keys, player);
                 var inFlight = new RequestsInFlight(config.quotas().maxRequestsInFlight());
                 javalin.routes.beforeMatched(ctx -> {
@@ -255,6 +274,15 @@ public final class ScorecastServer implements AutoCloseable {
                     nodeUrl.get());
         }
         return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player, relay, blobs);
+    }
+
+    /** JSON bodies up to SCORECAST_MAX_JSON_BYTES; a raw chunk up to the chunk limit; multipart bodies a chunk and a JSON part. */
+    private static BodyCaps bodyCaps(ServerConfig config) {
+        long maxChunk = config.uploads().maxChunkBytes();
+        var caps = new java.util.HashMap<String, Long>();
+        caps.put("/sync/upload_chunk", maxChunk);
+        SyncBApi.MULTIPART_PATHS.forEach(path -> caps.put(path, SyncBApi.maxBodyBytes(maxChunk, config.maxJsonBytes())));
+        return new BodyCaps(config.maxJsonBytes(), caps);
     }
 
     private static PlayerService startPlayer(ServerConfig config, LazySoundBank soundBank, GenreCatalog genres, StreamRegistry streams,

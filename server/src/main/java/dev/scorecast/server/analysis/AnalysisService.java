@@ -94,7 +94,7 @@ public final class AnalysisService {
         int queuedBefore;
         try {
             queuedBefore = database.transaction(c -> {
-                quotas.lockUser(c, owner);
+                uploads.holdVideo(c, owner, video.id());
                 int before = quotas.requireAnalysisSlot(c, owner);
                 if (current.isPresent()) {
                     // The failed analysis steps aside for its retry; a racing retry finds it gone and its own insert does nothing.

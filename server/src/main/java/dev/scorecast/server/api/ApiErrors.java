@@ -35,10 +35,18 @@ public final class ApiErrors {
             write(ctx, 401, "unauthorized", e.getMessage(), "Authorization", Map.of());
         });
         // Javalin's own refusals (unknown path, wrong method) in the same envelope.
-        config.routes.exception(HttpResponseException.class, (e, ctx) -> write(ctx, e.getStatus(),
+        config.routes.exception(HttpResponseException.class, (e, ctx) -> {
+            if (e.getStatus() == 413) {
+                // Javalin's own body reader (the player calls) stopped at maxRequestSize: a chunked body that declared no length.
+                write(ctx, 413, "too_large", "The request body is larger than " + config.http.maxRequestSize
+                        + " bytes; send a smaller JSON object.", "body", Map.of());
+                return;
+            }
+            write(ctx, e.getStatus(),
                 e.getStatus() == 404 ? "not_found" : "http_" + e.getStatus(),
                 e.getStatus() == 404 ? "No endpoint " + ctx.method() + " " + ctx.path() + "; see /openapi.json for the API."
-                        : e.getMessage(), null, Map.of()));
+                        : e.getMessage(), null, Map.of());
+        });
         config.routes.exception(Exception.class, (e, ctx) -> {
             // Jetty refusing the request while the handler reads it: a body trickled in below the
             // minimum rate (408), a malformed one (400). The client's doing, so its own status.

@@ -35,6 +35,19 @@ import java.util.Locale;
 /** Sync variant B: {@code /sync_...}, a task id through every step and multipart chunks. */
 public final class SyncBApi {
     private static final String JETTY_MULTIPART_CONFIG = "org.eclipse.jetty.multipartConfig";
+    /**
+     * Most parts one multipart body may have: every call takes two, and Jetty's default (1,000) let
+     * one request make a thousand part objects and temporary files. Jetty takes it from the context's
+     * form-key limit, so ScorecastServer sets that.
+     */
+    public static final int MAX_PARTS = 8;
+    /**
+     * Largest part kept in memory while parsing; larger ones spill to a file in the data directory.
+     * With {@link #MAX_PARTS} it bounds a multipart request's memory to 512 KiB whatever it sends.
+     */
+    static final int MAX_MEMORY_PART_BYTES = 64 << 10;
+    /** Room for the part headers and boundaries around the file and payload parts. */
+    private static final int MULTIPART_OVERHEAD_BYTES = 65_536;
 
     private final UploadService uploads;
     private final AnalysisService analyses;
@@ -58,10 +71,18 @@ public final class SyncBApi {
         this.analysisWait = analysisWait;
         this.requests = requests;
         this.maxChunkBytes = maxChunkBytes;
-        // Parts above 1 MiB spill to disk while parsing; the caps refuse an oversized chunk as it arrives.
+        // Parts above 64 KiB spill to disk while parsing; the caps refuse an oversized chunk as it arrives.
         this.multipart = new MultipartConfigElement(multipartTemp.toString(), maxChunkBytes,
-                maxChunkBytes + requests.maxJsonBytes() + 65_536, 1 << 20);
+                maxBodyBytes(maxChunkBytes, requests.maxJsonBytes()), MAX_MEMORY_PART_BYTES);
     }
+
+    /** The largest multipart body any of these calls accepts: a chunk, a JSON part and their framing. */
+    public static long maxBodyBytes(long maxChunkBytes, long maxJsonBytes) {
+        return maxChunkBytes + maxJsonBytes + MULTIPART_OVERHEAD_BYTES;
+    }
+
+    /** The calls that take multipart bodies (each capped at {@link #maxBodyBytes}). */
+    public static final java.util.List<String> MULTIPART_PATHS = java.util.List.of("/sync_upload_chunk", "/sync_generate", "/sync_execute");
 
     public void register(RoutesConfig routes) {
         routes.post("/sync_upload_init", this::initialize);
@@ -258,11 +279,25 @@ public final class SyncBApi {
         return false;
     }
 
+    /** Jetty counts parts against the form-key limit and says so ("Form with too many keys [9 > 8]") inside "bad multipart". */
+    private static boolean tooManyParts(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("too many keys")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private Part part(Context ctx, String name, String description) {
         Part part;
         try {
             part = ctx.req().getPart(name);
         } catch (ServletException | IOException | RuntimeException e) {
+            if (tooManyParts(e)) {
+                throw new TooLarge("body", "A multipart body here has at most " + MAX_PARTS + " parts; send only the parts "
+                        + description + " names, each once.");
+            }
             if (exceedsCap(e)) {
                 // Jetty reads the whole body to find a part, so the part over its cap may be another one than asked for:
                 // on the chunk upload it is the file, elsewhere the JSON file the call is for.

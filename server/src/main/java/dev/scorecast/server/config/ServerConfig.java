@@ -31,7 +31,8 @@ public record ServerConfig(
         Role role,
         StorageSettings storage,
         Optional<String> nodeIdSetting,
-        Duration jobHeartbeat) {
+        Duration jobHeartbeat,
+        RetentionSettings retention) {
 
     public ServerConfig {
         Objects.requireNonNull(host);
@@ -45,6 +46,7 @@ public record ServerConfig(
         Objects.requireNonNull(role);
         Objects.requireNonNull(storage);
         Objects.requireNonNull(nodeIdSetting);
+        Objects.requireNonNull(retention);
         if (jobHeartbeat.isNegative() || jobHeartbeat.isZero() || jobHeartbeat.toSeconds() > 10) {
             throw new InvalidParameter("SCORECAST_JOB_HEARTBEAT_SECONDS",
                     "SCORECAST_JOB_HEARTBEAT_SECONDS must be 1 to 10: a dead worker's jobs move after six missed heartbeats, within a minute.");
@@ -87,19 +89,20 @@ public record ServerConfig(
                 Role.parse(settings.string("SCORECAST_ROLE", "all"), "SCORECAST_ROLE"),
                 StorageSettings.from(settings),
                 Optional.ofNullable(env.get("SCORECAST_NODE_ID")).map(String::strip).filter(id -> !id.isEmpty()).map(ServerConfig::checkNodeId),
-                Duration.ofSeconds(settings.integer("SCORECAST_JOB_HEARTBEAT_SECONDS", 5)));
+                Duration.ofSeconds(settings.integer("SCORECAST_JOB_HEARTBEAT_SECONDS", 5)),
+                RetentionSettings.from(settings));
     }
 
     /** The same configuration listening on another port (tests use port 0). */
     public ServerConfig withPort(int newPort) {
         return new ServerConfig(host, newPort, dataDir, dbUrl, publicUrlSetting, nodeUrlSetting, soundFont, uploads, maxJsonBytes, workerThreads,
-                analysisWait, player, quotas, role, storage, nodeIdSetting, jobHeartbeat);
+                analysisWait, player, quotas, role, storage, nodeIdSetting, jobHeartbeat, retention);
     }
 
     /** The same configuration in another role ({@code serve --role} overrides SCORECAST_ROLE). */
     public ServerConfig withRole(Role newRole) {
         return new ServerConfig(host, port, dataDir, dbUrl, publicUrlSetting, nodeUrlSetting, soundFont, uploads, maxJsonBytes, workerThreads,
-                analysisWait, player, quotas, newRole, storage, nodeIdSetting, jobHeartbeat);
+                analysisWait, player, quotas, newRole, storage, nodeIdSetting, jobHeartbeat, retention);
     }
 
     /**

@@ -119,8 +119,8 @@ public final class ExecutionService {
         int queuedBefore;
         try {
             queuedBefore = database.transaction(c -> {
-                // Racing starts of one user wait here for each other, so each counts the others' inserts.
-                quotas.lockUser(c, owner);
+                // Racing starts of one user (and retention) wait here for each other, so each counts the others' inserts.
+                uploads.holdVideo(c, owner, videoId);
                 int before = requireRoom(c, owner);
                 insert(c, job, record, now);
                 return before;

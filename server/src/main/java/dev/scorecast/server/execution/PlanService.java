@@ -21,6 +21,7 @@ import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
 import dev.scorecast.server.jobs.JobStatus;
 import dev.scorecast.server.storage.BlobStore;
+import dev.scorecast.server.upload.UploadService;
 import dev.scorecast.server.upload.Video;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -42,16 +43,18 @@ public final class PlanService {
     private final Database database;
     private final BlobStore blobs;
     private final AnalysisService analyses;
+    private final UploadService uploads;
     private final Planner planner;
     private final PlanningPool planning;
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public PlanService(Database database, BlobStore blobs, AnalysisService analyses, Planner planner, PlanningPool planning,
+    public PlanService(Database database, BlobStore blobs, AnalysisService analyses, UploadService uploads, Planner planner, PlanningPool planning,
                        ObjectMapper mapper, Clock clock) {
         this.database = database;
         this.blobs = blobs;
         this.analyses = analyses;
+        this.uploads = uploads;
         this.planner = planner;
         this.planning = planning;
         this.mapper = mapper.copy().configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true);
@@ -104,9 +107,18 @@ public final class PlanService {
         Plan plan = generated.withId(Ids.next("plan"));
         String key = "plans/" + plan.id() + ".json";
         blobs.write(key, new ByteArrayInputStream(PlanJson.write(plan).getBytes(StandardCharsets.UTF_8)), Long.MAX_VALUE, "plan", false);
-        database.query(c -> Rows.update(c,
-                "INSERT INTO plans (id, owner, video_id, analysis_key, plan_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                plan.id(), owner.user(), videoId, analysisKey, key, clock.millis()));
+        long now = clock.millis();
+        try {
+            database.transaction(c -> {
+                uploads.holdVideo(c, owner, videoId);
+                return Rows.update(c,
+                        "INSERT INTO plans (id, owner, video_id, analysis_key, plan_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                        plan.id(), owner.user(), videoId, analysisKey, key, now);
+            });
+        } catch (RuntimeException e) {
+            blobs.delete(key);
+            throw e;
+        }
         return new StoredPlan(plan.id(), owner.user(), videoId, analysisKey, plan);
     }
 

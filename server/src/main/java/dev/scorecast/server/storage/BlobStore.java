@@ -7,7 +7,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 
 /**
  * Where files live: chunks, assembled videos, extracted audio, analyses, plans and outputs.
@@ -70,6 +72,18 @@ public interface BlobStore {
 
     /** Removes half-written temporary files left by a crash. */
     void removeLeftovers();
+
+    /**
+     * Removes half-written temporary files untouched since {@code untouchedSince} whose writer is
+     * gone: the periodic form of {@link #removeLeftovers()}, safe while other nodes write.
+     */
+    void removeLeftovers(Instant untouchedSince);
+
+    /**
+     * Every blob whose key starts with {@code prefix + "/"}, with when it was last written, in no
+     * particular order. The store's own temporary files are not blobs and are not listed.
+     */
+    void list(String prefix, BiConsumer<String, Instant> each);
 
     /** A blob as a local file; {@link #close} removes it when it is a copy. */
     record Staged(Path path, boolean copy) implements AutoCloseable {

@@ -17,7 +17,9 @@ import java.nio.file.StandardCopyOption;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.HexFormat;
+import java.util.function.BiConsumer;
 import java.util.UUID;
 import java.util.zip.CRC32C;
 import java.util.zip.CheckedOutputStream;
@@ -176,11 +178,55 @@ public final class LocalBlobStore implements BlobStore {
 
     @Override
     public void removeLeftovers() {
+        removeLeftovers(Instant.MAX);
+    }
+
+    /** A writer appends as bytes arrive, so a live write's file is touched all along; an old one whose process is gone is a crash's. */
+    @Override
+    public void removeLeftovers(Instant untouchedSince) {
         try (Stream<Path> files = Files.walk(root)) {
-            files.filter(path -> path.getFileName().toString().endsWith(TEMP_SUFFIX) && !writerAlive(path.getFileName().toString()))
+            files.filter(path -> path.getFileName().toString().endsWith(TEMP_SUFFIX) && !writerAlive(path.getFileName().toString())
+                            && modifiedBefore(path, untouchedSince))
                     .forEach(LocalBlobStore::deleteQuietly);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void list(String prefix, BiConsumer<String, Instant> each) {
+        Path dir = resolve(prefix);
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                if (file.getFileName().toString().endsWith(TEMP_SUFFIX)) {
+                    continue;
+                }
+                Instant modified;
+                try {
+                    modified = Files.getLastModifiedTime(file).toInstant();
+                } catch (NoSuchFileException gone) {
+                    continue; // deleted while listed
+                }
+                each.accept(root.relativize(file).toString().replace(java.io.File.separatorChar, '/'), modified);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (UncheckedIOException e) {
+            if (!(e.getCause() instanceof NoSuchFileException)) {
+                throw e;
+            }
+            // a directory removed while walked (its upload expired): what was listed stands
+        }
+    }
+
+    private static boolean modifiedBefore(Path path, Instant untouchedSince) {
+        try {
+            return Files.getLastModifiedTime(path).toInstant().isBefore(untouchedSince);
+        } catch (IOException gone) {
+            return false;
         }
     }
 

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -273,7 +274,25 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
     /** Aborts multipart uploads a crash left, old enough that no live write can own them. */
     @Override
     public void removeLeftovers() {
-        Instant before = Instant.now().minus(LEFTOVER_AGE);
+        removeLeftovers(Instant.now().minus(LEFTOVER_AGE));
+    }
+
+    @Override
+    public void list(String treePrefix, BiConsumer<String, Instant> each) {
+        String listed = objectKey(treePrefix) + "/";
+        int strip = prefix.isEmpty() ? 0 : prefix.length() + 1;
+        call(() -> {
+            // A key ending in a slash is a folder marker some stores list (S3Proxy on files); blob keys never end so.
+            client.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(listed)).contents().stream()
+                    .filter(object -> !object.key().endsWith("/"))
+                    .forEach(object -> each.accept(object.key().substring(strip), object.lastModified()));
+            return null;
+        });
+    }
+
+    /** Multipart uploads initiated before {@code before}: a live write of a part takes seconds, a whole blob minutes. */
+    @Override
+    public void removeLeftovers(Instant before) {
         try {
             var uploads = call(() -> client.listMultipartUploadsPaginator(r -> r.bucket(bucket).prefix(prefix.isEmpty() ? null : prefix + "/"))
                     .uploads().stream().filter(u -> u.initiated() != null && u.initiated().isBefore(before)).toList());

@@ -388,6 +388,19 @@ public final class UploadService {
                 .orElseThrow(() -> new NotFound("video_id", "No video " + videoId + " exists for this API key; use the video_id from complete_video_upload."));
     }
 
+    /**
+     * For a transaction about to add a row naming {@code videoId}: takes the owner's lock, which
+     * retention takes too before deleting a video, and answers 404 when the video went meanwhile
+     * (otherwise the insert would break its foreign key: a 500).
+     */
+    public void holdVideo(java.sql.Connection c, Principal owner, String videoId) throws java.sql.SQLException {
+        quotas.lockUser(c, owner);
+        if (repository.findVideo(c, owner, videoId).isEmpty()) {
+            throw new NotFound("video_id", "The video " + videoId + " was deleted, unused for longer than the server keeps videos"
+                    + " (SCORECAST_RETENTION_HOURS); upload it again.");
+        }
+    }
+
     /** The video of a completed upload; 409 while the upload is still taking chunks. */
     public Video completedVideo(Principal owner, Variant variant, String uploadId) {
         Upload upload = find(owner, variant, uploadId);

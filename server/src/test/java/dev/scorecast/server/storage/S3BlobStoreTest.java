@@ -117,6 +117,11 @@ class S3BlobStoreTest {
         store.write("tree/x/1", new ByteArrayInputStream(new byte[] {1}), 10, "f", false);
         store.write("tree/x/2", new ByteArrayInputStream(new byte[] {2}), 10, "f", false);
         store.write("tree/xy", new ByteArrayInputStream(new byte[] {3}), 10, "f", false);
+        // The orphan sweep's view: keys under the tree without the store's prefix, each with when it was written.
+        var listed = new java.util.TreeMap<String, java.time.Instant>();
+        store.list("tree", listed::put);
+        assertEquals(java.util.List.of("tree/x/1", "tree/x/2", "tree/xy"), java.util.List.copyOf(listed.keySet()));
+        assertTrue(listed.values().stream().allMatch(at -> Math.abs(java.time.Duration.between(at, java.time.Instant.now()).toMinutes()) < 5));
         store.deleteTree("tree/x");
         assertFalse(store.exists("tree/x/1"));
         assertFalse(store.exists("tree/x/2"));

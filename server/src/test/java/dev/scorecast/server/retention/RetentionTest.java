@@ -1,0 +1,143 @@
+package dev.scorecast.server.retention;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.scorecast.engine.error.NotFound;
+import dev.scorecast.server.PostgresSchema;
+import dev.scorecast.server.auth.Principal;
+import dev.scorecast.server.config.Quotas;
+import dev.scorecast.server.config.ServerConfig;
+import dev.scorecast.server.db.Database;
+import dev.scorecast.server.quota.QuotaGuard;
+import dev.scorecast.server.storage.LocalBlobStore;
+import dev.scorecast.server.upload.UploadService;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Retention on virtual time, on SQLite and PostgreSQL: ended executions and unused videos older
+ * than the retention go, rows and files together; running work and recently used videos stay.
+ */
+class RetentionTest {
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    private static final Duration KEEP = Duration.ofDays(30);
+
+    @TempDir
+    Path data;
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void endedWorkAndUnusedVideosGoWithTheirFiles(String db) throws Exception {
+        onDatabase(db, database -> {
+            var blobs = new LocalBlobStore(data.resolve("files"));
+            var seed = new Seed(database, blobs, data.resolve("files"));
+            var quotas = new QuotaGuard(Quotas.DEFAULT, data);
+            // Video A: analysed, planned and executed in its first two hours, never used again.
+            seed.video("alice", "upl_a", "vid_a", T0);
+            seed.file("uploads/upl_a/0-chk", T0); // a chunk a crash kept after assembly: the upload's files go with it
+            seed.analysis("alice", "ana_a", "vid_a", "finished", T0, T0.plus(Duration.ofHours(1)));
+            seed.plan("alice", "plan_a", "vid_a", "analyses/ana_a/analysis.json", T0.plus(Duration.ofHours(1)));
+            seed.execution("alice", "exe_a", "vid_a", "analyses/ana_a/analysis.json", "finished", T0, T0.plus(Duration.ofHours(2)));
+            // Video B: variant B, executed at once (failed), planned again on day 20.
+            seed.video("alice", "upl_b", "vid_b", T0);
+            seed.execution("alice", "exe_b", "vid_b", "plans/analyses/ana_b.json", "error", T0, T0.plus(Duration.ofHours(1)));
+            seed.plan("alice", "plan_b", "vid_b", "plans/analyses/ana_b.json", T0.plus(Duration.ofDays(20)));
+            // Video C: its execution is still running (a worker on another node): never touched.
+            seed.video("bob", "upl_c", "vid_c", T0);
+            seed.execution("bob", "exe_c", "vid_c", "plans/analyses/ana_c.json", "processing", T0, T0.plus(Duration.ofHours(1)));
+
+            var clock = new MovableClock(T0.plus(KEEP).minus(Duration.ofHours(1)));
+            var retention = new Retention(database, blobs, quotas, clock, KEEP);
+            assertEquals(new Retention.Removed(0, 0), retention.sweep(), "nothing ended 30 days ago yet");
+
+            clock.now = T0.plus(KEEP).plus(Duration.ofHours(3));
+            assertEquals(new Retention.Removed(2, 1), retention.sweep(), "exe_a and exe_b ended 30 days ago; then video A is unused");
+            for (String key : new String[] {"executions/exe_a/out/video.mp4", "executions/exe_a/input/plan.json", "executions/exe_b/input/plan.json",
+                    "videos/vid_a/source", "videos/vid_a/audio.wav", "uploads/upl_a/0-chk", "analyses/ana_a/analysis.json", "plans/plan_a.json"}) {
+                assertFalse(seed.exists(key), key + " is deleted");
+            }
+            assertEquals(0, seed.count("SELECT COUNT(*) FROM executions WHERE id IN ('exe_a', 'exe_b')"));
+            assertEquals(0, seed.count("SELECT COUNT(*) FROM jobs WHERE id IN ('job_exe_a', 'job_exe_b', 'job_ana_a')"));
+            assertEquals(0, seed.count("SELECT COUNT(*) FROM uploads WHERE id = 'upl_a'"));
+            assertEquals(0, seed.count("SELECT COUNT(*) FROM analyses WHERE video_id = 'vid_a'"));
+            assertEquals(0, seed.count("SELECT COUNT(*) FROM plans WHERE video_id = 'vid_a'"));
+            // B was planned on day 20; C's execution runs: both stay whole.
+            for (String key : new String[] {"videos/vid_b/source", "plans/plan_b.json", "plans/analyses/ana_b.json", "videos/vid_c/source",
+                    "executions/exe_c/input/plan.json"}) {
+                assertTrue(seed.exists(key), key + " stays");
+            }
+            assertEquals(1, seed.count("SELECT COUNT(*) FROM executions WHERE id = 'exe_c'"));
+            assertEquals(2, seed.count("SELECT COUNT(*) FROM videos"));
+
+            // A new analysis or execution of a removed video answers 404 naming video_id, not a broken foreign key.
+            var uploads = new UploadService(database, blobs, ServerConfig.from(Map.of("SCORECAST_DATA", data.toString())).uploads(), quotas, clock);
+            var notFound = assertThrows(NotFound.class, () -> database.transaction(c -> {
+                uploads.holdVideo(c, new Principal("alice"), "vid_a");
+                return null;
+            }));
+            assertEquals("video_id", notFound.field());
+            uploads.close();
+
+            clock.now = T0.plus(Duration.ofDays(20)).plus(KEEP).plus(Duration.ofMinutes(1));
+            assertEquals(new Retention.Removed(0, 1), retention.sweep(), "video B's last use was day 20");
+            assertFalse(seed.exists("plans/analyses/ana_b.json"), "the analysis the client sent goes with its plan");
+            assertFalse(seed.exists("videos/vid_b/source"));
+            assertTrue(seed.exists("videos/vid_c/source"), "C's execution still runs");
+
+            assertEquals(new Retention.Removed(0, 0), new Retention(database, blobs, quotas, clock, Duration.ZERO).sweep(),
+                    "0 keeps everything");
+        });
+    }
+
+    private interface WithDatabase {
+        void run(Database database) throws Exception;
+    }
+
+    private void onDatabase(String db, WithDatabase test) throws Exception {
+        PostgresSchema.WithDatabase withUrl = url -> {
+            String jdbc = url != null ? url : "jdbc:sqlite:" + data.resolve("scorecast.db");
+            try (Database database = Database.open(jdbc)) {
+                test.run(database);
+            }
+        };
+        if (db.equals("sqlite")) {
+            withUrl.run(null);
+        } else {
+            PostgresSchema.run(withUrl);
+        }
+    }
+
+    /** Virtual time: the test sets it. */
+    static final class MovableClock extends Clock {
+        volatile Instant now;
+
+        MovableClock(Instant now) {
+            this.now = now;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+}
