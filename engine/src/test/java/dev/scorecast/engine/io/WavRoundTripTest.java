@@ -111,21 +111,23 @@ class WavRoundTripTest {
         assertEquals("voiceover", e.field());
         assertTrue(e.getMessage().contains("not a RIFF/WAVE file"), e.getMessage());
 
-        Path floats = dir.resolve("f.wav");
-        try (WavWriter w = WavWriter.create(floats, WavEncoding.FLOAT32, 48_000, 2)) {
-            w.write(ramp(2, 10), 10);
-            w.commit();
-        }
+        Path floats = written("f.wav", WavEncoding.FLOAT32, 2);
         e = assertThrows(UnsupportedMedia.class, () -> WavReader.openPcm16(floats, "wav", "this analysis"));
         assertTrue(e.getMessage().contains("need 16-bit PCM; found format 3, 32 bits"), e.getMessage());
 
-        Path three = dir.resolve("3.wav");
-        try (WavWriter w = WavWriter.create(three, WavEncoding.PCM16, 48_000, 3)) {
-            w.write(ramp(3, 10), 10);
-            w.commit();
-        }
+        Path three = written("3.wav", WavEncoding.PCM16, 3);
         e = assertThrows(UnsupportedMedia.class, () -> WavReader.open(three, "sync", "the sync check"));
         assertTrue(e.getMessage().contains("need 16-bit PCM or 32-bit float, mono or stereo; found format 1, 16 bits, 3 channels"),
                 e.getMessage());
+    }
+
+    /** Ten frames of {@code channels} channels in {@code encoding}. */
+    private Path written(String name, WavEncoding encoding, int channels) {
+        Path wav = dir.resolve(name);
+        try (WavWriter w = WavWriter.create(wav, encoding, 48_000, channels)) {
+            w.write(ramp(channels, 10), 10);
+            w.commit();
+        }
+        return wav;
     }
 }
