@@ -1,11 +1,10 @@
 package dev.scorecast.server;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import dev.scorecast.server.analysis.AnalysisEngine;
 import dev.scorecast.server.analysis.AnalysisService;
 import dev.scorecast.server.analysis.EngineAnalysis;
+import dev.scorecast.engine.io.Json;
 import dev.scorecast.engine.plan.Planner;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.server.api.ApiErrors;
@@ -128,9 +127,7 @@ public final class ScorecastServer implements AutoCloseable {
         var uploads = new UploadService(database, blobs, config.uploads(), quotas, Clock.systemUTC(), nodeId);
         var metrics = new Metrics(database, role.wire());
 
-        ObjectMapper mapper = new ObjectMapper()
-                .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        ObjectMapper mapper = Json.mapper();
         var jobRepository = new JobRepository(database, Clock.systemUTC());
         var analyses = new AnalysisService(database, blobs, uploads, jobRepository, analysisEngine, quotas, mapper,
                 Clock.systemUTC());

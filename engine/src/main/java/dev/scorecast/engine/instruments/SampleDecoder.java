@@ -1,7 +1,7 @@
 package dev.scorecast.engine.instruments;
 
 import dev.scorecast.engine.error.UnsupportedMedia;
-import dev.scorecast.engine.io.WavIn;
+import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.media.AudioExtractor;
 import dev.scorecast.engine.media.AudioTrack;
 import java.io.IOException;
@@ -27,12 +27,12 @@ final class SampleDecoder {
                     .orElseThrow(() -> new UnsupportedMedia("sample", file + " has no audio"));
             int frames = (int) Math.min(track.frames(), Math.round(maxSeconds * RATE));
             float[][] out = new float[2][frames];
-            try (WavIn in = WavIn.open(wav, "sample", "the instrument builder")) {
+            try (WavReader in = WavReader.open(wav, "sample", "the instrument builder")) {
                 int block = 8192;
                 float[][] buf = new float[2][block];
                 for (int pos = 0; pos < frames; pos += block) {
                     int n = Math.min(block, frames - pos);
-                    in.read(buf, n);
+                    in.readStereo(buf, n);
                     System.arraycopy(buf[0], 0, out[0], pos, n);
                     System.arraycopy(buf[1], 0, out[1], pos, n);
                 }

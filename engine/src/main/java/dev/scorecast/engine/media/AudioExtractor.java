@@ -12,6 +12,8 @@ import static org.bytedeco.ffmpeg.global.avutil.av_q2d;
 
 import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.error.Unprocessable;
+import dev.scorecast.engine.io.WavEncoding;
+import dev.scorecast.engine.io.WavWriter;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
@@ -74,10 +76,15 @@ public final class AudioExtractor {
             AVStream stream = in.stream(audioIndex);
             long maxFrames = Math.round(maxSeconds(in, limits) * StereoResampler.RATE);
             try (StreamDecoder decoder = StreamDecoder.open(stream, Map.of(), "audio", FIX);
-                    WavWriter wav = WavWriter.create(wavOut, StereoResampler.RATE, StereoResampler.CHANNELS);
-                    StereoResampler resampler = new StereoResampler(wav)) {
+                    WavWriter wav = WavWriter.create(wavOut, WavEncoding.PCM16, StereoResampler.RATE, StereoResampler.CHANNELS);
+                    StereoResampler resampler = new StereoResampler(wav::write)) {
                 Pass pass = new Pass(decoder, resampler, wav, av_q2d(stream.time_base()), maxFrames);
-                pass.run(in, audioIndex);
+                try {
+                    pass.run(in, audioIndex);
+                } catch (WavWriter.TooLong e) {
+                    throw new Unprocessable("file", "The video's audio is longer than a WAV file can hold (about 6 hours); "
+                            + "trim the video and upload again.");
+                }
                 if (pass.packets == 0) {
                     return Optional.empty();
                 }

@@ -30,6 +30,8 @@ import static org.bytedeco.ffmpeg.global.avutil.av_frame_make_writable;
 import static org.bytedeco.ffmpeg.global.avutil.av_free;
 import static org.bytedeco.ffmpeg.global.avutil.av_make_q;
 
+import dev.scorecast.engine.io.WavEncoding;
+import dev.scorecast.engine.io.WavWriter;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -114,7 +116,7 @@ public final class LiveEncoder implements AutoCloseable {
     private LiveEncoder(Format format) {
         this.format = format;
         if (format == Format.WAV) {
-            header = wavHeader();
+            header = WavWriter.streamHeader(WavEncoding.PCM16, RATE, 2);
             ctx = null;
             enc = null;
             stream = null;
@@ -322,16 +324,6 @@ public final class LiveEncoder implements AutoCloseable {
             takeBuffer(c);
         }
         avformat_free_context(c);
-    }
-
-    /** 16-bit stereo PCM at 48 kHz of unknown length: sizes set to the largest value, as live WAV streams do. */
-    private static byte[] wavHeader() {
-        ByteBuffer b = ByteBuffer.allocate(44).order(ByteOrder.LITTLE_ENDIAN);
-        b.put("RIFF".getBytes(java.nio.charset.StandardCharsets.US_ASCII)).putInt(-1);
-        b.put("WAVEfmt ".getBytes(java.nio.charset.StandardCharsets.US_ASCII)).putInt(16).putShort((short) 1).putShort((short) 2)
-                .putInt(RATE).putInt(RATE * 4).putShort((short) 4).putShort((short) 16);
-        b.put("data".getBytes(java.nio.charset.StandardCharsets.US_ASCII)).putInt(-1);
-        return b.array();
     }
 
     @Override

@@ -6,7 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.scorecast.engine.io.PendingFile;
-import dev.scorecast.engine.io.WavIn;
+import dev.scorecast.engine.io.WavReader;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -39,7 +39,7 @@ public final class Mp3Encoder {
     private Mp3Encoder() {}
 
     /**
-     * Encodes {@code wav} (16/24/32-bit PCM or float, mono or stereo, 48 kHz) into {@code mp3}, which
+     * Encodes {@code wav} (16-bit PCM or 32-bit float, mono or stereo, 48 kHz) into {@code mp3}, which
      * appears complete or not at all.
      *
      * @throws dev.scorecast.engine.error.UnsupportedMedia when {@code wav} is not such a file
@@ -48,11 +48,11 @@ public final class Mp3Encoder {
         Objects.requireNonNull(wav, "wav");
         Objects.requireNonNull(mp3, "mp3");
         Lame lame = Lame.get();
-        try (WavIn in = WavIn.open(wav, "audio", "the MP3 encoder");
+        try (WavReader in = WavReader.open(wav, "audio", "the MP3 encoder");
              PendingFile out = PendingFile.create(mp3, 0);
              Arena arena = Arena.ofConfined()) {
-            if (in.rate() != RATE) {
-                throw new IllegalArgumentException("the MP3 encoder takes " + RATE + " Hz audio, not " + in.rate() + " Hz");
+            if (in.rateHz() != RATE) {
+                throw new IllegalArgumentException("the MP3 encoder takes " + RATE + " Hz audio, not " + in.rateHz() + " Hz");
             }
             MemorySegment gf = lame.open();
             try {
@@ -62,7 +62,7 @@ public final class Mp3Encoder {
                 float[][] block = new float[2][BLOCK];
                 for (long done = 0; done < in.frames(); ) {
                     int n = (int) Math.min(BLOCK, in.frames() - done);
-                    in.read(block, n);
+                    in.readStereo(block, n);
                     MemorySegment.copy(block[0], 0, left, JAVA_FLOAT, 0, n);
                     MemorySegment.copy(block[1], 0, right, JAVA_FLOAT, 0, n);
                     out.write(encoded.asSlice(0, lame.encode(gf, left, right, n, encoded)).asByteBuffer());

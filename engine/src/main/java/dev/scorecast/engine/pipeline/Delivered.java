@@ -1,7 +1,7 @@
 package dev.scorecast.engine.pipeline;
 
 import dev.scorecast.engine.analysis.audio.LoudnessMeter;
-import dev.scorecast.engine.io.WavIn;
+import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.media.AudioExtractor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,10 +27,10 @@ final class Delivered {
             }
             LoudnessMeter meter = new LoudnessMeter(48_000, 2);
             float[][] buf = new float[2][4096];
-            try (WavIn in = WavIn.open(wav, "delivered", "the delivery check")) {
+            try (WavReader in = WavReader.open(wav, "delivered", "the delivery check")) {
                 for (long pos = 0, frames = in.frames(); pos < frames; ) {
                     int n = (int) Math.min(4096, frames - pos);
-                    in.read(buf, n);
+                    in.readStereo(buf, n);
                     meter.accept(buf, n);
                     pos += n;
                 }

@@ -1,11 +1,9 @@
 package dev.scorecast.engine.pipeline;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.io.Directories;
+import dev.scorecast.engine.io.Json;
 import dev.scorecast.engine.media.Mp3Encoder;
 import dev.scorecast.engine.media.Muxer;
 import dev.scorecast.engine.music.Composer;
@@ -207,7 +205,7 @@ public final class Execution {
             files.put("midi", MIDI);
             Files.writeString(outDir.resolve(PLAN), PlanJson.write(plan));
             files.put("plan", PLAN);
-            Files.write(outDir.resolve(ANALYSIS), mapper().writeValueAsBytes(in.analysis()));
+            Files.write(outDir.resolve(ANALYSIS), Json.indented().writeValueAsBytes(in.analysis()));
             files.put("analysis", ANALYSIS);
             files.put("results", RESULTS);
             List<Score.Accent> measurable = score.accents().stream()
@@ -218,7 +216,7 @@ public final class Execution {
                     v.pitch().withinFiftyCents(), v.pitch().accuracy())).orElse(null);
             Results results = Results.of(plan, score, report, sync, files, links, timer.seconds(),
                     1 / in.analysis().video().fps(), new Results.Voices(vocals, voiceover.spans()), Provenance.of(plan, score, bank.file()));
-            Files.write(outDir.resolve(RESULTS), mapper().writeValueAsBytes(results));
+            Files.write(outDir.resolve(RESULTS), Json.indented().writeValueAsBytes(results));
             progress.at(Stage.OUTPUTS, 1);
             return results;
         } catch (IOException e) {
@@ -245,11 +243,6 @@ public final class Execution {
             settings = settings.withDucking(Ducking.under(speech));
         }
         return settings;
-    }
-
-    static ObjectMapper mapper() {
-        return new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-                .enable(SerializationFeature.INDENT_OUTPUT);
     }
 
     /** Waits for every piece of side work; the first failure is this execution's failure, as if it had run here. */

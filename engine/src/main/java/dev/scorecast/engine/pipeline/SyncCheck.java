@@ -1,6 +1,6 @@
 package dev.scorecast.engine.pipeline;
 
-import dev.scorecast.engine.io.WavIn;
+import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.music.Score.Accent;
 import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.render.Stem;
@@ -192,10 +192,10 @@ public final class SyncCheck {
         return 10 * Math.log10((after + 1e-12) / (before + 1e-12));
     }
 
-    /** Mean power of the mono mix per millisecond, streamed, so a long file costs 8 bytes per millisecond. Any WAV {@link WavIn} reads. */
+    /** Mean power of the mono mix per millisecond, streamed, so a long file costs 8 bytes per millisecond. Any WAV {@link WavReader} reads. */
     static double[] millisecondPower(Path wav) {
-        try (WavIn in = WavIn.open(wav, "sync", "the sync check")) {
-            int perMs = in.rate() / 1000;
+        try (WavReader in = WavReader.open(wav, "sync", "the sync check")) {
+            int perMs = in.rateHz() / 1000;
             double[] power = new double[(int) (in.frames() / perMs)];
             float[][] block = new float[2][BLOCK_FRAMES];
             long frameIndex = 0;
@@ -203,7 +203,7 @@ public final class SyncCheck {
             long frames = in.frames();
             while (frameIndex < frames) {
                 int n = (int) Math.min(BLOCK_FRAMES, frames - frameIndex);
-                in.read(block, n);
+                in.readStereo(block, n);
                 for (int i = 0; i < n; i++, frameIndex++) {
                     float mono = (block[0][i] + block[1][i]) / 2;
                     sum += mono * mono;

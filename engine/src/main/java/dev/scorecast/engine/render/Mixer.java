@@ -6,7 +6,9 @@ import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.style.Production;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
-import dev.scorecast.engine.io.WavIn;
+import dev.scorecast.engine.io.WavEncoding;
+import dev.scorecast.engine.io.WavReader;
+import dev.scorecast.engine.io.WavWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -219,10 +221,10 @@ public final class Mixer {
         return wav;
     }
 
-    private static WavIn open(Input in) {
-        WavIn w = WavIn.open(in.wav(), in.field(), "the mixer");
-        if (w.rate() != RATE) {
-            String rate = in.wav().getFileName() + " is at " + w.rate() + " Hz; the mixer needs " + RATE + " Hz.";
+    private static WavReader open(Input in) {
+        WavReader w = WavReader.open(in.wav(), in.field(), "the mixer");
+        if (w.rateHz() != RATE) {
+            String rate = in.wav().getFileName() + " is at " + w.rateHz() + " Hz; the mixer needs " + RATE + " Hz.";
             w.close();
             throw new UnsupportedMedia(in.field(), rate);
         }
@@ -230,7 +232,7 @@ public final class Mixer {
     }
 
     private static long frames(Input in) {
-        try (WavIn w = open(in)) {
+        try (WavReader w = open(in)) {
             return w.frames();
         }
     }
@@ -239,11 +241,11 @@ public final class Mixer {
     private static Double loudness(Input in, long frames) {
         LoudnessMeter meter = new LoudnessMeter(RATE, 2);
         float[][] buf = new float[2][BLOCK];
-        try (WavIn w = open(in)) {
+        try (WavReader w = open(in)) {
             long n = Math.min(frames, w.frames());
             for (long pos = 0; pos < n; ) {
                 int m = (int) Math.min(BLOCK, n - pos);
-                w.read(buf, m);
+                w.readStereo(buf, m);
                 meter.accept(buf, m);
                 pos += m;
             }
@@ -262,10 +264,10 @@ public final class Mixer {
      */
     private static Summed sum(List<Stem> stems, List<Input> bed, Optional<MixSettings.Produced> production, long frames,
                               Path out) {
-        List<WavIn> inputs = new ArrayList<>();
+        List<WavReader> inputs = new ArrayList<>();
         List<GainRamp> gains = new ArrayList<>();
         List<PartChain> chains = new ArrayList<>();
-        List<WavOut> produced = new ArrayList<>();
+        List<WavWriter> produced = new ArrayList<>();
         List<Stem> mixed = new ArrayList<>();
         float[] peaks = new float[stems.size()];
         SidechainKey key = null;
@@ -285,7 +287,7 @@ public final class Mixer {
                     chains.add(new PartChain(p, p.part(stem.group()), key, production.get().bpm(), RATE, BLOCK));
                     Path wav = producedPath(stem);
                     createDirectories(wav.getParent());
-                    produced.add(WavOut.create(wav, WavOut.Encoding.FLOAT32, RATE, 2));
+                    produced.add(WavWriter.create(wav, WavEncoding.FLOAT32, RATE, 2));
                 }
             }
             for (Input in : bed) {
@@ -318,13 +320,13 @@ public final class Mixer {
             }
             final SidechainKey theKey = key;
             final int keyIndex = key != null ? keyStem : -1;
-            try (WavOut w = WavOut.create(out, WavOut.Encoding.FLOAT32, RATE, 2)) {
+            try (WavWriter w = WavWriter.create(out, WavEncoding.FLOAT32, RATE, 2)) {
                 for (long pos = 0; pos < frames; ) {
                     int n = (int) Math.min(BLOCK, frames - pos);
                     java.util.Arrays.fill(mix[0], 0, n, 0f);
                     java.util.Arrays.fill(mix[1], 0, n, 0f);
                     if (theKey != null) {
-                        inputs.get(keyIndex).read(reads[keyIndex], n);
+                        inputs.get(keyIndex).readStereo(reads[keyIndex], n);
                         theKey.analyse(reads[keyIndex], 0, n);
                     }
                     java.util.concurrent.Future<?> other = null;
@@ -339,7 +341,7 @@ public final class Mixer {
                         if (s < chains.size()) {
                             add(reads[s], mix, n);
                         } else {
-                            inputs.get(s).read(reads[s], n);
+                            inputs.get(s).readStereo(reads[s], n);
                             gains.get(s).addTo(reads[s], mix, n);
                         }
                     }
@@ -364,10 +366,10 @@ public final class Mixer {
             if (helper != null) {
                 helper.shutdownNow();
             }
-            for (WavIn in : inputs) {
+            for (WavReader in : inputs) {
                 in.close();
             }
-            for (WavOut o : produced) {
+            for (WavWriter o : produced) {
                 o.close();
             }
         }
@@ -377,15 +379,15 @@ public final class Mixer {
      * One block of the produced stems on one side ({@code aside}: the helper thread's share): read
      * (the key stem is already read), chain, group gain and balance, written; its peak kept.
      */
-    private static void produce(boolean side, boolean[] aside, List<WavIn> inputs, float[][][] reads, List<PartChain> chains,
-                                List<GainRamp> gains, List<WavOut> produced, float[] peaks, int keyStem, int n) {
+    private static void produce(boolean side, boolean[] aside, List<WavReader> inputs, float[][][] reads, List<PartChain> chains,
+                                List<GainRamp> gains, List<WavWriter> produced, float[] peaks, int keyStem, int n) {
         for (int s = 0; s < chains.size(); s++) {
             if (aside[s] != side) {
                 continue;
             }
             float[][] read = reads[s];
             if (s != keyStem) {
-                inputs.get(s).read(read, n);
+                inputs.get(s).readStereo(read, n);
             }
             chains.get(s).process(read, 0, n);
             gains.get(s).apply(read, n);
@@ -449,21 +451,21 @@ public final class Mixer {
         LoudnessMeter meter = new LoudnessMeter(RATE, 2);
         float[][] buf = new float[2][BLOCK];
         float[][] read = new float[2][BLOCK];
-        List<WavIn> voices = new ArrayList<>();
+        List<WavReader> voices = new ArrayList<>();
         List<GainRamp> voiceGains = new ArrayList<>();
-        try (WavIn r = WavIn.open(in, "mix", "the mixer"); WavOut w = WavOut.create(out, WavOut.Encoding.FLOAT32, RATE, 2)) {
+        try (WavReader r = WavReader.open(in, "mix", "the mixer"); WavWriter w = WavWriter.create(out, WavEncoding.FLOAT32, RATE, 2)) {
             for (Input s : speech) {
                 voices.add(open(s));
                 voiceGains.add(new GainRamp(dbToGain(s.gainDb()), s.pan()));
             }
             for (long pos = 0; pos < frames; ) {
                 int n = (int) Math.min(BLOCK, frames - pos);
-                r.read(buf, n);
+                r.readStereo(buf, n);
                 gain.apply(buf, n);
                 compressor.process(buf, n);
                 ducking.apply(buf, pos, n);
                 for (int s = 0; s < voices.size(); s++) {
-                    voices.get(s).read(read, n);
+                    voices.get(s).readStereo(read, n);
                     voiceGains.get(s).addTo(read, buf, n);
                 }
                 meter.accept(buf, n);
@@ -472,7 +474,7 @@ public final class Mixer {
             }
             w.commit();
         } finally {
-            for (WavIn v : voices) {
+            for (WavReader v : voices) {
                 v.close();
             }
         }
@@ -492,12 +494,12 @@ public final class Mixer {
         int skip = TruePeakLimiter.LATENCY;
         long fed = 0;
         long written = 0;
-        try (WavIn r = WavIn.open(in, "mix", "the mixer"); WavOut w = WavOut.create(master, WavOut.Encoding.PCM16, RATE, 2)) {
+        try (WavReader r = WavReader.open(in, "mix", "the mixer"); WavWriter w = WavWriter.create(master, WavEncoding.PCM16, RATE, 2)) {
             while (written < frames) {
                 int n;
                 if (fed < frames) {
                     n = (int) Math.min(BLOCK, frames - fed);
-                    r.read(buf, n);
+                    r.readStereo(buf, n);
                     gain.apply(buf, n);
                     fadeOut(buf, n, fed, frames);
                 } else {

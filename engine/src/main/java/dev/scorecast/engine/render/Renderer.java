@@ -1,6 +1,8 @@
 package dev.scorecast.engine.render;
 
 import dev.scorecast.engine.error.InvalidParameter;
+import dev.scorecast.engine.io.WavEncoding;
+import dev.scorecast.engine.io.WavWriter;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
@@ -130,7 +132,7 @@ public final class Renderer {
             throw new IllegalStateException("rendering failed", e.getCause());
         } finally {
             // On a failure or an interrupt the other groups stop at their next block; their
-            // unfinished stems are deleted by WavOut.
+            // unfinished stems are deleted by WavWriter.
             stop.set(true);
             pool.shutdownNow();
         }
@@ -240,7 +242,7 @@ public final class Renderer {
         Stem render(AtomicLong done, AtomicBoolean stop) throws IOException {
             float peak = 0;
             try (SynthDriver synth = SynthDriver.open(POLYPHONY, INTERPOLATION, SynthDriver.OFFLINE_CHORUS, BLOCK);
-                    WavOut out = WavOut.create(wav, WavOut.Encoding.FLOAT32, RATE, 2)) {
+                    WavWriter out = WavWriter.create(wav, WavEncoding.FLOAT32, RATE, 2)) {
                 for (SoundBank.Resolved r : instruments) {
                     synth.load(r.instrument());
                 }

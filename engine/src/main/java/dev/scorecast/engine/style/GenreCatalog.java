@@ -1,8 +1,7 @@
 package dev.scorecast.engine.style;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.scorecast.engine.io.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -28,7 +27,7 @@ public final class GenreCatalog {
             if (in == null) {
                 throw new IllegalStateException("style data " + resource + " is missing from the classpath");
             }
-            File file = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false).readValue(in, File.class);
+            File file = Json.mapper().readValue(in, File.class);
             return new GenreCatalog(file.genres());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read style data " + resource, e);

@@ -1,9 +1,9 @@
 package dev.scorecast.engine.style;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.scorecast.engine.io.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -34,7 +34,7 @@ public final class ProductionCatalog {
     }
 
     static ProductionCatalog load(String resource) {
-        ObjectMapper mapper = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        ObjectMapper mapper = Json.mapper();
         try (InputStream in = ProductionCatalog.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("style data " + resource + " is missing from the classpath");

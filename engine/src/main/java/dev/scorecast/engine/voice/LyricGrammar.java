@@ -1,8 +1,8 @@
 package dev.scorecast.engine.voice;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.scorecast.engine.io.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -26,7 +26,7 @@ record LyricGrammar(Map<String, Words> moods, Map<String, List<String>> genres, 
     }
 
     static LyricGrammar load() {
-        ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        ObjectMapper json = Json.mapper();
         try (InputStream in = LyricGrammar.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
                 throw new IllegalStateException("the lyric grammar " + RESOURCE + " is missing from the engine's resources");

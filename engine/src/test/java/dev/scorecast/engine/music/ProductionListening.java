@@ -1,5 +1,6 @@
 package dev.scorecast.engine.music;
 
+import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.render.MasterReport;
 import dev.scorecast.engine.render.MixSettings;
@@ -42,7 +43,7 @@ class ProductionListening {
             MasterReport after = Mixer.master(stems, produced, dir.resolve(genre + "-after.wav"));
             long t3 = System.nanoTime();
             // The live chain's cost: the whole before-master through the genre's live chain in 320-frame blocks, as a render loop would.
-            float[][] audio = ProductionMixTest.read(dir.resolve(genre + "-before.wav"));
+            float[][] audio = WavFiles.readAll(dir.resolve(genre + "-before.wav"));
             dev.scorecast.engine.style.Production production = ProductionCatalog.builtIn().forGenre(genre);
             double liveMs = Double.MAX_VALUE;
             for (int rep = 0; rep < 3; rep++) {

@@ -2,7 +2,7 @@ package dev.scorecast.engine.music;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.engine.io.WavIn;
+import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.render.MixSettings;
@@ -49,9 +49,9 @@ class ProductionMixTest {
         Map<InstrumentGroup, float[][]> out = new HashMap<>();
         try (Mixer.Mixdown mix = Mixer.mixdown(r.stems(), settings, dir.resolve(name + ".wav"))) {
             for (Stem s : mix.stems()) {
-                out.put(s.group(), read(s.wav()));
+                out.put(s.group(), WavFiles.readAll(s.wav()));
             }
-            out.put(null, read(mix.sum()));
+            out.put(null, WavFiles.readAll(mix.sum()));
         }
         return out;
     }
@@ -129,7 +129,7 @@ class ProductionMixTest {
         double residual = residualDb(mix, new ArrayList<>(produced.values()));
         List<float[][]> rendered = new ArrayList<>();
         for (Stem s : r.stems()) {
-            rendered.add(read(s.wav()));
+            rendered.add(WavFiles.readAll(s.wav()));
         }
         double unproduced = residualDb(mix, rendered);
         System.out.printf("house: produced stems vs the mix %.1f dB; the rendered stems %.1f dB%n", residual, unproduced);
@@ -188,21 +188,5 @@ class ProductionMixTest {
             }
         }
         return 10 * Math.log10(e / (2.0 * (to - from)) + 1e-30);
-    }
-
-    static float[][] read(Path wav) {
-        try (WavIn in = WavIn.open(wav, "test", "the test")) {
-            int n = (int) in.frames();
-            float[][] out = new float[2][n];
-            float[][] buf = new float[2][4096];
-            for (int pos = 0; pos < n; ) {
-                int m = Math.min(4096, n - pos);
-                in.read(buf, m);
-                System.arraycopy(buf[0], 0, out[0], pos, m);
-                System.arraycopy(buf[1], 0, out[1], pos, m);
-                pos += m;
-            }
-            return out;
-        }
     }
 }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.analysis.audio.OnsetDetector;
 import dev.scorecast.engine.analysis.audio.OnsetRules;
-import dev.scorecast.engine.analysis.audio.PcmWavReader;
 import dev.scorecast.engine.analysis.audio.PulseTempo;
+import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.Section;
 import dev.scorecast.engine.render.MixSettings;
@@ -72,8 +72,8 @@ class RenderedTempoTest {
     }
 
     static List<Double> onsets(Path wav) {
-        try (PcmWavReader in = PcmWavReader.open(wav)) {
-            OnsetDetector detector = new OnsetDetector(in.sampleRateHz());
+        try (WavReader in = WavReader.open(wav, "test", "the test")) {
+            OnsetDetector detector = new OnsetDetector(in.rateHz());
             float[][] block = new float[in.channels()][4096];
             float[] mono = new float[4096];
             int n;

@@ -1,15 +1,14 @@
 package dev.scorecast.engine.plan;
 
-import dev.scorecast.engine.io.WavIn;
+import dev.scorecast.engine.io.WavEncoding;
+import dev.scorecast.engine.io.WavReader;
+import dev.scorecast.engine.io.WavWriter;
 import dev.scorecast.engine.music.Composer;
 import dev.scorecast.engine.music.Score;
 import dev.scorecast.engine.render.Renderer;
 import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.render.Stem;
 import dev.scorecast.engine.style.GenreCatalog;
-import java.io.DataOutputStream;
-import java.io.FileOutputStream;
-import java.io.BufferedOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,9 +41,9 @@ public final class SoundDemo {
             int n = (int) Math.round(score.duration() * Renderer.RATE);
             float[][] sum = new float[2][n];
             for (Stem s : rendered) {
-                try (WavIn in = WavIn.open(s.wav(), "demo", "demo")) {
+                try (WavReader in = WavReader.open(s.wav(), "demo", "demo")) {
                     float[][] x = new float[2][n];
-                    in.read(x, n);
+                    in.readStereo(x, n);
                     for (int c = 0; c < 2; c++) {
                         for (int i = 0; i < n; i++) {
                             sum[c][i] += x[c][i];
@@ -59,25 +58,14 @@ public final class SoundDemo {
                 }
             }
             float g = 0.891f / peak;
-            try (DataOutputStream o = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(out.toFile())))) {
-                int bytes = n * 4;
-                o.writeBytes("RIFF");
-                o.writeInt(Integer.reverseBytes(36 + bytes));
-                o.writeBytes("WAVEfmt ");
-                o.writeInt(Integer.reverseBytes(16));
-                o.writeShort(Short.reverseBytes((short) 1));
-                o.writeShort(Short.reverseBytes((short) 2));
-                o.writeInt(Integer.reverseBytes(Renderer.RATE));
-                o.writeInt(Integer.reverseBytes(Renderer.RATE * 4));
-                o.writeShort(Short.reverseBytes((short) 4));
-                o.writeShort(Short.reverseBytes((short) 16));
-                o.writeBytes("data");
-                o.writeInt(Integer.reverseBytes(bytes));
+            for (float[] ch : sum) {
                 for (int i = 0; i < n; i++) {
-                    for (int c = 0; c < 2; c++) {
-                        o.writeShort(Short.reverseBytes((short) Math.round(Math.max(-1, Math.min(1, sum[c][i] * g)) * 32767)));
-                    }
+                    ch[i] *= g;
                 }
+            }
+            try (WavWriter w = WavWriter.create(out, WavEncoding.PCM16, Renderer.RATE, 2)) {
+                w.write(sum, n);
+                w.commit();
             }
         }
         System.out.println("wrote " + out + " (" + genre + ", seed " + seed + (before ? ", FluidR3 palette" : "") + ")");

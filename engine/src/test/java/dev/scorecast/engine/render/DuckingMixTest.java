@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.io.WavEncoding;
+import dev.scorecast.engine.io.WavFiles;
+import dev.scorecast.engine.io.WavWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -45,7 +48,7 @@ class DuckingMixTest {
         stems = new Renderer(bank).render(Fixtures.score(SECONDS, 5), dir.resolve("stems"), f -> { });
         Path alone = dir.resolve("music-alone.wav");
         Mixer.master(stems, MixSettings.standard(), alone);
-        musicAlone = Fixtures.readAll(alone);
+        musicAlone = WavFiles.readAll(alone);
 
         voice = new float[(int) (SECONDS * RATE)];
         place(dir, "The harbour wakes before the sun.", 1.0);
@@ -54,7 +57,7 @@ class DuckingMixTest {
         gap = new Span(look.end(), there.start());
         place(dir, "Every boat is coming home.", 8.0);
         voiceWav = dir.resolve("voiceover.wav");
-        try (WavOut w = WavOut.create(voiceWav, WavOut.Encoding.FLOAT32, RATE, 1)) {
+        try (WavWriter w = WavWriter.create(voiceWav, WavEncoding.FLOAT32, RATE, 1)) {
             w.write(new float[][] {voice}, voice.length);
             w.commit();
         }
@@ -92,7 +95,7 @@ class DuckingMixTest {
         Path up = dir.resolve("speech-" + Math.abs(text.hashCode()) + ".wav");
         Fixtures.run(List.of("espeak-ng", "-w", raw.toString(), text));
         Fixtures.ffmpeg("-i", raw.toString(), "-ar", "48000", "-ac", "1", "-c:a", "pcm_s16le", up.toString());
-        return Fixtures.readAll(up)[0];
+        return WavFiles.readAll(up)[0];
     }
 
     @Test
@@ -103,8 +106,8 @@ class DuckingMixTest {
         Path plain = dir.resolve("not-ducked.wav");
         Mixer.master(stems, base.withDucking(Ducking.off()), plain);
 
-        Fit on = fit(Fixtures.readAll(ducked));
-        Fit off = fit(Fixtures.readAll(plain));
+        Fit on = fit(WavFiles.readAll(ducked));
+        Fit off = fit(WavFiles.readAll(plain));
         double[] expected = DuckingTest.envelope(Ducking.under(spans), SECONDS);
         Levels l = levels(on, expected);
         Levels lOff = levels(off, expected);
@@ -125,7 +128,7 @@ class DuckingMixTest {
         assertTrue(largestLineDifference(l, lOff) < 1.0, "speech level per line, ducked vs not");
         assertEquals(-14, ff.integratedLufs(), 1.0);
         assertTrue(ff.truePeakDbtp() <= -1.0, "ffmpeg true peak " + ff.truePeakDbtp());
-        assertEquals(0, MixerTest.fullScaleSamples(Fixtures.readAll(ducked)));
+        assertEquals(0, MixerTest.fullScaleSamples(WavFiles.readAll(ducked)));
         Fixtures.run(List.of("sox", ducked.toString(), "-n", "spectrogram", "-t", "ducked under espeak-ng speech",
                 "-o", "/tmp/scorecast-ducked-spectrogram.png"));
         Fixtures.run(List.of("sox", plain.toString(), "-n", "spectrogram", "-t", "not ducked",
@@ -140,7 +143,7 @@ class DuckingMixTest {
         Path master = dir.resolve("dialogue.wav");
         MasterReport report = Mixer.master(stems, MixSettings.standard()
                 .withOriginalAudio(original, MixSettings.OriginalAudioRole.DIALOGUE, 0).withDucking(Ducking.under(spans)), master);
-        Fit fit = fit(Fixtures.readAll(master));
+        Fit fit = fit(WavFiles.readAll(master));
         Levels l = levels(fit, DuckingTest.envelope(Ducking.under(spans), SECONDS));
         // Levelled by loudness: the mixer's gain undoes the -20 dB, so the fit against the voice at
         // its own level finds the speech about as loud over the music as the voiceover was.
@@ -163,14 +166,14 @@ class DuckingMixTest {
             tone[0][i] = tone[1][i] = (float) (0.25 * Math.sin(2 * Math.PI * 1000 * i / RATE));
         }
         Path toneWav = dir.resolve("tone.wav");
-        try (WavOut w = WavOut.create(toneWav, WavOut.Encoding.FLOAT32, RATE, 2)) {
+        try (WavWriter w = WavWriter.create(toneWav, WavEncoding.FLOAT32, RATE, 2)) {
             w.write(tone, n);
             w.commit();
         }
         Path master = dir.resolve("tone-master.wav");
         Ducking ducking = Ducking.under(spans);
         Mixer.master(List.of(new Stem(InstrumentGroup.PADS, toneWav, -12)), MixSettings.standard().withDucking(ducking), master);
-        double[] level = levelPerMs(Fixtures.readAll(master)[0]);
+        double[] level = levelPerMs(WavFiles.readAll(master)[0]);
         double full = median(level, 200, 800);
         Span first = spans.getFirst();
         Span last = spans.getLast();

@@ -1,7 +1,6 @@
 package dev.scorecast.engine.render;
 
 import dev.scorecast.engine.Commands;
-import dev.scorecast.engine.io.WavIn;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
@@ -67,16 +66,6 @@ final class Fixtures {
             list.add(new Part(InstrumentGroup.PADS, 48, false, -8, 0, pad, List.of()));
         }
         return new Score(seconds, List.of(new Score.TempoChange(0, 120, "4/4")), list, List.of(new Score.Accent(2.0, "impact", 1)));
-    }
-
-    /** Every sample of a WAV, planar stereo float. For tests of short files only. */
-    static float[][] readAll(Path wav) {
-        try (WavIn in = WavIn.open(wav, "test", "the test")) {
-            int n = Math.toIntExact(in.frames());
-            float[][] out = new float[2][n];
-            in.read(out, n);
-            return out;
-        }
     }
 
     /** The ebur128 filter's summary: integrated loudness and true peak as FFmpeg measures them. */

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.media.sound.ModelPerformer;
 import com.sun.media.sound.SoftSynthesizer;
 import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
@@ -123,7 +124,7 @@ class InstrumentSourcesTest {
         Score score = new Score(seconds, List.of(new Score.TempoChange(0, bpm, "4/4")),
                 List.of(new Part(InstrumentGroup.BEATS, kit, true, 0, 0, notes, List.of())), List.of());
         List<Stem> stems = new Renderer(bank).render(score, dir, null);
-        float[][] audio = Fixtures.readAll(stems.getFirst().wav());
+        float[][] audio = WavFiles.readAll(stems.getFirst().wav());
         double[] bands = bandShares(audio[0], 48_000, new double[][] {{6000, 12000}, {0, 120}});
         double air = 10 * Math.log10(bands[0]);
         assertTrue(air >= -24 && air <= -12, "house drums 6-12 kHz at " + air + " dB of the total");

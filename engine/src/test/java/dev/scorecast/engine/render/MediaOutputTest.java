@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.media.Mp3Encoder;
 import dev.scorecast.engine.media.Muxer;
 import java.nio.file.Files;
@@ -89,8 +90,8 @@ class MediaOutputTest {
         Mp3Encoder.encode(master, mp3);
         Path decoded = dir.resolve("decoded.wav");
         Fixtures.ffmpeg("-v", "error", "-i", mp3.toString(), "-c:a", "pcm_f32le", decoded.toString());
-        float[][] a = Fixtures.readAll(master);
-        float[][] b = Fixtures.readAll(decoded);
+        float[][] a = WavFiles.readAll(master);
+        float[][] b = WavFiles.readAll(decoded);
         // Gapless: the decoder trims the delay and padding the Info tag names, to the sample.
         assertEquals(a[0].length, b[0].length, "decoded length in samples");
         // Lossy, so not equal; but shifted by even a few samples the correlation of music drops well below this.

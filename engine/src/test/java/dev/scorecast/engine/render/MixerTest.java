@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.io.WavFiles;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +48,7 @@ class MixerTest {
         assertEquals(10.0, report.durationSeconds(), 1e-9);
         assertEquals("pcm_s16le,48000,2", Fixtures.ffprobe(master, "-show_entries", "stream=codec_name,sample_rate,channels",
                 "-of", "csv=p=0"));
-        float[][] pcm = Fixtures.readAll(master);
+        float[][] pcm = WavFiles.readAll(master);
         assertEquals(480_000, pcm[0].length);
         assertEquals(0, fullScaleSamples(pcm), "samples at full scale");
         Fixtures.run(List.of("sox", master.toString(), "-n", "spectrogram", "-o", "/tmp/scorecast-master-spectrogram.png"));
@@ -63,7 +64,7 @@ class MixerTest {
                 report.integratedLufs(), report.truePeakDbtp(), ff.integratedLufs(), ff.truePeakDbtp());
         assertTrue(ff.truePeakDbtp() <= -1.0, "ffmpeg true peak " + ff.truePeakDbtp());
         assertEquals(-9, ff.integratedLufs(), 1.0);
-        assertEquals(0, fullScaleSamples(Fixtures.readAll(master)));
+        assertEquals(0, fullScaleSamples(WavFiles.readAll(master)));
     }
 
     @Test

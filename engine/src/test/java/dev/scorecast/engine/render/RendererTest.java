@@ -3,6 +3,7 @@ package dev.scorecast.engine.render;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
@@ -39,7 +40,7 @@ class RendererTest {
         assertEquals(1.0, progress.getLast());
         for (Stem stem : stems) {
             assertEquals(dir.resolve(stem.group().wire() + ".wav"), stem.wav());
-            float[][] pcm = Fixtures.readAll(stem.wav());
+            float[][] pcm = WavFiles.readAll(stem.wav());
             assertEquals(480_000, pcm[0].length, stem.group() + " length");
             assertTrue(stem.peakDbfs() > -30 && stem.peakDbfs() < 0, stem.group() + " peak " + stem.peakDbfs());
             double rms = rms(pcm[0], 0, pcm[0].length);
@@ -50,7 +51,7 @@ class RendererTest {
     @Test
     void aKickAtTwoSecondsLandsWithinOneMillisecond(@TempDir Path dir) {
         Stem beats = new Renderer(bank).render(Fixtures.score(10, 4), dir, f -> { }).getFirst();
-        float[][] pcm = Fixtures.readAll(beats.wav());
+        float[][] pcm = WavFiles.readAll(beats.wav());
         double onset = onset(pcm, 1.9, 2.2);
         System.out.printf("kick onset %.5f s (error %.3f ms)%n", onset, (onset - 2.0) * 1000);
         assertEquals(2.0, onset, 0.001);
@@ -65,7 +66,7 @@ class RendererTest {
             notes.add(new Note(t, 0.1, 37, 127));
         }
         Score score = new Score(5, List.of(), List.of(new Part(InstrumentGroup.BEATS, 0, true, 0, 0, notes, List.of())), List.of());
-        float[][] pcm = Fixtures.readAll(new Renderer(bank).render(score, dir, f -> { }).getFirst().wav());
+        float[][] pcm = WavFiles.readAll(new Renderer(bank).render(score, dir, f -> { }).getFirst().wav());
         for (double t : times) {
             assertEquals(t, onset(pcm, t - 0.2, t + 0.2), 0.001, "note at " + t);
         }

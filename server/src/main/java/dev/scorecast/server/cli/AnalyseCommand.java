@@ -1,8 +1,5 @@
 package dev.scorecast.server.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.analysis.Analysis.VideoFacts;
 import dev.scorecast.engine.analysis.TimelinePlot;
@@ -12,6 +9,7 @@ import dev.scorecast.engine.media.MediaLimits;
 import dev.scorecast.engine.media.VideoInfo;
 import dev.scorecast.engine.media.VideoProbe;
 import dev.scorecast.engine.io.Directories;
+import dev.scorecast.engine.io.Json;
 import dev.scorecast.server.analysis.EngineAnalysis;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -31,7 +29,7 @@ final class AnalyseCommand {
         Path work = tempDirectory();
         try {
             Analysis analysis = analyse(video, work).analysis();
-            out.println(mapper().writeValueAsString(analysis));
+            out.println(Json.indented().writeValueAsString(analysis));
             if (timeline != null) {
                 TimelinePlot.write(analysis, timeline);
             }
@@ -49,11 +47,6 @@ final class AnalyseCommand {
                 info.videoCodec(), info.rotation());
         Analysis analysis = EngineAnalysis.create().analyze(video, audio.map(AudioTrack::wav), facts, fraction -> { });
         return new Analysed(info, audio, analysis);
-    }
-
-    static ObjectMapper mapper() {
-        return new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-                .enable(SerializationFeature.INDENT_OUTPUT);
     }
 
     static Path tempDirectory() {

@@ -3,6 +3,7 @@ package dev.scorecast.engine.analysis.audio;
 import dev.scorecast.engine.dsp.PolyphaseResampler;
 import dev.scorecast.engine.analysis.AudioAnalysis;
 import dev.scorecast.engine.core.Span;
+import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.voice.SpeechDetector;
 import dev.scorecast.engine.voice.SpeechPass;
 import java.nio.file.Path;
@@ -46,8 +47,8 @@ public final class AudioAnalyzer {
      */
     public AudioAnalysis analyze(Path wav) {
         Objects.requireNonNull(wav, "wav");
-        try (PcmWavReader in = PcmWavReader.open(wav); SpeechPass voice = speech.open()) {
-            int rate = in.sampleRateHz();
+        try (WavReader in = WavReader.openPcm16(wav, "wav", "this analysis"); SpeechPass voice = speech.open()) {
+            int rate = in.rateHz();
             LoudnessMeter meter = new LoudnessMeter(rate, in.channels());
             OnsetDetector onsets = new OnsetDetector(SpeechDetector.SAMPLE_RATE_HZ);
             PolyphaseResampler to16k = new PolyphaseResampler(rate, SpeechDetector.SAMPLE_RATE_HZ);

@@ -1,11 +1,13 @@
 package dev.scorecast.engine.analysis.audio;
 
 import dev.scorecast.engine.core.Span;
+import dev.scorecast.engine.io.WavEncoding;
+import dev.scorecast.engine.io.WavFiles;
+import dev.scorecast.engine.io.WavWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,61 +49,36 @@ final class AudioFixtures {
 
     /** Where a clean recording is audible: the first and last sample above -50 dBFS. */
     static Span audibleExtent(Path wav) {
-        try (PcmWavReader in = PcmWavReader.open(wav)) {
-            float[][] all = readAll(in);
-            double limit = Math.pow(10, -50 / 20.0);
-            int first = -1;
-            int last = -1;
-            for (int i = 0; i < all[0].length; i++) {
-                for (float[] channel : all) {
-                    if (Math.abs(channel[i]) > limit) {
-                        first = first < 0 ? i : first;
-                        last = i;
-                    }
+        WavFiles.Sound sound = WavFiles.read(wav);
+        float[][] all = sound.stereo();
+        double limit = Math.pow(10, -50 / 20.0);
+        int first = -1;
+        int last = -1;
+        for (int i = 0; i < all[0].length; i++) {
+            for (float[] channel : all) {
+                if (Math.abs(channel[i]) > limit) {
+                    first = first < 0 ? i : first;
+                    last = i;
                 }
             }
-            return new Span(first / (double) in.sampleRateHz(), (last + 1) / (double) in.sampleRateHz());
         }
-    }
-
-    static float[][] read(Path wav) {
-        try (PcmWavReader in = PcmWavReader.open(wav)) {
-            return readAll(in);
-        }
-    }
-
-    private static float[][] readAll(PcmWavReader in) {
-        float[][] all = new float[in.channels()][(int) in.frames()];
-        float[][] block = new float[in.channels()][4096];
-        int at = 0;
-        int n;
-        while ((n = in.read(block, 4096)) > 0) {
-            for (int c = 0; c < all.length; c++) {
-                System.arraycopy(block[c], 0, all[c], at, n);
-            }
-            at += n;
-        }
-        return all;
+        return new Span(first / (double) sound.rateHz(), (last + 1) / (double) sound.rateHz());
     }
 
     /** Writes 16-bit PCM (rounded, clipped), one array per channel. */
     static Path write(Path out, int sampleRateHz, float[]... channels) {
         int frames = channels[0].length;
-        ByteBuffer b = ByteBuffer.allocate(44 + frames * channels.length * 2).order(ByteOrder.LITTLE_ENDIAN);
-        b.put("RIFF".getBytes(StandardCharsets.US_ASCII)).putInt(36 + frames * channels.length * 2);
-        b.put("WAVEfmt ".getBytes(StandardCharsets.US_ASCII)).putInt(16).putShort((short) 1).putShort((short) channels.length);
-        b.putInt(sampleRateHz).putInt(sampleRateHz * channels.length * 2).putShort((short) (channels.length * 2)).putShort((short) 16);
-        b.put("data".getBytes(StandardCharsets.US_ASCII)).putInt(frames * channels.length * 2);
+        ByteBuffer b = ByteBuffer.allocate(frames * channels.length * 2).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < frames; i++) {
             for (float[] channel : channels) {
                 b.putShort((short) Math.clamp(Math.round(channel[i] * 32768.0), -32768, 32767));
             }
         }
-        try {
-            return Files.write(out, b.array());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        try (WavWriter w = WavWriter.create(out, WavEncoding.PCM16, sampleRateHz, channels.length)) {
+            w.write(b.flip());
+            w.commit();
         }
+        return out;
     }
 
     /** FFmpeg's own EBU R128 reading of a file: integrated LUFS (null for its -70 "nothing") and true peak. */

@@ -1,5 +1,8 @@
 package dev.scorecast.engine.analysis.audio;
 
+import dev.scorecast.engine.io.WavFiles;
+import java.nio.file.Path;
+
 /**
  * The band balance of a stereo mix as /work/shared/tools/sound-features measures it: the mid
  * signal's long-term power spectrum (4096-point Hann frames, not overlapped) summed per band and
@@ -14,25 +17,14 @@ public final class BandBalance {
     private BandBalance() {}
 
     /** The band balance of the WAV file {@code wav}. */
-    public static double[] of(java.nio.file.Path wav) {
+    public static double[] of(Path wav) {
         return relative(power(wav));
     }
 
     /** The power per band of the WAV file {@code wav} (mean power per frame, linear). */
-    public static double[] power(java.nio.file.Path wav) {
-        try (dev.scorecast.engine.io.WavIn in = dev.scorecast.engine.io.WavIn.open(wav, "wav", "the band balance")) {
-            int n = (int) in.frames();
-            float[][] audio = new float[2][n];
-            float[][] block = new float[2][SIZE];
-            for (int at = 0; at < n; ) {
-                int m = Math.min(SIZE, n - at);
-                in.read(block, m);
-                System.arraycopy(block[0], 0, audio[0], at, m);
-                System.arraycopy(block[1], 0, audio[1], at, m);
-                at += m;
-            }
-            return power(audio, in.rate());
-        }
+    public static double[] power(Path wav) {
+        WavFiles.Sound sound = WavFiles.read(wav);
+        return power(sound.stereo(), sound.rateHz());
     }
 
     /** dB of the total per band of {@code audio} (channels, then samples) at {@code rate}. */

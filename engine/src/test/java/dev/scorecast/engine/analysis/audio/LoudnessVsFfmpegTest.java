@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.scorecast.engine.io.WavReader;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,8 +89,8 @@ class LoudnessVsFfmpegTest {
     }
 
     static LoudnessMeter.Result measure(Path wav) {
-        try (PcmWavReader in = PcmWavReader.open(wav)) {
-            LoudnessMeter meter = new LoudnessMeter(in.sampleRateHz(), in.channels());
+        try (WavReader in = WavReader.open(wav, "test", "the test")) {
+            LoudnessMeter meter = new LoudnessMeter(in.rateHz(), in.channels());
             float[][] block = new float[in.channels()][3000]; // not a divisor of a step, to exercise the seams
             int n;
             while ((n = in.read(block, 3000)) > 0) {
