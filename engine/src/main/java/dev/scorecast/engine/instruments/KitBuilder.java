@@ -3,7 +3,6 @@ package dev.scorecast.engine.instruments;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.media.sound.SF2Region;
 import com.sun.media.sound.SF2Sample;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -70,13 +69,7 @@ final class KitBuilder {
     }
 
     private static float[] decode(Path dir, String name) {
-        Path file = dir.resolve(name + ".flac");
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalStateException("the drum sample " + file + " is missing; install Debian's sonic-pi-samples");
-        }
-        float[] x = SampleDecoder.mono(file, MAX_SAMPLE_SECONDS);
-        SampleDecoder.fadeOut(x, 0.005);
-        return x;
+        return SampleDecoder.oneShot(dir, name, MAX_SAMPLE_SECONDS, 0.005, "drum sample");
     }
 
     /** {@code x} normalised to -1 dBFS peak, then scaled by {@code gain}. */

@@ -61,6 +61,21 @@ final class SampleDecoder {
         return out;
     }
 
+    /**
+     * The sonic-pi one-shot {@code name} (a FLAC in {@code dir}) as one channel, at most
+     * {@code maxSeconds}, its last {@code fadeSeconds} faded; {@code what} names it in the refusal
+     * when the package is missing.
+     */
+    static float[] oneShot(Path dir, String name, double maxSeconds, double fadeSeconds, String what) {
+        Path file = dir.resolve(name + ".flac");
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            throw new IllegalStateException("the " + what + " " + file + " is missing; install Debian's sonic-pi-samples");
+        }
+        float[] x = mono(file, maxSeconds);
+        fadeOut(x, fadeSeconds);
+        return x;
+    }
+
     /** Fades the last {@code seconds} of {@code x} out (a cosine), so a shortened sample ends without a click. */
     static void fadeOut(float[] x, double seconds) {
         int n = Math.min(x.length, (int) Math.round(seconds * RATE));
