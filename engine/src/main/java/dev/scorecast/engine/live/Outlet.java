@@ -19,6 +19,8 @@ final class Outlet implements AutoCloseable {
      */
     private final java.util.ArrayDeque<Chunk> backlog = new java.util.ArrayDeque<>();
     static final int BACKLOG = 8;
+    /** Chunks kept for joining listeners: the backlog, plus what covers the performance's lead after a burst. */
+    private int keep = BACKLOG;
 
     private record Chunk(long frame, byte[] bytes) {}
 
@@ -60,6 +62,11 @@ final class Outlet implements AutoCloseable {
         return List.copyOf(listeners);
     }
 
+    /** How many chunks a joining listener gets at once from now on (the backlog, at least). */
+    synchronized void keep(int chunks) {
+        keep = Math.max(BACKLOG, chunks);
+    }
+
     /** From the render loop. */
     synchronized void accept(float[] interleaved, int frames, long firstFrame) {
         byte[] chunk = encoder.encode(interleaved, frames);
@@ -67,7 +74,7 @@ final class Outlet implements AutoCloseable {
             return;
         }
         backlog.addLast(new Chunk(firstFrame, chunk));
-        if (backlog.size() > BACKLOG) {
+        while (backlog.size() > keep) {
             backlog.removeFirst();
         }
         for (Listener l : listeners) {
