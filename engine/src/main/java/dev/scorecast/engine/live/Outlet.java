@@ -30,17 +30,20 @@ final class Outlet implements AutoCloseable {
     }
 
     /**
-     * Adds a listener: the header first, then every chunk from the next block on. A listener
+     * Adds a listener: the header first, the backlog, then every chunk from the next block on. A listener
      * {@code continuing} a stream from another outlet (a fork) gets no WAV header, which would play
-     * as a click mid-stream; an Ogg one does, since this outlet's pages are a new chained stream.
+     * as a click mid-stream, nor the backlog (audio it would get twice); an Ogg one does get the header, since this
+     * outlet's pages are a new chained stream.
      */
     synchronized void add(Listener listener, boolean continuing) {
         if (header.length > 0 && !(continuing && encoder.format() == LiveEncoder.Format.WAV)) {
             listener.offer(header);
         }
-        for (Chunk c : backlog) {
-            listener.firstAudio(c.frame());
-            listener.offer(c.bytes());
+        if (!continuing) {
+            for (Chunk c : backlog) {
+                listener.firstAudio(c.frame());
+                listener.offer(c.bytes());
+            }
         }
         listener.outlet = this;
         listeners.add(listener);

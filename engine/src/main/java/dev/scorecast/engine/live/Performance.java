@@ -128,12 +128,24 @@ public final class Performance implements AutoCloseable {
         return transport.frame();
     }
 
-    /** The outlet for {@code format}, opened on first use; listeners attach there, and get the burst. */
+    /**
+     * The outlet for {@code format}, opened on first use; listeners attach there and get the backlog at once, and the
+     * burst when music plays (a silent performance renders none: its lead would hold the music back when it starts).
+     */
     void attach(Listener listener) {
         output.attach(listener, false);
-        if (context.burstFrames() > 0) {
+        if (context.burstFrames() > 0 && transport.playing()) {
             burstWanted = true;
         }
+    }
+
+    /**
+     * A listener moved here from another performance of its session: its stream goes on from this performance's next
+     * block, with no header and no backlog (audio it would hear twice, and frames its client would number wrongly), and
+     * no burst (the burst comes when this performance's music starts, if it has not).
+     */
+    void attachMoved(Listener listener) {
+        output.attach(listener, true);
     }
 
     /** Frames rendered ahead of real time beyond the look-ahead (the lead a burst left). */
@@ -334,6 +346,9 @@ public final class Performance implements AutoCloseable {
         AppliesAt at = new AppliesAt(feed.barNow(clock.beat()), clock.beat(), clock.frame(), clock.seconds());
         s.applied().complete(at);
         firstPlayed.complete(at);
+        if (context.burstFrames() > 0 && output.listeners() > 0) {
+            burstWanted = true; // the music starts under listeners waiting for it: their buffers fill at once
+        }
     }
 
     /** A change reaching its bar line (or a start from silence): the new sections play from its beat. */

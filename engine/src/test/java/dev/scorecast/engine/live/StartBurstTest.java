@@ -56,30 +56,67 @@ class StartBurstTest {
         return (bytes - WAV_HEADER) / 4;
     }
 
-    @Test
-    void aJoiningListenerGetsABurstAtOnceThenRealTime() throws Exception {
-        Performance p = playing(context(BURST));
-        assertEquals(0, p.pump(0), "no look-ahead and no listener: nothing is due at time 0");
-        Listener ear = new Listener(LiveEncoder.Format.WAV);
-        p.attach(ear);
-        // The burst leaves over a few turns at the same moment, no turn rendering more than its share.
+    /** Pumps at {@code nanos} until nothing more is due, each turn within the burst's share; answers the turns. */
+    private static int burst(Performance p, long nanos) {
         int turns = 0;
         int rendered;
-        while ((rendered = p.pump(0)) > 0) {
+        while ((rendered = p.pump(nanos)) > 0) {
             assertTrue(rendered <= Performance.BURST_BLOCKS_PER_TURN, "a turn rendered " + rendered + " blocks");
             turns++;
         }
-        assertEquals((BURST / BLOCK + Performance.BURST_BLOCKS_PER_TURN - 1) / Performance.BURST_BLOCKS_PER_TURN, turns);
+        return turns;
+    }
+
+    @Test
+    void musicStartingUnderAListenerComesAsABurstThenRealTime() throws Exception {
+        Performance p = playing(context(BURST));
+        assertEquals(0, p.pump(0), "no look-ahead: nothing is due at time 0");
+        Listener ear = new Listener(LiveEncoder.Format.WAV);
+        p.attach(ear);
+        assertEquals(0, p.leadFrames(), "nothing plays yet: no burst of silence");
+        // The first block starts the music under the listener; the burst leaves over the next few turns, at the same moment.
+        int turns = burst(p, nanos(BLOCK));
+        assertTrue(p.transport().playing());
+        assertEquals(1 + (BURST / BLOCK + Performance.BURST_BLOCKS_PER_TURN - 1) / Performance.BURST_BLOCKS_PER_TURN, turns);
         assertEquals(BURST, p.leadFrames());
         long frames = wavFrames(drain(ear));
-        assertEquals(BURST / BLOCK * BLOCK, frames, "a second of audio, all of it at time 0");
-        assertTrue(p.transport().playing());
+        assertEquals((BLOCK + BURST) / BLOCK * BLOCK, frames, "a block of time brought a block and a second of audio");
         // Then real time again, a second ahead: one block per block of time.
-        for (int k = 1; k <= 20; k++) {
+        for (int k = 2; k <= 21; k++) {
             assertEquals(1, p.pump(nanos(k * (long) BLOCK)), "turn " + k);
         }
         assertEquals(20L * BLOCK * 4, drain(ear), "20 blocks in 20 blocks' time");
-        assertTrue(p.transport().seconds() - 20.0 * BLOCK / Performance.RATE > 0.97, "the stream stays about a second ahead: " + p.transport());
+        assertTrue(p.transport().seconds() - 21.0 * BLOCK / Performance.RATE > 0.97, "the stream stays about a second ahead: " + p.transport());
+    }
+
+    @Test
+    void aListenerJoiningPlayingMusicGetsTheBurst() throws Exception {
+        Performance p = playing(context(BURST));
+        assertEquals(1, p.pump(nanos(BLOCK)), "the music starts with nobody listening, in real time");
+        assertTrue(p.transport().playing());
+        assertEquals(0, p.leadFrames());
+        Listener ear = new Listener(LiveEncoder.Format.WAV);
+        p.attach(ear);
+        long atOnce = wavFrames(drain(ear));
+        assertEquals(BLOCK, atOnce, "the new outlet starts with what was rendered (one block so far)");
+        burst(p, nanos(BLOCK));
+        assertEquals(BURST, p.leadFrames());
+        assertEquals(BURST / BLOCK * BLOCK, wavFrames(drain(ear) + WAV_HEADER), "then the burst");
+    }
+
+    @Test
+    void aListenerMovedHereContinuesWithoutHeaderBacklogOrBurst() throws Exception {
+        Performance p = playing(context(BURST));
+        p.pump(nanos(BLOCK));
+        for (int k = 2; k <= 20; k++) {
+            p.pump(nanos(k * (long) BLOCK));
+        }
+        Listener moved = new Listener(LiveEncoder.Format.WAV);
+        p.attachMoved(moved);
+        assertEquals(0, drain(moved), "nothing at once: its stream goes on from the next block");
+        assertEquals(0, p.pump(nanos(20L * BLOCK)), "no burst for it");
+        assertEquals(1, p.pump(nanos(21L * BLOCK)));
+        assertEquals(BLOCK * 4L, drain(moved));
     }
 
     @Test
@@ -87,10 +124,9 @@ class StartBurstTest {
         Performance p = playing(context(BURST));
         Listener first = new Listener(LiveEncoder.Format.WAV);
         p.attach(first);
-        while (p.pump(0) > 0) {
-            drain(first);
-        }
-        for (int k = 1; k <= 100; k++) {
+        burst(p, nanos(BLOCK));
+        drain(first);
+        for (int k = 2; k <= 100; k++) {
             p.pump(nanos(k * (long) BLOCK));
         }
         drain(first);
@@ -122,16 +158,15 @@ class StartBurstTest {
         Performance p = playing(context(BURST));
         Listener ear = new Listener(LiveEncoder.Format.WAV);
         p.attach(ear);
-        while (p.pump(0) > 0) {
-            drain(ear);
-        }
+        burst(p, nanos(BLOCK));
+        drain(ear);
         var forked = new CompletableFuture<Performance>();
         p.send(new Control.Fork(List.of(ear), forked));
-        p.pump(nanos(BLOCK));
+        p.pump(nanos(2L * BLOCK));
         Performance copy = forked.getNow(null);
         assertEquals(p.leadFrames(), copy.leadFrames());
         assertEquals(p.frame(), copy.frame() + BLOCK, "the fork was made at the block boundary before the turn's block");
-        assertEquals(1, copy.pump(nanos(BLOCK)), "the copy renders where the original stood, not a second burst");
+        assertEquals(1, copy.pump(nanos(2L * BLOCK)), "the copy renders where the original stood, not a second burst");
         p.close();
         p.pump(0);
         copy.close();
@@ -144,8 +179,9 @@ class StartBurstTest {
         Listener ear = new Listener(LiveEncoder.Format.WAV);
         p.attach(ear);
         assertEquals(0, p.pump(0));
-        assertEquals(0, p.leadFrames());
         assertEquals(1, p.pump(nanos(BLOCK)));
+        assertEquals(0, p.pump(nanos(BLOCK)));
+        assertEquals(0, p.leadFrames());
         assertEquals(BLOCK, wavFrames(drain(ear)));
     }
 }
