@@ -114,16 +114,10 @@ ensure_vad_model() {
   rm -rf "$tmp"
 }
 
-# The studio's browser test (server/src/test/studio): Debian's Chromium and the npm packages of its
-# package-lock.json (playwright-core drives that Chromium, axe-core checks accessibility).
+# The studio's browser test (StudioBrowserTest): Debian's Chromium and its chromedriver, which Selenium
+# (a Maven test dependency, as is the axe-core script it injects) drives.
 ensure_studio_test_tools() {
   ensure_packages chromium chromium-driver
-  command -v npm >/dev/null || ensure_packages nodejs npm
-  local dir="$SCORECAST_ROOT/server/src/test/studio"
-  if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
-    log "installing the studio test's npm packages (npm ci, once)"
-    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-  fi
 }
 
 # The instrument sources (docs/SOUND.md, NOTICE): MuseScore General and the AVL drum kits (SF2) and

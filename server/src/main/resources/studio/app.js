@@ -389,6 +389,7 @@ async function loadLibrary() {
         open.type = 'button';
         open.textContent = 'Open';
         open.setAttribute('aria-label', `Open execution ${x.id}`);
+        open.dataset.testid = 'library-open';
         open.addEventListener('click', () => reopen(v, x));
         li.append(open);
         ul.append(li);
@@ -404,6 +405,7 @@ async function loadLibrary() {
         again.type = 'button';
         again.textContent = 'Open the analysis';
         again.setAttribute('aria-label', `Open the analysis of ${v.file_name}`);
+        again.dataset.testid = 'library-open-analysis';
         again.addEventListener('click', () => reopenAnalysis(v));
         card.append(again);
       }

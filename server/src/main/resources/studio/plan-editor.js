@@ -59,6 +59,7 @@ export class PlanEditor {
       const check = el('input');
       check.type = 'checkbox';
       check.id = id;
+      check.dataset.testid = id;
       check.checked = true;
       check.dataset.kind = 'plays';
       this.inputs.set(path, check);
@@ -82,6 +83,7 @@ export class PlanEditor {
     const id = fieldId(path);
     input.id = id;
     input.dataset.field = path;
+    input.dataset.testid = id;
     input.setAttribute('aria-describedby', `${id}-error`);
     input.addEventListener('change', () => this.onChange && this.onChange(this.value()));
     this.inputs.set(path, input);
@@ -95,6 +97,7 @@ export class PlanEditor {
   errorSlot(path) {
     const p = el('p', 'field-error');
     p.id = `${fieldId(path)}-error`;
+    p.dataset.testid = p.id;
     p.setAttribute('aria-live', 'polite');
     return p;
   }

@@ -96,7 +96,7 @@ final class LiveBenchmark {
         List<String> keys = new ArrayList<>();
         try (Database db = Database.open("jdbc:sqlite:" + work.resolve("data/scorecast.db"))) {
             ApiKeys apiKeys = new ApiKeys(db);
-            for (int i = 0; i < n + 4; i++) {
+            for (int i = 0; i < n + 4 + 2 * START_STREAMS; i++) {
                 keys.add(apiKeys.create("listener-" + i));
             }
         }
@@ -122,7 +122,8 @@ final class LiveBenchmark {
         }
         String latency = "";
         if (measureLatency) {
-            latency = latency(server, keys.subList(n, n + 4), experiences.getFirst());
+            latency = latency(server, keys.subList(n, n + 4), experiences.getFirst()) + "\n"
+                    + start(server, keys.subList(n + 4, n + 4 + 2 * START_STREAMS), experiences.getFirst());
         }
         long rampEnd = System.nanoTime();
         Thread.sleep(options.seconds() * 1000L);
@@ -190,6 +191,41 @@ final class LiveBenchmark {
                 intensityMs, stopMs, LOOKAHEAD_MS);
     }
 
+    /** Fresh streams per format whose start is measured in each round. */
+    private static final int START_STREAMS = 3;
+
+    /**
+     * The start of a new stream as a plain player sees it: create-stream, start, then the stream's GET, timed from the
+     * request: the first bytes of audio a decoder can use (WAV: past the header; AAC: a whole ADTS frame), the first
+     * sample of music, and when half a second and a second of audio have arrived (what a player starts on).
+     */
+    private static String start(ServerProcess server, List<String> keys, String experience) throws Exception {
+        List<double[]> wav = new ArrayList<>();
+        List<double[]> aac = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            String key = keys.get(i);
+            boolean isWav = i % 2 == 0;
+            post(server.baseUrl, key, "/player/create-stream", "");
+            post(server.baseUrl, key, "/player/start", "{\"experience_id\": \"" + experience + "\"}");
+            Listener l = Listener.open(server.baseUrl + "/player/stream?format=" + (isWav ? "wav" : "aac"), key);
+            for (int k = 0; k < 300 && l.secondAt < 0; k++) {
+                Thread.sleep(10);
+            }
+            Thread.sleep(200);
+            l.close();
+            post(server.baseUrl, key, "/player/end_stream", "");
+            (isWav ? wav : aac).add(new double[] {l.millis(l.firstAudioAt), l.millis(l.firstSoundAt), l.millis(l.halfSecondAt), l.millis(l.secondAt)});
+        }
+        return String.format("live: start of a new stream (create-stream, start, then the GET; %d per format; median / worst ms after the request): "
+                        + "WAV first audio %s, first music %s, 0.5 s of audio %s, 1 s %s; AAC first frame %s, 0.5 s %s, 1 s %s",
+                START_STREAMS, stat(wav, 0), stat(wav, 1), stat(wav, 2), stat(wav, 3), stat(aac, 0), stat(aac, 2), stat(aac, 3));
+    }
+
+    private static String stat(List<double[]> runs, int column) {
+        double[] v = runs.stream().mapToDouble(r -> r[column]).sorted().toArray();
+        return String.format("%.0f / %.0f", v[v.length / 2], v[v.length - 1]);
+    }
+
     private record Twin(String key, Listener audio) {
         /** The performance frame where {@code a}'s samples first differ from {@code b}'s, lined up by where the music starts. */
         static long divergence(Twin a, Twin b) {
@@ -231,6 +267,11 @@ final class LiveBenchmark {
         volatile long firstByte = -1;
         volatile double firstByteMillis;
         volatile long frames;
+        /** When audio a decoder can use first arrived, the first non-zero sample (WAV), half a second and a second of audio; -1 until then. */
+        volatile long firstAudioAt = -1;
+        volatile long firstSoundAt = -1;
+        volatile long halfSecondAt = -1;
+        volatile long secondAt = -1;
         volatile double maxLag;
         /** Seconds after connecting when the listener was furthest behind. */
         volatile double maxLagAt;
@@ -325,10 +366,22 @@ final class LiveBenchmark {
                         firstByteMillis = (now - connected) / 1e6;
                     }
                     if (wav) {
+                        long audioFrames;
                         synchronized (kept) {
+                            int from = kept.size();
                             kept.write(body, have, size);
                             lastArrival = now;
+                            audioFrames = (kept.size() - 44) / 4;
+                            if (firstSoundAt < 0) {
+                                for (int i = Math.max(from, 44) - from; i < size; i++) {
+                                    if (body[have + i] != 0) {
+                                        firstSoundAt = now;
+                                        break;
+                                    }
+                                }
+                            }
                         }
+                        arrived(audioFrames, now);
                         continue;
                     }
                     have += size;
@@ -345,6 +398,7 @@ final class LiveBenchmark {
                         frames++;
                         at += length;
                     }
+                    arrived(frames * 1024, now);
                     System.arraycopy(body, at, body, 0, have - at);
                     have -= at;
                     double lag = (now - firstByte) / 1e9 - received();
@@ -356,6 +410,23 @@ final class LiveBenchmark {
             } catch (IOException | RuntimeException e) {
                 // closed
             }
+        }
+
+        private void arrived(long audioFrames, long now) {
+            if (audioFrames > 0 && firstAudioAt < 0) {
+                firstAudioAt = now;
+            }
+            if (audioFrames >= RATE / 2 && halfSecondAt < 0) {
+                halfSecondAt = now;
+            }
+            if (audioFrames >= RATE && secondAt < 0) {
+                secondAt = now;
+            }
+        }
+
+        /** Milliseconds from the request to {@code at} (NaN when it never happened). */
+        double millis(long at) {
+            return at < 0 ? Double.NaN : (at - connected) / 1e6;
         }
 
         /** Seconds of audio received. */

@@ -287,7 +287,8 @@ public final class ScorecastServer implements AutoCloseable {
         var playerSettings = config.player();
         var liveEngine = new LiveEngine(soundBank, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(playerSettings.blockFrames(),
                 playerSettings.lookaheadMillis() * LiveSettings.DEFAULT_RATE / 1000, playerSettings.threads(), LiveSettings.DEFAULT.polyphony(),
-                LiveSettings.DEFAULT.interpolation(), LiveSettings.DEFAULT.masterGain(), playerSettings.maxPerformances()));
+                LiveSettings.DEFAULT.interpolation(), LiveSettings.DEFAULT.masterGain(), playerSettings.maxPerformances(),
+                playerSettings.burstMillis() * LiveSettings.DEFAULT_RATE / 1000));
         if (playerSettings.warmUpSeconds() > 0) {
             // Before the port opens: the first streams get compiled code and instruments in memory.
             long started = System.nanoTime();

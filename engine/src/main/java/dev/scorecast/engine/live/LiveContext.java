@@ -26,6 +26,10 @@ record LiveContext(SoundBank bank, GenreCatalog genres, ExperienceCatalog experi
         return settings.lookaheadFrames();
     }
 
+    int burstFrames() {
+        return settings.burstFrames();
+    }
+
     int polyphony() {
         return settings.polyphony();
     }

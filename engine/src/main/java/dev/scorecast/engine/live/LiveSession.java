@@ -198,7 +198,7 @@ public final class LiveSession {
         Performance old = performance;
         for (Listener l : listeners) {
             old.detach(l);
-            target.attach(l);
+            target.attachMoved(l);
         }
         if (shared) {
             engine.releaseShared(sharedExperience, old);

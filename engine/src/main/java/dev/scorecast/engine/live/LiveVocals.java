@@ -37,6 +37,8 @@ final class LiveVocals {
     private final PhraseSinger singer;
     private final long epochNanos;
     private final int lookaheadFrames;
+    /** How far beyond real time plus the look-ahead the performance renders now (its lead after a burst): lines are due that much sooner. */
+    private long aheadFrames;
     /** Lines to come, in order of their start. */
     private final List<Line> lines = new ArrayList<>();
     private final List<Voice> voices = new ArrayList<>();
@@ -177,6 +179,11 @@ final class LiveVocals {
         offered = null;
     }
 
+    /** The performance renders {@code frames} further ahead of real time than the look-ahead from now on. */
+    void renderAhead(long frames) {
+        aheadFrames = frames;
+    }
+
     /** The fade of a stop has ended: nothing sounds any more. */
     void silence() {
         voices.clear();
@@ -185,6 +192,7 @@ final class LiveVocals {
     /** This stage for a copy of the performance (a fork): same lines, same voices at the same sample, same switches. */
     LiveVocals copyFor(String copyId, long copyEpochNanos) {
         LiveVocals c = new LiveVocals(copyId, singer, copyEpochNanos, lookaheadFrames, mono.length);
+        c.aheadFrames = aheadFrames;
         for (Line line : lines) {
             Line l = line.copy();
             if (l.asked != null) {
@@ -248,8 +256,8 @@ final class LiveVocals {
                 line.tooSoon = true;
                 continue;
             }
-            // The loop renders the block holding the start up to a block before real time plus the look-ahead.
-            long deadline = epochNanos + Math.round((frame + leadFrames - lookaheadFrames - mono.length) * 1e9 / Performance.RATE);
+            // The loop renders the block holding the start up to a block before real time plus the look-ahead and its lead.
+            long deadline = epochNanos + Math.round((frame + leadFrames - lookaheadFrames - aheadFrames - mono.length) * 1e9 / Performance.RATE);
             line.asked = line.phrase.at(bpm);
             line.askedBpm = bpm;
             line.sung = singer.ask(line.asked, deadline);

@@ -19,6 +19,8 @@ final class Outlet implements AutoCloseable {
      */
     private final java.util.ArrayDeque<Chunk> backlog = new java.util.ArrayDeque<>();
     static final int BACKLOG = 8;
+    /** Chunks kept for joining listeners: the backlog, plus what covers the performance's lead after a burst. */
+    private int keep = BACKLOG;
 
     private record Chunk(long frame, byte[] bytes) {}
 
@@ -28,17 +30,20 @@ final class Outlet implements AutoCloseable {
     }
 
     /**
-     * Adds a listener: the header first, then every chunk from the next block on. A listener
+     * Adds a listener: the header first, the backlog, then every chunk from the next block on. A listener
      * {@code continuing} a stream from another outlet (a fork) gets no WAV header, which would play
-     * as a click mid-stream; an Ogg one does, since this outlet's pages are a new chained stream.
+     * as a click mid-stream, nor the backlog (audio it would get twice); an Ogg one does get the header, since this
+     * outlet's pages are a new chained stream.
      */
     synchronized void add(Listener listener, boolean continuing) {
         if (header.length > 0 && !(continuing && encoder.format() == LiveEncoder.Format.WAV)) {
             listener.offer(header);
         }
-        for (Chunk c : backlog) {
-            listener.firstAudio(c.frame());
-            listener.offer(c.bytes());
+        if (!continuing) {
+            for (Chunk c : backlog) {
+                listener.firstAudio(c.frame());
+                listener.offer(c.bytes());
+            }
         }
         listener.outlet = this;
         listeners.add(listener);
@@ -60,6 +65,11 @@ final class Outlet implements AutoCloseable {
         return List.copyOf(listeners);
     }
 
+    /** How many chunks a joining listener gets at once from now on (the backlog, at least). */
+    synchronized void keep(int chunks) {
+        keep = Math.max(BACKLOG, chunks);
+    }
+
     /** From the render loop. */
     synchronized void accept(float[] interleaved, int frames, long firstFrame) {
         byte[] chunk = encoder.encode(interleaved, frames);
@@ -67,7 +77,7 @@ final class Outlet implements AutoCloseable {
             return;
         }
         backlog.addLast(new Chunk(firstFrame, chunk));
-        if (backlog.size() > BACKLOG) {
+        while (backlog.size() > keep) {
             backlog.removeFirst();
         }
         for (Listener l : listeners) {

@@ -31,6 +31,16 @@ final class OutputStage {
 
     private final float masterGain;
     private final Map<LiveEncoder.Format, Outlet> outlets = new EnumMap<>(LiveEncoder.Format.class);
+    /**
+     * The last blocks emitted, interleaved, with their first frames (under the outlets' lock): a format's outlet opened
+     * later is primed with them, so that its first listener also gets the audio already rendered at once. A fork's stage
+     * starts without: its listeners continue their streams.
+     */
+    private final java.util.ArrayDeque<Recent> recent = new java.util.ArrayDeque<>();
+    /** Blocks kept in {@link #recent} and chunks in each outlet's backlog: {@link Outlet#BACKLOG} plus the lead's. */
+    private int keepBlocks = Outlet.BACKLOG;
+
+    private record Recent(long first, int frames, float[] interleaved) {}
     private boolean sealed;
     private final GainRamp gain;
     private final BlockProcessor knee = new SoftKnee();
@@ -73,7 +83,15 @@ final class OutputStage {
                 listener.close("the stream ended");
                 return;
             }
-            outlet = outlets.computeIfAbsent(listener.format(), Outlet::new);
+            outlet = outlets.get(listener.format());
+            if (outlet == null) {
+                outlet = new Outlet(listener.format());
+                outlet.keep(keepBlocks);
+                for (Recent r : recent) {
+                    outlet.accept(r.interleaved(), r.frames(), r.first());
+                }
+                outlets.put(listener.format(), outlet);
+            }
         }
         outlet.add(listener, continuing);
     }
@@ -174,20 +192,40 @@ final class OutputStage {
         knee.process(block, 0, n);
     }
 
+    /** Joining listeners get {@code blocks} blocks of what was rendered last at once from now on (at least the backlog's). */
+    void keep(int blocks) {
+        List<Outlet> all;
+        synchronized (outlets) {
+            if (blocks == keepBlocks) {
+                return;
+            }
+            keepBlocks = Math.max(Outlet.BACKLOG, blocks);
+            all = List.copyOf(outlets.values());
+        }
+        all.forEach(o -> o.keep(keepBlocks));
+    }
+
     /** Hands the finished block ({@code n} frames from performance frame {@code first}) to every outlet. */
     void emit(float[][] block, int n, long first) {
-        List<Outlet> targets;
-        synchronized (outlets) {
-            targets = List.copyOf(outlets.values());
-        }
-        if (targets.isEmpty()) {
-            return;
-        }
         float[] l = block[0];
         float[] r = block[1];
         for (int i = 0; i < n; i++) {
             interleaved[2 * i] = l[i];
             interleaved[2 * i + 1] = r[i];
+        }
+        List<Outlet> targets;
+        synchronized (outlets) {
+            Recent last = recent.size() >= keepBlocks ? recent.removeFirst() : null;
+            float[] copy = last != null && last.interleaved().length == 2 * n ? last.interleaved() : new float[2 * n];
+            System.arraycopy(interleaved, 0, copy, 0, 2 * n);
+            recent.addLast(new Recent(first, n, copy));
+            while (recent.size() > keepBlocks) {
+                recent.removeFirst();
+            }
+            targets = List.copyOf(outlets.values());
+        }
+        if (targets.isEmpty()) {
+            return;
         }
         for (Outlet outlet : targets) {
             outlet.accept(interleaved, n, first);

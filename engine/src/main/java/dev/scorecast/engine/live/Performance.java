@@ -51,6 +51,16 @@ public final class Performance implements AutoCloseable {
     private final OutputStage output;
     private final LiveVocals vocals;
     private Starting starting;
+    /**
+     * Frames rendered ahead of real time beyond the look-ahead. A listener joining raises it to the burst, a few blocks per
+     * turn (faster than real time, so its buffer fills at once and a plain player can start); it is never lowered, which
+     * would leave a gap: the performance stays that far ahead, and joining listeners get that much of the last audio at once.
+     */
+    private long leadFrames;
+    /** Set by a listener joining (callers' side): the loop raises the lead to the burst at its next turn. */
+    private volatile boolean burstWanted;
+    /** The most blocks a turn renders beyond what real time asks for, while the lead grows: other performances wait for them. */
+    static final int BURST_BLOCKS_PER_TURN = 8;
     /** The block being rendered, planar stereo. */
     private final float[][] block;
 
@@ -83,6 +93,9 @@ public final class Performance implements AutoCloseable {
             output = from.output.copy();
             vocals = from.vocals.copyFor(id, epochNanos);
             starting = from.starting == null ? null : from.starting.copy();
+            leadFrames = from.leadFrames;
+            output.keep(Outlet.BACKLOG + blocksOf(leadFrames));
+            vocals.renderAhead(leadFrames);
             now = from.now;
             if (clock.playing()) {
                 firstPlayed.complete(from.firstPlayed.getNow(null));
@@ -115,9 +128,29 @@ public final class Performance implements AutoCloseable {
         return transport.frame();
     }
 
-    /** The outlet for {@code format}, opened on first use; listeners attach there. */
+    /**
+     * The outlet for {@code format}, opened on first use; listeners attach there and get the backlog at once, and the
+     * burst when music plays (a silent performance renders none: its lead would hold the music back when it starts).
+     */
     void attach(Listener listener) {
         output.attach(listener, false);
+        if (context.burstFrames() > 0 && transport.playing()) {
+            burstWanted = true;
+        }
+    }
+
+    /**
+     * A listener moved here from another performance of its session: its stream goes on from this performance's next
+     * block, with no header and no backlog (audio it would hear twice, and frames its client would number wrongly), and
+     * no burst (the burst comes when this performance's music starts, if it has not).
+     */
+    void attachMoved(Listener listener) {
+        output.attach(listener, true);
+    }
+
+    /** Frames rendered ahead of real time beyond the look-ahead (the lead a burst left). */
+    long leadFrames() {
+        return leadFrames;
     }
 
     void detach(Listener listener) {
@@ -147,12 +180,28 @@ public final class Performance implements AutoCloseable {
             return -1;
         }
         long due = (nowNanos - epochNanos) * RATE / 1_000_000_000L + context.lookaheadFrames();
+        if (burstWanted) {
+            burstWanted = false;
+            long target = context.burstFrames();
+            if (leadFrames < target) {
+                // Up to a few blocks more per turn: the burst leaves within a few turns without holding the loop.
+                leadFrames = Math.min(target, leadFrames + (long) BURST_BLOCKS_PER_TURN * context.blockFrames());
+                burstWanted = leadFrames < target;
+                output.keep(Outlet.BACKLOG + blocksOf(leadFrames));
+                vocals.renderAhead(leadFrames);
+            }
+        }
+        due += leadFrames;
         int rendered = 0;
         while (clock.frame() + context.blockFrames() <= due && !closed) {
             renderBlock();
             rendered++;
         }
         return rendered;
+    }
+
+    private int blocksOf(long frames) {
+        return (int) ((frames + context.blockFrames() - 1) / context.blockFrames());
     }
 
     /** Whether the loop has fallen behind real time (a block is due that should already have been heard). */
@@ -297,6 +346,9 @@ public final class Performance implements AutoCloseable {
         AppliesAt at = new AppliesAt(feed.barNow(clock.beat()), clock.beat(), clock.frame(), clock.seconds());
         s.applied().complete(at);
         firstPlayed.complete(at);
+        if (context.burstFrames() > 0 && output.listeners() > 0) {
+            burstWanted = true; // the music starts under listeners waiting for it: their buffers fill at once
+        }
     }
 
     /** A change reaching its bar line (or a start from silence): the new sections play from its beat. */

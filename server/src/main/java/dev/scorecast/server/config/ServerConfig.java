@@ -175,8 +175,12 @@ public record ServerConfig(
      * The live player: how long a stream lives after its last activity, and how its render loops
      * run (docs/PLAYER.md explains the trade-offs).
      */
-    public record PlayerSettings(Duration streamTtl, int blockFrames, int lookaheadMillis, int threads, int maxPerformances, double warmUpSeconds) {
+    public record PlayerSettings(Duration streamTtl, int blockFrames, int lookaheadMillis, int threads, int maxPerformances, double warmUpSeconds,
+                                 int burstMillis) {
         public PlayerSettings {
+            if (burstMillis < 0 || burstMillis > 5000) {
+                throw new InvalidParameter("SCORECAST_LIVE_BURST_MS", "SCORECAST_LIVE_BURST_MS must be 0 (off) to 5000.");
+            }
             if (streamTtl.isNegative() || streamTtl.isZero()) {
                 throw new InvalidParameter("SCORECAST_STREAM_TTL_SECONDS", "SCORECAST_STREAM_TTL_SECONDS must be at least 1.");
             }
@@ -205,7 +209,9 @@ public record ServerConfig(
                     settings.integer("SCORECAST_LIVE_THREADS", Runtime.getRuntime().availableProcessors()),
                     // What the benchmark found two cores carry, 48 private streams (docs/BENCHMARKS.md); more cores, more.
                     settings.integer("SCORECAST_LIVE_MAX_PERFORMANCES", 24 * Runtime.getRuntime().availableProcessors()),
-                    settings.integer("SCORECAST_LIVE_WARMUP_SECONDS", 4));
+                    settings.integer("SCORECAST_LIVE_WARMUP_SECONDS", 4),
+                    // A plain <audio> starts on the second it gets at once (docs/PLAYER.md, "Fast start").
+                    settings.integer("SCORECAST_LIVE_BURST_MS", 1000));
         }
     }
 
