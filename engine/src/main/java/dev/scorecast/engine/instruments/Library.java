@@ -45,7 +45,7 @@ public final class Library {
     private static final int BUILDERS_VERSION = 1;
     private static final String FIX = "run bin/scorecast serve or bin/test once (they install Scorecast's instrument sources),"
             + " or point " + SETTING + " at a directory that holds them";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = dev.scorecast.engine.io.Json.mapper();
     private static final Catalog CATALOG = Catalog.read();
 
     private final Path dir;

@@ -2,8 +2,6 @@ package dev.scorecast.engine.live;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.style.GenreCatalog;
 import java.io.IOException;
@@ -29,7 +27,7 @@ public final class ExperienceCatalog {
             if (in == null) {
                 throw new IllegalStateException("live data " + resource + " is missing from the classpath");
             }
-            File file = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false).readValue(in, File.class);
+            File file = dev.scorecast.engine.io.Json.mapper().readValue(in, File.class);
             for (Experience e : file.experiences()) {
                 var genre = genres.find(e.genre()).orElseThrow(() -> new IllegalStateException(
                         "experience " + e.id() + " names genre " + e.genre() + ", which the catalogue lacks"));

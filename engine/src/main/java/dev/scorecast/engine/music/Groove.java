@@ -1,9 +1,7 @@
 package dev.scorecast.engine.music;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -27,9 +25,7 @@ final class Groove {
     /** The relative weight of one hit stays within these bounds (a rare, soft hit in the data is no reason for an inaudible one). */
     private static final double MIN_RATIO = 0.55;
     private static final double MAX_RATIO = 1.3;
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private static final ObjectMapper JSON = dev.scorecast.engine.io.Json.mapper();
     private static final Map<String, Groove> LOADED = new ConcurrentHashMap<>();
 
     /** The drum voices a template knows; every GM drum note is played as one of them. */
