@@ -36,7 +36,7 @@ final class FxBuilder {
                 hard = java.util.Arrays.copyOf(hard, (int) (seconds * SampleDecoder.RATE));
                 SampleDecoder.fadeOut(hard, 0.5);
             }
-            normalise(hard, sound.path("gain_db").asDouble(0));
+            hard = KitBuilder.level(hard, gain(sound));
             float[] soft = KitBuilder.lowPass(hard, cutoff);
             SF2Sample softSample = writer.sample(name + "s", soft, SampleDecoder.RATE, 60, 0, 0);
             SF2Sample hardSample = writer.sample(name + "h", hard, SampleDecoder.RATE, 60, 0, 0);
@@ -63,11 +63,11 @@ final class FxBuilder {
         float[] out = new float[0];
         for (JsonNode layer : sound.path("layers")) {
             String sample = layer.path("sample").asText();
-            float[] x = decoded.computeIfAbsent(sample, n -> decode(dir, n)).clone();
+            // level makes a copy, so reversing it leaves the decoded sample shared by other layers as it is.
+            float[] x = KitBuilder.level(decoded.computeIfAbsent(sample, n -> decode(dir, n)), gain(layer));
             if (layer.path("reverse").asBoolean(false)) {
                 reverse(x);
             }
-            normalise(x, layer.path("gain_db").asDouble(0));
             int offset = (int) Math.round(layer.path("delay_ms").asDouble(0) * SampleDecoder.RATE / 1000);
             if (offset + x.length > out.length) {
                 out = java.util.Arrays.copyOf(out, offset + x.length);
@@ -94,13 +94,9 @@ final class FxBuilder {
         }
     }
 
-    /** Scales {@code x} in place to a peak of -1 dBFS plus {@code gainDb} (at most -1 dBFS). */
-    private static void normalise(float[] x, double gainDb) {
-        float peak = SampleDecoder.peak(x);
-        float scale = peak > 0 ? (float) (0.891 * Math.pow(10, Math.min(0, gainDb) / 20) / peak) : 0f;
-        for (int i = 0; i < x.length; i++) {
-            x[i] *= scale;
-        }
+    /** A recipe's {@code gain_db} as a linear factor; never above 0 dB, so no sample clips past -1 dBFS. */
+    private static double gain(JsonNode node) {
+        return Math.pow(10, Math.min(0, node.path("gain_db").asDouble(0)) / 20);
     }
 
     /**

@@ -72,8 +72,8 @@ final class KitBuilder {
         return SampleDecoder.oneShot(dir, name, MAX_SAMPLE_SECONDS, 0.005, "drum sample");
     }
 
-    /** {@code x} normalised to -1 dBFS peak, then scaled by {@code gain}. */
-    private static float[] level(float[] x, double gain) {
+    /** A copy of {@code x} normalised to -1 dBFS peak, then scaled by {@code gain}. */
+    static float[] level(float[] x, double gain) {
         float peak = SampleDecoder.peak(x);
         float scale = peak > 0 ? (float) (0.891 * gain / peak) : 0f;
         float[] out = new float[x.length];

@@ -62,6 +62,8 @@ public final class MinimumBodyRate implements Filter {
         private final ServletInputStream in;
         private long start = -1;
         private long bytes;
+        /** read()'s one byte, kept so a byte-at-a-time reader does not allocate per byte. */
+        private final byte[] one = new byte[1];
 
         Metered(ServletInputStream in) {
             this.in = in;
@@ -69,7 +71,6 @@ public final class MinimumBodyRate implements Filter {
 
         @Override
         public int read() throws IOException {
-            byte[] one = new byte[1];
             int n = read(one, 0, 1);
             return n < 0 ? -1 : one[0] & 0xff;
         }
