@@ -3,6 +3,7 @@ package dev.scorecast.engine.analysis;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.media.FfmpegFrameSource;
 import dev.scorecast.engine.media.FrameSource;
+import dev.scorecast.engine.media.SegmentedFrameSource;
 import dev.scorecast.engine.media.VideoFrame;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,8 +40,9 @@ public final class VisualAnalyzer {
     public static VisualAnalysis analyze(Path video, VisualOptions options, DoubleConsumer progress) {
         Objects.requireNonNull(video, "video");
         Objects.requireNonNull(options, "options");
-        try (FrameSource source = FfmpegFrameSource.open(video, options.limits(), options.longSidePixels(),
-                options.everyPicture() ? null : new ChangeScreen())) {
+        try (FrameSource source = options.everyPicture()
+                ? FfmpegFrameSource.open(video, options.limits(), options.longSidePixels())
+                : SegmentedFrameSource.open(video, options.limits(), options.longSidePixels(), ChangeScreen::new)) {
             return analyze(source, options, progress);
         }
     }

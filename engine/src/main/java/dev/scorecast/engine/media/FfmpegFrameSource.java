@@ -70,7 +70,7 @@ public final class FfmpegFrameSource implements FrameSource {
     private final double durationSeconds;
     private final double maxSeconds;
 
-    private final GapScreen screen;
+    private GapScreen screen;
     /** Timestamps of the video packets read whose pictures have not been delivered or passed over yet. */
     private final TreeSet<Long> pendingPts = new TreeSet<>();
     /** Packets read to learn timestamps before the decoder needed them; sent before reading on. */
@@ -94,6 +94,10 @@ public final class FfmpegFrameSource implements FrameSource {
     private long skipped;
     private int errorsInARow;
     private double lastTimeSeconds = Double.NaN;
+    /** Within a segment: pictures before this timestamp belong to the segment before and are dropped. */
+    private long segmentStartPts = AV_NOPTS_VALUE;
+    /** Within a segment: the picture at this timestamp starts the next segment; the source ends before it. */
+    private long segmentStopPts = AV_NOPTS_VALUE;
 
     private FfmpegFrameSource(InputFile in, int videoIndex, StreamDecoder decoder, PictureScaler scaler, AVPacket packet,
                               MediaLimits limits, GapScreen screen) {
@@ -131,6 +135,11 @@ public final class FfmpegFrameSource implements FrameSource {
      * asks for them (see the class comment); with a null screen, every picture.
      */
     public static FfmpegFrameSource open(Path video, MediaLimits limits, int longSidePixels, GapScreen screen) {
+        return open(video, limits, longSidePixels, screen, 0);
+    }
+
+    /** As {@link #open(Path, MediaLimits, int, GapScreen)}, with {@code threads} decoding threads (0: FFmpeg's choice). */
+    static FfmpegFrameSource open(Path video, MediaLimits limits, int longSidePixels, GapScreen screen, int threads) {
         Objects.requireNonNull(video, "video");
         Objects.requireNonNull(limits, "limits");
         if (longSidePixels < 16 || longSidePixels > 4096) {
@@ -153,7 +162,7 @@ public final class FfmpegFrameSource implements FrameSource {
             }
             AVStream stream = in.stream(videoIndex);
             decoder = StreamDecoder.open(stream, Map.of(
-                    "threads", "0", // FFmpeg's choice: one per core plus one
+                    "threads", Integer.toString(threads), // 0: FFmpeg's choice, one per core plus one
                     "skip_loop_filter", "all",
                     "max_pixels", Long.toString(limits.maxPixels())), "video", FIX);
             AVCodecParameters par = stream.codecpar();
@@ -218,6 +227,9 @@ public final class FfmpegFrameSource implements FrameSource {
                 errorsInARow = 0;
                 AVFrame picture = decoder.frame();
                 long pts = picture.best_effort_timestamp();
+                if (segmentStartPts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE && pts < segmentStartPts) {
+                    continue; // the segment before delivers it (an open GOP's leading pictures, or a seek that landed early)
+                }
                 if (fillAfterPts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE && pts <= fillAfterPts) {
                     continue; // decoded again on the way to a gap; delivered before
                 }
@@ -241,6 +253,11 @@ public final class FfmpegFrameSource implements FrameSource {
                 }
                 if (filling && (pts == AV_NOPTS_VALUE || pts >= fillThroughPts)) {
                     endFill();
+                }
+                if (segmentStopPts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE && pts >= segmentStopPts) {
+                    ended = true; // decoded only so the screen could look at the gap before it
+                    picturesPassedOver += undecoded;
+                    break;
                 }
                 deliver(pts, undecoded, seconds, frame);
                 return true;
@@ -294,6 +311,47 @@ public final class FfmpegFrameSource implements FrameSource {
             return 0;
         }
         return pendingPts.subSet(lastDeliveredPts, false, pts, false).size();
+    }
+
+    /** Ends the source before the picture at {@code stopPts}: the first segment, on a source just opened. */
+    void endBefore(long stopPts) {
+        segmentStopPts = stopPts;
+    }
+
+    /**
+     * Restarts the source on one segment of the video: from the keyframe at {@code startPts} up to, not including, the picture at {@code stopPts}
+     * ({@code AV_NOPTS_VALUE}: to the end), numbering pictures from {@code firstIndex}, looking
+     * into gaps with {@code freshScreen} (a screen remembers the pairs before; a segment starts
+     * without them). For a source opened with a screen.
+     *
+     * @return false when the file cannot seek there
+     */
+    boolean startSegment(long startPts, long stopPts, long firstIndex, GapScreen freshScreen) {
+        if (screen == null || freshScreen == null) {
+            throw new IllegalStateException("segments are for a source that decodes reference pictures only");
+        }
+        screen = freshScreen;
+        // By the keyframe's presentation time: mp4's index is searched by times that include the
+        // composition offset, so its decoding time would land a whole GOP early.
+        if (av_seek_frame(in.context(), videoIndex, startPts, AVSEEK_FLAG_BACKWARD) < 0) {
+            return false;
+        }
+        decoder.flush();
+        clearAhead();
+        pendingPts.clear();
+        demuxEnded = false;
+        draining = false;
+        ended = false;
+        errorsInARow = 0;
+        maxDtsRead = Long.MIN_VALUE;
+        lastDeliveredPts = AV_NOPTS_VALUE;
+        lastDeliveredIndex = -1;
+        lastTimeSeconds = Double.NaN;
+        endFill();
+        nextIndex = firstIndex;
+        segmentStartPts = startPts;
+        segmentStopPts = stopPts;
+        return true;
     }
 
     /**

@@ -1,0 +1,116 @@
+package dev.scorecast.engine.media;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The segmented decode (issue 18) delivers exactly what one decoder delivers: the same pictures,
+ * with the same indices, times and pixels, whether every gap is decoded or none, on closed and open
+ * GOPs, with one worker or several; and closing it early leaves no worker behind.
+ */
+class SegmentedFrameSourceTest {
+    private static final int MIN_SEGMENT = 40;
+
+    @TempDir
+    static Path dir;
+    /** Ten seconds of three sources with cuts inside GOPs, B-frames, keyframes every 30 (closed GOPs). */
+    private static Path closedGops;
+    /** The same pictures with open GOPs: pictures before a keyframe in time may follow it in the file. */
+    private static Path openGops;
+
+    @BeforeAll
+    static void makeClips() {
+        String pictures = "-f lavfi -i testsrc2=s=320x180:r=30:d=4 -f lavfi -i mandelbrot=s=320x180:r=30 "
+                + "-f lavfi -i life=s=320x180:r=30:mold=10:ratio=0.5:seed=7 -filter_complex "
+                + "[1:v]trim=end_frame=107,setpts=PTS-STARTPTS[b];[2:v]trim=end_frame=73,setpts=PTS-STARTPTS[c];"
+                + "[0:v][b][c]concat=n=3:v=1:a=0,format=yuv420p[v] -map [v] -c:v libx264 -preset veryfast -bf 3 ";
+        closedGops = TestVideos.make(dir, "closed.mp4", pictures + "-x264-params keyint=30:min-keyint=30:scenecut=0");
+        openGops = TestVideos.make(dir, "open.mp4", pictures + "-x264-params keyint=30:min-keyint=30:scenecut=0:open-gop=1");
+    }
+
+    @Test
+    void theTimelineCutsAtKeyframes() {
+        PacketTimeline timeline = PacketTimeline.read(closedGops, MediaLimits.DEFAULT, 100_000);
+        assertEquals(300, timeline.pictures());
+        List<PacketTimeline.Segment> segments = timeline.segments(MIN_SEGMENT);
+        assertEquals(List.of(0L, 60L, 120L, 180L, 240L), segments.stream().map(PacketTimeline.Segment::firstIndex).toList());
+        for (int i = 0; i + 1 < segments.size(); i++) {
+            assertEquals(segments.get(i + 1).startPts(), segments.get(i).stopPts());
+        }
+    }
+
+    @Test
+    void everyPictureAsOneDecoderDeliversIt() {
+        for (Path clip : List.of(closedGops, openGops)) {
+            List<Picture> one = readAll(FfmpegFrameSource.open(clip, MediaLimits.DEFAULT, 160));
+            assertEquals(300, one.size());
+            for (int workers : new int[] {1, 2, 3}) {
+                // A screen that asks for every gap: every picture is decoded.
+                List<Picture> segmented = readAll(SegmentedFrameSource.open(clip, MediaLimits.DEFAULT, 160,
+                        () -> (before, after, undecoded) -> true, workers, MIN_SEGMENT));
+                assertSame(one, segmented, clip.getFileName() + ", " + workers + " workers");
+            }
+        }
+    }
+
+    @Test
+    void referencePicturesOnlyAsOneDecoderDeliversThem() {
+        for (Path clip : List.of(closedGops, openGops)) {
+            Supplier<GapScreen> never = () -> (before, after, undecoded) -> false;
+            FrameSource single = FfmpegFrameSource.open(clip, MediaLimits.DEFAULT, 160, never.get());
+            List<Picture> one = readAll(single);
+            FrameSource source = SegmentedFrameSource.open(clip, MediaLimits.DEFAULT, 160, never, 2, MIN_SEGMENT);
+            assertInstanceOf(SegmentedFrameSource.class, source);
+            List<Picture> segmented = readAll(source);
+            assertTrue(one.size() < 250, "x264 writes non-reference B-frames: " + one.size() + " of 300 decoded");
+            assertSame(one, segmented, clip.getFileName().toString());
+            assertEquals(300, segmented.size() + source.framesPassedOver(), "every picture decoded or counted as passed over");
+        }
+    }
+
+    @Test
+    void closingEarlyStopsEveryWorker() throws InterruptedException {
+        for (int round = 0; round < 3; round++) {
+            try (FrameSource source = SegmentedFrameSource.open(closedGops, MediaLimits.DEFAULT, 160,
+                    () -> (before, after, undecoded) -> true, 3, MIN_SEGMENT)) {
+                VideoFrame frame = new VideoFrame(source.width(), source.height());
+                for (int i = 0; i < 10; i++) {
+                    assertTrue(source.read(frame));
+                }
+            }
+        }
+        long left = Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("picture-decoder-")).count();
+        assertEquals(0, left, "decoder threads still running after close");
+    }
+
+    private record Picture(long index, double seconds, byte[] rgb) {}
+
+    private static List<Picture> readAll(FrameSource source) {
+        List<Picture> out = new ArrayList<>();
+        try (source) {
+            VideoFrame frame = new VideoFrame(source.width(), source.height());
+            while (source.read(frame)) {
+                out.add(new Picture(frame.index(), frame.timeSeconds(), frame.rgb().clone()));
+            }
+        }
+        return out;
+    }
+
+    private static void assertSame(List<Picture> expected, List<Picture> actual, String what) {
+        assertEquals(expected.stream().map(Picture::index).toList(), actual.stream().map(Picture::index).toList(), what);
+        assertEquals(expected.stream().map(Picture::seconds).toList(), actual.stream().map(Picture::seconds).toList(), what);
+        for (int i = 0; i < expected.size(); i++) {
+            assertArrayEquals(expected.get(i).rgb(), actual.get(i).rgb(), what + ", picture " + i);
+        }
+    }
+}
