@@ -110,6 +110,14 @@ public final class ScorecastServer implements AutoCloseable {
 
     /** The service with another analysis engine (tests that must not depend on decoder timing). */
     public static ScorecastServer start(ServerConfig config, AnalysisEngine analysisEngine) {
+        return start(config, analysisEngine, Clock.systemUTC());
+    }
+
+    /**
+     * The service reading the time from {@code clock}: every expiry, deadline, retention and link
+     * signature, so a test can move time on instead of waiting for it.
+     */
+    public static ScorecastServer start(ServerConfig config, AnalysisEngine analysisEngine, Clock clock) {
         Path data = config.dataDir();
         Path multipartTemp = data.resolve("tmp/multipart");
         createDirectories(multipartTemp);
@@ -124,24 +132,24 @@ public final class ScorecastServer implements AutoCloseable {
         BlobStore blobs = config.storage().isS3() ? S3BlobStore.open(config.storage(), scratch)
                 : new LocalBlobStore(data.resolve("files"), scratch);
         var quotas = new QuotaGuard(config.quotas(), data);
-        var uploads = new UploadService(database, blobs, config.uploads(), quotas, Clock.systemUTC(), nodeId);
+        var uploads = new UploadService(database, blobs, config.uploads(), quotas, clock, nodeId);
         var metrics = new Metrics(database, role.wire());
 
         ObjectMapper mapper = Json.mapper();
-        var jobRepository = new JobRepository(database, Clock.systemUTC());
+        var jobRepository = new JobRepository(database, clock);
         var analyses = new AnalysisService(database, blobs, uploads, jobRepository, analysisEngine, quotas, mapper,
-                Clock.systemUTC());
+                clock);
         GenreCatalog genres = GenreCatalog.builtIn();
-        var plans = new PlanService(database, blobs, analyses, uploads, new Planner(genres), PlanningPool.standard(), mapper, Clock.systemUTC());
+        var plans = new PlanService(database, blobs, analyses, uploads, new Planner(genres), PlanningPool.standard(), mapper, clock);
         var listening = new AtomicReference<Javalin>();
         byte[] linkSecret = new SharedSecrets(database).get(DownloadLinks.SECRET_NAME,
                 Optional.ofNullable(System.getenv("SCORECAST_LINK_SECRET")).filter(v -> !v.isBlank()), DownloadLinks.legacySecret(data));
-        var downloadLinks = new DownloadLinks(() -> config.publicUrl(listening.get().port()), linkSecret, Clock.systemUTC());
+        var downloadLinks = new DownloadLinks(() -> config.publicUrl(listening.get().port()), linkSecret, clock);
         var soundBank = new LazySoundBank(config.soundFont());
         var executions = new ExecutionService(database, blobs, uploads, plans, jobRepository, soundBank,
-                downloadLinks, quotas, mapper, scratch.root().resolve("executions"), Clock.systemUTC());
+                downloadLinks, quotas, mapper, scratch.root().resolve("executions"), clock);
         Supplier<String> nodeUrl = () -> config.nodeUrl(listening.get().port());
-        var streams = new StreamRegistry(database, Clock.systemUTC(), PlayerService.abandonedAfter(config.player().streamTtl()));
+        var streams = new StreamRegistry(database, clock, PlayerService.abandonedAfter(config.player().streamTtl()));
         PlayerService player = role.servesClients() ? startPlayer(config, soundBank, genres, streams, nodeUrl, downloadLinks) : null;
         if (player != null) {
             metrics.player(player::streams, () -> player.engine().lateBlocks());
@@ -149,8 +157,8 @@ public final class ScorecastServer implements AutoCloseable {
         var relay = new NodeRelay(nodeUrl);
 
         // One node at a time runs each sweep (db-scheduler's recurring tasks), on the clock every other service reads.
-        var retention = new Retention(database, blobs, quotas, Clock.systemUTC(), config.retention().keep());
-        var orphans = new OrphanSweeper(database, blobs, data, Clock.systemUTC(), config.retention().grace());
+        var retention = new Retention(database, blobs, quotas, clock, config.retention().keep());
+        var orphans = new OrphanSweeper(database, blobs, data, clock, config.retention().grace());
 
         // Built now, so that requests can queue jobs; run from start() once this node holds its port.
         JobRunner jobs = JobRunner.builder(database, nodeId)
@@ -173,7 +181,7 @@ public final class ScorecastServer implements AutoCloseable {
                     }
                 })
                 .every("sweep-orphans", Duration.ofHours(6), orphans::sweep)
-                .every("forget-ended-streams", Duration.ofHours(1), () -> streams.forgetEndedBefore(Instant.now().minus(Duration.ofDays(1))))
+                .every("forget-ended-streams", Duration.ofHours(1), () -> streams.forgetEndedBefore(clock.instant().minus(Duration.ofDays(1))))
                 .build();
         analyses.attach(jobs);
         executions.attach(jobs);
@@ -296,7 +304,7 @@ public final class ScorecastServer implements AutoCloseable {
             LOG.info("live player warmed up: {} s of each of {} experiences in {} ms", playerSettings.warmUpSeconds(), played,
                     (System.nanoTime() - started) / 1_000_000);
         }
-        return new PlayerService(liveEngine, streams, nodeUrl, downloadLinks, playerSettings.streamTtl(), Clock.systemUTC());
+        return new PlayerService(liveEngine, streams, nodeUrl, downloadLinks, playerSettings.streamTtl(), clock);
     }
 
     private static void closeStore(BlobStore blobs) {
