@@ -150,7 +150,7 @@ public final class ScorecastServer implements AutoCloseable {
                 downloadLinks, quotas, mapper, scratch.root().resolve("executions"), clock);
         Supplier<String> nodeUrl = () -> config.nodeUrl(listening.get().port());
         var streams = new StreamRegistry(database, clock, PlayerService.abandonedAfter(config.player().streamTtl()));
-        PlayerService player = role.servesClients() ? startPlayer(config, soundBank, genres, streams, nodeUrl, downloadLinks) : null;
+        PlayerService player = role.servesClients() ? startPlayer(config, soundBank, genres, streams, nodeUrl, downloadLinks, clock) : null;
         if (player != null) {
             metrics.player(player::streams, () -> player.engine().lateBlocks());
         }
@@ -291,7 +291,7 @@ public final class ScorecastServer implements AutoCloseable {
     }
 
     private static PlayerService startPlayer(ServerConfig config, LazySoundBank soundBank, GenreCatalog genres, StreamRegistry streams,
-                                             Supplier<String> nodeUrl, DownloadLinks downloadLinks) {
+                                             Supplier<String> nodeUrl, DownloadLinks downloadLinks, Clock clock) {
         var playerSettings = config.player();
         var liveEngine = new LiveEngine(soundBank, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(playerSettings.blockFrames(),
                 playerSettings.lookaheadMillis() * LiveSettings.DEFAULT_RATE / 1000, playerSettings.threads(), LiveSettings.DEFAULT.polyphony(),
