@@ -41,7 +41,8 @@ class MalformedMediaTest {
 
     static List<String> cases() {
         return List.of("truncated-half", "truncated-header", "bit-flipped", "moov-zeroed", "random-bytes", "eight-k", "sixty-streams",
-                "sound-longer-than-picture", "endless-timestamps", "empty-file-like");
+                "sound-longer-than-picture", "endless-timestamps", "empty-file-like", "a-thousand-streams", "mdat-declares-4-gib",
+                "sample-declares-4-gib");
     }
 
     @ParameterizedTest
@@ -125,9 +126,37 @@ class MalformedMediaTest {
                     + "-pix_fmt yuv420p -frames:v 10 -c:a aac"), out);
             case "endless-timestamps" -> copy(Videos.make("endless.mp4", "-f lavfi -i testsrc2=size=160x120:rate=10 -t 2 "
                     + "-c:v libx264 -preset ultrafast -pix_fmt yuv420p -output_ts_offset 86000"), out);
+            case "a-thousand-streams" -> {
+                List<String> args = new ArrayList<>(List.of("-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10", "-f", "lavfi", "-i",
+                        "sine=frequency=440:sample_rate=8000", "-map", "0:v"));
+                for (int i = 0; i < 998; i++) { // 999 streams: FFmpeg itself refuses more than 1000 when reading or writing
+                    args.addAll(List.of("-map", "1:a"));
+                }
+                args.addAll(List.of("-t", "1", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "pcm_u8"));
+                copy(Videos.make("a-thousand-streams.mkv", String.join(" ", args)), out);
+            }
+            case "mdat-declares-4-gib" -> {
+                // The media data box claims 4 GiB in a file of a few hundred kilobytes.
+                byte[] lying = bytes.clone();
+                int mdat = indexOf(lying, "mdat".getBytes());
+                putInt(lying, mdat - 4, 0xFFFF_FFF0);
+                Files.write(out, lying);
+            }
+            case "sample-declares-4-gib" -> {
+                // The first track's first sample claims to be 4 GiB long: a demuxer that trusts it allocates that much.
+                byte[] lying = bytes.clone();
+                int stsz = indexOf(lying, "stsz".getBytes());
+                putInt(lying, stsz + 8, 0); // every sample sized in the table that follows
+                putInt(lying, stsz + 16, 0xFFFF_FF00);
+                Files.write(out, lying);
+            }
             default -> throw new IllegalArgumentException(name);
         }
         return out;
+    }
+
+    private static void putInt(byte[] bytes, int at, int value) {
+        java.nio.ByteBuffer.wrap(bytes, at, 4).putInt(value);
     }
 
     private static void copy(Path from, Path to) {
