@@ -1,7 +1,7 @@
 package dev.scorecast.engine.live;
 
-import dev.scorecast.engine.voice.SungNote;
-import dev.scorecast.engine.voice.Vocal;
+import dev.scorecast.engine.voice.singing.SungNote;
+import dev.scorecast.engine.voice.singing.Vocal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;

@@ -8,8 +8,8 @@ import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanOptions;
 import dev.scorecast.engine.plan.Section;
-import dev.scorecast.engine.voice.EspeakSinger;
-import dev.scorecast.engine.voice.SungNote;
+import dev.scorecast.engine.voice.singing.EspeakSinger;
+import dev.scorecast.engine.voice.singing.SungNote;
 import java.util.ArrayList;
 import java.util.List;
 

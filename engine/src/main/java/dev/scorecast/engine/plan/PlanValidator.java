@@ -9,7 +9,7 @@ import dev.scorecast.engine.style.ChordSymbol;
 import dev.scorecast.engine.style.Genre;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.engine.style.Keys;
-import dev.scorecast.engine.voice.VoiceSettings;
+import dev.scorecast.engine.voice.speaking.VoiceSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -8,7 +8,7 @@ import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanJson;
 import dev.scorecast.engine.plan.PlanValidator;
 import dev.scorecast.engine.style.GenreCatalog;
-import dev.scorecast.engine.voice.VoiceSettings;
+import dev.scorecast.engine.voice.speaking.VoiceSettings;
 import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.execution.ExecutionService.ExecutionState;
 import dev.scorecast.server.jobs.Job;
