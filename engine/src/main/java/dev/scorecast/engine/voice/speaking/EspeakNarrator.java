@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@link Voice} built on espeak-ng. The text goes to espeak-ng on stdin as plain text (never on a
+ * {@link Narrator} built on espeak-ng. The text goes to espeak-ng on stdin as plain text (never on a
  * command line, never as SSML), so any text is safe to speak; the result is resampled to 48 kHz.
  */
-public final class EspeakVoice implements Voice {
+public final class EspeakNarrator implements Narrator {
 
     /** The longest text one call speaks, in characters (about ten minutes of speech). */
     public static final int MAX_TEXT_CHARS = 10_000;
@@ -22,17 +22,17 @@ public final class EspeakVoice implements Voice {
     private final Espeak espeak;
     private volatile Set<String> variants;
 
-    public EspeakVoice(Duration timeout) {
+    public EspeakNarrator(Duration timeout) {
         this.espeak = new Espeak(timeout);
     }
 
     /** 60 s per espeak-ng run at most. */
-    public static EspeakVoice create() {
-        return new EspeakVoice(Duration.ofSeconds(60));
+    public static EspeakNarrator create() {
+        return new EspeakNarrator(Duration.ofSeconds(60));
     }
 
     @Override
-    public Speech speak(String text, VoiceSettings settings) {
+    public Narration speak(String text, NarratorSettings settings) {
         if (settings == null) {
             throw new InvalidParameter("voice", "give the voice settings (voice, words per minute, pitch)");
         }
@@ -57,7 +57,7 @@ public final class EspeakVoice implements Voice {
         if (first >= last) {
             throw new InvalidParameter("text", "has nothing speakable in it; give words, not only punctuation or symbols");
         }
-        return new Speech(samples, SAMPLE_RATE_HZ, new Span(first / (double) SAMPLE_RATE_HZ, (last + 1) / (double) SAMPLE_RATE_HZ));
+        return new Narration(samples, SAMPLE_RATE_HZ, new Span(first / (double) SAMPLE_RATE_HZ, (last + 1) / (double) SAMPLE_RATE_HZ));
     }
 
     private void checkVoice(String voice) {
