@@ -59,8 +59,8 @@ final class Voices {
             Section s = singing.get(k);
             Map<String, Instrument> instruments = new LinkedHashMap<>(s.instruments());
             if (instruments.get(vocals) == null) {
-                var voice = style == null ? new dev.scorecast.engine.style.Arrangement.Voice("voice", 53) : style.palette().getFirst();
-                instruments.put(vocals, new Instrument(genre.id(), voice.program(), voice.name(), style == null ? -5 : style.gainDb(),
+                var sound = style == null ? new dev.scorecast.engine.style.Arrangement.Sound("voice", 53) : style.palette().getFirst();
+                instruments.put(vocals, new Instrument(genre.id(), sound.program(), sound.name(), style == null ? -5 : style.gainDb(),
                         style == null ? 0 : style.pan(), genre.id() + "/" + vocals + "/" + Planner.level(s.intensity())));
             }
             out.set(s.index(), s.withVocals(instruments, song.get(k).text()));

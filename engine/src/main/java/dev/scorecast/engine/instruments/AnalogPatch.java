@@ -3,7 +3,7 @@ package dev.scorecast.engine.instruments;
 import java.util.SplittableRandom;
 
 /**
- * A small virtual-analog voice: band-limited saw and square oscillators (PolyBLEP) stacked in
+ * A small virtual-analog patch (a synthesizer voice): band-limited saw and square oscillators (PolyBLEP) stacked in
  * detuned unison with an optional sine sub an octave down, a resonant low-pass (a topology-preserving
  * state-variable filter) whose cutoff follows the key and an exponential envelope, a tanh drive, and
  * a decay of the level for plucked sounds. It renders one note into samples; the synthesizer then
@@ -20,12 +20,12 @@ import java.util.SplittableRandom;
  * @param drive      0 (clean) to 1 (hot tanh saturation)
  * @param ampDecay   level decay time constant in seconds for plucks; 0 holds the level (a sustaining sound)
  */
-public record AnalogVoice(int saws, int squares, double detuneCents, double sub, double cutoffHz, double keyTrack,
+public record AnalogPatch(int saws, int squares, double detuneCents, double sub, double cutoffHz, double keyTrack,
                           double envHz, double envSeconds, double resonance, double drive, double ampDecay) {
 
-    public AnalogVoice {
+    public AnalogPatch {
         if (saws < 0 || squares < 0 || saws + squares == 0 && sub <= 0 || saws + squares > 16) {
-            throw new IllegalArgumentException("an analog voice needs 1 to 16 oscillators or a sub");
+            throw new IllegalArgumentException("an analog patch needs 1 to 16 oscillators or a sub");
         }
         if (!(cutoffHz > 0) || resonance < 0 || resonance > 0.95 || drive < 0 || drive > 1) {
             throw new IllegalArgumentException("cutoff > 0, resonance 0..0.95, drive 0..1");
