@@ -16,7 +16,7 @@ import dev.scorecast.engine.media.VideoFrame;
 import dev.scorecast.engine.media.VideoInfo;
 import dev.scorecast.engine.media.VideoProbe;
 import dev.scorecast.engine.style.GenreCatalog;
-import dev.scorecast.engine.voice.SileroSpeechDetector;
+import dev.scorecast.engine.voice.speech.SileroSpeechDetector;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

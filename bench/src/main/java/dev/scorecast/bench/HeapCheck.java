@@ -2,7 +2,7 @@ package dev.scorecast.bench;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import dev.scorecast.engine.analysis.Analysis;
-import dev.scorecast.engine.voice.SileroSpeechDetector;
+import dev.scorecast.engine.voice.speech.SileroSpeechDetector;
 import java.io.IOException;
 import java.lang.ref.Reference;
 import java.lang.management.ManagementFactory;

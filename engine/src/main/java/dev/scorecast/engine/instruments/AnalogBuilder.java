@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Renders the patches of {@code instruments/analog.json} with {@link AnalogVoice} into multisampled
+ * Renders the patches of {@code instruments/analog.json} with {@link AnalogPatch} into multisampled
  * SF2 instruments: a root every {@link #STEP} semitones over the patch's range, two velocity layers
  * (soft: the filter opens less), sustaining patches looped over a crossfaded stretch of their steady
  * part so a held note sounds as long as it is held.
@@ -24,14 +24,14 @@ final class AnalogBuilder {
     static void build(JsonNode recipe, Path out) {
         Sf2Writer writer = new Sf2Writer("Scorecast analog");
         for (JsonNode patch : recipe.path("patches")) {
-            AnalogVoice voice = new AnalogVoice(patch.path("saws").asInt(0), patch.path("squares").asInt(0),
+            AnalogPatch analog = new AnalogPatch(patch.path("saws").asInt(0), patch.path("squares").asInt(0),
                     patch.path("detune_cents").asDouble(0), patch.path("sub").asDouble(0), patch.path("cutoff_hz").asDouble(),
                     patch.path("key_track").asDouble(0.5), patch.path("env_hz").asDouble(0), patch.path("env_seconds").asDouble(0.2),
                     patch.path("resonance").asDouble(0), patch.path("drive").asDouble(0), patch.path("amp_decay").asDouble(0));
             int lo = patch.path("range").path(0).asInt(24);
             int hi = patch.path("range").path(1).asInt(96);
             double seconds = patch.path("seconds").asDouble(2.5);
-            boolean sustains = voice.ampDecay() == 0;
+            boolean sustains = analog.ampDecay() == 0;
             double softness = patch.path("soft_brightness").asDouble(0.55);
             JsonNode env = patch.path("envelope");
             List<Sf2Writer.Zone> zones = new ArrayList<>();
@@ -40,7 +40,7 @@ final class AnalogBuilder {
                 int keyLo = root == lo ? 0 : root - STEP / 2;
                 int keyHi = root + STEP > hi ? 127 : root + STEP / 2 - 1;
                 for (int layer = 0; layer < 2; layer++) {
-                    float[] x = voice.render(root, layer == 0 ? softness : 1, seconds, SampleDecoder.RATE, root * 31L + layer);
+                    float[] x = analog.render(root, layer == 0 ? softness : 1, seconds, SampleDecoder.RATE, root * 31L + layer);
                     int loopStart = 0;
                     int loopEnd = 0;
                     if (sustains) {

@@ -17,7 +17,7 @@ sealed interface Cue {
     long tie();
 
     /** A section's sound on {@code channel}: program (drums or not), channel volume and pan, set when it differs from what the channel has. */
-    record Voice(double beat, int channel, int program, boolean drums, int volume, int pan) implements Cue {
+    record ChannelSound(double beat, int channel, int program, boolean drums, int volume, int pan) implements Cue {
         public int rank() {
             return 1;
         }

@@ -32,7 +32,7 @@ public final class LiveEngine implements AutoCloseable {
         return t;
     });
     /** Sings the vocal lines of every performance, off the render loops; started (and warmed up) with the engine. */
-    private final PhraseSinger phrases = new PhraseSinger(dev.scorecast.engine.voice.EspeakSinger::create, System::nanoTime,
+    private final PhraseSinger phrases = new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, System::nanoTime,
             PhraseSinger.DEFAULT_CACHE_SAMPLES, this::singerHasHeadroom);
     /** Above this share of their time rendering, the loops give the singer no CPU (DESIGN: the stream before the voice). */
     private static final double SINGER_MAX_LOOP_LOAD = 0.7;

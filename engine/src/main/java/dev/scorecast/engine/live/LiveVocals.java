@@ -1,7 +1,7 @@
 package dev.scorecast.engine.live;
 
-import dev.scorecast.engine.voice.SungNote;
-import dev.scorecast.engine.voice.Vocal;
+import dev.scorecast.engine.voice.singing.SungNote;
+import dev.scorecast.engine.voice.singing.Vocal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -41,7 +41,7 @@ final class LiveVocals {
     private long aheadFrames;
     /** Lines to come, in order of their start. */
     private final List<Line> lines = new ArrayList<>();
-    private final List<Voice> voices = new ArrayList<>();
+    private final List<SoundingLine> sounding = new ArrayList<>();
     /** Vocals on or off from a beat on (bar lines), in order. */
     private final List<Switch> switches = new ArrayList<>();
     private boolean on;
@@ -75,7 +75,7 @@ final class LiveVocals {
     }
 
     /** A sounding line: its samples from {@code position}, its gain and channel gains, and its fade when told to leave. */
-    private static final class Voice {
+    private static final class SoundingLine {
         final float[] samples;
         final float gain;
         final float left;
@@ -87,7 +87,7 @@ final class LiveVocals {
         int fading = -1;
         int fadeDelay;
 
-        Voice(float[] samples, float gain, float left, float right, int delay) {
+        SoundingLine(float[] samples, float gain, float left, float right, int delay) {
             this.samples = samples;
             this.gain = gain;
             this.left = left;
@@ -95,8 +95,8 @@ final class LiveVocals {
             this.delay = delay;
         }
 
-        Voice copy() {
-            Voice c = new Voice(samples, gain, left, right, delay);
+        SoundingLine copy() {
+            SoundingLine c = new SoundingLine(samples, gain, left, right, delay);
             c.position = position;
             c.fading = fading;
             c.fadeDelay = fadeDelay;
@@ -117,10 +117,10 @@ final class LiveVocals {
 
     // ------------------------------------------------------------------ what the performance tells it
 
-    /** A fresh start: no lines, no voices, vocals {@code on} or off from now. */
+    /** A fresh start: no lines, none sounding, vocals {@code on} or off from now. */
     void reset(boolean on) {
         dropLines(Double.NEGATIVE_INFINITY);
-        voices.clear();
+        sounding.clear();
         switches.clear();
         this.on = on;
         offered = null;
@@ -186,10 +186,10 @@ final class LiveVocals {
 
     /** The fade of a stop has ended: nothing sounds any more. */
     void silence() {
-        voices.clear();
+        sounding.clear();
     }
 
-    /** This stage for a copy of the performance (a fork): same lines, same voices at the same sample, same switches. */
+    /** This stage for a copy of the performance (a fork): same lines, the same ones sounding at the same sample, same switches. */
     LiveVocals copyFor(String copyId, long copyEpochNanos) {
         LiveVocals c = new LiveVocals(copyId, singer, copyEpochNanos, lookaheadFrames, mono.length);
         c.aheadFrames = aheadFrames;
@@ -200,7 +200,7 @@ final class LiveVocals {
             }
             c.lines.add(l);
         }
-        voices.forEach(v -> c.voices.add(v.copy()));
+        sounding.forEach(v -> c.sounding.add(v.copy()));
         c.switches.addAll(switches);
         c.on = on;
         c.relativeTempo = relativeTempo;
@@ -220,13 +220,13 @@ final class LiveVocals {
             ask(frame, beat, beatsPerFrame);
             startAndSwitch(n, beat, beatsPerFrame);
         }
-        if (voices.isEmpty()) {
+        if (sounding.isEmpty()) {
             reverb.addTo(block, mono, n, true);
             return;
         }
         Arrays.fill(mono, 0, n, 0f);
-        for (Iterator<Voice> it = voices.iterator(); it.hasNext(); ) {
-            Voice v = it.next();
+        for (Iterator<SoundingLine> it = sounding.iterator(); it.hasNext(); ) {
+            SoundingLine v = it.next();
             if (render(v, block, n)) {
                 it.remove();
             }
@@ -276,7 +276,7 @@ final class LiveVocals {
                 on = s.on();
                 if (!on) {
                     int at = offset(s.beat(), beat, beatsPerFrame, n);
-                    voices.forEach(v -> fadeFrom(v, at));
+                    sounding.forEach(v -> fadeFrom(v, at));
                 }
                 continue;
             }
@@ -316,7 +316,7 @@ final class LiveVocals {
         // The vocals part's gain, panned at constant power as the offline mixer pans a stem.
         double gain = Math.pow(10, (p.gainDb() + LIVE_LEVEL_DB) / 20);
         double angle = (Math.clamp(p.pan(), -1, 1) + 1) * Math.PI / 4;
-        voices.add(new Voice(sung.join().samples(), (float) gain, (float) (gain * Math.cos(angle) * Math.sqrt(2)),
+        sounding.add(new SoundingLine(sung.join().samples(), (float) gain, (float) (gain * Math.cos(angle) * Math.sqrt(2)),
                 (float) (gain * Math.sin(angle) * Math.sqrt(2)), at));
         singer.started();
         release(line);
@@ -329,7 +329,7 @@ final class LiveVocals {
      */
     static final double LIVE_LEVEL_DB = 40 * Math.log10(127 / 100.0);
 
-    private void fadeFrom(Voice v, int at) {
+    private void fadeFrom(SoundingLine v, int at) {
         if (v.fading < 0) {
             v.fading = 0;
             v.fadeDelay = Math.max(0, at - v.delay); // counted from the voice's first sample in this block
@@ -337,7 +337,7 @@ final class LiveVocals {
     }
 
     /** Mixes one voice into the block; true when it has ended. */
-    private boolean render(Voice v, float[][] block, int n) {
+    private boolean render(SoundingLine v, float[][] block, int n) {
         float[] l = block[0];
         float[] r = block[1];
         int i = v.delay;

@@ -1,8 +1,8 @@
 package dev.scorecast.engine.live;
 
-import dev.scorecast.engine.voice.Singer;
-import dev.scorecast.engine.voice.SungNote;
-import dev.scorecast.engine.voice.Vocal;
+import dev.scorecast.engine.voice.singing.Singer;
+import dev.scorecast.engine.voice.singing.SungNote;
+import dev.scorecast.engine.voice.singing.Vocal;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Comparator;

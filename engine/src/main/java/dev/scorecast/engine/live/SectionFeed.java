@@ -353,8 +353,8 @@ final class SectionFeed {
      * sounds are set all the same.
      */
     private void queue(SectionScore.Composed composed, boolean whole, double from, double until, double notBefore, LiveVocals vocals) {
-        // A voice cue sets a channel's program, volume and pan when the section (or its rest) starts.
-        for (SectionScore.Voice v : composed.voices()) {
+        // A channel-sound cue sets a channel's program, volume and pan when the section (or its rest) starts.
+        for (SectionScore.ChannelSound v : composed.sounds()) {
             cues.add(v.at(from));
         }
         for (Cue c : composed.cues()) {

@@ -8,8 +8,8 @@ import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanOptions;
 import dev.scorecast.engine.plan.Section;
-import dev.scorecast.engine.voice.EspeakSinger;
-import dev.scorecast.engine.voice.SungNote;
+import dev.scorecast.engine.voice.singing.EspeakSinger;
+import dev.scorecast.engine.voice.singing.SungNote;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,14 +26,14 @@ final class SectionScore {
     private SectionScore() {}
 
     /** A part's sound on its channel: program, volume and pan to set when the section starts. */
-    record Voice(int channel, int program, boolean drums, int volume, int pan) {
-        Cue.Voice at(double beat) {
-            return new Cue.Voice(beat, channel, program, drums, volume, pan);
+    record ChannelSound(int channel, int program, boolean drums, int volume, int pan) {
+        Cue.ChannelSound at(double beat) {
+            return new Cue.ChannelSound(beat, channel, program, drums, volume, pan);
         }
     }
 
     /** The synthesizer's cues and channel sounds, and the lines the singer sings. */
-    record Composed(List<Cue> cues, List<Voice> voices, List<VocalPhrase> phrases, double beats) {}
+    record Composed(List<Cue> cues, List<ChannelSound> sounds, List<VocalPhrase> phrases, double beats) {}
 
     /**
      * The cues of {@code section} from {@code startBeat} on. {@code firstNote} numbers the notes so
@@ -53,7 +53,7 @@ final class SectionScore {
         Score score = composer.compose(plan);
         double beatsPerSecond = section.tempo() / 60.0;
         List<Cue> cues = new ArrayList<>();
-        List<Voice> voices = new ArrayList<>();
+        List<ChannelSound> sounds = new ArrayList<>();
         long id = firstNote;
         // The vocals part is not played: the singer sings the line (the phrases below).
         for (Part part : score.instrumental().parts()) {
@@ -61,7 +61,7 @@ final class SectionScore {
             // Gain as channel volume: GM volume is 40 log10(cc7 / 127) dB.
             int volume = (int) Math.round(Math.clamp(127 * Math.pow(10, part.gainDb() / 40), 0, 127));
             int pan = (int) Math.round(Math.clamp(64 + part.pan() * 63.5, 0, 127));
-            voices.add(new Voice(channel, part.program(), part.drums(), volume, pan));
+            sounds.add(new ChannelSound(channel, part.program(), part.drums(), volume, pan));
             for (Part.ProgramChange pc : part.programChanges()) {
                 if (pc.time() < seconds) {
                     cues.add(new Cue.Program(startBeat + pc.time() * beatsPerSecond, channel, pc.program(), part.drums()));
@@ -78,7 +78,7 @@ final class SectionScore {
                 cues.add(new Cue.NoteOff(Math.max(off, on + 1e-4), channel, n.pitch(), id));
             }
         }
-        return new Composed(cues, voices, phrases(score, seconds, startBeat, section.tempo()),
+        return new Composed(cues, sounds, phrases(score, seconds, startBeat, section.tempo()),
                 section.bars() * (double) section.beatsPerBar());
     }
 

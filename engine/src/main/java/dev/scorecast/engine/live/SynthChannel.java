@@ -25,8 +25,8 @@ final class SynthChannel {
     private final Set<Integer> loaded = new HashSet<>();
     private final long[] sounding = new long[16 * 128];
     private final int[] soundingVelocity = new int[16 * 128];
-    /** Per channel: the voice it is set to (null: none yet). */
-    private final Cue.Voice[] voices = new Cue.Voice[16];
+    /** Per channel: the sound it is set to (null: none yet). */
+    private final Cue.ChannelSound[] sounds = new Cue.ChannelSound[16];
 
     SynthChannel(LiveContext context) {
         this.context = context;
@@ -43,9 +43,9 @@ final class SynthChannel {
         }
         c.open();
         for (int ch = 0; ch < 16; ch++) {
-            if (voices[ch] != null) {
-                c.voices[ch] = voices[ch];
-                c.applyVoice(voices[ch]);
+            if (sounds[ch] != null) {
+                c.sounds[ch] = sounds[ch];
+                c.applySound(sounds[ch]);
             }
         }
         for (int k = 0; k < sounding.length; k++) {
@@ -70,16 +70,16 @@ final class SynthChannel {
     /** Tells the synthesizer {@code cue} at frame {@code at} of its stream. */
     void play(Cue cue, long at) {
         switch (cue) {
-            case Cue.Voice v -> {
-                Cue.Voice was = voices[v.channel()];
+            case Cue.ChannelSound v -> {
+                Cue.ChannelSound was = sounds[v.channel()];
                 if (was == null || !sameSound(was, v)) {
-                    voices[v.channel()] = v;
-                    applyVoice(v);
+                    sounds[v.channel()] = v;
+                    applySound(v);
                 }
             }
             case Cue.Program p -> {
-                Cue.Voice was = voices[p.channel()];
-                voices[p.channel()] = new Cue.Voice(p.beat(), p.channel(), p.program(), p.drums(), was == null ? 100 : was.volume(),
+                Cue.ChannelSound was = sounds[p.channel()];
+                sounds[p.channel()] = new Cue.ChannelSound(p.beat(), p.channel(), p.program(), p.drums(), was == null ? 100 : was.volume(),
                         was == null ? 64 : was.pan());
                 // A program is an address in the SoundBank, 128 x bank + program: bank select, then program change.
                 int address = program(p.program(), p.drums());
@@ -105,7 +105,7 @@ final class SynthChannel {
         }
     }
 
-    private static boolean sameSound(Cue.Voice a, Cue.Voice b) {
+    private static boolean sameSound(Cue.ChannelSound a, Cue.ChannelSound b) {
         return a.program() == b.program() && a.drums() == b.drums() && a.volume() == b.volume() && a.pan() == b.pan();
     }
 
@@ -122,7 +122,7 @@ final class SynthChannel {
         synth.read(block, 0, n);
     }
 
-    private void applyVoice(Cue.Voice v) {
+    private void applySound(Cue.ChannelSound v) {
         int address = program(v.program(), v.drums());
         sendNow(ShortMessage.CONTROL_CHANGE, v.channel(), 0, SoundBank.bankOf(address));
         sendNow(ShortMessage.CONTROL_CHANGE, v.channel(), 32, 0);
@@ -166,7 +166,7 @@ final class SynthChannel {
         context.sounding().decrementAndGet();
         synth = null;
         loaded.clear();
-        Arrays.fill(voices, null);
+        Arrays.fill(sounds, null);
         Arrays.fill(sounding, 0);
     }
 }

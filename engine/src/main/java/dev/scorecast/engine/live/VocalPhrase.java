@@ -1,6 +1,6 @@
 package dev.scorecast.engine.live;
 
-import dev.scorecast.engine.voice.SungNote;
+import dev.scorecast.engine.voice.singing.SungNote;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -15,7 +15,7 @@ import java.util.Locale;
 import org.bytedeco.ffmpeg.global.avutil;
 import org.bytedeco.javacpp.BytePointer;
 
-/** Process-wide FFmpeg settings and the few helpers the probe and the extractor share. */
+/** Process-wide FFmpeg settings and the few helpers the probe, the extractor, the muxer and the live encoder share. */
 final class Ffmpeg {
 
     /** AVERROR(EAGAIN) on Linux, the only platform whose natives we ship; Bytedeco has no constant for it. */
@@ -39,6 +39,13 @@ final class Ffmpeg {
      */
     static BytePointer fileUrl(Path path) {
         return new BytePointer("file:" + path.toAbsolutePath(), StandardCharsets.UTF_8);
+    }
+
+    /** Throws when {@code ret} is one of FFmpeg's error codes, saying what could not be done. */
+    static void check(int ret, String what) {
+        if (ret < 0) {
+            throw new IllegalStateException("FFmpeg could not " + what + ": " + error(ret));
+        }
     }
 
     static String error(int code) {

@@ -138,7 +138,7 @@ public final class LiveEncoder implements AutoCloseable {
         AVCodecContext e = null;
         try {
             if (!raw) {
-                AudioEncoder.check(avformat_alloc_output_context2(c, null, format.muxer, null), "create the " + format.muxer + " muxer");
+                Ffmpeg.check(avformat_alloc_output_context2(c, null, format.muxer, null), "create the " + format.muxer + " muxer");
             }
             e = avcodec_alloc_context3(codec);
             e.sample_fmt(format.interleaved ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_FLTP);
@@ -149,7 +149,7 @@ public final class LiveEncoder implements AutoCloseable {
             AVDictionary encoderOptions = new AVDictionary(null);
             try {
                 format.options.forEach((k, v) -> av_dict_set(encoderOptions, k, v, 0));
-                AudioEncoder.check(avcodec_open2(e, codec, encoderOptions), "open the " + format.encoder + " encoder");
+                Ffmpeg.check(avcodec_open2(e, codec, encoderOptions), "open the " + format.encoder + " encoder");
             } finally {
                 av_dict_free(encoderOptions);
             }
@@ -162,13 +162,13 @@ public final class LiveEncoder implements AutoCloseable {
                 if (s == null) {
                     throw new OutOfMemoryError("FFmpeg could not add a stream");
                 }
-                AudioEncoder.check(avcodec_parameters_from_context(s.codecpar(), e), "describe the " + format.wire + " stream");
+                Ffmpeg.check(avcodec_parameters_from_context(s.codecpar(), e), "describe the " + format.wire + " stream");
                 s.time_base(e.time_base());
                 openBuffer(c);
                 AVDictionary options = new AVDictionary(null);
                 try {
                     MUXER_OPTIONS.forEach((k, v) -> av_dict_set(options, k, v, 0));
-                    AudioEncoder.check(avformat_write_header(c, options), "write the " + format.wire + " header");
+                    Ffmpeg.check(avformat_write_header(c, options), "write the " + format.wire + " header");
                 } finally {
                     av_dict_free(options);
                 }
@@ -195,7 +195,7 @@ public final class LiveEncoder implements AutoCloseable {
         frame.format(enc.sample_fmt());
         frame.sample_rate(RATE);
         av_channel_layout_default(frame.ch_layout(), 2);
-        AudioEncoder.check(av_frame_get_buffer(frame, 0), "allocate an audio frame");
+        Ffmpeg.check(av_frame_get_buffer(frame, 0), "allocate an audio frame");
     }
 
     public static LiveEncoder open(Format format) {
@@ -243,7 +243,7 @@ public final class LiveEncoder implements AutoCloseable {
     }
 
     private void encodeFrame() {
-        AudioEncoder.check(av_frame_make_writable(frame), "reuse an audio frame");
+        Ffmpeg.check(av_frame_make_writable(frame), "reuse an audio frame");
         if (format.interleaved) {
             frame.data(0).capacity((long) frameSize * 2 * Float.BYTES).asByteBuffer().order(ByteOrder.nativeOrder()).asFloatBuffer()
                     .put(pending, 0, 2 * frameSize);
@@ -260,7 +260,7 @@ public final class LiveEncoder implements AutoCloseable {
         frame.pts(samplesSent);
         samplesSent += frameSize;
         pendingFrames = 0;
-        AudioEncoder.check(avcodec_send_frame(enc, frame), "encode audio");
+        Ffmpeg.check(avcodec_send_frame(enc, frame), "encode audio");
         while (true) {
             int ret = avcodec_receive_packet(enc, packet);
             if (ret < 0) {
@@ -281,7 +281,7 @@ public final class LiveEncoder implements AutoCloseable {
             }
             packet.stream_index(stream.index());
             av_packet_rescale_ts(packet, enc.time_base(), stream.time_base());
-            AudioEncoder.check(av_write_frame(ctx, packet), "write a " + format.wire + " packet");
+            Ffmpeg.check(av_write_frame(ctx, packet), "write a " + format.wire + " packet");
             byte[] bytes = takeBuffer(ctx);
             out.write(bytes, 0, bytes.length);
             openBuffer(ctx);
@@ -299,7 +299,7 @@ public final class LiveEncoder implements AutoCloseable {
 
     private static void openBuffer(AVFormatContext c) {
         AVIOContext pb = new AVIOContext(null);
-        AudioEncoder.check(avio_open_dyn_buf(pb), "open a memory buffer");
+        Ffmpeg.check(avio_open_dyn_buf(pb), "open a memory buffer");
         c.pb(pb);
     }
 

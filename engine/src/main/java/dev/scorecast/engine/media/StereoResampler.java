@@ -1,5 +1,6 @@
 package dev.scorecast.engine.media;
 
+import static dev.scorecast.engine.media.Ffmpeg.check;
 import static org.bytedeco.ffmpeg.global.avutil.AV_CHANNEL_ORDER_UNSPEC;
 import static org.bytedeco.ffmpeg.global.avutil.AV_SAMPLE_FMT_S16;
 import static org.bytedeco.ffmpeg.global.avutil.av_channel_layout_compare;
@@ -164,12 +165,6 @@ final class StereoResampler implements AutoCloseable {
         if (frames > 0) {
             out.clear().limit(frames * FRAME_BYTES);
             sink.write(out);
-        }
-    }
-
-    private static void check(int ret, String what) {
-        if (ret < 0) {
-            throw new IllegalStateException("FFmpeg could not " + what + ": " + Ffmpeg.error(ret));
         }
     }
 

@@ -10,7 +10,7 @@ import dev.scorecast.engine.plan.Section;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import dev.scorecast.engine.voice.SungNote;
+import dev.scorecast.engine.voice.singing.SungNote;
 
 /**
  * Plan -> notes (issue 4). Each sounding instrument group is written section by section by its

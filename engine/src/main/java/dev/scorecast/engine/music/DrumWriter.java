@@ -106,8 +106,8 @@ final class DrumWriter implements GroupWriter {
                     if ((note == KICK || note == CRASH) && near(struck, bars.time(global), step)) {
                         continue; // an accent plays it on the cut; a second one a moment off would flam
                     }
-                    Groove.Voice voice = Groove.voice(note);
-                    struckHere |= voice == Groove.Voice.KICK || voice == Groove.Voice.SNARE;
+                    Groove.Drum drum = Groove.drum(note);
+                    struckHere |= drum == Groove.Drum.KICK || drum == Groove.Drum.SNARE;
                     double length = note == CRASH || note == 46 || note == 51 || note == 57 ? step * 8 : step;
                     ctx.out().add(ctx.drumOnset(note, global), length, note, ctx.drumVelocity(note, global, 20 + (c - '0') * 11));
                 }

@@ -28,16 +28,16 @@ final class Groove {
     private static final ObjectMapper JSON = dev.scorecast.engine.io.Json.mapper();
     private static final Map<String, Groove> LOADED = new ConcurrentHashMap<>();
 
-    /** The drum voices a template knows; every GM drum note is played as one of them. */
-    enum Voice { KICK, SNARE, HAT, RIDE, TOM }
+    /** The drums a template knows (a drum kit's "voices"); every GM drum note is played as one of them. */
+    enum Drum { KICK, SNARE, HAT, RIDE, TOM }
 
     private final String name;
     private final Data data;
-    private final double[][] meanOffset = new double[Voice.values().length][STEPS];
-    private final double[][] meanRatio = new double[Voice.values().length][STEPS];
-    private final double[] oddLateness = new double[Voice.values().length];
-    private final double[] evenLateness = new double[Voice.values().length];
-    private final double[] voiceVelocity = new double[Voice.values().length];
+    private final double[][] meanOffset = new double[Drum.values().length][STEPS];
+    private final double[][] meanRatio = new double[Drum.values().length][STEPS];
+    private final double[] oddLateness = new double[Drum.values().length];
+    private final double[] evenLateness = new double[Drum.values().length];
+    private final double[] drumVelocity = new double[Drum.values().length];
 
     private Groove(String name, Data data) {
         this.name = name;
@@ -45,8 +45,8 @@ final class Groove {
         if (data.bars() == null || data.bars().isEmpty() || data.voices() == null) {
             throw new IllegalStateException("groove template " + name + " has no bars or voices");
         }
-        for (Voice v : Voice.values()) {
-            VoiceStats stats = data.voices().get(key(v));
+        for (Drum v : Drum.values()) {
+            DrumStats stats = data.voices().get(key(v));
             if (stats == null) {
                 continue;
             }
@@ -61,13 +61,13 @@ final class Groove {
                 parity[s % 2] += r * stats.offset().get(s);
                 parityRate[s % 2] += r;
             }
-            voiceVelocity[v.ordinal()] = rate > 0 ? weighted / rate : 0;
+            drumVelocity[v.ordinal()] = rate > 0 ? weighted / rate : 0;
             evenLateness[v.ordinal()] = parityRate[0] > 0 ? parity[0] / parityRate[0] : 0;
             oddLateness[v.ordinal()] = parityRate[1] > 0 ? parity[1] / parityRate[1] : 0;
             for (int s = 0; s < STEPS; s++) {
                 boolean seen = stats.hitRate().get(s) > 0;
                 meanOffset[v.ordinal()][s] = seen ? stats.offset().get(s) : (s % 2 == 0 ? evenLateness[v.ordinal()] : oddLateness[v.ordinal()]);
-                meanRatio[v.ordinal()][s] = seen && voiceVelocity[v.ordinal()] > 0 ? ratio(stats.velocity().get(s) / voiceVelocity[v.ordinal()]) : 1;
+                meanRatio[v.ordinal()][s] = seen && drumVelocity[v.ordinal()] > 0 ? ratio(stats.velocity().get(s) / drumVelocity[v.ordinal()]) : 1;
             }
         }
     }
@@ -93,46 +93,46 @@ final class Groove {
         return name;
     }
 
-    /** The voice a GM drum note plays as: crashes move with the kick they land with, shakers with the hats. */
-    static Voice voice(int note) {
+    /** The drum a GM drum note plays as: crashes move with the kick they land with, shakers with the hats. */
+    static Drum drum(int note) {
         return switch (note) {
-            case 37, 38, 39, 40 -> Voice.SNARE;
-            case 42, 44, 46, 54, 69, 70, 82 -> Voice.HAT;
-            case 51, 53, 59 -> Voice.RIDE;
-            case 41, 43, 45, 47, 48, 50 -> Voice.TOM;
-            default -> Voice.KICK;
+            case 37, 38, 39, 40 -> Drum.SNARE;
+            case 42, 44, 46, 54, 69, 70, 82 -> Drum.HAT;
+            case 51, 53, 59 -> Drum.RIDE;
+            case 41, 43, 45, 47, 48, 50 -> Drum.TOM;
+            default -> Drum.KICK;
         };
     }
 
     /**
-     * How late (fractions of a sixteenth) the drummer of this template played {@code voice} on
+     * How late (fractions of a sixteenth) the drummer of this template played {@code drum} on
      * {@code step} of template bar {@code bar}, with the template's own swing taken out.
      */
-    double offset(Voice voice, int bar, int step) {
+    double offset(Drum drum, int bar, int step) {
         int s = Math.floorMod(step, STEPS);
-        double[] hit = hit(voice, bar, s);
-        double late = hit != null ? hit[0] : meanOffset[voice.ordinal()][s];
+        double[] hit = hit(drum, bar, s);
+        double late = hit != null ? hit[0] : meanOffset[drum.ordinal()][s];
         if (s % 2 == 1) {
-            late += evenLateness[voice.ordinal()] - oddLateness[voice.ordinal()];
+            late += evenLateness[drum.ordinal()] - oddLateness[drum.ordinal()];
         }
         return late;
     }
 
-    /** The weight of that hit against the voice's average hit (1 = average), within [0.55, 1.3]. */
-    double velocityRatio(Voice voice, int bar, int step) {
+    /** The weight of that hit against the drum's average hit (1 = average), within [0.55, 1.3]. */
+    double velocityRatio(Drum drum, int bar, int step) {
         int s = Math.floorMod(step, STEPS);
-        double[] hit = hit(voice, bar, s);
-        if (hit == null || voiceVelocity[voice.ordinal()] <= 0) {
-            return meanRatio[voice.ordinal()][s];
+        double[] hit = hit(drum, bar, s);
+        if (hit == null || drumVelocity[drum.ordinal()] <= 0) {
+            return meanRatio[drum.ordinal()][s];
         }
-        return ratio(hit[1] / voiceVelocity[voice.ordinal()]);
+        return ratio(hit[1] / drumVelocity[drum.ordinal()]);
     }
 
     /** The band's pocket on a step: the mean lateness of kick, snare and hats there, swing taken out. */
     double ensembleOffset(int step) {
         int s = Math.floorMod(step, STEPS);
         double sum = 0;
-        for (Voice v : List.of(Voice.KICK, Voice.SNARE, Voice.HAT)) {
+        for (Drum v : List.of(Drum.KICK, Drum.SNARE, Drum.HAT)) {
             sum += meanOffset[v.ordinal()][s] + (s % 2 == 1 ? evenLateness[v.ordinal()] - oddLateness[v.ordinal()] : 0);
         }
         return sum / 3;
@@ -140,12 +140,12 @@ final class Groove {
 
     /** The accent shape of the hats on a step (1 = average), for parts that follow the drummer's weight. */
     double accent(int step) {
-        return meanRatio[Voice.HAT.ordinal()][Math.floorMod(step, STEPS)];
+        return meanRatio[Drum.HAT.ordinal()][Math.floorMod(step, STEPS)];
     }
 
     /** The velocity of a ghost note the drummer played on the snare at this step of this template bar, or 0. */
     int ghost(int bar, int step) {
-        double[] hit = hit(Voice.SNARE, bar, Math.floorMod(step, STEPS));
+        double[] hit = hit(Drum.SNARE, bar, Math.floorMod(step, STEPS));
         return hit != null && hit[1] < GHOST_VELOCITY ? (int) hit[1] : 0;
     }
 
@@ -153,9 +153,9 @@ final class Groove {
         return data.bars().size();
     }
 
-    private double[] hit(Voice voice, int bar, int step) {
+    private double[] hit(Drum drum, int bar, int step) {
         Map<String, List<List<Double>>> b = data.bars().get(Math.floorMod(bar, data.bars().size()));
-        List<List<Double>> row = b.get(key(voice));
+        List<List<Double>> row = b.get(key(drum));
         if (row == null || row.size() <= step || row.get(step) == null) {
             return null;
         }
@@ -166,15 +166,15 @@ final class Groove {
         return Math.clamp(r, MIN_RATIO, MAX_RATIO);
     }
 
-    private static String key(Voice v) {
+    private static String key(Drum v) {
         return v.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     @JsonIgnoreProperties(ignoreUnknown = true)
-    record Data(String genre, String source, String license, List<String> performances, Map<String, VoiceStats> voices,
+    record Data(String genre, String source, String license, List<String> performances, Map<String, DrumStats> voices,
                 List<Map<String, List<List<Double>>>> bars) {}
 
     @JsonIgnoreProperties(ignoreUnknown = true)
-    record VoiceStats(List<Double> offset, List<Double> offsetSd, List<Double> velocity, List<Double> velocitySd, List<Double> hitRate,
+    record DrumStats(List<Double> offset, List<Double> offsetSd, List<Double> velocity, List<Double> velocitySd, List<Double> hitRate,
                       List<Double> ghostRate) {}
 }

@@ -59,14 +59,14 @@ interface GroupWriter {
             }
             Groove groove = feel().template();
             double late = groove == null ? 0
-                    : feel().timing() * groove.offset(Groove.voice(note), templateBar(step), step % bars.stepsPerBar) * bars.stepSec;
+                    : feel().timing() * groove.offset(Groove.drum(note), templateBar(step), step % bars.stepsPerBar) * bars.stepSec;
             return bars.time(step) + bars.swing(step, feel().swing()) + late;
         }
 
-        /** A drum hit's velocity: the pattern's weight shaped by how hard the template's drummer hit that voice there. */
+        /** A drum hit's velocity: the pattern's weight shaped by how hard the template's drummer hit that drum there. */
         int drumVelocity(int note, int step, int base) {
             Groove groove = feel().template();
-            double ratio = groove == null ? 1 : groove.velocityRatio(Groove.voice(note), templateBar(step), step % bars.stepsPerBar);
+            double ratio = groove == null ? 1 : groove.velocityRatio(Groove.drum(note), templateBar(step), step % bars.stepsPerBar);
             double raw = base * (1 + feel().dynamics() * (ratio - 1));
             // A soft knee under 127: the hardest hits stay distinct instead of all clipping to one velocity.
             double played = raw <= KNEE ? raw : KNEE + (127 - KNEE) * Math.tanh((raw - KNEE) / (127 - KNEE));

@@ -1,7 +1,7 @@
 package dev.scorecast.engine.music;
 
 import dev.scorecast.engine.core.InstrumentGroup;
-import dev.scorecast.engine.voice.SungNote;
+import dev.scorecast.engine.voice.singing.SungNote;
 import java.util.List;
 
 /**

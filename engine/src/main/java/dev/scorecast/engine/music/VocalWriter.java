@@ -1,8 +1,8 @@
 package dev.scorecast.engine.music;
 
 import dev.scorecast.engine.core.Span;
-import dev.scorecast.engine.voice.SungNote;
-import dev.scorecast.engine.voice.Syllabifier;
+import dev.scorecast.engine.voice.singing.SungNote;
+import dev.scorecast.engine.voice.singing.Syllabifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

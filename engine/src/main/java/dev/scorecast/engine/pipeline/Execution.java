@@ -20,10 +20,10 @@ import dev.scorecast.engine.render.Renderer;
 import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.render.Stem;
 import dev.scorecast.engine.style.ProductionCatalog;
-import dev.scorecast.engine.voice.EspeakSinger;
-import dev.scorecast.engine.voice.EspeakVoice;
-import dev.scorecast.engine.voice.Singer;
-import dev.scorecast.engine.voice.Voice;
+import dev.scorecast.engine.voice.singing.EspeakSinger;
+import dev.scorecast.engine.voice.speaking.EspeakNarrator;
+import dev.scorecast.engine.voice.singing.Singer;
+import dev.scorecast.engine.voice.speaking.Narrator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -87,12 +87,12 @@ public final class Execution {
 
     /** An execution that sings and speaks with espeak-ng. */
     public Execution(SoundBank bank) {
-        this(bank, EspeakSinger.create(), EspeakVoice.create());
+        this(bank, EspeakSinger.create(), EspeakNarrator.create());
     }
 
-    public Execution(SoundBank bank, Singer singer, Voice voice) {
+    public Execution(SoundBank bank, Singer singer, Narrator narrator) {
         this.bank = Objects.requireNonNull(bank, "bank");
-        this.voicing = new Voicing(Objects.requireNonNull(singer, "singer"), Objects.requireNonNull(voice, "voice"));
+        this.voicing = new Voicing(Objects.requireNonNull(singer, "singer"), Objects.requireNonNull(narrator, "narrator"));
     }
 
     /** What to score: the video, its extracted sound (when it has one), its analysis and a validated plan. */

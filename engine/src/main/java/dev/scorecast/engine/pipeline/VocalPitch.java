@@ -2,7 +2,7 @@ package dev.scorecast.engine.pipeline;
 
 import dev.scorecast.engine.dsp.PolyphaseResampler;
 import dev.scorecast.engine.voice.PitchFrame;
-import dev.scorecast.engine.voice.SungNote;
+import dev.scorecast.engine.voice.singing.SungNote;
 import dev.scorecast.engine.voice.Yin;
 import java.util.List;
 

@@ -11,12 +11,12 @@ import dev.scorecast.engine.render.MonoTracks;
 import dev.scorecast.engine.render.MonoTracks.Clip;
 import dev.scorecast.engine.render.Renderer;
 import dev.scorecast.engine.render.Stem;
-import dev.scorecast.engine.voice.Singer;
-import dev.scorecast.engine.voice.Speech;
-import dev.scorecast.engine.voice.SungNote;
-import dev.scorecast.engine.voice.Vocal;
-import dev.scorecast.engine.voice.Voice;
-import dev.scorecast.engine.voice.VoiceSettings;
+import dev.scorecast.engine.voice.singing.Singer;
+import dev.scorecast.engine.voice.speaking.Narration;
+import dev.scorecast.engine.voice.singing.SungNote;
+import dev.scorecast.engine.voice.singing.Vocal;
+import dev.scorecast.engine.voice.speaking.Narrator;
+import dev.scorecast.engine.voice.speaking.NarratorSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -33,11 +33,11 @@ final class Voicing {
     private static final double PHRASE_GAP_SECONDS = 1.0;
 
     private final Singer singer;
-    private final Voice voice;
+    private final Narrator narrator;
 
-    Voicing(Singer singer, Voice voice) {
+    Voicing(Singer singer, Narrator narrator) {
         this.singer = singer;
-        this.voice = voice;
+        this.narrator = narrator;
     }
 
     /** The spoken voiceover: its track (none when the plan has no lines) and where it speaks. */
@@ -45,15 +45,15 @@ final class Voicing {
 
     /** Speaks every voiceover line of the plan at its start into {@code wav}. */
     Voiceover speak(Plan plan, Path wav) {
-        VoiceSettings settings = new VoiceSettings(plan.options().voiceoverVoice(), plan.options().voiceoverWordsPerMinute(), 50);
+        NarratorSettings settings = new NarratorSettings(plan.options().voiceoverVoice(), plan.options().voiceoverWordsPerMinute(), 50);
         List<Clip> clips = new ArrayList<>();
         List<Span> spans = new ArrayList<>();
         for (Section s : plan.sections()) {
             for (Section.VoiceoverLine line : s.voiceover()) {
-                Speech speech = voice.speak(line.text(), settings);
+                Narration narration = narrator.speak(line.text(), settings);
                 long at = Math.round(line.start() * Renderer.RATE);
-                clips.add(new Clip(at, speech.samples()));
-                spans.add(new Span(line.start() + speech.spoken().start(), line.start() + speech.spoken().end()));
+                clips.add(new Clip(at, narration.samples()));
+                spans.add(new Span(line.start() + narration.spoken().start(), line.start() + narration.spoken().end()));
             }
         }
         if (clips.isEmpty()) {

@@ -9,7 +9,7 @@ import dev.scorecast.engine.style.ChordSymbol;
 import dev.scorecast.engine.style.Genre;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.engine.style.Keys;
-import dev.scorecast.engine.voice.VoiceSettings;
+import dev.scorecast.engine.voice.speaking.NarratorSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +90,7 @@ public final class PlanValidator {
         }
         if (plan.options() != null) {
             try {
-                new VoiceSettings(plan.options().voiceoverVoice(), plan.options().voiceoverWordsPerMinute(), 50);
+                new NarratorSettings(plan.options().voiceoverVoice(), plan.options().voiceoverWordsPerMinute(), 50);
             } catch (InvalidParameter e) {
                 problems.add(new FieldProblem(e.field().equals("voice") ? "options.voiceover_voice" : "options.voiceover_words_per_minute",
                         e.getMessage()));

@@ -8,8 +8,8 @@ import dev.scorecast.engine.plan.Section.Instrument;
 import dev.scorecast.engine.plan.Section.VoiceoverLine;
 import dev.scorecast.engine.style.Arrangement.GroupStyle;
 import dev.scorecast.engine.style.Genre;
-import dev.scorecast.engine.voice.LyricWriter;
-import dev.scorecast.engine.voice.Lyrics;
+import dev.scorecast.engine.voice.singing.LyricWriter;
+import dev.scorecast.engine.voice.singing.Lyrics;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -59,8 +59,8 @@ final class Voices {
             Section s = singing.get(k);
             Map<String, Instrument> instruments = new LinkedHashMap<>(s.instruments());
             if (instruments.get(vocals) == null) {
-                var voice = style == null ? new dev.scorecast.engine.style.Arrangement.Voice("voice", 53) : style.palette().getFirst();
-                instruments.put(vocals, new Instrument(genre.id(), voice.program(), voice.name(), style == null ? -5 : style.gainDb(),
+                var sound = style == null ? new dev.scorecast.engine.style.Arrangement.Sound("voice", 53) : style.palette().getFirst();
+                instruments.put(vocals, new Instrument(genre.id(), sound.program(), sound.name(), style == null ? -5 : style.gainDb(),
                         style == null ? 0 : style.pan(), genre.id() + "/" + vocals + "/" + Planner.level(s.intensity())));
             }
             out.set(s.index(), s.withVocals(instruments, song.get(k).text()));

@@ -102,7 +102,7 @@ public record Arrangement(
      * hit kinds it marks.
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record GroupStyle(List<Integer> levels, @JsonProperty("gain_db") double gainDb, double pan, List<Voice> palette,
+    public record GroupStyle(List<Integer> levels, @JsonProperty("gain_db") double gainDb, double pan, List<Sound> palette,
                              List<String> hits) {
         public GroupStyle {
             levels = List.copyOf(levels == null ? List.of() : levels);
@@ -134,16 +134,16 @@ public record Arrangement(
      * and its program within that bank.
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Voice(String name, int program) {
-        public Voice {
+    public record Sound(String name, int program) {
+        public Sound {
             if (name == null || name.isBlank() || !dev.scorecast.engine.instruments.Library.known(program)) {
                 throw new IllegalArgumentException("a palette entry needs a name and a program 0-127 of a known bank");
             }
         }
 
         @com.fasterxml.jackson.annotation.JsonCreator
-        static Voice of(@JsonProperty("name") String name, @JsonProperty("bank") String bank, @JsonProperty("program") int program) {
-            return new Voice(name, dev.scorecast.engine.instruments.Library.address(bank, program));
+        static Sound of(@JsonProperty("name") String name, @JsonProperty("bank") String bank, @JsonProperty("program") int program) {
+            return new Sound(name, dev.scorecast.engine.instruments.Library.address(bank, program));
         }
     }
 }

@@ -18,24 +18,25 @@ import java.util.concurrent.TimeUnit;
 /**
  * The espeak-ng command-line program, run as a subprocess. Text always travels on stdin and every
  * option is its own argument (no shell), so nothing a user writes can become a command or an
- * option. Every run is time-limited; a run that overstays is killed.
+ * option. Every run is time-limited; a run that overstays is killed. The speaking and the singing
+ * voices share it.
  */
-final class Espeak {
+public final class Espeak {
 
     /** espeak-ng's output rate. */
-    static final int SAMPLE_RATE_HZ = 22_050;
+    public static final int SAMPLE_RATE_HZ = 22_050;
 
     private static final String BINARY = "espeak-ng";
     private static volatile Set<String> voices;
 
     private final Duration timeout;
 
-    Espeak(Duration timeout) {
+    public Espeak(Duration timeout) {
         this.timeout = timeout;
     }
 
     /** Speaks {@code input} (plain text, or phonemes in {@code [[...]]}) with {@code options}; mono at {@link #SAMPLE_RATE_HZ}. */
-    float[] speak(List<String> options, String input) {
+    public float[] speak(List<String> options, String input) {
         List<String> command = new ArrayList<>(List.of(BINARY, "--stdout", "--stdin"));
         command.addAll(options);
         return wavToFloats(run(command, input));
@@ -45,7 +46,7 @@ final class Espeak {
      * espeak-ng's phonemes of each word, tokens separated by {@code _}, stress marks attached; one
      * word per line in, one line out per word (the full stop makes each its own clause).
      */
-    List<String> phonemes(String voice, List<String> words) {
+    public List<String> phonemes(String voice, List<String> words) {
         StringBuilder in = new StringBuilder();
         for (String word : words) {
             in.append(word).append(".\n");
@@ -60,7 +61,7 @@ final class Espeak {
     }
 
     /** Every name {@code -v} accepts: languages, voice names and voice files, each optionally with a {@code +variant}. */
-    Set<String> voices() {
+    public Set<String> voices() {
         Set<String> known = voices;
         if (known == null) {
             known = new LinkedHashSet<>();
@@ -83,7 +84,7 @@ final class Espeak {
     }
 
     /** Variant names usable after a {@code +}. */
-    Set<String> variants() {
+    public Set<String> variants() {
         Set<String> known = new LinkedHashSet<>();
         for (String line : new String(run(List.of(BINARY, "--voices=variant"), ""), StandardCharsets.UTF_8).lines().skip(1).toList()) {
             String[] cols = line.strip().split("\\s+");

@@ -52,7 +52,7 @@ class ComposeAheadTest {
     private static LiveContext context(Executor composing, AtomicLong late) {
         GenreCatalog genres = GenreCatalog.builtIn();
         return new LiveContext(BANK, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(1024, 0, 1, 32, "linear", 1f, 100),
-                new AtomicInteger(), composing, new PhraseSinger(dev.scorecast.engine.voice.EspeakSinger::create, () -> 0, 1 << 20), late);
+                new AtomicInteger(), composing, new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, () -> 0, 1 << 20), late);
     }
 
     private static long nanos(long frames) {

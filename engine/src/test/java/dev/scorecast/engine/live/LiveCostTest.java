@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.scorecast.engine.media.LiveEncoder;
 import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.style.GenreCatalog;
-import dev.scorecast.engine.voice.EspeakSinger;
+import dev.scorecast.engine.voice.singing.EspeakSinger;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -32,7 +32,7 @@ class LiveCostTest {
     void aStreamCostsAFewPerCentOfACore() throws Exception {
         LiveSettings settings = new LiveSettings(1024, 0, 1, LiveSettings.DEFAULT.polyphony(), LiveSettings.DEFAULT.interpolation(), 1f, 100);
         LiveContext context = OfflineContext.of(SF2, settings,
-                new PhraseSinger(dev.scorecast.engine.voice.EspeakSinger::create, () -> 0, PhraseSinger.DEFAULT_CACHE_SAMPLES));
+                new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, () -> 0, PhraseSinger.DEFAULT_CACHE_SAMPLES));
         ExperienceCatalog experiences = context.experiences();
         for (String format : new String[] {"none", "aac", "mp3", "opus"}) {
             double cost = 0;

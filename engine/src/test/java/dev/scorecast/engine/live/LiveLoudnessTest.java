@@ -29,7 +29,7 @@ class LiveLoudnessTest {
         assumeTrue(SF2.equals(DEFAULT_BANK) && java.nio.file.Files.isRegularFile(SF2),
                 "the experiences are calibrated with " + DEFAULT_BANK + "; this run plays " + SF2);
         AtomicLong clock = new AtomicLong();
-        PhraseSinger singer = new PhraseSinger(dev.scorecast.engine.voice.EspeakSinger::create, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
+        PhraseSinger singer = new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
         LiveContext context = OfflineContext.of(SF2, LiveSettings.DEFAULT, singer);
         ExperienceCatalog experiences = context.experiences();
         double quietest = Double.MAX_VALUE;

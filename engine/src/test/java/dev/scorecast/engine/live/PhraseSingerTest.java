@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.engine.voice.Singer;
-import dev.scorecast.engine.voice.SungNote;
-import dev.scorecast.engine.voice.Vocal;
+import dev.scorecast.engine.voice.singing.Singer;
+import dev.scorecast.engine.voice.singing.SungNote;
+import dev.scorecast.engine.voice.singing.Vocal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -28,7 +28,7 @@ class StartBurstTest {
         GenreCatalog genres = GenreCatalog.builtIn();
         // No look-ahead, so that every frame rendered beyond real time is the burst's; composed on the loop's thread.
         return new LiveContext(BANK, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(BLOCK, 0, 1, 32, "linear", 1f, 100, burstFrames),
-                new AtomicInteger(), Runnable::run, new PhraseSinger(dev.scorecast.engine.voice.EspeakSinger::create, () -> 0, 1 << 20),
+                new AtomicInteger(), Runnable::run, new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, () -> 0, 1 << 20),
                 new AtomicLong());
     }
 

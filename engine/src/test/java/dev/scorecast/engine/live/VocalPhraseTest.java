@@ -7,8 +7,8 @@ import dev.scorecast.engine.music.Composer;
 import dev.scorecast.engine.plan.Continuation;
 import dev.scorecast.engine.plan.Section;
 import dev.scorecast.engine.style.GenreCatalog;
-import dev.scorecast.engine.voice.EspeakSinger;
-import dev.scorecast.engine.voice.SungNote;
+import dev.scorecast.engine.voice.singing.EspeakSinger;
+import dev.scorecast.engine.voice.singing.SungNote;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

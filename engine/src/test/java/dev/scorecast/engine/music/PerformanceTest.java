@@ -38,7 +38,7 @@ class PerformanceTest {
         Score score = new Composer().compose(plan);
         double swing = StyleBook.builtIn().genre(genre).feelOrDefault().swing();
         List<Double> deviations = new ArrayList<>();
-        Map<Groove.Voice, List<Integer>> velocities = new HashMap<>();
+        Map<Groove.Drum, List<Integer>> velocities = new HashMap<>();
         for (Note n : drums(score).notes()) {
             Section s = sectionAt(plan, n.start());
             double step = 60 / s.tempo() / 4;
@@ -46,12 +46,12 @@ class PerformanceTest {
                 continue; // the struck first downbeat and the ending are exact by design
             }
             deviations.add(offGrid(n.start() - s.start(), step, swing));
-            velocities.computeIfAbsent(Groove.voice(n.pitch()), v -> new ArrayList<>()).add(n.velocity());
+            velocities.computeIfAbsent(Groove.drum(n.pitch()), v -> new ArrayList<>()).add(n.velocity());
         }
         double sdMs = 1000 * sd(deviations.stream().mapToDouble(Double::doubleValue).toArray());
         System.out.printf("%s: %d drum onsets, SD from the grid %.1f ms%n", genre, deviations.size(), sdMs);
         assertTrue(sdMs >= 3 && sdMs <= 20, genre + ": drum onsets deviate from the grid by SD " + sdMs + " ms, want 3-20");
-        for (Map.Entry<Groove.Voice, List<Integer>> e : velocities.entrySet()) {
+        for (Map.Entry<Groove.Drum, List<Integer>> e : velocities.entrySet()) {
             if (e.getValue().size() < 16) {
                 continue;
             }
@@ -76,7 +76,7 @@ class PerformanceTest {
             double step = 60 / s.tempo() / 4;
             double t = n.start() - s.start();
             long k = gridStep(t, step, swing);
-            if (Groove.voice(n.pitch()) != Groove.Voice.HAT || t < 1e-6) {
+            if (Groove.drum(n.pitch()) != Groove.Drum.HAT || t < 1e-6) {
                 continue;
             }
             if (Math.floorMod(k, 2) == 1) {

@@ -62,10 +62,10 @@ class InstrumentSourcesTest {
                     continue; // sung by the singer, not the synthesizer
                 }
                 boolean drums = group.getKey().equals("beats");
-                for (Arrangement.Voice voice : group.getValue().palette()) {
-                    SoundBank.Resolved r = bank.instrument(voice.program(), drums);
-                    String what = genre.id() + " " + group.getKey() + " " + voice.name() + " (" + voice.program() + ")";
-                    assertEquals(voice.program(), r.program(), what + " fell back to another program");
+                for (Arrangement.Sound sound : group.getValue().palette()) {
+                    SoundBank.Resolved r = bank.instrument(sound.program(), drums);
+                    String what = genre.id() + " " + group.getKey() + " " + sound.name() + " (" + sound.program() + ")";
+                    assertEquals(sound.program(), r.program(), what + " fell back to another program");
                     assertTrue(r.instrument().getPerformers().length > 0, what + " has no zones");
                     if (drums) {
                         for (int key : drumKeys) {

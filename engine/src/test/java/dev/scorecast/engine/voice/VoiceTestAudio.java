@@ -5,13 +5,13 @@ import dev.scorecast.engine.io.WavWriter;
 import java.nio.file.Path;
 
 /** Test helpers: keep audio under target/voice-test so a person can listen or draw a spectrogram. */
-final class VoiceTestAudio {
+public final class VoiceTestAudio {
 
-    static final Path DIR = Path.of("target", "voice-test");
+    public static final Path DIR = Path.of("target", "voice-test");
 
     private VoiceTestAudio() {}
 
-    static Path writeWav(String name, float[] x, int rate) {
+    public static Path writeWav(String name, float[] x, int rate) {
         Path file = DIR.resolve(name);
         try (WavWriter w = WavWriter.create(file, WavEncoding.PCM16, rate, 1)) {
             w.write(new float[][] {x}, x.length);
@@ -20,7 +20,7 @@ final class VoiceTestAudio {
         return file;
     }
 
-    static float[] sine(double hz, double seconds, int rate, double amplitude) {
+    public static float[] sine(double hz, double seconds, int rate, double amplitude) {
         float[] x = new float[(int) Math.round(seconds * rate)];
         for (int i = 0; i < x.length; i++) {
             x[i] = (float) (amplitude * Math.sin(2 * Math.PI * hz * i / rate));

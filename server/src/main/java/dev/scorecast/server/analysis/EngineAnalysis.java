@@ -11,7 +11,7 @@ import dev.scorecast.engine.analysis.audio.AudioAnalyzer;
 import dev.scorecast.engine.error.ScorecastException;
 import dev.scorecast.engine.media.MediaLimits;
 import dev.scorecast.engine.style.GenreCatalog;
-import dev.scorecast.engine.voice.SileroSpeechDetector;
+import dev.scorecast.engine.voice.speech.SileroSpeechDetector;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;

@@ -8,7 +8,7 @@ import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanJson;
 import dev.scorecast.engine.plan.PlanValidator;
 import dev.scorecast.engine.style.GenreCatalog;
-import dev.scorecast.engine.voice.VoiceSettings;
+import dev.scorecast.engine.voice.speaking.NarratorSettings;
 import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.execution.ExecutionService.ExecutionState;
 import dev.scorecast.server.jobs.Job;
@@ -45,7 +45,7 @@ final class Scoring {
         String voice = fields.optionalString("voiceover_voice");
         Long rate = fields.optionalLong("voiceover_rate");
         try {
-            new VoiceSettings(voice == null ? PlanOptions.DEFAULT_VOICE : voice,
+            new NarratorSettings(voice == null ? PlanOptions.DEFAULT_VOICE : voice,
                     rate == null ? PlanOptions.DEFAULT_WORDS_PER_MINUTE : (int) Math.clamp(rate, Integer.MIN_VALUE, Integer.MAX_VALUE), 50);
         } catch (InvalidParameter e) {
             fields.problem(e.field().equals("voice") ? "voiceover_voice" : "voiceover_rate", e.getMessage());

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The layering docs/ARCHITECTURE.md describes, held on the compiled classes: the engine knows
- * nothing of HTTP, databases or the server; FFmpeg is used only behind engine.media; the server's
- * packages do not depend on each other in a circle. (The engine's still do: plan and style, and
- * analysis, voice and dsp through Span and the production data; issue 18 lists the moves.)
+ * nothing of HTTP, databases or the server; FFmpeg is used only behind engine.media; neither the
+ * engine's nor the server's packages depend on each other in a circle; the voice's three parts
+ * (speech detection, speaking, singing) share only what engine.voice itself holds.
  */
 class LayeringTest {
     private static JavaClasses classes;
@@ -46,6 +46,19 @@ class LayeringTest {
         // The shared vocabulary (Span, InstrumentGroup) lives in engine.core; dsp holds processors
         // only (the production chain that reads the style data is render's PartChain).
         slices().matching("dev.scorecast.engine.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void speechDetectionSpeakingAndSingingStandApart() {
+        slices().matching("dev.scorecast.engine.voice.(*)..").should().notDependOnEachOther()
+                .because("each is used on its own (the analysis detects speech, the pipeline speaks and sings);"
+                        + " what they share, espeak-ng and YIN, is engine.voice's")
+                .check(classes);
+        noClasses().that().resideInAPackage("dev.scorecast.engine.voice")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.scorecast.engine.voice.speech..",
+                        "dev.scorecast.engine.voice.speaking..", "dev.scorecast.engine.voice.singing..")
+                .because("engine.voice holds the shared tools the three parts build on")
+                .check(classes);
     }
 
     @Test

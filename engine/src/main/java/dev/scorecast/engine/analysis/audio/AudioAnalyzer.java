@@ -4,8 +4,8 @@ import dev.scorecast.engine.dsp.PolyphaseResampler;
 import dev.scorecast.engine.analysis.AudioAnalysis;
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.io.WavReader;
-import dev.scorecast.engine.voice.SpeechDetector;
-import dev.scorecast.engine.voice.SpeechPass;
+import dev.scorecast.engine.voice.speech.SpeechDetector;
+import dev.scorecast.engine.voice.speech.SpeechPass;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -18,7 +18,7 @@ import java.util.Objects;
  * to 16 kHz, onsets ({@link OnsetDetector}) and speech (a {@link SpeechDetector}). Memory stays
  * flat apart from a few numbers per 100 ms.
  *
- * <p>Thread-safe when the detector is (as {@link dev.scorecast.engine.voice.SileroSpeechDetector}
+ * <p>Thread-safe when the detector is (as {@link dev.scorecast.engine.voice.speech.SileroSpeechDetector}
  * is): keep one analyser and call it from any number of threads.
  */
 public final class AudioAnalyzer {

@@ -1,7 +1,7 @@
 package dev.scorecast.engine.analysis.audio;
 
 import dev.scorecast.engine.analysis.AudioAnalysis;
-import dev.scorecast.engine.voice.SileroSpeechDetector;
+import dev.scorecast.engine.voice.speech.SileroSpeechDetector;
 import java.nio.file.Path;
 
 /** Run in a child JVM with a small heap by {@link AudioAnalyzerSpeedTest}: streaming must not need more. */

@@ -3,7 +3,7 @@ package dev.scorecast.engine.analysis.audio;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.engine.voice.SileroSpeechDetector;
+import dev.scorecast.engine.voice.speech.SileroSpeechDetector;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

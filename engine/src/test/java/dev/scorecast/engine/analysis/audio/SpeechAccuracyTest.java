@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.analysis.AudioAnalysis;
 import dev.scorecast.engine.core.Span;
-import dev.scorecast.engine.voice.SileroSpeechDetector;
+import dev.scorecast.engine.voice.speech.SileroSpeechDetector;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
