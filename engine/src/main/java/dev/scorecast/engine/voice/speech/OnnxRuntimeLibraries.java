@@ -20,6 +20,10 @@ import java.util.Locale;
  * {@code scorecast-onnxruntime-VERSION-PLATFORM} in the temp directory, reused by every later JVM;
  * the directory ONNX Runtime still makes is then left empty and it deletes it itself.
  *
+ * <p>A JVM killed before it exits (SIGKILL, a crash) cannot delete its empty directory, so each start
+ * also removes empty {@code onnxruntime-java*} directories older than {@link #STALE_AFTER}; it
+ * never removes one with anything in it.
+ *
  * <p>Several JVMs may start at once: each writes its copy under a name of its own and renames it
  * into place, so a library is never seen half-written. When anything here fails, ONNX Runtime is
  * left to its own way, which works, only untidily.
@@ -27,6 +31,8 @@ import java.util.Locale;
 final class OnnxRuntimeLibraries {
     static final String NATIVE_PATH_PROPERTY = "onnxruntime.native.path";
     private static final List<String> LIBRARIES = List.of("onnxruntime", "onnxruntime4j_jni");
+    /** An empty ONNX Runtime directory this old belongs to no JVM still starting up. */
+    static final java.time.Duration STALE_AFTER = java.time.Duration.ofMinutes(10);
     private static boolean prepared;
 
     private OnnxRuntimeLibraries() {}
@@ -58,8 +64,26 @@ final class OnnxRuntimeLibraries {
                 place(resource, dir.resolve(name));
             }
             System.setProperty(NATIVE_PATH_PROPERTY, dir.toString());
+            removeStaleEmptyDirectories(dir.getParent());
         } catch (IOException | RuntimeException e) {
             // ONNX Runtime's own extraction still works; it only leaves its directory behind.
+        }
+    }
+
+    /** Removes ONNX Runtime's own empty directories that killed JVMs left in {@code tmp}. */
+    static void removeStaleEmptyDirectories(Path tmp) throws IOException {
+        java.time.Instant before = java.time.Instant.now().minus(STALE_AFTER);
+        try (java.nio.file.DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, "onnxruntime-java*")) {
+            for (Path dir : dirs) {
+                try {
+                    if (Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                            && Files.getLastModifiedTime(dir).toInstant().isBefore(before)) {
+                        Files.delete(dir); // refused for a directory that is not empty, which is kept
+                    }
+                } catch (IOException stillInUseOrNotOurs) {
+                    // not empty, another user's, or gone meanwhile: leave it
+                }
+            }
         }
     }
 

@@ -41,6 +41,24 @@ class OnnxRuntimeLibrariesTest {
         }
     }
 
+    @Test
+    void emptyDirectoriesThatKilledJvmsLeftAreRemovedAndNothingElse() throws Exception {
+        FileTime hourAgo = FileTime.from(java.time.Instant.now().minus(java.time.Duration.ofHours(1)));
+        Path staleEmpty = Files.createDirectory(tmp.resolve("onnxruntime-java1234"));
+        Path staleFull = Files.createDirectory(tmp.resolve("onnxruntime-java5678"));
+        Files.writeString(staleFull.resolve("keep"), "x");
+        Path freshEmpty = Files.createDirectory(tmp.resolve("onnxruntime-java9999")); // a JVM starting right now
+        Path other = Files.createDirectory(tmp.resolve("something-else"));
+        for (Path dir : List.of(staleEmpty, staleFull, other)) {
+            Files.setLastModifiedTime(dir, hourAgo);
+        }
+        loadInAFreshJvm();
+        assertTrue(Files.notExists(staleEmpty), "an old empty directory is removed");
+        assertTrue(Files.exists(staleFull.resolve("keep")), "a directory with something in it is kept");
+        assertTrue(Files.exists(freshEmpty), "a new one may belong to a JVM starting up");
+        assertTrue(Files.exists(other), "only ONNX Runtime's directories are looked at");
+    }
+
     private void loadInAFreshJvm() throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process child = new ProcessBuilder(java.toString(), "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"),
