@@ -57,7 +57,7 @@ final class SoakBenchmark {
 
     private SoakBenchmark() {}
 
-    record Options(int minutes, int listeners, Path report, int workers, int steerers, int sampleSeconds, Path soundFont) {
+    record Options(int minutes, int listeners, Path report, int workers, int steerers, int sampleSeconds, int pauseSeconds, Path soundFont) {
         static Options parse(List<String> args) {
             int minutes = 60;
             int listeners = 48;
@@ -65,6 +65,7 @@ final class SoakBenchmark {
             int workers = 2;
             int steerers = 4;
             Integer sample = null;
+            int pause = 15;
             Path soundFont = Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2");
             List<String> rest = new ArrayList<>(args);
             while (!rest.isEmpty()) {
@@ -80,10 +81,11 @@ final class SoakBenchmark {
                     case "--workers" -> workers = Integer.parseInt(value);
                     case "--steerers" -> steerers = Integer.parseInt(value);
                     case "--sample-seconds" -> sample = Integer.parseInt(value);
+                    case "--pause-seconds" -> pause = Integer.parseInt(value);
                     case "--soundfont" -> soundFont = Path.of(value);
                     default -> throw new IllegalArgumentException("unknown option " + option + "; options: "
                             + Arrays.asList("--minutes N", "--listeners N", "--report FILE", "--workers N", "--steerers N",
-                            "--sample-seconds N", "--soundfont SF2"));
+                            "--sample-seconds N", "--pause-seconds N", "--soundfont SF2"));
                 }
             }
             if (minutes < 1 || listeners < 0 || workers < 0 || steerers < 0) {
@@ -91,7 +93,7 @@ final class SoakBenchmark {
             }
             // A minute per sample for a real soak; a short check gets 12 or more samples.
             int sampleSeconds = sample != null ? sample : Math.max(10, Math.min(60, minutes * 60 / 12));
-            return new Options(minutes, listeners, report, workers, steerers, sampleSeconds, soundFont);
+            return new Options(minutes, listeners, report, workers, steerers, sampleSeconds, pause, soundFont);
         }
     }
 
@@ -103,9 +105,9 @@ final class SoakBenchmark {
         Machine.print(out);
         Path clip = TestClips.short12s(repository.resolve("bench/target/bench-media"));
         out.printf("soak: %d min, %d listeners (AAC, users spread over the experiences), %d steering users (a stream each, every control "
-                        + "in a loop), %d working users (uploads A and B alternately, analysis, generate, execute, status, downloads) of %s; "
-                        + "a sample every %d s%n", options.minutes(), options.listeners(), options.steerers(), options.workers(),
-                clip.getFileName(), options.sampleSeconds());
+                        + "in a loop), %d working users (uploads A and B alternately, analysis, generate, execute, status, downloads) of %s, "
+                        + "%d s between one's cycles; a sample every %d s%n", options.minutes(), options.listeners(), options.steerers(), options.workers(),
+                clip.getFileName(), options.pauseSeconds(), options.sampleSeconds());
         out.println("retention: the server's defaults (720 h; orphans 24 h): nothing made during the run is old enough to be deleted, "
                 + "so the data directory grows by what the jobs store");
         Path work = Files.createTempDirectory("scorecast-bench-soak");
@@ -177,6 +179,7 @@ final class SoakBenchmark {
             }
             out.printf("set up %d listeners in %.1f s%n", listeners.size(), (System.nanoTime() - setup) / 1e9);
 
+            heapAfterGc(); // the server's start-up collections (before the instruments were read) are not the run's
             loadStart = System.nanoTime();
             deadline = loadStart + options.minutes() * 60_000_000_000L;
             List<Thread> loops = new ArrayList<>();
@@ -296,6 +299,9 @@ final class SoakBenchmark {
                     } else {
                         cycleB(key, genre, vocals, stems, cycle);
                     }
+                    // A pause between cycles: mixed work beside the live streams, not a machine saturated with jobs
+                    // (two users scoring back to back take both cores, and the live streams then fall behind).
+                    Thread.sleep(options.pauseSeconds() * 1000L);
                 } catch (Abandoned e) {
                     cyclesAbandoned.incrementAndGet();
                 } catch (InterruptedException e) {
