@@ -36,6 +36,8 @@ final class StreamListener {
     /** When the last bytes of {@link #kept} arrived (under its lock). */
     long lastArrival;
     final AtomicBoolean closed = new AtomicBoolean();
+    /** When {@link #close} was called (the wall time a listener was listening ends there); -1 while open. */
+    volatile long closedAt = -1;
     /** Pauses between two arrivals longer than {@link #GAP_NANOS} (the server writes every 40 ms or so), and the longest pause. */
     volatile int gaps;
     volatile double maxGapMillis;
@@ -217,7 +219,8 @@ final class StreamListener {
 
     /** Audio received over the wall time since the first byte. */
     double fraction() {
-        double wallSeconds = (System.nanoTime() - firstByte) / 1e9;
+        long until = closedAt >= 0 ? closedAt : System.nanoTime();
+        double wallSeconds = (until - firstByte) / 1e9;
         return Math.min(1, received() / wallSeconds);
     }
 
@@ -263,6 +266,7 @@ final class StreamListener {
 
     void close() {
         if (closed.compareAndSet(false, true)) {
+            closedAt = System.nanoTime();
             try {
                 socket.close();
             } catch (IOException ignored) {
