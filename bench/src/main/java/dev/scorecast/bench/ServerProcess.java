@@ -1,5 +1,7 @@
 package dev.scorecast.bench;
 
+import dev.scorecast.server.auth.ApiKeys;
+import dev.scorecast.server.db.Database;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -11,7 +13,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code bin/scorecast serve} as a child process on a fresh data directory and a free port, so a
@@ -21,11 +25,18 @@ final class ServerProcess implements AutoCloseable {
     final Process process;
     final String baseUrl;
     final String apiKey;
+    final Path dataDir;
+    /** Lines of the server's log that carry ERROR or an exception, and the first few of them. */
+    final AtomicLong errorLines;
+    final List<String> firstErrors;
 
-    private ServerProcess(Process process, String baseUrl, String apiKey) {
+    private ServerProcess(Process process, String baseUrl, String apiKey, Path dataDir, AtomicLong errorLines, List<String> firstErrors) {
         this.process = process;
         this.baseUrl = baseUrl;
         this.apiKey = apiKey;
+        this.dataDir = dataDir;
+        this.errorLines = errorLines;
+        this.firstErrors = firstErrors;
     }
 
     static ServerProcess start(Path repository, Path dataDir) throws IOException, InterruptedException {
@@ -74,6 +85,8 @@ final class ServerProcess implements AutoCloseable {
         });
         Process process = builder.start();
         var key = new CompletableFuture<String>();
+        var errors = new AtomicLong();
+        List<String> firstErrors = new CopyOnWriteArrayList<>();
         Thread.ofPlatform().daemon().start(() -> {
             try (var lines = new BufferedReader(new InputStreamReader(process.getInputStream()))) {
                 String line;
@@ -81,6 +94,12 @@ final class ServerProcess implements AutoCloseable {
                     int at = line.indexOf("sc_");
                     if (line.startsWith("Development API key") && at >= 0) {
                         key.complete(line.substring(at).strip());
+                    }
+                    if (line.contains(" ERROR ") || line.contains("Exception") || line.contains("OutOfMemoryError")) {
+                        errors.incrementAndGet();
+                        if (firstErrors.size() < 5) {
+                            firstErrors.add(line);
+                        }
                     }
                     if (System.getenv("SCORECAST_BENCH_VERBOSE") != null) {
                         System.err.println("[server] " + line);
@@ -93,22 +112,83 @@ final class ServerProcess implements AutoCloseable {
         });
         try {
             String apiKey = key.get(300, TimeUnit.SECONDS);
-            return new ServerProcess(process, "http://127.0.0.1:" + port, apiKey);
+            return new ServerProcess(process, "http://127.0.0.1:" + port, apiKey, dataDir, errors, firstErrors);
         } catch (Exception e) {
             process.destroyForcibly();
             throw new IllegalStateException("the server did not start", e);
         }
     }
 
+    /** New API keys for users {@code prefix-0} .. {@code prefix-(n-1)}, made in the server's database while it runs, as {@code scorecast keys create} does. */
+    List<String> createKeys(String prefix, int n) throws Exception {
+        List<String> keys = new java.util.ArrayList<>();
+        try (Database db = Database.open("jdbc:sqlite:" + dataDir.resolve("scorecast.db"))) {
+            ApiKeys apiKeys = new ApiKeys(db);
+            for (int i = 0; i < n; i++) {
+                keys.add(apiKeys.create(prefix + "-" + i));
+            }
+        }
+        return keys;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** The server JVM's threads (Java and native: FFmpeg's, ONNX Runtime's), from /proc/PID/status. */
+    int threads() throws IOException {
+        return (int) statusField("Threads:");
+    }
+
+    /** File descriptors the server holds open (sockets, files, pipes): the entries of /proc/PID/fd. */
+    int openFiles() throws IOException {
+        try (var fds = Files.list(Path.of("/proc/" + process.pid() + "/fd"))) {
+            return (int) fds.count();
+        }
+    }
+
+    /** Heap in use now (no collection), in bytes: {@code jcmd PID GC.heap_info}'s "used". */
+    long heapUsed() throws IOException, InterruptedException {
+        String info = jcmd("GC.heap_info");
+        var used = java.util.regex.Pattern.compile("heap\\s+total[^\\n]*?used (\\d+)K").matcher(info);
+        if (!used.find()) {
+            throw new IllegalStateException("no heap figure in jcmd GC.heap_info: " + info);
+        }
+        return Long.parseLong(used.group(1)) * 1024;
+    }
+
+    /**
+     * {@code jcmd PID GC.run}: System.gc() in the server, a stop-the-world full collection unless the server
+     * runs with -XX:+ExplicitGCInvokesConcurrent, where it starts a concurrent cycle. The JDK's own jcmd beside this JVM.
+     */
+    void startConcurrentGc() throws IOException, InterruptedException {
+        jcmd("GC.run");
+    }
+
+    private String jcmd(String command) throws IOException, InterruptedException {
+        Path java = Path.of(ProcessHandle.current().info().command().orElse("java"));
+        String jcmd = java.getParent() == null ? "jcmd" : java.resolveSibling("jcmd").toString();
+        Process p = new ProcessBuilder(jcmd, String.valueOf(process.pid()), command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IllegalStateException("jcmd " + command + " failed: " + out);
+        }
+        return out;
+    }
+
+    private long statusField(String name) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+            if (line.startsWith(name)) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        throw new IllegalStateException("no " + name + " for " + process.pid());
+    }
+
     /** Resident memory of the server's JVM (the java child of bin/scorecast), in bytes. */
     long residentBytes() throws IOException {
         // bin/scorecast execs java, so the process is the JVM itself.
-        for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
-            if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-            }
-        }
-        throw new IllegalStateException("no VmRSS for " + process.pid());
+        return statusField("VmRSS:") * 1024;
     }
 
     /**

@@ -37,24 +37,37 @@ final class TestClips {
 
     /** A 60 s 1920x1080 30 fps H.264 clip with AAC sound. */
     static Path oneMinute(Path dir) throws IOException, InterruptedException {
-        Path clip = dir.resolve("analysis-60s-1080p30-" + RECIPE + ".mp4");
+        return clip(dir.resolve("analysis-60s-1080p30-" + RECIPE + ".mp4"), SEGMENTS, "60 s of 1080p30 H.264");
+    }
+
+    /**
+     * A 12 s 640x360 30 fps H.264 clip with AAC sound and cuts at 4 and 8 s: quick to upload, analyse
+     * and score, for benchmarks that run many jobs (the soak).
+     */
+    static Path short12s(Path dir) throws IOException, InterruptedException {
+        String size = "s=640x360:r=30";
+        return clip(dir.resolve("short-12s-360p30-" + RECIPE + ".mp4"), List.of(new Segment("testsrc2=" + size, 4),
+                new Segment("smptehdbars=" + size, 4), new Segment("gradients=" + size + ":speed=0.03", 4)), "12 s of 360p30 H.264");
+    }
+
+    private static Path clip(Path clip, List<Segment> segments, String what) throws IOException, InterruptedException {
         if (Files.isRegularFile(clip)) {
             return clip;
         }
         List<String> command = new ArrayList<>(List.of("ffmpeg", "-hide_banner", "-loglevel", "error", "-y"));
         StringBuilder graph = new StringBuilder();
         int seconds = 0;
-        for (int i = 0; i < SEGMENTS.size(); i++) {
-            command.addAll(List.of("-f", "lavfi", "-i", SEGMENTS.get(i).source()));
-            graph.append("[%d:v]trim=duration=%d,setpts=PTS-STARTPTS[v%d];".formatted(i, SEGMENTS.get(i).seconds(), i));
-            seconds += SEGMENTS.get(i).seconds();
+        for (int i = 0; i < segments.size(); i++) {
+            command.addAll(List.of("-f", "lavfi", "-i", segments.get(i).source()));
+            graph.append("[%d:v]trim=duration=%d,setpts=PTS-STARTPTS[v%d];".formatted(i, segments.get(i).seconds(), i));
+            seconds += segments.get(i).seconds();
         }
-        for (int i = 0; i < SEGMENTS.size(); i++) {
+        for (int i = 0; i < segments.size(); i++) {
             graph.append("[v%d]".formatted(i));
         }
-        graph.append("concat=n=%d:v=1:a=0,format=yuv420p[v];".formatted(SEGMENTS.size()));
+        graph.append("concat=n=%d:v=1:a=0,format=yuv420p[v];".formatted(segments.size()));
         // A tone that beeps every second (onsets) over pink noise: sound that is neither silence nor speech.
-        int sound = SEGMENTS.size();
+        int sound = segments.size();
         command.addAll(List.of("-f", "lavfi", "-i", "sine=f=330:beep_factor=4:sample_rate=48000:d=" + seconds,
                 "-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.1:sample_rate=48000:d=" + seconds));
         graph.append("[%d:a][%d:a]amix=inputs=2,aformat=channel_layouts=stereo[a]".formatted(sound, sound + 1));
@@ -62,7 +75,7 @@ final class TestClips {
                 // A keyframe every 2 s, roughly what cameras and phones write.
                 "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-g", "60",
                 "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", "-f", "mp4"));
-        return make(clip, command, "60 s of 1080p30 H.264");
+        return make(clip, command, what);
     }
 
     /**

@@ -118,15 +118,25 @@ final class UploadBenchmark {
     }
 
     static String initialize(ServerProcess server, String variant, String fileName, String mediaType, long size) throws Exception {
+        return initialize(server, server.apiKey, variant, fileName, mediaType, size);
+    }
+
+    /** As above, as the user whose API key is {@code key}. */
+    static String initialize(ServerProcess server, String key, String variant, String fileName, String mediaType, long size) throws Exception {
         if (variant.equals("A")) {
-            return postJson(server, "/sync/initialize_video_upload",
+            return postJson(server, key, "/sync/initialize_video_upload",
                     Map.of("file_name", fileName, "file_size", size, "file_type", mediaType)).get("upload_id").asText();
         }
-        return postJson(server, "/sync_upload_init", Map.of("payload", Map.of("filename", fileName))).get("taskid").asText();
+        return postJson(server, key, "/sync_upload_init", Map.of("payload", Map.of("filename", fileName))).get("taskid").asText();
     }
 
     /** Sends all of {@code file} in chunks of {@code chunkBytes}, {@code parallel} at a time; returns the number of chunks. */
     static int sendChunks(ServerProcess server, String variant, String id, Path file, long chunkBytes, int parallel) throws Exception {
+        return sendChunks(server, server.apiKey, variant, id, file, chunkBytes, parallel);
+    }
+
+    /** As above, as the user whose API key is {@code key}. */
+    static int sendChunks(ServerProcess server, String key, String variant, String id, Path file, long chunkBytes, int parallel) throws Exception {
         long size = Files.size(file);
         int chunks = (int) ((size + chunkBytes - 1) / chunkBytes);
         try (var pool = Executors.newFixedThreadPool(parallel)) {
@@ -134,7 +144,7 @@ final class UploadBenchmark {
             for (int i = 0; i < chunks; i++) {
                 int index = i;
                 futures.add(pool.submit(() -> {
-                    sendChunk(server, variant, id, file, index, chunks, chunkBytes, size);
+                    sendChunk(server, key, variant, id, file, index, chunks, chunkBytes, size);
                     return null;
                 }));
             }
@@ -145,14 +155,14 @@ final class UploadBenchmark {
         return chunks;
     }
 
-    private static void sendChunk(ServerProcess server, String variant, String id, Path file, int index, int total,
+    private static void sendChunk(ServerProcess server, String key, String variant, String id, Path file, int index, int total,
                                   long chunkBytes, long size) throws Exception {
         long offset = index * chunkBytes;
         long length = Math.min(chunkBytes, size - offset);
         if (variant.equals("A")) {
             var body = HttpRequest.BodyPublishers.fromPublisher(
                     HttpRequest.BodyPublishers.ofInputStream(() -> slice(file, offset, length)), length);
-            post(server, "/sync/upload_chunk", body, Map.of("X-Upload-Id", id, "X-Chunk-Index", String.valueOf(index),
+            post(server, key, "/sync/upload_chunk", body, Map.of("X-Upload-Id", id, "X-Chunk-Index", String.valueOf(index),
                     "Content-Type", "application/octet-stream"));
             return;
         }
@@ -165,13 +175,18 @@ final class UploadBenchmark {
         var body = HttpRequest.BodyPublishers.concat(HttpRequest.BodyPublishers.ofByteArray(head),
                 HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofInputStream(() -> slice(file, offset, length)), length),
                 HttpRequest.BodyPublishers.ofByteArray(tail));
-        post(server, "/sync_upload_chunk", body, Map.of("Content-Type", "multipart/form-data; boundary=" + boundary));
+        post(server, key, "/sync_upload_chunk", body, Map.of("Content-Type", "multipart/form-data; boundary=" + boundary));
     }
 
     static JsonNode complete(ServerProcess server, String variant, String id, int chunks) throws Exception {
+        return complete(server, server.apiKey, variant, id, chunks);
+    }
+
+    /** As above, as the user whose API key is {@code key}. */
+    static JsonNode complete(ServerProcess server, String key, String variant, String id, int chunks) throws Exception {
         return variant.equals("A")
-                ? postJson(server, "/sync/complete_video_upload", Map.of("upload_id", id))
-                : postJson(server, "/sync_upload_complete", Map.of("taskid", id, "total", chunks));
+                ? postJson(server, key, "/sync/complete_video_upload", Map.of("upload_id", id))
+                : postJson(server, key, "/sync_upload_complete", Map.of("taskid", id, "total", chunks));
     }
 
     private static InputStream slice(Path file, long offset, long length) {
@@ -213,18 +228,60 @@ final class UploadBenchmark {
     }
 
     static JsonNode postJson(ServerProcess server, String path, Object body) throws Exception {
-        return post(server, path, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)), Map.of("Content-Type", "application/json"));
+        return postJson(server, server.apiKey, path, body);
+    }
+
+    static JsonNode postJson(ServerProcess server, String key, String path, Object body) throws Exception {
+        return post(server, key, path, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)), Map.of("Content-Type", "application/json"));
+    }
+
+    /** A GET of a JSON answer, as the user whose key is {@code key}. */
+    static JsonNode getJson(ServerProcess server, String key, String path) throws Exception {
+        HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create(server.baseUrl + path))
+                .header("Authorization", "Bearer " + key).GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new Refused(path, response.statusCode(), response.body());
+        }
+        return JSON.readTree(response.body());
+    }
+
+    /** A multipart POST of JSON parts (variant B's {@code /sync_generate} and {@code /sync_execute}), as the user whose key is {@code key}. */
+    static JsonNode postMultipart(ServerProcess server, String key, String path, Map<String, String> jsonParts) throws Exception {
+        String boundary = "bench-" + UUID.randomUUID();
+        var body = new StringBuilder();
+        jsonParts.forEach((name, json) -> body.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"").append(name)
+                .append("\"\r\nContent-Type: application/json\r\n\r\n").append(json).append("\r\n"));
+        body.append("--").append(boundary).append("--\r\n");
+        return post(server, key, path, HttpRequest.BodyPublishers.ofString(body.toString()),
+                Map.of("Content-Type", "multipart/form-data; boundary=" + boundary));
     }
 
     private static JsonNode post(ServerProcess server, String path, HttpRequest.BodyPublisher body, Map<String, String> headers) throws Exception {
+        return post(server, server.apiKey, path, body, headers);
+    }
+
+    private static JsonNode post(ServerProcess server, String key, String path, HttpRequest.BodyPublisher body, Map<String, String> headers)
+            throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.baseUrl + path))
-                .header("Authorization", "Bearer " + server.apiKey).POST(body);
+                .header("Authorization", "Bearer " + key).POST(body);
         headers.forEach(request::header);
         HttpResponse<String> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
-            throw new IllegalStateException(path + " answered " + response.statusCode() + ": " + response.body());
+            throw new Refused(path, response.statusCode(), response.body());
         }
         return JSON.readTree(response.body());
+    }
+
+    /** A call answered with another status than 200; the status is kept so that a caller can tell a 5xx from a refusal. */
+    static final class Refused extends IllegalStateException {
+        final String path;
+        final int status;
+
+        Refused(String path, int status, String body) {
+            super(path + " answered " + status + ": " + body);
+            this.path = path;
+            this.status = status;
+        }
     }
 
     static void deleteTree(Path dir) throws IOException {

@@ -35,7 +35,7 @@ final class LiveVocals {
 
     private final String performance;
     private final PhraseSinger singer;
-    private final long epochNanos;
+    private long epochNanos;
     private final int lookaheadFrames;
     /** How far beyond real time plus the look-ahead the performance renders now (its lead after a burst): lines are due that much sooner. */
     private long aheadFrames;
@@ -187,6 +187,11 @@ final class LiveVocals {
     /** The fade of a stop has ended: nothing sounds any more. */
     void silence() {
         sounding.clear();
+    }
+
+    /** The performance gave up {@code nanos} of real time after falling behind: its frames are due that much later. */
+    void delayed(long nanos) {
+        epochNanos += nanos;
     }
 
     /** This stage for a copy of the performance (a fork): same lines, the same ones sounding at the same sample, same switches. */

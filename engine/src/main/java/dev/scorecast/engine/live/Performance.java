@@ -38,8 +38,21 @@ public final class Performance implements AutoCloseable {
     private volatile NowPlaying now = NowPlaying.IDLE;
     /** Completed at the first block that plays music (or failed when the performance ends first). */
     private final CompletableFuture<AppliesAt> firstPlayed = new CompletableFuture<>();
-    /** Real time of frame 0, for pacing: block k is due at epoch + k frames, minus the look-ahead. */
-    final long epochNanos;
+    /**
+     * Real time of frame 0, for pacing: block k is due at epoch + k frames, minus the look-ahead. Moved on (by the loop
+     * holding the performance) when the performance has fallen further behind than {@link #MAX_CATCH_UP_BLOCKS}.
+     */
+    long epochNanos;
+    /**
+     * The most blocks of real time a performance that fell behind (a stall, a machine past its capacity) renders to
+     * catch up, about 2 s; the rest of the debt is given up: the stream goes on from where it was, as if it had started
+     * that much later. Rendering a longer debt at once held its loop from every other performance, and handed its
+     * listeners more than their queues hold ({@link Listener#CAPACITY}, about 5 s), so that the server dropped them as
+     * too slow (issue 15's soak, on an overloaded machine: streams 30 to 60 s behind, listeners cut off).
+     */
+    static final int MAX_CATCH_UP_BLOCKS = 96;
+    /** Frames of real time given up so far (see {@link #MAX_CATCH_UP_BLOCKS}). */
+    private long skippedFrames;
     volatile boolean closed;
     /** Held by the render loop rendering this performance now; loops skip a performance another one holds. */
     private final AtomicBoolean rendering = new AtomicBoolean();
@@ -179,6 +192,15 @@ public final class Performance implements AutoCloseable {
             dispose();
             return -1;
         }
+        long behind = (nowNanos - epochNanos) * RATE / 1_000_000_000L - clock.frame();
+        long most = (long) MAX_CATCH_UP_BLOCKS * context.blockFrames();
+        if (behind > most) {
+            long skip = behind - most;
+            long skipNanos = skip * 1_000_000_000L / RATE;
+            epochNanos += skipNanos;
+            vocals.delayed(skipNanos);
+            skippedFrames += skip;
+        }
         long due = (nowNanos - epochNanos) * RATE / 1_000_000_000L + context.lookaheadFrames();
         if (burstWanted) {
             burstWanted = false;
@@ -202,6 +224,11 @@ public final class Performance implements AutoCloseable {
 
     private int blocksOf(long frames) {
         return (int) ((frames + context.blockFrames() - 1) / context.blockFrames());
+    }
+
+    /** Frames of real time this performance gave up after falling too far behind (see {@link #MAX_CATCH_UP_BLOCKS}). */
+    long skippedFrames() {
+        return skippedFrames;
     }
 
     /** Whether the loop has fallen behind real time (a block is due that should already have been heard). */

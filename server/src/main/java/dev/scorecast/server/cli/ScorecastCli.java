@@ -37,7 +37,7 @@ public final class ScorecastCli {
                     scorecast score VIDEO -o OUT.mp4 [--genre G] [--seed N] [--vocals] [--voiceover "SCRIPT"]
                                                        score a video with no server (outputs in OUT-outputs/)""",
             "bench", """
-                    scorecast bench upload|analysis|score|live [options]
+                    scorecast bench upload|analysis|score|live|soak [options]
                                                        the benchmarks (scorecast help bench; docs/BENCHMARKS.md)""",
             "help", """
                     scorecast help [COMMAND]           this text, or one command's (also --help, -h)""");
