@@ -32,7 +32,7 @@ class CrashRecoveryIT {
 
     @Test
     void killedAtRandomPointsItComesBackWhole() throws Exception {
-        int kills = Integer.getInteger("scorecast.crash.kills", 6);
+        int kills = Integer.getInteger("scorecast.crash.kills", 20);
         Random random = new Random(Long.getLong("scorecast.crash.seed", 20261123L));
         ChildServer server = ChildServer.start(data, Map.of());
         String key = server.firstKey;
@@ -133,6 +133,22 @@ class CrashRecoveryIT {
             });
             for (String key : named) {
                 assertTrue(Files.exists(files.resolve(key)), "a row names " + key + " but the file is missing");
+            }
+            // Each stored video and each chunk still waiting for its upload's completion is whole:
+            // its size and CRC32C are the ones recorded when it was written.
+            List<String[]> recorded = db.query(c -> {
+                List<String[]> rows = new ArrayList<>(Rows.list(c, "SELECT stored_as, size, crc32c FROM videos",
+                        row -> new String[] {row.getString(1), Long.toString(row.getLong(2)), row.getString(3)}));
+                rows.addAll(Rows.list(c, "SELECT k.stored_as, k.size, k.crc32c FROM upload_chunks k JOIN uploads u ON u.id = k.upload_id "
+                        + "WHERE u.state <> 'complete'", row -> new String[] {row.getString(1), Long.toString(row.getLong(2)), row.getString(3)}));
+                return rows;
+            });
+            for (String[] row : recorded) {
+                byte[] bytes = Files.readAllBytes(files.resolve(row[0]));
+                java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+                crc.update(bytes);
+                assertEquals(Long.parseLong(row[1]), bytes.length, "size of " + row[0]);
+                assertEquals(row[2], dev.scorecast.server.storage.Checksums.hex(crc), "CRC32C of " + row[0]);
             }
             List<String> executions = db.query(c -> Rows.list(c, "SELECT id FROM executions", row -> row.getString("id")));
             List<String> analyses = db.query(c -> Rows.list(c, "SELECT id FROM analyses", row -> row.getString("id")));
