@@ -92,11 +92,14 @@ class CrashRecoveryIT {
                     // the connection died with the server: expected
                 }
                 server = ChildServer.start(data, Map.of());
+                System.out.printf("crash: kill %d of %d at point %d after %d ms%n", round + 1, kills, point, delay);
             }
 
             Api api2 = server.api(key);
+            Map<String, Integer> outcomes = new java.util.TreeMap<>();
             for (String job : jobs) {
                 JsonNode status = ScoringFlowTest.awaitExecution(api2, "/sync/status", Map.of("job_id", job));
+                outcomes.merge(status.get("kind").asText() + " " + status.get("status").asText(), 1, Integer::sum);
                 assertTrue(List.of("finished", "error").contains(status.get("status").asText()), "job " + job + " ended: " + status);
                 if (status.get("kind").asText().equals("execution") && status.get("status").asText().equals("finished")) {
                     for (var link : (Iterable<Map.Entry<String, JsonNode>>) status.get("links")::fields) {
@@ -107,6 +110,7 @@ class CrashRecoveryIT {
                     }
                 }
             }
+            System.out.println("crash: jobs ended " + outcomes + ", uploads " + uploads.size());
             for (String upload : uploads) {
                 JsonNode status = api2.get("/sync/upload_status?upload_id=" + upload).body();
                 assertTrue(!"assembling".equals(status.path("state").asText()), "upload " + upload + " left assembling: " + status);
