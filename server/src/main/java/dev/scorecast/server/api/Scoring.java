@@ -76,8 +76,16 @@ final class Scoring {
         return state.job().status() == JobStatus.FINISHED ? executions.linksFor(state.record().id()).get("results") : null;
     }
 
+    /** Links to a finished execution's outputs; no stems link when the plan asked for none (it would only answer 404). */
     Map<String, String> links(ExecutionState state) {
-        return state.job().status() == JobStatus.FINISHED ? executions.linksFor(state.record().id()) : null;
+        if (state.job().status() != JobStatus.FINISHED) {
+            return null;
+        }
+        Map<String, String> links = new java.util.LinkedHashMap<>(executions.linksFor(state.record().id()));
+        if (executions.blobFor(state.record().id(), dev.scorecast.engine.pipeline.Execution.STEMS_ZIP).isEmpty()) {
+            links.remove("stems");
+        }
+        return links;
     }
 
     /** The plan exactly as {@link PlanJson} writes it, for embedding in a response. */
