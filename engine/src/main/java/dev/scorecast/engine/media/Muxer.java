@@ -96,6 +96,27 @@ public final class Muxer {
         Objects.requireNonNull(video, "video");
         Objects.requireNonNull(audioWav, "audioWav");
         Objects.requireNonNull(out, "out");
+        try {
+            write(video, audioWav, out, ESTIMATED_INDEX_SPACE);
+        } catch (IndexSpaceTooSmall e) {
+            write(video, audioWav, out, FASTSTART); // the estimate was short: write the index at the end and move it up
+        }
+    }
+
+    /** {@link #write}: keep space for the index as {@link #indexBytes} estimates it. */
+    static final long ESTIMATED_INDEX_SPACE = -1;
+    /** {@link #write}: no space kept; FFmpeg's faststart moves the index up afterwards. */
+    static final long FASTSTART = 0;
+
+    /**
+     * One attempt. With space kept ({@code indexSpace} bytes, or {@link #ESTIMATED_INDEX_SPACE}),
+     * the index (moov) goes into room left at the front of the file from the start, instead of
+     * FFmpeg's faststart, which writes the index at the end and then copies the whole file (the
+     * minute's 116 MB) to move it up.
+     *
+     * @throws IndexSpaceTooSmall when the index did not fit in the space kept; nothing is left behind
+     */
+    static void write(Path video, Path audioWav, Path out, long indexSpace) {
         try (InputFile in = InputFile.open(video, MediaLimits.DEFAULT);
                 Output output = Output.create(out, "mp4")) {
             int vIndex = in.firstVideoStream();
@@ -124,14 +145,35 @@ public final class Muxer {
             dst.sample_aspect_ratio(src.sample_aspect_ratio());
             dst.disposition(src.disposition());
             try (AacTrack audio = AacTrack.open(audioWav, output)) {
-                output.start(Map.of("movflags", "+faststart"));
+                long reserve = indexSpace == ESTIMATED_INDEX_SPACE ? indexBytes(src, audio.packets()) : indexSpace;
+                output.start(reserve > 0 ? Map.of("moov_size", Long.toString(reserve)) : Map.of("movflags", "+faststart"));
                 copy(in, vIndex, src, dst, output, audio);
                 while (audio.pump()) {
                     // the rest of the audio, if it outlasts the picture
                 }
-                output.finish();
+                if (reserve > 0) {
+                    output.finishInReservedSpace();
+                } else {
+                    output.finish();
+                }
             }
         }
+    }
+
+    /**
+     * Bytes to keep for the index: about 36 bytes per packet were measured (65 KB for a minute of
+     * 1800 pictures and 2813 AAC frames); twice that plus 16 KB, so that a stream with more
+     * tables per sample still fits. 0 when the video's picture count is unknown (faststart then).
+     */
+    static long indexBytes(AVStream video, long audioPackets) {
+        long pictures = video.nb_frames();
+        if (pictures <= 0 && video.duration() > 0 && video.avg_frame_rate().num() > 0 && video.avg_frame_rate().den() > 0) {
+            pictures = (long) Math.ceil(video.duration() * av_q2d(video.time_base()) * Math.min(240, av_q2d(video.avg_frame_rate())));
+        }
+        if (pictures <= 0) {
+            return 0;
+        }
+        return 16_384 + 32 * pictures + 24 * audioPackets;
     }
 
     private static void copy(InputFile in, int vIndex, AVStream src, AVStream dst, Output output, AacTrack audio) {
@@ -235,8 +277,21 @@ public final class Muxer {
             check(av_interleaved_write_frame(ctx, packet), "write a packet to " + target.getFileName());
         }
 
+        /** As {@link #finish()} for an index written into space kept at the front; {@link IndexSpaceTooSmall} when it did not fit. */
+        void finishInReservedSpace() {
+            if (av_write_trailer(ctx) < 0) {
+                // Most likely the index did not fit; any other failure recurs in the faststart attempt and is reported there.
+                throw new IndexSpaceTooSmall();
+            }
+            moveIntoPlace();
+        }
+
         void finish() {
             check(av_write_trailer(ctx), "finish " + target.getFileName());
+            moveIntoPlace();
+        }
+
+        private void moveIntoPlace() {
             closeNative();
             try {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -308,6 +363,11 @@ public final class Muxer {
         }
 
         /** Opens {@code wav} (48 kHz, mono or stereo) and adds an AAC stream to {@code out}. Call before {@link Output#start}. */
+        /** How many packets the track will hold: one per encoder frame, plus the encoder's priming frame. */
+        long packets() {
+            return (in.frames() + frameSize - 1) / frameSize + 1;
+        }
+
         static AacTrack open(Path wav, Output out) {
             WavReader in = WavReader.open(wav, "audio", "the muxer");
             AVCodecContext enc = null;
@@ -405,6 +465,13 @@ public final class Muxer {
             av_frame_free(frame);
             avcodec_free_context(enc);
             in.close();
+        }
+    }
+
+    /** The index outgrew the space kept for it; {@link #mux(Path, Path, Path)} writes the file again with faststart. */
+    static final class IndexSpaceTooSmall extends RuntimeException {
+        IndexSpaceTooSmall() {
+            super("the space kept for the MP4 index was too small", null, false, false);
         }
     }
 }
