@@ -95,7 +95,9 @@ class PlayerFlowTest {
             audio.awaitBytes(1, 2);
             double firstByteMs = (audio.firstByteNanos - audio.connectedNanos) / 1e6;
             System.out.printf("player: first audio byte %.0f ms after connecting%n", firstByteMs);
-            assertTrue(audio.firstByteNanos > 0 && firstByteMs < 300, "first byte after " + firstByteMs + " ms");
+            // Only a bound against a stall here: how soon the first byte comes is measured by
+            // `bin/scorecast bench live` on the real server process (docs/BENCHMARKS.md), not in a test on a shared machine.
+            assertTrue(audio.firstByteNanos > 0 && firstByteMs < 5000, "first byte after " + firstByteMs + " ms");
             Thread.sleep(10_300);
             double tempo = transport(api).get("tempo").asDouble();
             float[] mono = LiveAudio.decode(audio.bytes(), work);
