@@ -12,16 +12,23 @@ final class TestServer implements AutoCloseable {
     final Path dataDir;
     final Map<String, String> env;
     final AnalysisEngine engine;
+    /** The time every part of the server reads: the system's, or a {@link VirtualClock} a test moves. */
+    final java.time.Clock clock;
     ScorecastServer server;
     private boolean closed;
     final String aliceKey;
     final String bobKey;
 
     private TestServer(Path dataDir, Map<String, String> env, AnalysisEngine engine) {
+        this(dataDir, env, engine, java.time.Clock.systemUTC());
+    }
+
+    private TestServer(Path dataDir, Map<String, String> env, AnalysisEngine engine, java.time.Clock clock) {
         this.dataDir = dataDir;
         this.env = env;
         this.engine = engine;
-        this.server = ScorecastServer.start(config(), engine);
+        this.clock = clock;
+        this.server = ScorecastServer.start(config(), engine, clock);
         this.aliceKey = server.keys().create("alice");
         this.bobKey = server.keys().create("bob");
     }
@@ -35,8 +42,17 @@ final class TestServer implements AutoCloseable {
         return start(dataDir, overrides, EngineAnalysis.create());
     }
 
+    /** A server on {@code clock}'s time: expiry and TTLs move when the test moves the clock. */
+    static TestServer start(Path dataDir, Map<String, String> overrides, java.time.Clock clock) {
+        return new TestServer(dataDir, environment(dataDir, overrides), EngineAnalysis.create(), clock);
+    }
+
     /** A server whose analyses run {@code engine} instead of the real one. */
     static TestServer start(Path dataDir, Map<String, String> overrides, AnalysisEngine engine) {
+        return new TestServer(dataDir, environment(dataDir, overrides), engine);
+    }
+
+    private static Map<String, String> environment(Path dataDir, Map<String, String> overrides) {
         var env = new HashMap<String, String>(overrides);
         env.put("SCORECAST_DATA", dataDir.toString());
         env.put("SCORECAST_HOST", "127.0.0.1");
@@ -48,7 +64,7 @@ final class TestServer implements AutoCloseable {
         env.putIfAbsent("SCORECAST_SOUNDFONT", "/usr/share/sounds/sf2/TimGM6mb.sf2");
         // Dozens of servers start in the suite; warming each one's player would only cost time.
         env.putIfAbsent("SCORECAST_LIVE_WARMUP_SECONDS", "0");
-        return new TestServer(dataDir, env, engine);
+        return env;
     }
 
     private ServerConfig config() {
@@ -58,7 +74,7 @@ final class TestServer implements AutoCloseable {
     /** Stops the server and starts a new one on the same data directory (a restart). */
     void restart() {
         server.close();
-        server = ScorecastServer.start(config(), engine);
+        server = ScorecastServer.start(config(), engine, clock);
     }
 
     /**

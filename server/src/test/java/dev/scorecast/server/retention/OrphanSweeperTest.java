@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.scorecast.server.VirtualClock;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
 import dev.scorecast.server.storage.LocalBlobStore;
@@ -66,12 +67,12 @@ class OrphanSweeperTest {
             Files.writeString(livePartial, "being written");
             Seed.touch(livePartial, T0.plus(Duration.ofHours(20)));
 
-            var clock = new RetentionTest.MovableClock(T0.plus(GRACE).minus(Duration.ofMinutes(1)));
+            var clock = new VirtualClock(T0.plus(GRACE).minus(Duration.ofMinutes(1)));
             var sweeper = new OrphanSweeper(database, blobs, data, clock, GRACE);
             assertEquals(0, sweeper.sweep(), "nothing is untouched for 24 hours yet");
             orphans.forEach(key -> assertTrue(seed.exists(key), key));
 
-            clock.now = T0.plus(GRACE).plus(Duration.ofMinutes(1));
+            clock.set(T0.plus(GRACE).plus(Duration.ofMinutes(1)));
             // 7 groups: exe_dead, vid_dead, upl_dead, ana_dead, upl_ok's chunk, plan_dead.json, ana_dead.json; and the spooled part.
             assertEquals(8, sweeper.sweep());
             orphans.forEach(key -> assertFalse(seed.exists(key), key + " is an orphan"));
@@ -85,7 +86,7 @@ class OrphanSweeperTest {
             assertTrue(seed.exists("executions/exe_live/input/plan.json"), "a directory goes only when its newest file is old");
             assertTrue(Files.exists(livePartial), "a temporary file touched within the grace");
 
-            clock.now = T0.plus(Duration.ofHours(20)).plus(GRACE).plus(Duration.ofMinutes(1));
+            clock.set(T0.plus(Duration.ofHours(20)).plus(GRACE).plus(Duration.ofMinutes(1)));
             assertEquals(1, sweeper.sweep(), "exe_live never got its row: now it is a crash's leftover");
             assertFalse(seed.exists("executions/exe_live/out/video.mp4"));
             assertFalse(Files.exists(livePartial));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.server.PostgresSchema;
+import dev.scorecast.server.VirtualClock;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.config.Quotas;
 import dev.scorecast.server.config.ServerConfig;
@@ -15,10 +16,8 @@ import dev.scorecast.server.quota.QuotaGuard;
 import dev.scorecast.server.storage.LocalBlobStore;
 import dev.scorecast.server.upload.UploadService;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,11 +55,11 @@ class RetentionTest {
             seed.video("bob", "upl_c", "vid_c", T0);
             seed.execution("bob", "exe_c", "vid_c", "plans/analyses/ana_c.json", "processing", T0, T0.plus(Duration.ofHours(1)));
 
-            var clock = new MovableClock(T0.plus(KEEP).minus(Duration.ofHours(1)));
+            var clock = new VirtualClock(T0.plus(KEEP).minus(Duration.ofHours(1)));
             var retention = new Retention(database, blobs, quotas, clock, KEEP);
             assertEquals(new Retention.Removed(0, 0), retention.sweep(), "nothing ended 30 days ago yet");
 
-            clock.now = T0.plus(KEEP).plus(Duration.ofHours(3));
+            clock.set(T0.plus(KEEP).plus(Duration.ofHours(3)));
             assertEquals(new Retention.Removed(2, 1), retention.sweep(), "exe_a and exe_b ended 30 days ago; then video A is unused");
             for (String key : new String[] {"executions/exe_a/out/video.mp4", "executions/exe_a/input/plan.json", "executions/exe_b/input/plan.json",
                     "videos/vid_a/source", "videos/vid_a/audio.wav", "uploads/upl_a/0-chk", "analyses/ana_a/analysis.json", "plans/plan_a.json"}) {
@@ -88,7 +87,7 @@ class RetentionTest {
             assertEquals("video_id", notFound.field());
             uploads.close();
 
-            clock.now = T0.plus(Duration.ofDays(20)).plus(KEEP).plus(Duration.ofMinutes(1));
+            clock.set(T0.plus(Duration.ofDays(20)).plus(KEEP).plus(Duration.ofMinutes(1)));
             assertEquals(new Retention.Removed(0, 1), retention.sweep(), "video B's last use was day 20");
             assertFalse(seed.exists("plans/analyses/ana_b.json"), "the analysis the client sent goes with its plan");
             assertFalse(seed.exists("videos/vid_b/source"));
@@ -114,30 +113,6 @@ class RetentionTest {
             withUrl.run(null);
         } else {
             PostgresSchema.run(withUrl);
-        }
-    }
-
-    /** Virtual time: the test sets it. */
-    static final class MovableClock extends Clock {
-        volatile Instant now;
-
-        MovableClock(Instant now) {
-            this.now = now;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
         }
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.server.PostgresSchema;
+import dev.scorecast.server.VirtualClock;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.config.ServerConfig;
 import dev.scorecast.server.db.Database;
@@ -16,10 +17,8 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -39,8 +38,11 @@ class UploadExpiryTest {
     Path data;
 
     /** A clock the test moves by hand. */
-    static class ManualClock extends Clock {
-        volatile Instant now = Instant.parse("2026-11-22T08:00:00Z");
+    static class ManualClock extends VirtualClock {
+        ManualClock() {
+            super(Instant.parse("2026-11-22T08:00:00Z"));
+        }
+
         private volatile Thread gated;
         private int readings;
         private int stopAt;
@@ -71,17 +73,7 @@ class UploadExpiryTest {
                     Thread.currentThread().interrupt();
                 }
             }
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
+            return super.instant();
         }
     }
 
@@ -100,11 +92,11 @@ class UploadExpiryTest {
             Path staleDir = data.resolve("files/uploads/" + stale.id());
             assertTrue(Files.isDirectory(staleDir));
 
-            clock.now = clock.now.plus(Duration.ofMinutes(90));
+            clock.advance(Duration.ofMinutes(90));
             uploads.putChunk(owner, Variant.B, fresh.id(), new IncomingChunk(0, 2, null, null, 4L, new ByteArrayInputStream(bytes)));
             assertEquals(0, uploads.removeExpired(), "nothing is older than two hours yet");
 
-            clock.now = clock.now.plus(Duration.ofMinutes(40));
+            clock.advance(Duration.ofMinutes(40));
             assertEquals(1, uploads.removeExpired(), "the stale upload is 130 minutes old, the fresh one 40");
             assertThrows(NotFound.class, () -> uploads.progress(owner, Variant.B, stale.id()));
             assertFalse(Files.exists(staleDir));
@@ -124,7 +116,7 @@ class UploadExpiryTest {
             var owner = new Principal("alice");
             Upload upload = uploads.initialize(owner, Variant.B, "a.mp4", null, null);
             uploads.putChunk(owner, Variant.B, upload.id(), chunk(0, new ByteArrayInputStream(new byte[] {1, 2, 3, 4})));
-            clock.now = clock.now.plus(Duration.ofHours(3));
+            clock.advance(Duration.ofHours(3));
 
             // The sweep's first reading of the clock lists the expired uploads; it stops at its second, before deleting.
             var sweep = new FutureTask<>(uploads::removeExpired);
@@ -154,7 +146,7 @@ class UploadExpiryTest {
             var owner = new Principal("alice");
             Upload upload = uploads.initialize(owner, Variant.B, "a.mp4", null, null);
             uploads.putChunk(owner, Variant.B, upload.id(), chunk(0, new ByteArrayInputStream(new byte[] {1, 2, 3, 4})));
-            clock.now = clock.now.plus(Duration.ofHours(3));
+            clock.advance(Duration.ofHours(3));
 
             var arriving = new CountDownLatch(1);
             var swept = new CountDownLatch(1);
