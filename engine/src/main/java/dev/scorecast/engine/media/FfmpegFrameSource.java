@@ -1,6 +1,7 @@
 package dev.scorecast.engine.media;
 
 import static org.bytedeco.ffmpeg.global.avcodec.AVDISCARD_ALL;
+import static org.bytedeco.ffmpeg.global.avcodec.AV_PKT_FLAG_DISCARD;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_alloc;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_clone;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_free;
@@ -98,6 +99,8 @@ public final class FfmpegFrameSource implements FrameSource {
     private long segmentStartPts = AV_NOPTS_VALUE;
     /** Within a segment: the picture at this timestamp starts the next segment; the source ends before it. */
     private long segmentStopPts = AV_NOPTS_VALUE;
+    /** The earliest presentation time among the packets sent to the decoder since the start (of the file or segment). */
+    private long earliestPtsSent = Long.MAX_VALUE;
 
     private FfmpegFrameSource(InputFile in, int videoIndex, StreamDecoder decoder, PictureScaler scaler, AVPacket packet,
                               MediaLimits limits, GapScreen screen) {
@@ -351,6 +354,7 @@ public final class FfmpegFrameSource implements FrameSource {
         nextIndex = firstIndex;
         segmentStartPts = startPts;
         segmentStopPts = stopPts;
+        earliestPtsSent = Long.MAX_VALUE;
         return true;
     }
 
@@ -406,7 +410,17 @@ public final class FfmpegFrameSource implements FrameSource {
             if (referencesOnly) {
                 long pts = next.pts();
                 boolean inGap = fillThroughPts != AV_NOPTS_VALUE && pts > fillAfterPts && pts <= fillThroughPts;
-                decoder.skipNonReference(!inGap);
+                // The first picture shown may be a non-reference one (a file cut without re-encoding
+                // starts on a B-frame), and with nothing delivered before it there is no gap to go
+                // back into: before the first delivery, a packet shown before every one sent so far is
+                // decoded whatever its kind. Decided by timestamps alone, so the same on any machine.
+                boolean discarded = (next.flags() & AV_PKT_FLAG_DISCARD) != 0;
+                boolean mayBeFirst = lastDeliveredIndex < 0 && !discarded && pts < earliestPtsSent
+                        && (segmentStartPts == AV_NOPTS_VALUE || pts >= segmentStartPts);
+                if (!discarded) {
+                    earliestPtsSent = Math.min(earliestPtsSent, pts);
+                }
+                decoder.skipNonReference(!inGap && !mayBeFirst);
             }
             int ret = decoder.send(next);
             if (ret < 0 && ret != Ffmpeg.EAGAIN) {
@@ -433,7 +447,9 @@ public final class FfmpegFrameSource implements FrameSource {
                         if (packet.pts() == AV_NOPTS_VALUE) {
                             decodeEverything(); // no timestamps: nothing to count passed-over pictures by
                         } else {
-                            pendingPts.add(packet.pts());
+                            if ((packet.flags() & AV_PKT_FLAG_DISCARD) == 0) { // an edit list's cut packet gives no picture
+                                pendingPts.add(packet.pts());
+                            }
                             maxDtsRead = Math.max(maxDtsRead, packet.dts() != AV_NOPTS_VALUE ? packet.dts() : packet.pts());
                         }
                     }

@@ -1,6 +1,7 @@
 package dev.scorecast.engine.media;
 
 import static org.bytedeco.ffmpeg.global.avcodec.AVDISCARD_ALL;
+import static org.bytedeco.ffmpeg.global.avcodec.AV_PKT_FLAG_DISCARD;
 import static org.bytedeco.ffmpeg.global.avcodec.AV_PKT_FLAG_KEY;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_alloc;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_free;
@@ -69,6 +70,9 @@ final class PacketTimeline {
                         }
                         if (packet.pts() > maxTicks) {
                             break; // past the duration limit: the sources end there
+                        }
+                        if ((packet.flags() & AV_PKT_FLAG_DISCARD) != 0) {
+                            continue; // an edit list cuts it: the decoder gives no picture for it, so it is not counted
                         }
                         pts.add(packet.pts());
                         if ((packet.flags() & AV_PKT_FLAG_KEY) != 0) {

@@ -27,6 +27,8 @@ class SegmentedFrameSourceTest {
     private static Path closedGops;
     /** The same pictures with open GOPs: pictures before a keyframe in time may follow it in the file. */
     private static Path openGops;
+    /** The closed-GOP clip cut at 1.5 s without re-encoding: an edit list hides the pictures before the cut. */
+    private static Path trimmed;
 
     @BeforeAll
     static void makeClips() {
@@ -36,6 +38,7 @@ class SegmentedFrameSourceTest {
                 + "[0:v][b][c]concat=n=3:v=1:a=0,format=yuv420p[v] -map [v] -c:v libx264 -preset veryfast -bf 3 ";
         closedGops = TestVideos.make(dir, "closed.mp4", pictures + "-x264-params keyint=30:min-keyint=30:scenecut=0");
         openGops = TestVideos.make(dir, "open.mp4", pictures + "-x264-params keyint=30:min-keyint=30:scenecut=0:open-gop=1");
+        trimmed = TestVideos.make(dir, "trimmed.mp4", "-ss 1.5 -i " + closedGops + " -c copy");
     }
 
     @Test
@@ -51,9 +54,9 @@ class SegmentedFrameSourceTest {
 
     @Test
     void everyPictureAsOneDecoderDeliversIt() {
-        for (Path clip : List.of(closedGops, openGops)) {
+        for (Path clip : List.of(closedGops, openGops, trimmed)) {
             List<Picture> one = readAll(FfmpegFrameSource.open(clip, MediaLimits.DEFAULT, 160));
-            assertEquals(300, one.size());
+            assertEquals(clip == trimmed ? 255 : 300, one.size(), clip.getFileName().toString());
             for (int workers : new int[] {1, 2, 3}) {
                 // A screen that asks for every gap: every picture is decoded.
                 List<Picture> segmented = readAll(SegmentedFrameSource.open(clip, MediaLimits.DEFAULT, 160,
