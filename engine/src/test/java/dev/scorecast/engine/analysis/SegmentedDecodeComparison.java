@@ -7,7 +7,11 @@ import dev.scorecast.engine.media.SegmentedFrameSource;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 
-/** Manual: one clip analysed with one decoder and with segments, alternately; wall and process CPU. */
+/**
+ * Manual, not a test: one clip analysed with one decoder and with segments, alternately, printing
+ * wall time, process CPU time and the cuts of each; the figures in docs/BENCHMARKS.md, "Sixth
+ * measurement", came from it. Arguments: the clip, and how many pairs (2).
+ */
 public final class SegmentedDecodeComparison {
     public static void main(String[] args) throws Exception {
         Path clip = Path.of(args[0]);
