@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.LongStream;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
 
 /**
@@ -57,15 +58,17 @@ final class PacketTimeline {
             if (packet == null) {
                 throw new OutOfMemoryError("FFmpeg could not allocate a packet");
             }
-            LongList pts = new LongList();
-            LongList keyPts = new LongList();
+            LongStream.Builder pts = LongStream.builder();
+            LongStream.Builder keyPts = LongStream.builder();
+            int packets = 0;
+            int keyframes = 0;
             try {
                 while (av_read_frame(in.context(), packet) >= 0) {
                     try {
                         if (packet.stream_index() != videoIndex) {
                             continue;
                         }
-                        if (packet.pts() == AV_NOPTS_VALUE || packet.dts() == AV_NOPTS_VALUE || pts.size() >= maxPackets) {
+                        if (packet.pts() == AV_NOPTS_VALUE || packet.dts() == AV_NOPTS_VALUE || packets >= maxPackets) {
                             return null;
                         }
                         if (packet.pts() > maxTicks) {
@@ -75,8 +78,10 @@ final class PacketTimeline {
                             continue; // an edit list cuts it: the decoder gives no picture for it, so it is not counted
                         }
                         pts.add(packet.pts());
+                        packets++;
                         if ((packet.flags() & AV_PKT_FLAG_KEY) != 0) {
                             keyPts.add(packet.pts());
+                            keyframes++;
                         }
                     } finally {
                         av_packet_unref(packet);
@@ -85,12 +90,12 @@ final class PacketTimeline {
             } finally {
                 av_packet_free(packet);
             }
-            if (keyPts.size() == 0) {
+            if (keyframes == 0) {
                 return null;
             }
-            long[] sorted = pts.toArray();
+            long[] sorted = pts.build().toArray();
             Arrays.sort(sorted);
-            long[] keys = keyPts.toArray();
+            long[] keys = keyPts.build().toArray();
             Arrays.sort(keys);
             return new PacketTimeline(sorted, keys);
         }
@@ -135,26 +140,5 @@ final class PacketTimeline {
             segments.add(new Segment(starts.get(i), stop, picturesBefore(starts.get(i))));
         }
         return List.copyOf(segments);
-    }
-
-    /** A growable list of longs: a minute of video is 1,800 packets, a long one a few hundred thousand. */
-    private static final class LongList {
-        private long[] values = new long[1024];
-        private int size;
-
-        void add(long value) {
-            if (size == values.length) {
-                values = Arrays.copyOf(values, size * 2);
-            }
-            values[size++] = value;
-        }
-
-        int size() {
-            return size;
-        }
-
-        long[] toArray() {
-            return Arrays.copyOf(values, size);
-        }
     }
 }

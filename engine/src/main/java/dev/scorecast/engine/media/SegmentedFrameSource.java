@@ -125,8 +125,6 @@ public final class SegmentedFrameSource implements FrameSource {
                 } finally {
                     if (own != null) {
                         own.close();
-                    } else if (firstSegment == 0) {
-                        first.close();
                     }
                 }
             });
