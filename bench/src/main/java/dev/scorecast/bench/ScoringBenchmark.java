@@ -87,6 +87,7 @@ final class ScoringBenchmark {
         int chunks = UploadBenchmark.sendChunks(server, "A", uploadId, clip, CHUNK_BYTES, PARALLEL_CHUNKS);
         long completeStart = System.nanoTime();
         JsonNode completed = UploadBenchmark.complete(server, "A", uploadId, chunks);
+        long completeEnd = System.nanoTime();
         String videoId = completed.get("video_id").asText();
         ReferenceDecode.Timing reference = ReferenceDecode.time(clip);
 
@@ -115,7 +116,7 @@ final class ScoringBenchmark {
         double others = Math.max(0, Machine.busySeconds() - busyStart - serverCpu - ownCpu);
         // The clock stops at finished; the results are read after it.
         JsonNode results = get(execution.last().get("queryurl").asText());
-        return new Run(reference.wallSeconds(), reference.cpuSeconds(), seconds(completeStart - uploadStart), seconds(start - completeStart), seconds(analysed - start),
+        return new Run(reference.wallSeconds(), reference.cpuSeconds(), seconds(completeStart - uploadStart), seconds(completeEnd - completeStart), seconds(analysed - start),
                 analysis.queuedSeconds(), seconds(generated - analysed), seconds(finished - generated), execution.queuedSeconds(),
                 seconds(finished - start), results, serverCpuAnalysed - serverCpuStart, serverCpuFinished - serverCpuAnalysed,
                 execution.cpuByMessage(), others);

@@ -4,8 +4,8 @@ import dev.scorecast.engine.media.GapScreen;
 import dev.scorecast.engine.media.VideoFrame;
 
 /**
- * Where the picture pass, decoding reference pictures only, must decode the pictures in between
- * too: wherever the change between two consecutive decoded pictures stands out from the changes
+ * Where the picture pass, decoding reference pictures only (or I and P pictures only), must
+ * decode the pictures in between too: wherever the change between two consecutive decoded pictures stands out from the changes
  * of the pairs just before it, or is large outright. A hard cut must be found on its exact frame,
  * and one that falls on a passed-over picture shows only as such a jump across the gap; fades,
  * dissolves and motion are slow and are measured well enough from the decoded pictures alone.
@@ -45,9 +45,14 @@ final class ChangeScreen implements GapScreen {
         layout(after.rgb(), layoutAfter);
         double pixel = pixelChange(before.rgb(), after.rgb());
         double layout = distance(layoutBefore, layoutAfter);
-        boolean look = undecoded > 0 && (standsOut(pixel, PIXEL_FLOOR, recentPixel) || standsOut(layout, LAYOUT_FLOOR, recentLayout));
-        recentPixel[pairs % RECENT] = pixel;
-        recentLayout[pairs % RECENT] = layout;
+        // Compared per picture of the pair's span: pairs span one picture to four (a gap just
+        // decoded, a run of B pictures passed over), and a long span of steady motion must not
+        // stand out against the short ones before it. The floors stay on the whole change.
+        int span = undecoded + 1;
+        boolean look = undecoded > 0 && (standsOut(pixel, span, PIXEL_FLOOR, recentPixel)
+                || standsOut(layout, span, LAYOUT_FLOOR, recentLayout));
+        recentPixel[pairs % RECENT] = pixel / span;
+        recentLayout[pairs % RECENT] = layout / span;
         pairs++;
         float[] swap = layoutBefore; // the next pair starts from this one's second picture
         layoutBefore = layoutAfter;
@@ -56,7 +61,7 @@ final class ChangeScreen implements GapScreen {
         return look;
     }
 
-    private boolean standsOut(double change, double floor, double[] recent) {
+    private boolean standsOut(double change, int span, double floor, double[] recent) {
         if (change < floor) {
             return false;
         }
@@ -68,7 +73,7 @@ final class ChangeScreen implements GapScreen {
         java.util.Arrays.sort(sorted);
         // The median, so that one jump (into a flash, say) does not hide the jump back out of it.
         double typical = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-        return change >= RATIO * typical;
+        return change / span >= RATIO * typical;
     }
 
     private static double pixelChange(byte[] a, byte[] b) {

@@ -116,22 +116,27 @@ final class DissolveDetector implements TransitionDetector {
                 || !isLevel(times, progress, ramp.endSeconds(), ramp.endSeconds() + PLATEAU_SECONDS)) {
             return false;
         }
-        // One frame carrying the change, absolutely or against the typical frame of the ramp, is a cut inside.
-        List<Double> steps = new ArrayList<>();
+        // One frame carrying the change, absolutely or against the typical frame of the ramp, is a
+        // cut inside. Against the typical frame, steps are compared per second: decoded pictures
+        // lie one to four frames apart, and a step over four frames is not four times too steep.
+        List<Double> rates = new ArrayList<>();
         double largest = 0;
+        double steepest = 0;
         for (int i = 1; i < times.length; i++) {
             double step = Math.abs(progress[i] - progress[i - 1]);
             if (times[i] > ramp.startSeconds() && times[i - 1] < ramp.endSeconds()) {
-                steps.add(step);
+                double rate = step / Math.max(1e-3, times[i] - times[i - 1]);
+                rates.add(rate);
                 largest = Math.max(largest, step);
+                steepest = Math.max(steepest, rate);
             }
         }
-        if (steps.isEmpty() || largest > MAX_STEP_SHARE) {
+        if (rates.isEmpty() || largest > MAX_STEP_SHARE) {
             return false;
         }
-        steps.sort(null);
-        double median = steps.get(steps.size() / 2);
-        if (largest > MAX_STEP_TO_MEDIAN * median) {
+        rates.sort(null);
+        double median = rates.get(rates.size() / 2);
+        if (steepest > MAX_STEP_TO_MEDIAN * median) {
             return false;
         }
         return true;
@@ -207,15 +212,19 @@ final class DissolveDetector implements TransitionDetector {
         }
     }
 
-    /** The progress within {@link #PLATEAU_SECONDS} around sample {@code i} stays within half the allowed drift. */
+    /**
+     * The progress within {@link #PLATEAU_SECONDS} around sample {@code i}, and at the samples
+     * either side of it however far (decoded pictures can lie four frames apart, farther than half
+     * the window), stays within half the allowed drift.
+     */
     private static boolean isLevelAround(double[] times, double[] progress, int i) {
         double low = progress[i];
         double high = progress[i];
-        for (int j = i - 1; j >= 0 && times[i] - times[j] <= PLATEAU_SECONDS / 2; j--) {
+        for (int j = i - 1; j >= 0 && (j == i - 1 || times[i] - times[j] <= PLATEAU_SECONDS / 2); j--) {
             low = Math.min(low, progress[j]);
             high = Math.max(high, progress[j]);
         }
-        for (int j = i + 1; j < times.length && times[j] - times[i] <= PLATEAU_SECONDS / 2; j++) {
+        for (int j = i + 1; j < times.length && (j == i + 1 || times[j] - times[i] <= PLATEAU_SECONDS / 2); j++) {
             low = Math.min(low, progress[j]);
             high = Math.max(high, progress[j]);
         }

@@ -113,10 +113,11 @@ final class FadeDetector implements TransitionDetector {
         if (!history.holds(other)) {
             other = direction < 0 ? history.oldest() : history.newest();
         }
-        long frames = Math.abs(other - o);
-        if (frames == 0) {
+        if (other == o) {
             return true;
         }
+        // Per frame of the stream, not per decoded picture: pictures may lie up to four frames apart.
+        long frames = Math.max(1, Math.abs(history.index(other) - history.index(o)));
         double rise = direction < 0 ? lift(other, blank) - lift(o, blank) : lift(o, blank) - lift(other, blank);
         return rise < MIN_STEP * frames;
     }
@@ -131,7 +132,7 @@ final class FadeDetector implements TransitionDetector {
             return false;
         }
         double moved = p.fadeIn() ? lift(n, p.blank()) - lift(from, p.blank()) : lift(from, p.blank()) - lift(n, p.blank());
-        return moved < MIN_STEP * PLATEAU_FRAMES;
+        return moved < MIN_STEP * Math.max(PLATEAU_FRAMES, history.index(n) - history.index(from));
     }
 
     private boolean tooLong(long n, Pending p) {

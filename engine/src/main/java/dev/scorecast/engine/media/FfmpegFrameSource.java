@@ -38,7 +38,9 @@ import org.bytedeco.ffmpeg.avutil.AVRational;
  *
  * <p>Reference pictures only: opened with a {@link GapScreen}, the source asks the decoder to pass
  * over pictures that no other picture refers to (FFmpeg's {@code skip_frame=nonref}; for H.264 from
- * phones and x264 that is a third to a half of the pictures, and of the decoding time). It counts
+ * phones and x264 that is a third to a half of the pictures, and of the decoding time), or, for a
+ * stream {@link BidirectionalCheck} found fit ({@link #passOverBidirectional}), every B picture
+ * ({@code skip_frame=bidir}: two thirds of x264's pictures, a little more than half the time). It counts
  * what was passed over from the packets' timestamps, shows the screen each pair of decoded pictures
  * with the count between them, and where the screen asks, seeks back to the keyframe before the gap
  * and decodes it in full, so the caller receives every picture there. A stream whose packets carry
@@ -79,6 +81,8 @@ public final class FfmpegFrameSource implements FrameSource {
     private final VideoFrame candidate;
     private final VideoFrame last;
     private boolean referencesOnly;
+    /** What is passed over outside gaps being filled, while {@link #referencesOnly}. */
+    private PassOver outsideGaps = PassOver.NON_REFERENCE;
     private boolean demuxEnded;
     private long maxDtsRead = Long.MIN_VALUE;
     private long lastDeliveredPts = AV_NOPTS_VALUE;
@@ -109,7 +113,7 @@ public final class FfmpegFrameSource implements FrameSource {
         this.referencesOnly = screen != null;
         this.candidate = new VideoFrame(scaler.width(), scaler.height());
         this.last = new VideoFrame(scaler.width(), scaler.height());
-        decoder.skipNonReference(referencesOnly);
+        decoder.passOver(referencesOnly ? outsideGaps : PassOver.NOTHING);
         this.videoIndex = videoIndex;
         this.decoder = decoder;
         this.scaler = scaler;
@@ -316,6 +320,14 @@ public final class FfmpegFrameSource implements FrameSource {
         return pendingPts.subSet(lastDeliveredPts, false, pts, false).size();
     }
 
+    /**
+     * Passes over every B picture from now on, outside the gaps the screen has decoded, instead of
+     * the non-reference ones only; for a stream {@link BidirectionalCheck} found fit for it.
+     */
+    void passOverBidirectional(boolean bidirectional) {
+        outsideGaps = bidirectional ? PassOver.BIDIRECTIONAL : PassOver.NON_REFERENCE;
+    }
+
     /** Ends the source before the picture at {@code stopPts}: the first segment, on a source just opened. */
     void endBefore(long stopPts) {
         segmentStopPts = stopPts;
@@ -388,7 +400,7 @@ public final class FfmpegFrameSource implements FrameSource {
     /** From now on every picture is decoded (a stream without timestamps, or one that cannot seek). */
     private void decodeEverything() {
         referencesOnly = false;
-        decoder.skipNonReference(false);
+        decoder.passOver(PassOver.NOTHING);
     }
 
     /** Sends the next video packet to the decoder, or starts draining it at the end of the file. */
@@ -420,7 +432,11 @@ public final class FfmpegFrameSource implements FrameSource {
                 if (!discarded) {
                     earliestPtsSent = Math.min(earliestPtsSent, pts);
                 }
-                decoder.skipNonReference(!inGap && !mayBeFirst);
+                // On the way to a gap or to the file's first picture, B pictures that are references
+                // are decoded too: the gap's own B pictures, or a first picture that is one (the
+                // file was cut without re-encoding), may refer to them. A segment starts on a keyframe.
+                boolean beforeNeeded = fillThroughPts != AV_NOPTS_VALUE || lastDeliveredIndex < 0 && segmentStartPts == AV_NOPTS_VALUE;
+                decoder.passOver(inGap || mayBeFirst ? PassOver.NOTHING : beforeNeeded ? PassOver.NON_REFERENCE : outsideGaps);
             }
             int ret = decoder.send(next);
             if (ret < 0 && ret != Ffmpeg.EAGAIN) {

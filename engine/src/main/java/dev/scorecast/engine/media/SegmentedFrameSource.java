@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -17,7 +18,9 @@ import java.util.function.Supplier;
  * with more than one core. The video is cut at keyframes into segments that decode independently
  * ({@link PacketTimeline}); each worker thread has a {@link FfmpegFrameSource} of its own that
  * decodes one segment after another, reference pictures only with a fresh {@link GapScreen} per
- * segment, and the reader takes the segments' pictures in turn.
+ * segment, and the reader takes the segments' pictures in turn. Before the workers start, the
+ * {@link BidirectionalCheck} says whether every B picture may be passed over; every segment (and a
+ * video too short to cut, read by one decoder) follows its verdict.
  *
  * <p>Why: one H.264 decoder with frame threads keeps about 1.5 of two cores busy, because each
  * reference picture waits for rows of the one before; two decoders on different segments have
@@ -58,11 +61,14 @@ public final class SegmentedFrameSource implements FrameSource {
     private final ConcurrentLinkedQueue<byte[]> pool = new ConcurrentLinkedQueue<>();
     private final Object turn = new Object();
     private final List<Thread> threads = new ArrayList<>();
+    /** Whether the segments pass over every B picture: {@link BidirectionalCheck}'s verdict. */
+    private final boolean bidirectional;
     private volatile int reading;
     private volatile boolean closed;
 
     private SegmentedFrameSource(FfmpegFrameSource first, List<PacketTimeline.Segment> segments, Supplier<GapScreen> screens,
-                                 int workers) {
+                                 int workers, boolean bidirectional) {
+        this.bidirectional = bidirectional;
         this.width = first.width();
         this.height = first.height();
         this.durationSeconds = first.durationSeconds();
@@ -94,14 +100,31 @@ public final class SegmentedFrameSource implements FrameSource {
         }
         // Segmented even on one core: a segment's screen starts afresh, so the pictures looked into,
         // and with them the motion curve, depend on the segments; the same on every machine.
+        // The check decodes the first second twice; it runs beside the reading of the timeline.
+        CompletableFuture<Boolean> bidirectional = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("picture-check").start(() -> {
+            try {
+                bidirectional.complete(BidirectionalCheck.passOverIsSafe(video, limits));
+            } catch (Throwable e) {
+                bidirectional.complete(false);
+            }
+        });
         PacketTimeline timeline = PacketTimeline.read(video, limits, maxPackets(limits));
         List<PacketTimeline.Segment> segments = timeline == null ? List.of() : timeline.segments(minSegmentPictures);
         if (segments.size() < 2) {
-            return FfmpegFrameSource.open(video, limits, longSidePixels, screens.get());
+            FfmpegFrameSource single = FfmpegFrameSource.open(video, limits, longSidePixels, screens.get());
+            single.passOverBidirectional(bidirectional.join());
+            return single;
         }
         int used = Math.min(workers, segments.size());
         FfmpegFrameSource first = FfmpegFrameSource.open(video, limits, longSidePixels, screens.get(), THREADS_PER_DECODER);
-        SegmentedFrameSource source = new SegmentedFrameSource(first, segments, screens, used);
+        SegmentedFrameSource source;
+        try {
+            source = new SegmentedFrameSource(first, segments, screens, used, bidirectional.join());
+        } catch (RuntimeException | Error e) {
+            first.close();
+            throw e;
+        }
         source.start(first, video, limits, longSidePixels);
         return source;
     }
@@ -158,6 +181,7 @@ public final class SegmentedFrameSource implements FrameSource {
                 screens.get())) {
             throw new IllegalStateException("the video could not be sought to its keyframe at " + segment.startPts());
         }
+        source.passOverBidirectional(bidirectional);
         long skippedBefore = source.framesSkipped();
         long passedBefore = source.framesPassedOver();
         BlockingQueue<Slot> queue = queues.get(index);

@@ -1,7 +1,5 @@
 package dev.scorecast.engine.media;
 
-import static org.bytedeco.ffmpeg.global.avcodec.AVDISCARD_DEFAULT;
-import static org.bytedeco.ffmpeg.global.avcodec.AVDISCARD_NONREF;
 import static org.bytedeco.ffmpeg.global.avcodec.avcodec_alloc_context3;
 import static org.bytedeco.ffmpeg.global.avcodec.avcodec_find_decoder;
 import static org.bytedeco.ffmpeg.global.avcodec.avcodec_flush_buffers;
@@ -85,12 +83,11 @@ final class StreamDecoder implements AutoCloseable {
     }
 
     /**
-     * Whether pictures no other picture refers to (non-reference B-frames) are passed over
-     * undecoded. Applies to the packets sent from now on: with frame threads, each packet takes
-     * the setting it had when it was sent.
+     * Which pictures are passed over undecoded. Applies to the packets sent from now on: with frame
+     * threads, each packet takes the setting it had when it was sent.
      */
-    void skipNonReference(boolean skip) {
-        ctx.skip_frame(skip ? AVDISCARD_NONREF : AVDISCARD_DEFAULT);
+    void passOver(PassOver pictures) {
+        ctx.skip_frame(pictures.discard);
     }
 
     /** Forgets every buffered packet and picture, as after a seek. */
