@@ -1,6 +1,5 @@
 package dev.scorecast.engine.media;
 
-import static org.bytedeco.ffmpeg.global.avcodec.AVDISCARD_ALL;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_alloc;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_free;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_unref;
@@ -68,11 +67,7 @@ public final class AudioExtractor {
                 return Optional.empty();
             }
             // Lets the demuxer skip video data instead of reading it from disk only to drop it.
-            for (int i = 0; i < in.context().nb_streams(); i++) {
-                if (i != audioIndex) {
-                    in.stream(i).discard(AVDISCARD_ALL);
-                }
-            }
+            in.readOnly(audioIndex);
             AVStream stream = in.stream(audioIndex);
             long maxFrames = Math.round(maxSeconds(in, limits) * StereoResampler.RATE);
             try (StreamDecoder decoder = StreamDecoder.open(stream, Map.of(), "audio", FIX);

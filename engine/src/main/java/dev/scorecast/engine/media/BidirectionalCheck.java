@@ -1,6 +1,5 @@
 package dev.scorecast.engine.media;
 
-import static org.bytedeco.ffmpeg.global.avcodec.AVDISCARD_ALL;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_alloc;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_clone;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_free;
@@ -53,11 +52,7 @@ final class BidirectionalCheck {
             if (videoIndex < 0) {
                 return false;
             }
-            for (int i = 0; i < in.context().nb_streams(); i++) {
-                if (i != videoIndex) {
-                    in.stream(i).discard(AVDISCARD_ALL);
-                }
-            }
+            in.readOnly(videoIndex);
             List<AVPacket> packets = firstPackets(in, videoIndex);
             try {
                 Decoded references = decode(in, videoIndex, packets, PassOver.NON_REFERENCE, limits);

@@ -1,6 +1,5 @@
 package dev.scorecast.engine.media;
 
-import static org.bytedeco.ffmpeg.global.avcodec.AVDISCARD_ALL;
 import static org.bytedeco.ffmpeg.global.avcodec.AV_PKT_FLAG_DISCARD;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_alloc;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_clone;
@@ -162,11 +161,7 @@ public final class FfmpegFrameSource implements FrameSource {
                         ? "The file has no video stream, only audio; upload a video file."
                         : "The file has no video stream; upload a video file.");
             }
-            for (int i = 0; i < in.context().nb_streams(); i++) {
-                if (i != videoIndex) {
-                    in.stream(i).discard(AVDISCARD_ALL);
-                }
-            }
+            in.readOnly(videoIndex);
             AVStream stream = in.stream(videoIndex);
             decoder = StreamDecoder.open(stream, Map.of(
                     "threads", Integer.toString(threads), // 0: FFmpeg's choice, one per core plus one
@@ -341,16 +336,11 @@ public final class FfmpegFrameSource implements FrameSource {
      *
      * @return false when the file cannot seek there
      */
-    boolean startSegment(long startPts, long stopPts, long firstIndex, GapScreen freshScreen) {
+    boolean startSegment(long startPts, long startDts, long stopPts, long firstIndex, GapScreen freshScreen) {
         if (screen == null || freshScreen == null) {
             throw new IllegalStateException("segments are for a source that decodes reference pictures only");
         }
         screen = freshScreen;
-        // By the keyframe's presentation time: mp4's index is searched by times that include the
-        // composition offset, so its decoding time would land a whole GOP early.
-        if (av_seek_frame(in.context(), videoIndex, startPts, AVSEEK_FLAG_BACKWARD) < 0) {
-            return false;
-        }
         decoder.flush();
         clearAhead();
         pendingPts.clear();
@@ -367,7 +357,37 @@ public final class FfmpegFrameSource implements FrameSource {
         segmentStartPts = startPts;
         segmentStopPts = stopPts;
         earliestPtsSent = Long.MAX_VALUE;
-        return true;
+        return seekToKeyframe(startPts, startDts);
+    }
+
+    /**
+     * Seeks so that the next video packet sent to the decoder is the keyframe at {@code startPts};
+     * the packets read on the way to it are dropped. By the keyframe's presentation time first:
+     * mp4's index is searched by times that include the composition offset, so its decoding time
+     * would land a whole GOP early. A transport stream has no index and is searched by decoding
+     * times, so that lands on the packets after the keyframe (a B picture's decoding time is below
+     * the keyframe's presentation time); it is then sought again by the keyframe's decoding time.
+     */
+    private boolean seekToKeyframe(long startPts, long startDts) {
+        long[] targets = startDts == AV_NOPTS_VALUE || startDts == startPts ? new long[] {startPts} : new long[] {startPts, startDts};
+        for (long target : targets) {
+            if (av_seek_frame(in.context(), videoIndex, target, AVSEEK_FLAG_BACKWARD) < 0) {
+                continue;
+            }
+            demuxEnded = false;
+            for (AVPacket next; (next = readVideoPacket()) != null; ) {
+                if (next.pts() == startPts) {
+                    ahead.addLast(next);
+                    return true;
+                }
+                boolean past = next.dts() != AV_NOPTS_VALUE && startDts != AV_NOPTS_VALUE ? next.dts() > startDts : next.pts() > startPts;
+                av_packet_free(next);
+                if (past) {
+                    break;
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.scorecast.engine.media;
 
+import static org.bytedeco.ffmpeg.global.avcodec.AVDISCARD_ALL;
 import static org.bytedeco.ffmpeg.global.avcodec.avcodec_find_decoder;
 import static org.bytedeco.ffmpeg.global.avformat.AV_DISPOSITION_ATTACHED_PIC;
 import static org.bytedeco.ffmpeg.global.avformat.avformat_close_input;
@@ -81,6 +82,15 @@ final class InputFile implements AutoCloseable {
 
     AVStream stream(int index) {
         return ctx.streams(index);
+    }
+
+    /** Has the demuxer drop the packets of every stream but {@code streamIndex}, so that reading skips them cheaply. */
+    void readOnly(int streamIndex) {
+        for (int i = 0; i < ctx.nb_streams(); i++) {
+            if (i != streamIndex) {
+                ctx.streams(i).discard(AVDISCARD_ALL);
+            }
+        }
     }
 
     /** The first video stream that is not a cover picture, or -1. */

@@ -1,7 +1,6 @@
 package dev.scorecast.engine.media;
 
 import static dev.scorecast.engine.media.Ffmpeg.check;
-import static org.bytedeco.ffmpeg.global.avcodec.AVDISCARD_ALL;
 import static org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_FLAG_GLOBAL_HEADER;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_alloc;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_free;
@@ -123,11 +122,7 @@ public final class Muxer {
             if (vIndex < 0) {
                 throw new UnsupportedMedia("file", video.getFileName() + " has no video stream; " + FIX + ".");
             }
-            for (int i = 0; i < in.context().nb_streams(); i++) {
-                if (i != vIndex) {
-                    in.stream(i).discard(AVDISCARD_ALL);
-                }
-            }
+            in.readOnly(vIndex);
             AVStream src = in.stream(vIndex);
             AVStream dst = avformat_new_stream(output.context(), null);
             if (dst == null) {

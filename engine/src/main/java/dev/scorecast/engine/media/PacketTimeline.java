@@ -1,6 +1,6 @@
 package dev.scorecast.engine.media;
 
-import static org.bytedeco.ffmpeg.global.avcodec.AVDISCARD_ALL;
+import static org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_H264;
 import static org.bytedeco.ffmpeg.global.avcodec.AV_PKT_FLAG_DISCARD;
 import static org.bytedeco.ffmpeg.global.avcodec.AV_PKT_FLAG_KEY;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_alloc;
@@ -15,7 +15,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.LongStream;
+import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
+import org.bytedeco.javacpp.BytePointer;
 
 /**
  * The video stream's packets as the demuxer lists them, read without decoding: every picture's
@@ -27,14 +29,19 @@ import org.bytedeco.ffmpeg.avcodec.AVPacket;
 final class PacketTimeline {
 
     /** One independently decodable piece: from a keyframe up to, not including, the next piece's first picture. */
-    record Segment(long startPts, long stopPts, long firstIndex) {}
+    record Segment(long startPts, long startDts, long stopPts, long firstIndex) {}
 
     private final long[] sortedPts;
     private final long[] keyPts;
+    /** Each keyframe's decoding timestamp, in the order of {@link #keyPts}. */
+    private final long[] keyDts;
+    private final boolean parametersChange;
 
-    private PacketTimeline(long[] sortedPts, long[] keyPts) {
+    private PacketTimeline(long[] sortedPts, long[] keyPts, long[] keyDts, boolean parametersChange) {
+        this.keyDts = keyDts;
         this.sortedPts = sortedPts;
         this.keyPts = keyPts;
+        this.parametersChange = parametersChange;
     }
 
     /**
@@ -48,18 +55,18 @@ final class PacketTimeline {
             if (videoIndex < 0) {
                 return null;
             }
-            for (int i = 0; i < in.context().nb_streams(); i++) {
-                if (i != videoIndex) {
-                    in.stream(i).discard(AVDISCARD_ALL);
-                }
-            }
+            in.readOnly(videoIndex);
             double maxTicks = (limits.maxDuration().toMillis() / 1000.0 + 1) / av_q2d(in.stream(videoIndex).time_base());
             AVPacket packet = av_packet_alloc();
             if (packet == null) {
                 throw new OutOfMemoryError("FFmpeg could not allocate a packet");
             }
+            AVCodecParameters par = in.stream(videoIndex).codecpar();
+            ParameterSets sets = par.codec_id() == AV_CODEC_ID_H264
+                    ? new ParameterSets(bytes(par.extradata(), par.extradata_size())) : null;
+            byte[] head = new byte[ParameterSets.HEAD_BYTES];
             LongStream.Builder pts = LongStream.builder();
-            LongStream.Builder keyPts = LongStream.builder();
+            List<long[]> keys = new ArrayList<>();
             int packets = 0;
             int keyframes = 0;
             try {
@@ -80,8 +87,13 @@ final class PacketTimeline {
                         pts.add(packet.pts());
                         packets++;
                         if ((packet.flags() & AV_PKT_FLAG_KEY) != 0) {
-                            keyPts.add(packet.pts());
+                            keys.add(new long[] {packet.pts(), packet.dts()});
                             keyframes++;
+                            if (sets != null && packet.size() > 0) {
+                                int n = Math.min(head.length, packet.size());
+                                packet.data().get(head, 0, n);
+                                sets.keyframe(head, n);
+                            }
                         }
                     } finally {
                         av_packet_unref(packet);
@@ -95,10 +107,26 @@ final class PacketTimeline {
             }
             long[] sorted = pts.build().toArray();
             Arrays.sort(sorted);
-            long[] keys = keyPts.build().toArray();
-            Arrays.sort(keys);
-            return new PacketTimeline(sorted, keys);
+            keys.sort((a, b) -> Long.compare(a[0], b[0]));
+            return new PacketTimeline(sorted, keys.stream().mapToLong(k -> k[0]).toArray(), keys.stream().mapToLong(k -> k[1]).toArray(),
+                    sets != null && sets.changed());
         }
+    }
+
+    private static byte[] bytes(BytePointer data, int size) {
+        byte[] out = new byte[Math.max(0, size)];
+        if (data != null && !data.isNull() && size > 0) {
+            data.get(out, 0, size);
+        }
+        return out;
+    }
+
+    /**
+     * Whether a keyframe carried other H.264 parameter sets than the first: pieces of
+     * different encodes joined without re-encoding (see {@link ParameterSets}).
+     */
+    boolean parametersChange() {
+        return parametersChange;
     }
 
     /** How many pictures the stream holds. */
@@ -123,21 +151,22 @@ final class PacketTimeline {
      * last may be shorter; the first starts at the stream's start, whatever its first packet is).
      */
     List<Segment> segments(int minPictures) {
-        List<Long> starts = new ArrayList<>();
+        List<Integer> starts = new ArrayList<>();
         long lastStartIndex = 0;
-        for (long key : keyPts) {
-            long index = picturesBefore(key);
+        for (int k = 0; k < keyPts.length; k++) {
+            long index = picturesBefore(keyPts[k]);
             if (index - lastStartIndex >= minPictures) {
-                starts.add(key);
+                starts.add(k);
                 lastStartIndex = index;
             }
         }
         List<Segment> segments = new ArrayList<>();
         // The first segment starts at the file's start, whatever its first packet is.
-        segments.add(new Segment(AV_NOPTS_VALUE, starts.isEmpty() ? AV_NOPTS_VALUE : starts.getFirst(), 0));
+        segments.add(new Segment(AV_NOPTS_VALUE, AV_NOPTS_VALUE, starts.isEmpty() ? AV_NOPTS_VALUE : keyPts[starts.getFirst()], 0));
         for (int i = 0; i < starts.size(); i++) {
-            long stop = i + 1 < starts.size() ? starts.get(i + 1) : AV_NOPTS_VALUE;
-            segments.add(new Segment(starts.get(i), stop, picturesBefore(starts.get(i))));
+            long start = keyPts[starts.get(i)];
+            long stop = i + 1 < starts.size() ? keyPts[starts.get(i + 1)] : AV_NOPTS_VALUE;
+            segments.add(new Segment(start, keyDts[starts.get(i)], stop, picturesBefore(start)));
         }
         return List.copyOf(segments);
     }

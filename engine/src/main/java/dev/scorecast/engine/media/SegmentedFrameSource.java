@@ -111,16 +111,18 @@ public final class SegmentedFrameSource implements FrameSource {
         });
         PacketTimeline timeline = PacketTimeline.read(video, limits, maxPackets(limits));
         List<PacketTimeline.Segment> segments = timeline == null ? List.of() : timeline.segments(minSegmentPictures);
+        // The check looked at the first second; a later piece of another encode may refer otherwise.
+        boolean passOverB = bidirectional.join() && timeline != null && !timeline.parametersChange();
         if (segments.size() < 2) {
             FfmpegFrameSource single = FfmpegFrameSource.open(video, limits, longSidePixels, screens.get());
-            single.passOverBidirectional(bidirectional.join());
+            single.passOverBidirectional(passOverB);
             return single;
         }
         int used = Math.min(workers, segments.size());
         FfmpegFrameSource first = FfmpegFrameSource.open(video, limits, longSidePixels, screens.get(), THREADS_PER_DECODER);
         SegmentedFrameSource source;
         try {
-            source = new SegmentedFrameSource(first, segments, screens, used, bidirectional.join());
+            source = new SegmentedFrameSource(first, segments, screens, used, passOverB);
         } catch (RuntimeException | Error e) {
             first.close();
             throw e;
@@ -177,7 +179,7 @@ public final class SegmentedFrameSource implements FrameSource {
         PacketTimeline.Segment segment = segments.get(index);
         if (index == 0) {
             source.endBefore(segment.stopPts());
-        } else if (!source.startSegment(segment.startPts(), segment.stopPts(), segment.firstIndex(),
+        } else if (!source.startSegment(segment.startPts(), segment.startDts(), segment.stopPts(), segment.firstIndex(),
                 screens.get())) {
             throw new IllegalStateException("the video could not be sought to its keyframe at " + segment.startPts());
         }

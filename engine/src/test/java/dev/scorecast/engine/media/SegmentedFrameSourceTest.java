@@ -2,6 +2,7 @@ package dev.scorecast.engine.media;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -82,6 +83,44 @@ class SegmentedFrameSourceTest {
             assertSame(one, segmented, clip.getFileName().toString());
             assertEquals(300, segmented.size() + source.framesPassedOver(), "every picture decoded or counted as passed over");
         }
+    }
+
+    @Test
+    void piecesOfDifferentEncodesJoinedInOneStreamPassOverNonReferencePicturesOnly() throws java.io.IOException {
+        // A transport stream joined without re-encoding from an x264 veryfast piece and a medium one,
+        // whose P pictures refer to B pictures: the first second alone would pass every B picture over.
+        Path fast = TestVideos.make(dir, "fast.ts", "-f lavfi -i testsrc2=s=320x180:r=30:d=4 -pix_fmt yuv420p -c:v libx264 "
+                + "-preset veryfast -f mpegts");
+        Path slow = TestVideos.make(dir, "slow.ts", "-f lavfi -i mandelbrot=s=320x180:r=30,trim=duration=4 -pix_fmt yuv420p "
+                + "-c:v libx264 -preset medium -f mpegts");
+        Path list = java.nio.file.Files.writeString(dir.resolve("pieces.txt"), "file '" + fast + "'\nfile '" + slow + "'\n");
+        Path joined = TestVideos.make(dir, "joined.ts", "-f concat -safe 0 -i " + list + " -c copy");
+        assertTrue(BidirectionalCheck.passOverIsSafe(joined, MediaLimits.DEFAULT));
+        assertFalse(PacketTimeline.read(fast, MediaLimits.DEFAULT, 100_000).parametersChange());
+        assertTrue(PacketTimeline.read(joined, MediaLimits.DEFAULT, 100_000).parametersChange());
+
+        Supplier<GapScreen> never = () -> (before, after, undecoded) -> false;
+        FfmpegFrameSource single = FfmpegFrameSource.open(joined, MediaLimits.DEFAULT, 160, never.get());
+        single.passOverBidirectional(false);
+        List<Picture> one = readAll(single);
+        assertTrue(one.size() > 120, "non-reference pictures passed over only: " + one.size() + " of 240 decoded");
+        assertSame(one, readAll(SegmentedFrameSource.open(joined, MediaLimits.DEFAULT, 160, never, 2, MIN_SEGMENT)), "joined.ts");
+    }
+
+    @Test
+    void aTransportStreamIsCutAtItsKeyframesToo() {
+        // No index: seeking by the keyframe's presentation time lands after it, on decoding times.
+        Path stream = TestVideos.make(dir, "long.ts", "-f lavfi -i testsrc2=s=320x180:r=30:d=10 -pix_fmt yuv420p -c:v libx264 "
+                + "-preset veryfast -g 60 -f mpegts");
+        Supplier<GapScreen> never = () -> (before, after, undecoded) -> false;
+        FfmpegFrameSource single = FfmpegFrameSource.open(stream, MediaLimits.DEFAULT, 160, never.get());
+        single.passOverBidirectional(true);
+        List<Picture> one = readAll(single);
+        FrameSource segmented = SegmentedFrameSource.open(stream, MediaLimits.DEFAULT, 160, never, 2, MIN_SEGMENT);
+        assertInstanceOf(SegmentedFrameSource.class, segmented);
+        List<Picture> pictures = readAll(segmented);
+        assertSame(one, pictures, "long.ts");
+        assertEquals(300, pictures.size() + segmented.framesPassedOver());
     }
 
     @Test
