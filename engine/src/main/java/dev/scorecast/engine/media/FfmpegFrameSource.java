@@ -1,6 +1,7 @@
 package dev.scorecast.engine.media;
 
 import static org.bytedeco.ffmpeg.global.avcodec.AV_PKT_FLAG_DISCARD;
+import static org.bytedeco.ffmpeg.global.avcodec.AV_PKT_FLAG_KEY;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_alloc;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_clone;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_free;
@@ -104,6 +105,8 @@ public final class FfmpegFrameSource implements FrameSource {
     private long segmentStopPts = AV_NOPTS_VALUE;
     /** The earliest presentation time among the packets sent to the decoder since the start (of the file or segment). */
     private long earliestPtsSent = Long.MAX_VALUE;
+    /** Keyframe packets sent to the decoder since the file was opened. */
+    private long keyframesSent;
 
     private FfmpegFrameSource(InputFile in, int videoIndex, StreamDecoder decoder, PictureScaler scaler, AVPacket packet,
                               MediaLimits limits, GapScreen screen) {
@@ -452,10 +455,16 @@ public final class FfmpegFrameSource implements FrameSource {
                 if (!discarded) {
                     earliestPtsSent = Math.min(earliestPtsSent, pts);
                 }
-                // On the way to a gap or to the file's first picture, B pictures that are references
+                // On the way to a gap, and in the file's first GOP, B pictures that are references
                 // are decoded too: the gap's own B pictures, or a first picture that is one (the
-                // file was cut without re-encoding), may refer to them. A segment starts on a keyframe.
-                boolean beforeNeeded = fillThroughPts != AV_NOPTS_VALUE || lastDeliveredIndex < 0 && segmentStartPts == AV_NOPTS_VALUE;
+                // file was cut without re-encoding), may refer to them. A segment starts on a
+                // keyframe. Decided by timestamps and keyframes alone, so the same with any number
+                // of decoding threads, whatever they have delivered by then.
+                if ((next.flags() & AV_PKT_FLAG_KEY) != 0) {
+                    keyframesSent++;
+                }
+                boolean beforeNeeded = fillThroughPts != AV_NOPTS_VALUE && pts <= fillThroughPts
+                        || segmentStartPts == AV_NOPTS_VALUE && keyframesSent < 2;
                 decoder.passOver(inGap || mayBeFirst ? PassOver.NOTHING : beforeNeeded ? PassOver.NON_REFERENCE : outsideGaps);
             }
             int ret = decoder.send(next);

@@ -75,7 +75,9 @@ final class PacketTimeline {
                         if (packet.stream_index() != videoIndex) {
                             continue;
                         }
-                        if (packet.pts() == AV_NOPTS_VALUE || packet.dts() == AV_NOPTS_VALUE || packets >= maxPackets) {
+                        // Matroska leaves the decoding time of the first packets unset; only the seek
+                        // of an index-less stream needs it, and it takes the presentation time alone.
+                        if (packet.pts() == AV_NOPTS_VALUE || packets >= maxPackets) {
                             return null;
                         }
                         if (packet.pts() > maxTicks) {
