@@ -107,6 +107,8 @@ public final class FfmpegFrameSource implements FrameSource {
     private long earliestPtsSent = Long.MAX_VALUE;
     /** Keyframe packets sent to the decoder since the file was opened. */
     private long keyframesSent;
+    /** An edit list cut packets of the file's first GOP: its first picture may be a B picture. */
+    private boolean cutStart;
 
     private FfmpegFrameSource(InputFile in, int videoIndex, StreamDecoder decoder, PictureScaler scaler, AVPacket packet,
                               MediaLimits limits, GapScreen screen) {
@@ -455,16 +457,18 @@ public final class FfmpegFrameSource implements FrameSource {
                 if (!discarded) {
                     earliestPtsSent = Math.min(earliestPtsSent, pts);
                 }
-                // On the way to a gap, and in the file's first GOP, B pictures that are references
-                // are decoded too: the gap's own B pictures, or a first picture that is one (the
-                // file was cut without re-encoding), may refer to them. A segment starts on a
-                // keyframe. Decided by timestamps and keyframes alone, so the same with any number
-                // of decoding threads, whatever they have delivered by then.
+                // On the way to a gap, and in the first GOP of a file cut without re-encoding, B
+                // pictures that are references are decoded too: the gap's own B pictures, or the
+                // file's first picture, a B picture when an edit list hides the head of its GOP,
+                // may refer to them. A segment starts on a keyframe. Decided by timestamps and the
+                // packets' flags alone, so the same with any number of decoding threads, whatever
+                // they have delivered by then.
                 if ((next.flags() & AV_PKT_FLAG_KEY) != 0) {
                     keyframesSent++;
                 }
+                cutStart |= discarded && keyframesSent < 2;
                 boolean beforeNeeded = fillThroughPts != AV_NOPTS_VALUE && pts <= fillThroughPts
-                        || segmentStartPts == AV_NOPTS_VALUE && keyframesSent < 2;
+                        || segmentStartPts == AV_NOPTS_VALUE && cutStart && keyframesSent < 2;
                 decoder.passOver(inGap || mayBeFirst ? PassOver.NOTHING : beforeNeeded ? PassOver.NON_REFERENCE : outsideGaps);
             }
             int ret = decoder.send(next);
