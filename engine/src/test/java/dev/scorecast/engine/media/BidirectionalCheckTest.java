@@ -43,8 +43,7 @@ class BidirectionalCheckTest {
         Map<Long, byte[]> withoutB = pictures(medium, true);
         assertTrue(withoutB.size() > 10 && references.keySet().containsAll(withoutB.keySet()));
         long wrong = withoutB.entrySet().stream().filter(e -> !Arrays.equals(e.getValue(), references.get(e.getKey()))).count();
-        // The first GOP decodes its reference B pictures in either case (a file's first pictures may need them); the second goes wrong.
-        assertTrue(wrong >= 10, wrong + " of " + withoutB.size() + " I and P pictures wrong without the B pictures");
+        assertTrue(wrong > withoutB.size() / 2, wrong + " of " + withoutB.size() + " I and P pictures wrong without the B pictures");
         // And in a stream the check passes, none is.
         Map<Long, byte[]> fine = pictures(veryfast, true);
         Map<Long, byte[]> fineReferences = pictures(veryfast, false);
