@@ -5,10 +5,11 @@ import dev.scorecast.engine.media.VideoFrame;
 
 /**
  * Where the picture pass, decoding reference pictures only (or I and P pictures only), must
- * decode the pictures in between too: wherever the change between two consecutive decoded pictures stands out from the changes
- * of the pairs just before it, or is large outright. A hard cut must be found on its exact frame,
- * and one that falls on a passed-over picture shows only as such a jump across the gap; fades,
- * dissolves and motion are slow and are measured well enough from the decoded pictures alone.
+ * decode the pictures in between too: wherever the change between two consecutive decoded
+ * pictures stands out from the changes of the pairs just before it, or is large outright. A hard
+ * cut must be found on its exact frame, and one that falls on a passed-over picture shows only as
+ * such a jump across the gap; fades, dissolves and motion are slow and are measured well enough
+ * from the decoded pictures alone.
  *
  * <p>The screen is deliberately eager: its ratio is half the cut detector's and is taken against
  * the median of the last four pairs (so the jump back out of a flash stands out as much as the

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.zip.CRC32C;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
@@ -96,9 +95,7 @@ final class BidirectionalCheck {
         List<String> nonB = new ArrayList<>();
         Set<Long> different = new HashSet<>();
         boolean sawB = false;
-        // The same settings as the decoders of FfmpegFrameSource, so both ways are what the analysis would get.
-        try (StreamDecoder decoder = StreamDecoder.open(in.stream(videoIndex), Map.of("threads", "1", "skip_loop_filter", "all",
-                "max_pixels", Long.toString(limits.maxPixels())), "video", "re-encode it as H.264 and upload again")) {
+        try (StreamDecoder decoder = FfmpegFrameSource.openDecoder(in.stream(videoIndex), 1, limits)) {
             decoder.passOver(passOver);
             for (int i = 0; i <= packets.size(); i++) {
                 decoder.send(i < packets.size() ? packets.get(i) : null);

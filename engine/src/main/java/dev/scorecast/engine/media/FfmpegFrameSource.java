@@ -168,10 +168,7 @@ public final class FfmpegFrameSource implements FrameSource {
             }
             in.readOnly(videoIndex);
             AVStream stream = in.stream(videoIndex);
-            decoder = StreamDecoder.open(stream, Map.of(
-                    "threads", Integer.toString(threads), // 0: FFmpeg's choice, one per core plus one
-                    "skip_loop_filter", "all",
-                    "max_pixels", Long.toString(limits.maxPixels())), "video", FIX);
+            decoder = openDecoder(stream, threads, limits);
             AVCodecParameters par = stream.codecpar();
             int[] size = codedSize(par, longSidePixels);
             scaler = new PictureScaler(size[0], size[1], VideoProbe.rotation(par));
@@ -190,6 +187,19 @@ public final class FfmpegFrameSource implements FrameSource {
             in.close();
             throw e;
         }
+    }
+
+    /**
+     * A picture decoder as every source has it; {@link BidirectionalCheck} decodes with the same, so
+     * that what it compares is what the analysis would get.
+     *
+     * @param threads decoding threads, 0 for FFmpeg's choice (one per core plus one)
+     */
+    static StreamDecoder openDecoder(AVStream stream, int threads, MediaLimits limits) {
+        return StreamDecoder.open(stream, Map.of(
+                "threads", Integer.toString(threads),
+                "skip_loop_filter", "all",
+                "max_pixels", Long.toString(limits.maxPixels())), "video", FIX);
     }
 
     @Override

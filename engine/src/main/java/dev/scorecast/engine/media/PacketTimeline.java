@@ -32,15 +32,16 @@ final class PacketTimeline {
     record Segment(long startPts, long startDts, long stopPts, long firstIndex) {}
 
     private final long[] sortedPts;
-    private final long[] keyPts;
-    /** Each keyframe's decoding timestamp, in the order of {@link #keyPts}. */
-    private final long[] keyDts;
+    /** In presentation order. */
+    private final List<Keyframe> keyframes;
     private final boolean parametersChange;
 
-    private PacketTimeline(long[] sortedPts, long[] keyPts, long[] keyDts, boolean parametersChange) {
-        this.keyDts = keyDts;
+    /** A keyframe's times: the presentation time names it, the decoding time finds it in a stream without an index. */
+    private record Keyframe(long pts, long dts) {}
+
+    private PacketTimeline(long[] sortedPts, List<Keyframe> keyframes, boolean parametersChange) {
         this.sortedPts = sortedPts;
-        this.keyPts = keyPts;
+        this.keyframes = keyframes;
         this.parametersChange = parametersChange;
     }
 
@@ -66,9 +67,8 @@ final class PacketTimeline {
                     ? new ParameterSets(bytes(par.extradata(), par.extradata_size())) : null;
             byte[] head = new byte[ParameterSets.HEAD_BYTES];
             LongStream.Builder pts = LongStream.builder();
-            List<long[]> keys = new ArrayList<>();
+            List<Keyframe> keys = new ArrayList<>();
             int packets = 0;
-            int keyframes = 0;
             try {
                 while (av_read_frame(in.context(), packet) >= 0) {
                     try {
@@ -89,8 +89,7 @@ final class PacketTimeline {
                         pts.add(packet.pts());
                         packets++;
                         if ((packet.flags() & AV_PKT_FLAG_KEY) != 0) {
-                            keys.add(new long[] {packet.pts(), packet.dts()});
-                            keyframes++;
+                            keys.add(new Keyframe(packet.pts(), packet.dts()));
                             if (sets != null && packet.size() > 0) {
                                 int n = Math.min(head.length, packet.size());
                                 packet.data().get(head, 0, n);
@@ -104,14 +103,13 @@ final class PacketTimeline {
             } finally {
                 av_packet_free(packet);
             }
-            if (keyframes == 0) {
+            if (keys.isEmpty()) {
                 return null;
             }
             long[] sorted = pts.build().toArray();
             Arrays.sort(sorted);
-            keys.sort((a, b) -> Long.compare(a[0], b[0]));
-            return new PacketTimeline(sorted, keys.stream().mapToLong(k -> k[0]).toArray(), keys.stream().mapToLong(k -> k[1]).toArray(),
-                    sets != null && sets.changed());
+            keys.sort(java.util.Comparator.comparingLong(Keyframe::pts));
+            return new PacketTimeline(sorted, List.copyOf(keys), sets != null && sets.changed());
         }
     }
 
@@ -153,22 +151,22 @@ final class PacketTimeline {
      * last may be shorter; the first starts at the stream's start, whatever its first packet is).
      */
     List<Segment> segments(int minPictures) {
-        List<Integer> starts = new ArrayList<>();
+        List<Keyframe> starts = new ArrayList<>();
         long lastStartIndex = 0;
-        for (int k = 0; k < keyPts.length; k++) {
-            long index = picturesBefore(keyPts[k]);
+        for (Keyframe key : keyframes) {
+            long index = picturesBefore(key.pts());
             if (index - lastStartIndex >= minPictures) {
-                starts.add(k);
+                starts.add(key);
                 lastStartIndex = index;
             }
         }
         List<Segment> segments = new ArrayList<>();
         // The first segment starts at the file's start, whatever its first packet is.
-        segments.add(new Segment(AV_NOPTS_VALUE, AV_NOPTS_VALUE, starts.isEmpty() ? AV_NOPTS_VALUE : keyPts[starts.getFirst()], 0));
+        segments.add(new Segment(AV_NOPTS_VALUE, AV_NOPTS_VALUE, starts.isEmpty() ? AV_NOPTS_VALUE : starts.getFirst().pts(), 0));
         for (int i = 0; i < starts.size(); i++) {
-            long start = keyPts[starts.get(i)];
-            long stop = i + 1 < starts.size() ? keyPts[starts.get(i + 1)] : AV_NOPTS_VALUE;
-            segments.add(new Segment(start, keyDts[starts.get(i)], stop, picturesBefore(start)));
+            Keyframe start = starts.get(i);
+            long stop = i + 1 < starts.size() ? starts.get(i + 1).pts() : AV_NOPTS_VALUE;
+            segments.add(new Segment(start.pts(), start.dts(), stop, picturesBefore(start.pts())));
         }
         return List.copyOf(segments);
     }
