@@ -49,7 +49,7 @@ final class Api {
     Response postBytes(String path, byte[] body, Map<String, String> headers) {
         HttpRequest.Builder builder = request(path).header("Content-Type", "application/octet-stream");
         headers.forEach(builder::header);
-        return send(builder.POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+        return send(expectContinue(builder, body.length).POST(HttpRequest.BodyPublishers.ofByteArray(body)));
     }
 
     Response get(String path) {
@@ -81,8 +81,8 @@ final class Api {
             writePart(out, boundary, fileField, "chunk.bin", "application/octet-stream", file);
         }
         out.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.US_ASCII));
-        return send(request(path).header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray())));
+        HttpRequest.Builder builder = request(path).header("Content-Type", "multipart/form-data; boundary=" + boundary);
+        return send(expectContinue(builder, out.size()).POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray())));
     }
 
     private static void writePart(ByteArrayOutputStream out, String boundary, String name, String fileName, String type, byte[] content) {
@@ -91,6 +91,15 @@ final class Api {
         out.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
         out.writeBytes(content);
         out.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /**
+     * Large bodies ask first, as curl does past 1 MiB: a server refusing the declared length answers
+     * before the body is sent. Without it the client may still be writing when the server closes, and
+     * the reset can swallow the 413 ("header parser received no bytes").
+     */
+    private static HttpRequest.Builder expectContinue(HttpRequest.Builder builder, long bodyBytes) {
+        return builder.expectContinue(bodyBytes >= 64 * 1024);
     }
 
     private HttpRequest.Builder request(String path) {
