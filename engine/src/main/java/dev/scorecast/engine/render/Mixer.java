@@ -19,8 +19,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Mixes stems into the master, streaming in blocks of {@value #BLOCK} frames: memory does not grow
- * with the length. Three passes, each over a file:
+ * Mixes stems into the master, streaming in blocks of {@value #BLOCK} frames: memory grows with
+ * the length only by the limiter forecast's 12 bytes a millisecond. Three passes, each over a file:
  * <ol>
  *   <li>sum: the bed, each stem through its group's {@link GainRamp} (gain and balance), plus the
  *       video's own sound at its gain when it is background, into a float WAV beside the master;
@@ -28,9 +28,11 @@ import java.util.Optional;
  *   <li>bus: gain to bring the bed to the target, the {@link BusCompressor} (threshold
  *       {@value #COMPRESSOR_BELOW_TARGET_DB} dB below the target), then the {@link DuckingEnvelope};
  *       then the speech sources, each at the gain that puts its loudness at the target plus its
- *       trim, into a second float WAV; measured. The compressor comes before the ducking, so it
+ *       trim, into a second float WAV; measured, and what the limiter will take forecast
+ *       ({@link LimiterForecast}). The compressor comes before the ducking, so it
  *       cannot give back the depth, and the speech passes neither;</li>
- *   <li>master: gain to the target again (the compressor lowered it), a 10 ms fade on the last
+ *   <li>master: gain to the target again (the compressor lowered it) plus what the limiter is
+ *       forecast to take, a 10 ms fade on the last
  *       samples, the {@link TruePeakLimiter} at {@value #CEILING_DBTP} dBTP, 16-bit with TPDF dither;
  *       measured. If the limiter pulled the loudness more than {@value #RETRY_BELOW_DB} dB under the
  *       target, this pass runs once more with the shortfall added, and, when that still leaves it
@@ -119,11 +121,13 @@ public final class Mixer {
             double preGainDb = sumLufs == null ? 0 : target - sumLufs;
             Production.Glue glue = settings.production().map(p -> p.production().glue())
                     .orElse(new Production.Glue(COMPRESSOR_BELOW_TARGET_DB, BusCompressor.RATIO));
-            Double busLufs = bus(sum, levelled, new DuckingEnvelope(settings.ducking(), RATE), bus, frames, preGainDb,
+            LimiterForecast forecast = bus(sum, levelled, new DuckingEnvelope(settings.ducking(), RATE), bus, frames, preGainDb,
                     target - glue.belowTargetDb(), glue.ratio());
+            Double busLufs = forecast.unlimitedLufs();
             double goal = target + settings.gainDb();
             double postGainDb = busLufs == null ? 0 : goal - busLufs;
-            Mixdown mix = new Mixdown(sum, bus, masterWav, frames, goal, preGainDb, postGainDb, summed.stems());
+            Mixdown mix = new Mixdown(sum, bus, masterWav, frames, goal, preGainDb, postGainDb, busLufs == null ? null : forecast,
+                    summed.stems());
             done = true;
             return mix;
         } finally {
@@ -146,10 +150,14 @@ public final class Mixer {
         private final double goal;
         private final double preGainDb;
         private final double postGainDb;
+        /** Null when the bus is silent: no gain brings it anywhere. */
+        private final LimiterForecast forecast;
         private final List<Stem> stems;
+        private double masteredGainDb = Double.NaN;
+        private double masteredCeilingDbtp = Double.NaN;
 
         private Mixdown(Path sum, Path bus, Path masterWav, long frames, double goal, double preGainDb, double postGainDb,
-                        List<Stem> stems) {
+                        LimiterForecast forecast, List<Stem> stems) {
             this.sum = sum;
             this.bus = bus;
             this.masterWav = masterWav;
@@ -157,6 +165,7 @@ public final class Mixer {
             this.goal = goal;
             this.preGainDb = preGainDb;
             this.postGainDb = postGainDb;
+            this.forecast = forecast;
             this.stems = List.copyOf(stems);
         }
 
@@ -171,7 +180,8 @@ public final class Mixer {
 
         /** Pass 3 at {@code ceilingDbtp}: writes the master, measured; retried as the class describes. */
         public MasterReport master(double ceilingDbtp) {
-            double gainDb = postGainDb;
+            // What the limiter will take is forecast from the bus, so this pass usually lands on the goal at once.
+            double gainDb = forecast == null ? postGainDb : forecast.gainDb(goal, ceilingDbtp, postGainDb);
             LoudnessMeter.Result result = finish(bus, masterWav, frames, gainDb, ceilingDbtp);
             if (result.integratedLufs() != null && result.integratedLufs() < goal - RETRY_BELOW_DB) {
                 // The limiter took loudness away: add the shortfall and run the last pass again.
@@ -188,6 +198,28 @@ public final class Mixer {
                     result = finish(bus, masterWav, frames, gainDb, ceilingDbtp);
                 }
             }
+            masteredGainDb = gainDb;
+            masteredCeilingDbtp = ceilingDbtp;
+            return report(result, gainDb);
+        }
+
+        /**
+         * Pass 3 again with the gain and the ceiling of the last {@link #master} both {@code lowerDb}
+         * lower: the same master scaled down (the limiter does the same work), for an encoder that
+         * overshot it. Lowering only the ceiling limits harder, and the encoders overshoot flattened
+         * peaks more (LAME on a rock master: 1.07 dB over at a -2.0 dBTP ceiling, 1.42 at -2.43), or
+         * needs more gain to keep the loudness (a lo-fi mix went to 14 dB of reduction).
+         */
+        public MasterReport remasterLower(double lowerDb) {
+            if (Double.isNaN(masteredGainDb)) {
+                throw new IllegalStateException("remasterLower follows a master");
+            }
+            masteredGainDb -= lowerDb;
+            masteredCeilingDbtp -= lowerDb;
+            return report(finish(bus, masterWav, frames, masteredGainDb, masteredCeilingDbtp), masteredGainDb);
+        }
+
+        private MasterReport report(LoudnessMeter.Result result, double gainDb) {
             double lufs = result.integratedLufs() == null ? SILENT_LUFS : result.integratedLufs();
             double peak = Double.isFinite(result.truePeakDbtp()) ? result.truePeakDbtp() : SILENT_DBTP;
             return new MasterReport(lufs, peak, frames / (double) RATE, preGainDb + gainDb);
@@ -444,11 +476,11 @@ public final class Mixer {
     }
 
     /** Pass 2: the bed to the target, bus compressor, ducking, plus the speech; returns the loudness of the result. */
-    private static Double bus(Path in, List<Input> speech, DuckingEnvelope ducking, Path out, long frames, double gainDb,
-                              double thresholdDbfs, double ratio) {
+    private static LimiterForecast bus(Path in, List<Input> speech, DuckingEnvelope ducking, Path out, long frames, double gainDb,
+                                      double thresholdDbfs, double ratio) {
         BusCompressor compressor = new BusCompressor(thresholdDbfs, ratio, RATE);
         GainRamp gain = new GainRamp(dbToGain(gainDb), 0);
-        LoudnessMeter meter = new LoudnessMeter(RATE, 2);
+        LimiterForecast meter = new LimiterForecast(RATE);
         float[][] buf = new float[2][BLOCK];
         float[][] read = new float[2][BLOCK];
         List<WavReader> voices = new ArrayList<>();
@@ -481,7 +513,7 @@ public final class Mixer {
         LOG.log(System.Logger.Level.DEBUG, () -> String.format(
                 "bus compressor: threshold %.1f dBFS, mean reduction %.2f dB, max %.2f dB; %d ducked spans, %d speech sources",
                 thresholdDbfs, compressor.meanReductionDb(), compressor.maxReductionDb(), ducking.spans(), speech.size()));
-        return meter.finish().integratedLufs();
+        return meter;
     }
 
     /** Pass 3: gain, fade-out, limiter, 16-bit; the master's own measurement. */

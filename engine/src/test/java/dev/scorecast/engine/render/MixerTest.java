@@ -55,6 +55,27 @@ class MixerTest {
     }
 
     @Test
+    void remasteringLowerScalesTheSameMasterDown(@TempDir Path dir) {
+        Path master = dir.resolve("master.wav");
+        try (Mixer.Mixdown mix = Mixer.mixdown(stems, MixSettings.standard(), master)) {
+            MasterReport first = mix.master(-2);
+            float[][] before = WavFiles.readAll(master);
+            MasterReport lower = mix.remasterLower(1.5);
+            float[][] after = WavFiles.readAll(master);
+            assertEquals(first.integratedLufs() - 1.5, lower.integratedLufs(), 0.05);
+            assertEquals(first.truePeakDbtp() - 1.5, lower.truePeakDbtp(), 0.05);
+            assertEquals(first.gainAppliedDb() - 1.5, lower.gainAppliedDb(), 1e-9);
+            // Scaled, not limited harder: sample for sample, within the 16-bit dither.
+            float g = (float) Math.pow(10, -1.5 / 20);
+            double worst = 0;
+            for (int i = 0; i < before[0].length; i++) {
+                worst = Math.max(worst, Math.abs(before[0][i] * g - after[0][i]));
+            }
+            assertTrue(worst < 4.0 / 32768, "largest difference from the scaled master " + worst);
+        }
+    }
+
+    @Test
     void loudTargetStillMeetsTheCeiling(@TempDir Path dir) {
         Path master = dir.resolve("loud.wav");
         MasterReport report = Mixer.master(stems, new MixSettings(Map.of(InstrumentGroup.BEATS, 6.0), Map.of(InstrumentGroup.MELODY, 0.5),

@@ -21,23 +21,50 @@ public final class LoudnessMeter {
     private double partialEnergy;
     private int partialFrames;
     private long frames;
+    private final boolean stepsOf100Ms;
 
     public LoudnessMeter(int sampleRateHz, int channels) {
+        this(sampleRateHz, channels, sampleRateHz / 10);
         if (sampleRateHz % 10 != 0) {
             throw new InvalidParameter("sampleRateHz", "must be a multiple of 10 Hz so that 100 ms is whole samples, was "
                     + sampleRateHz);
         }
+    }
+
+    /**
+     * A meter keeping one K-weighted energy per {@code framesPerStep} frames, for a caller that
+     * looks at finer steps than 100 ms ({@link #stepEnergies()}); {@link #finish()} needs 100 ms steps.
+     */
+    public LoudnessMeter(int sampleRateHz, int channels, int framesPerStep) {
         if (channels < 1 || channels > 2) {
             // BS.1770 weighs surround channels differently; the extractor always delivers stereo.
             throw new InvalidParameter("channels", "must be 1 or 2, was " + channels);
+        }
+        if (framesPerStep < 1) {
+            throw new InvalidParameter("framesPerStep", "must be positive, was " + framesPerStep);
         }
         Biquad[] k = Loudness.kWeighting(sampleRateHz);
         this.shelf = k[0];
         this.highPass = k[1];
         this.channels = channels;
-        this.framesPerStep = sampleRateHz / 10;
+        this.framesPerStep = framesPerStep;
         this.state = new double[channels][4];
         this.truePeak = new TruePeakMeter(channels);
+        this.stepsOf100Ms = sampleRateHz % 10 == 0 && framesPerStep == sampleRateHz / 10;
+    }
+
+    /** The K-weighted energy of each step so far, summed over the channels; the last one may be partial. */
+    public double[] stepEnergies() {
+        double[] energy = Arrays.copyOf(stepEnergy, steps + (partialFrames > 0 ? 1 : 0));
+        if (partialFrames > 0) {
+            energy[steps] = partialEnergy;
+        }
+        return energy;
+    }
+
+    /** Frames taken so far. */
+    public long frames() {
+        return frames;
     }
 
     /** Takes {@code frames} frames of {@code samples[channel][..]}, full scale +-1. */
@@ -62,10 +89,10 @@ public final class LoudnessMeter {
 
     /** What the recording measured. */
     public Result finish() {
-        double[] energy = Arrays.copyOf(stepEnergy, steps + (partialFrames > 0 ? 1 : 0));
-        if (partialFrames > 0) {
-            energy[steps] = partialEnergy;
+        if (!stepsOf100Ms) {
+            throw new IllegalStateException("loudness is gated over 100 ms steps; this meter keeps " + framesPerStep + "-frame steps");
         }
+        double[] energy = stepEnergies();
         return new Result(Loudness.integratedLufs(energy, frames, framesPerStep), truePeak.truePeakDbtp(),
                 Loudness.momentaryLufs(energy, frames, framesPerStep));
     }
