@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  * them; WAVE_FORMAT_EXTENSIBLE is read through to its real format tag; a data size past the end of
  * the file (a writer that died before fixing its header) is cut to what the file holds.
  */
-public final class WavReader implements AutoCloseable {
+public final class WavReader implements StereoSource {
     private static final int EXTENSIBLE = 0xFFFE;
     private static final int BUFFER_BYTES = 1 << 16;
 

@@ -60,6 +60,15 @@ public final class WavWriter implements AutoCloseable {
      * @throws TooLong past what a WAV file can hold
      */
     public void write(float[][] block, int n) {
+        write(block, n, null);
+    }
+
+    /**
+     * As {@link #write(float[][], int)}, and puts into {@code written[channel][0..n)} the samples
+     * as the file holds them (after the dither and rounding of 16-bit PCM), for a reader that
+     * takes the same audio without reading the file back. {@code written} may be null.
+     */
+    public void write(float[][] block, int n, float[][] written) {
         room((long) n * frameBytes);
         int done = 0;
         while (done < n) {
@@ -71,6 +80,9 @@ public final class WavWriter implements AutoCloseable {
                 for (int i = done; i < done + m; i++) {
                     for (int c = 0; c < channels; c++) {
                         staging.putFloat(block[c][i]);
+                        if (written != null) {
+                            written[c][i] = block[c][i];
+                        }
                     }
                 }
             } else {
@@ -85,6 +97,9 @@ public final class WavWriter implements AutoCloseable {
                             q = Math.max(-32768, Math.min(32767, q));
                         }
                         staging.putShort((short) q);
+                        if (written != null) {
+                            written[c][i] = q * (1f / 32768f); // as WavReader reads it back
+                        }
                     }
                 }
             }

@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.scorecast.engine.io.PendingFile;
+import dev.scorecast.engine.io.StereoSource;
 import dev.scorecast.engine.io.WavReader;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -46,9 +47,15 @@ public final class Mp3Encoder {
      */
     public static void encode(Path wav, Path mp3) {
         Objects.requireNonNull(wav, "wav");
+        encode(WavReader.open(wav, "audio", "the MP3 encoder"), mp3);
+    }
+
+    /** As {@link #encode(Path, Path)}, from {@code source} (closed when done): a master as it is being made. */
+    public static void encode(StereoSource source, Path mp3) {
+        Objects.requireNonNull(source, "source");
         Objects.requireNonNull(mp3, "mp3");
         Lame lame = Lame.get();
-        try (WavReader in = WavReader.open(wav, "audio", "the MP3 encoder");
+        try (StereoSource in = source;
              PendingFile out = PendingFile.create(mp3, 0);
              Arena arena = Arena.ofConfined()) {
             if (in.rateHz() != RATE) {

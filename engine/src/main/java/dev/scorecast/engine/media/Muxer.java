@@ -42,6 +42,7 @@ import static org.bytedeco.ffmpeg.global.avutil.av_q2d;
 import static org.bytedeco.ffmpeg.global.avutil.av_rescale_q;
 
 import dev.scorecast.engine.error.UnsupportedMedia;
+import dev.scorecast.engine.io.StereoSource;
 import dev.scorecast.engine.io.WavReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,6 +52,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.bytedeco.ffmpeg.avcodec.AVCodec;
 import org.bytedeco.ffmpeg.avcodec.AVCodecContext;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
@@ -99,13 +101,23 @@ public final class Muxer {
      *         {@code audioWav} is not a WAV file {@link WavReader} reads
      */
     public static void mux(Path video, Path audioWav, Path out) {
-        Objects.requireNonNull(video, "video");
         Objects.requireNonNull(audioWav, "audioWav");
+        mux(video, () -> WavReader.open(audioWav, "audio", "the muxer"), out);
+    }
+
+    /**
+     * As {@link #mux(Path, Path, Path)}, with the audio from {@code audio}, opened once per
+     * attempt (a second when the index outgrows the space kept for it) and closed after it: a
+     * master as it is being made the first time, say, and its file the second.
+     */
+    public static void mux(Path video, Supplier<StereoSource> audio, Path out) {
+        Objects.requireNonNull(video, "video");
+        Objects.requireNonNull(audio, "audio");
         Objects.requireNonNull(out, "out");
         try {
-            write(video, audioWav, out, ESTIMATED_INDEX_SPACE);
+            write(video, audio.get(), out, ESTIMATED_INDEX_SPACE);
         } catch (IndexSpaceTooSmall e) {
-            write(video, audioWav, out, FASTSTART); // the estimate was short: write the index at the end and move it up
+            write(video, audio.get(), out, FASTSTART); // the estimate was short: write the index at the end and move it up
         }
     }
 
@@ -123,7 +135,13 @@ public final class Muxer {
      * @throws IndexSpaceTooSmall when the index did not fit in the space kept; nothing is left behind
      */
     static void write(Path video, Path audioWav, Path out, long indexSpace) {
-        try (InputFile in = InputFile.open(video, MediaLimits.DEFAULT);
+        write(video, WavReader.open(audioWav, "audio", "the muxer"), out, indexSpace);
+    }
+
+    /** {@link #write(Path, Path, Path, long)} from {@code audio}, which it closes. */
+    private static void write(Path video, StereoSource audio, Path out, long indexSpace) {
+        try (StereoSource source = audio;
+                InputFile in = InputFile.open(video, MediaLimits.DEFAULT);
                 Output output = Output.create(out, "mp4")) {
             int vIndex = in.firstVideoStream();
             if (vIndex < 0) {
@@ -146,11 +164,11 @@ public final class Muxer {
             dst.r_frame_rate(src.r_frame_rate());
             dst.sample_aspect_ratio(src.sample_aspect_ratio());
             dst.disposition(src.disposition());
-            try (AacTrack audio = AacTrack.open(audioWav, output)) {
-                long reserve = indexSpace == ESTIMATED_INDEX_SPACE ? indexBytes(src, audio.packets()) : indexSpace;
+            try (AacTrack track = AacTrack.open(source, output)) {
+                long reserve = indexSpace == ESTIMATED_INDEX_SPACE ? indexBytes(src, track.packets()) : indexSpace;
                 output.start(reserve > 0 ? Map.of("moov_size", Long.toString(reserve)) : Map.of("movflags", "+faststart"));
-                copy(in, vIndex, src, dst, output, audio);
-                while (audio.pump()) {
+                copy(in, vIndex, src, dst, output, track);
+                while (track.pump()) {
                     // the rest of the audio, if it outlasts the picture
                 }
                 if (reserve > 0) {
@@ -337,7 +355,7 @@ public final class Muxer {
      * per {@link #pump()}.
      */
     private static final class AacTrack implements AutoCloseable {
-        private final WavReader in;
+        private final StereoSource in;
         private final AVCodecContext enc;
         private final AVStream stream;
         private final AVFrame frame;
@@ -350,7 +368,7 @@ public final class Muxer {
         private int preRollLeft = PRE_ROLL_FRAMES;
         private boolean finished;
 
-        private AacTrack(WavReader in, AVCodecContext enc, AVStream stream, Output out) {
+        private AacTrack(StereoSource in, AVCodecContext enc, AVStream stream, Output out) {
             this.in = in;
             this.enc = enc;
             this.stream = stream;
@@ -366,14 +384,13 @@ public final class Muxer {
             check(av_frame_get_buffer(frame, 0), "allocate an audio frame");
         }
 
-        /** Opens {@code wav} (48 kHz, mono or stereo) and adds an AAC stream to {@code out}. Call before {@link Output#start}. */
         /** How many packets the track will hold: one per encoder frame, plus the encoder's priming frame. */
         long packets() {
             return (in.frames() + frameSize - 1) / frameSize + 1 + PRE_ROLL_FRAMES;
         }
 
-        static AacTrack open(Path wav, Output out) {
-            WavReader in = WavReader.open(wav, "audio", "the muxer");
+        /** Adds an AAC stream for {@code in} (48 kHz) to {@code out}; closing the track does not close {@code in}. */
+        static AacTrack open(StereoSource in, Output out) {
             AVCodecContext enc = null;
             try {
                 if (in.rateHz() != RATE) {
@@ -415,7 +432,6 @@ public final class Muxer {
                 if (enc != null) {
                     avcodec_free_context(enc);
                 }
-                in.close();
                 throw e;
             }
         }
@@ -480,7 +496,6 @@ public final class Muxer {
             av_packet_free(encoded);
             av_frame_free(frame);
             avcodec_free_context(enc);
-            in.close();
         }
     }
 

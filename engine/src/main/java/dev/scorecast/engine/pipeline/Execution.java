@@ -4,8 +4,6 @@ import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.io.Directories;
 import dev.scorecast.engine.io.Json;
-import dev.scorecast.engine.media.Mp3Encoder;
-import dev.scorecast.engine.media.Muxer;
 import dev.scorecast.engine.music.Composer;
 import dev.scorecast.engine.music.MidiWriter;
 import dev.scorecast.engine.music.Score;
@@ -46,24 +44,6 @@ import java.util.zip.ZipOutputStream;
  * polling the job sees where it is, and its time is kept for the results.
  */
 public final class Execution {
-    /** The true peak promised for the decoded MP4 and MP3 (-1 dBTP), less 0.2 dB for FFmpeg's meter reading differently. */
-    static final double DELIVERED_PEAK_DBTP = -1.2;
-    /**
-     * The limiter's first ceiling for a delivered master: 1 dB under the promise leaves room for the
-     * encoders' overshoot, so most executions encode once; a second master and encode costs about as
-     * much as the mux again (1.2 s of a 60 s video's 5 s execution). With the production chain's
-     * brighter, saturated mixes the overshoot from a -1.6 ceiling was 0.5-0.7 dB (house, rock and
-     * techno, the 60 s benchmark clip), so three genres of four mastered twice; from -2.0 none did.
-     */
-    static final double DELIVERY_CEILING_DBTP = -2.0;
-    /**
-     * Room beyond the measured overshoot when mastering again lower: the encoders are not linear in
-     * level (LAME on a rock master: the same master 0.37 dB lower decoded only 0.19 dB lower).
-     */
-    static final double RETRY_MARGIN_DB = 0.3;
-    /** Masters again at most this often when an encoder overshoots. */
-    static final int DELIVERY_RETRIES = 3;
-    private static final System.Logger LOG = System.getLogger(Execution.class.getName());
 
     /** Level of the video's own sound under the music when the plan keeps it. */
     static final double ORIGINAL_AUDIO_GAIN_DB = -6;
@@ -149,61 +129,33 @@ public final class Execution {
             Optional<Voicing.Sung> sung = voicing.sing(score, work.resolve("stems").resolve(InstrumentGroup.VOCALS.wire() + ".wav"));
             sung.ifPresent(v -> stems.add(v.stem()));
 
-            // From here on each step is single-threaded, so the outputs that are ready run beside
-            // the master and the mux: the stems once they are produced (pass 1 of the mix), the MP3
-            // once the master is.
+            // The stems zip runs beside the master and the encoders once the stems are produced
+            // (pass 1 of the mix); the encoders beside the master's last pass (Delivery).
             boolean zipStems = plan.options().multitrack();
             CompletableFuture<Void> stemsZip = CompletableFuture.completedFuture(null);
-            CompletableFuture<Void> mp3 = CompletableFuture.completedFuture(null);
             Path master = outDir.resolve(MASTER_WAV);
             MasterReport report;
             try {
                 timer.start(Stage.MASTER);
                 var settings = mixSettings(plan, in.originalAudioWav(), voiceover.track(), speech)
                         .withProduction(ProductionCatalog.builtIn().forGenre(plan.genre()), score.tempoMap().getFirst().bpm())
-                        .withCeiling(DELIVERY_CEILING_DBTP);
+                        .withCeiling(Delivery.CEILING_DBTP);
                 try (Mixer.Mixdown mix = Mixer.mixdown(stems, settings, master)) {
                     List<Stem> produced = mix.stems();
                     if (zipStems) {
                         stemsZip = CompletableFuture.runAsync(() -> zip(produced, voiceover.track(), outDir.resolve(STEMS_ZIP)),
                                 OUTPUT_THREADS);
                     }
-                    double ceiling = settings.ceilingDbtp();
-                    report = mix.master(ceiling);
-                    timer.start(Stage.MUX);
-                    for (int attempt = 0; ; attempt++) {
-                        // The MP3 is encoded and checked beside the MP4's mux and check: one core each.
-                        CompletableFuture<Double> mp3Peak = CompletableFuture.supplyAsync(() -> {
-                            Mp3Encoder.encode(master, outDir.resolve(MASTER_MP3));
-                            return Delivered.measure(outDir.resolve(MASTER_MP3)).truePeakDbtp();
-                        }, OUTPUT_THREADS);
-                        mp3 = mp3Peak.thenAccept(peak -> { });
-                        Muxer.mux(in.video(), master, outDir.resolve(VIDEO));
-                        double videoPeak = Delivered.measure(outDir.resolve(VIDEO)).truePeakDbtp();
-                        double mp3PeakDbtp = mp3Peak.join();
-                        LOG.log(System.Logger.Level.DEBUG, () -> String.format("delivered true peaks: MP4 %.2f, MP3 %.2f dBTP",
-                                videoPeak, mp3PeakDbtp));
-                        double over = Math.max(videoPeak, mp3PeakDbtp) - DELIVERED_PEAK_DBTP;
-                        if (over <= 0 || attempt == DELIVERY_RETRIES) {
-                            break;
-                        }
-                        // An encoder overshot the master's peaks: the same master, scaled down by the
-                        // overshoot and a margin, encoded again. A little quieter, but not limited harder.
-                        double lower = Math.min(over + RETRY_MARGIN_DB, 6 + ceiling);
-                        ceiling -= lower;
-                        double at = ceiling;
-                        LOG.log(System.Logger.Level.INFO, () -> String.format("encoders overshoot by %.2f dB: master %.2f dB lower, ceiling %.2f dBTP",
-                                over, lower, at));
-                        report = mix.remasterLower(lower);
-                    }
+                    report = new Delivery(in.video(), master, outDir.resolve(VIDEO), outDir.resolve(MASTER_MP3), OUTPUT_THREADS)
+                            .run(mix, () -> timer.start(Stage.MUX));
                 }
             } catch (RuntimeException e) {
                 // The side work reads the work directory, which goes when this fails: let it end first.
-                CompletableFuture.allOf(stemsZip, mp3).exceptionally(ignored -> null).join();
+                stemsZip.exceptionally(ignored -> null).join();
                 throw e;
             }
             timer.start(Stage.OUTPUTS);
-            joinAll(stemsZip, mp3);
+            joinAll(stemsZip);
             Map<String, String> files = new LinkedHashMap<>();
             files.put("video", VIDEO);
             files.put("audio_wav", MASTER_WAV);

@@ -6,6 +6,7 @@ import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.style.Production;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
+import dev.scorecast.engine.io.StereoPipe;
 import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.io.WavWriter;
@@ -180,22 +181,33 @@ public final class Mixer {
 
         /** Pass 3 at {@code ceilingDbtp}: writes the master, measured; retried as the class describes. */
         public MasterReport master(double ceilingDbtp) {
+            return master(ceilingDbtp, List.of());
+        }
+
+        /**
+         * As {@link #master(double)}, handing the samples of its first pass to {@code taps} as
+         * they are written (as the file holds them): each tap is {@link StereoPipe#end() ended}
+         * when that pass is the master, {@link StereoPipe#abandon() abandoned} when it runs again.
+         */
+        public MasterReport master(double ceilingDbtp, List<StereoPipe> taps) {
             // What the limiter will take is forecast from the bus, so this pass usually lands on the goal at once.
             double gainDb = forecast == null ? postGainDb : forecast.gainDb(goal, ceilingDbtp, postGainDb);
-            LoudnessMeter.Result result = finish(bus, masterWav, frames, gainDb, ceilingDbtp);
-            if (result.integratedLufs() != null && result.integratedLufs() < goal - RETRY_BELOW_DB) {
+            LoudnessMeter.Result result = finish(bus, masterWav, frames, gainDb, ceilingDbtp, taps);
+            boolean again = result.integratedLufs() != null && result.integratedLufs() < goal - RETRY_BELOW_DB;
+            taps.forEach(again ? StereoPipe::abandon : StereoPipe::end);
+            if (again) {
                 // The limiter took loudness away: add the shortfall and run the last pass again.
                 double firstGain = gainDb;
                 double firstLufs = result.integratedLufs();
                 gainDb += goal - firstLufs;
-                result = finish(bus, masterWav, frames, gainDb, ceilingDbtp);
+                result = finish(bus, masterWav, frames, gainDb, ceilingDbtp, List.of());
                 Double second = result.integratedLufs();
                 if (second != null && second < goal - 1 && second > firstLufs + 0.05) {
                     // Still short (a hard-driven limiter gives back less than each added dB): one
                     // secant step on the measured gain-to-loudness slope, at most 6 dB more.
                     double slope = Math.max(0.2, (second - firstLufs) / (gainDb - firstGain));
                     gainDb += Math.min(6, (goal - second) / slope);
-                    result = finish(bus, masterWav, frames, gainDb, ceilingDbtp);
+                    result = finish(bus, masterWav, frames, gainDb, ceilingDbtp, List.of());
                 }
             }
             masteredGainDb = gainDb;
@@ -211,18 +223,30 @@ public final class Mixer {
          * needs more gain to keep the loudness (a lo-fi mix went to 14 dB of reduction).
          */
         public MasterReport remasterLower(double lowerDb) {
+            return remasterLower(lowerDb, List.of());
+        }
+
+        /** As {@link #remasterLower(double)}, handing the samples to {@code taps} as {@link #master(double, List)} does. */
+        public MasterReport remasterLower(double lowerDb, List<StereoPipe> taps) {
             if (Double.isNaN(masteredGainDb)) {
                 throw new IllegalStateException("remasterLower follows a master");
             }
             masteredGainDb -= lowerDb;
             masteredCeilingDbtp -= lowerDb;
-            return report(finish(bus, masterWav, frames, masteredGainDb, masteredCeilingDbtp), masteredGainDb);
+            LoudnessMeter.Result result = finish(bus, masterWav, frames, masteredGainDb, masteredCeilingDbtp, taps);
+            taps.forEach(StereoPipe::end);
+            return report(result, masteredGainDb);
         }
 
         private MasterReport report(LoudnessMeter.Result result, double gainDb) {
             double lufs = result.integratedLufs() == null ? SILENT_LUFS : result.integratedLufs();
             double peak = Double.isFinite(result.truePeakDbtp()) ? result.truePeakDbtp() : SILENT_DBTP;
             return new MasterReport(lufs, peak, frames / (double) RATE, preGainDb + gainDb);
+        }
+
+        /** Frames in the master. */
+        public long frames() {
+            return frames;
         }
 
         /**
@@ -516,13 +540,28 @@ public final class Mixer {
         return meter;
     }
 
-    /** Pass 3: gain, fade-out, limiter, 16-bit; the master's own measurement. */
-    private static LoudnessMeter.Result finish(Path in, Path master, long frames, double gainDb, double ceilingDbtp) {
+    /**
+     * Pass 3: gain, fade-out, limiter, 16-bit; the master's own measurement. Each block goes to the
+     * {@code taps} too, as the file holds it; they are abandoned when the pass fails.
+     */
+    private static LoudnessMeter.Result finish(Path in, Path master, long frames, double gainDb, double ceilingDbtp,
+                                               List<StereoPipe> taps) {
+        try {
+            return limit(in, master, frames, gainDb, ceilingDbtp, taps);
+        } catch (RuntimeException e) {
+            taps.forEach(StereoPipe::abandon);
+            throw e;
+        }
+    }
+
+    private static LoudnessMeter.Result limit(Path in, Path master, long frames, double gainDb, double ceilingDbtp,
+                                              List<StereoPipe> taps) {
         TruePeakLimiter limiter = new TruePeakLimiter(ceilingDbtp, RATE);
         GainRamp gain = new GainRamp(dbToGain(gainDb), 0);
         LoudnessMeter meter = new LoudnessMeter(RATE, 2);
         float[][] buf = new float[2][BLOCK];
         float[][] out = new float[2][BLOCK];
+        float[][] written16 = new float[2][BLOCK];
         int skip = TruePeakLimiter.LATENCY;
         long fed = 0;
         long written = 0;
@@ -549,7 +588,10 @@ public final class Mixer {
                     System.arraycopy(buf[0], from, out[0], 0, m);
                     System.arraycopy(buf[1], from, out[1], 0, m);
                     meter.accept(out, m);
-                    w.write(out, m);
+                    w.write(out, m, written16);
+                    for (StereoPipe tap : taps) {
+                        tap.write(written16, m);
+                    }
                     written += m;
                 }
             }

@@ -1,12 +1,16 @@
 package dev.scorecast.engine.render;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.io.StereoPipe;
+import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.io.WavFiles;
+import dev.scorecast.engine.io.WavWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -72,6 +76,51 @@ class MixerTest {
                 worst = Math.max(worst, Math.abs(before[0][i] * g - after[0][i]));
             }
             assertTrue(worst < 4.0 / 32768, "largest difference from the scaled master " + worst);
+        }
+    }
+
+    @Test
+    void theTapsGetTheMasterAsTheFileHoldsIt(@TempDir Path dir) throws Exception {
+        Path master = dir.resolve("master.wav");
+        try (Mixer.Mixdown mix = Mixer.mixdown(stems, MixSettings.standard(), master)) {
+            StereoPipe tap = new StereoPipe(Mixer.RATE, mix.frames(), 4);
+            var read = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                float[][] all = new float[2][(int) tap.frames()];
+                tap.readStereo(all, all[0].length);
+                return all;
+            });
+            mix.master(-2, List.of(tap));
+            float[][] file = WavFiles.readAll(master);
+            float[][] tapped = read.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertArrayEquals(file[0], tapped[0]);
+            assertArrayEquals(file[1], tapped[1]);
+        }
+    }
+
+    @Test
+    void aMasterPassThatRunsAgainAbandonsItsTaps(@TempDir Path dir) {
+        // A 12 kHz tone sampled 45 degrees off its peaks: every sample 3 dB under the true peak,
+        // which the forecast (sample peaks) cannot see and the limiter (true peaks) takes off.
+        Path wav = dir.resolve("tone.wav");
+        float[][] tone = new float[2][5 * Mixer.RATE];
+        for (int i = 0; i < tone[0].length; i++) {
+            tone[0][i] = tone[1][i] = (float) (0.5 * Math.sin(Math.PI / 2 * i + Math.PI / 4));
+        }
+        try (WavWriter w = WavWriter.create(wav, WavEncoding.FLOAT32, Mixer.RATE, 2)) {
+            w.write(tone, tone[0].length);
+            w.commit();
+        }
+        Path master = dir.resolve("master.wav");
+        try (Mixer.Mixdown mix = Mixer.mixdown(List.of(new Stem(InstrumentGroup.MELODY, wav, -6)),
+                new MixSettings(Map.of(), Map.of(), -8, 0, Optional.empty(), 0), master)) {
+            StereoPipe tap = new StereoPipe(Mixer.RATE, mix.frames(), 1000);
+            // At -8 LUFS the tone's true peaks are near -11 dBTP, so a -14 dBTP ceiling takes about 3 dB
+            // off all of it; the forecast sees sample peaks near -14 and expects next to nothing.
+            MasterReport report = mix.master(-14, List.of(tap));
+            assertThrows(StereoPipe.Abandoned.class, () -> tap.readStereo(new float[2][1 << 20], 1 << 20));
+            // The passes after it do what they can: the tone held at the ceiling, as loud as that lets it be.
+            assertEquals(-14, report.truePeakDbtp(), 0.2);
+            assertEquals(-14 + 3.3, report.integratedLufs(), 0.2);
         }
     }
 
