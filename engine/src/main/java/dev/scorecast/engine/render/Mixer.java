@@ -44,6 +44,8 @@ public final class Mixer {
 
     static final int RATE = Renderer.RATE;
     static final int BLOCK = 4096;
+    /** Summing, measuring and writing a block, in {@link PartChain#cost()} units, for sharing pass 1 between threads. */
+    static final double SUM_COST = 6;
     static final double CEILING_DBTP = MixSettings.CEILING_DBTP;
     static final double COMPRESSOR_BELOW_TARGET_DB = 5;
     static final double RETRY_BELOW_DB = 0.5;
@@ -351,13 +353,15 @@ public final class Mixer {
                 gains.add(new GainRamp(dbToGain(in.gainDb()), in.pan()));
             }
             LoudnessMeter meter = new LoudnessMeter(RATE, 2);
-            float[][][] reads = new float[inputs.size()][2][BLOCK];
+            // Two sets of block buffers: the chains fill one while the other, the block before, is summed.
+            float[][][][] reads = new float[2][inputs.size()][2][BLOCK];
             float[][] mix = new float[2][BLOCK];
             // The chains are most of this pass's work and independent of each other once the key is
-            // read: on two cores or more, about half of them (by cost) run on a second thread.
+            // read: on two cores or more, about half of them (by cost) run on a second thread, which
+            // also sums, measures and writes the block before (that share counted as SUM_COST).
             boolean[] aside = new boolean[chains.size()];
             if (chains.size() > 1 && Runtime.getRuntime().availableProcessors() > 1) {
-                double[] load = new double[2];
+                double[] load = {0, SUM_COST};
                 List<Integer> order = new ArrayList<>();
                 for (int i = 0; i < chains.size(); i++) {
                     order.add(i);
@@ -377,33 +381,33 @@ public final class Mixer {
             final SidechainKey theKey = key;
             final int keyIndex = key != null ? keyStem : -1;
             try (WavWriter w = WavWriter.create(out, WavEncoding.FLOAT32, RATE, 2)) {
-                for (long pos = 0; pos < frames; ) {
+                Summer summer = new Summer(inputs, chains.size(), gains, mix, meter, w);
+                int before = 0; // frames in the block before, waiting to be summed
+                for (long pos = 0, block = 0; pos < frames; block++) {
                     int n = (int) Math.min(BLOCK, frames - pos);
-                    java.util.Arrays.fill(mix[0], 0, n, 0f);
-                    java.util.Arrays.fill(mix[1], 0, n, 0f);
+                    float[][][] now = reads[(int) (block & 1)];
+                    float[][][] last = reads[(int) ((block + 1) & 1)];
                     if (theKey != null) {
-                        inputs.get(keyIndex).readStereo(reads[keyIndex], n);
-                        theKey.analyse(reads[keyIndex], 0, n);
+                        inputs.get(keyIndex).readStereo(now[keyIndex], n);
+                        theKey.analyse(now[keyIndex], 0, n);
                     }
-                    java.util.concurrent.Future<?> other = null;
                     if (helper != null) {
-                        other = helper.submit(() -> produce(true, aside, inputs, reads, chains, gains, produced, peaks, keyIndex, n));
-                    }
-                    produce(false, aside, inputs, reads, chains, gains, produced, peaks, keyIndex, n);
-                    if (other != null) {
+                        int waiting = before;
+                        java.util.concurrent.Future<?> other = helper.submit(() -> {
+                            summer.add(last, waiting);
+                            produce(true, aside, inputs, now, chains, gains, produced, peaks, keyIndex, n);
+                        });
+                        produce(false, aside, inputs, now, chains, gains, produced, peaks, keyIndex, n);
                         join(other);
+                        before = n;
+                    } else {
+                        produce(false, aside, inputs, now, chains, gains, produced, peaks, keyIndex, n);
+                        summer.add(now, n);
                     }
-                    for (int s = 0; s < inputs.size(); s++) {
-                        if (s < chains.size()) {
-                            add(reads[s], mix, n);
-                        } else {
-                            inputs.get(s).readStereo(reads[s], n);
-                            gains.get(s).addTo(reads[s], mix, n);
-                        }
-                    }
-                    meter.accept(mix, n);
-                    w.write(mix, n);
                     pos += n;
+                }
+                if (helper != null) {
+                    summer.add(reads[(int) (((frames + BLOCK - 1) / BLOCK + 1) & 1)], before);
                 }
                 w.commit();
             }
@@ -449,6 +453,28 @@ public final class Mixer {
             gains.get(s).apply(read, n);
             produced.get(s).write(read, n);
             peaks[s] = Math.max(peaks[s], peak(read, n));
+        }
+    }
+
+    /** Pass 1's serial end: a block of produced stems (and background recordings) summed, measured and written. */
+    private record Summer(List<WavReader> inputs, int chains, List<GainRamp> gains, float[][] mix, LoudnessMeter meter,
+                          WavWriter out) {
+        void add(float[][][] reads, int n) {
+            if (n == 0) {
+                return;
+            }
+            java.util.Arrays.fill(mix[0], 0, n, 0f);
+            java.util.Arrays.fill(mix[1], 0, n, 0f);
+            for (int s = 0; s < inputs.size(); s++) {
+                if (s < chains) {
+                    Mixer.add(reads[s], mix, n);
+                } else {
+                    inputs.get(s).readStereo(reads[s], n);
+                    gains.get(s).addTo(reads[s], mix, n);
+                }
+            }
+            meter.accept(mix, n);
+            out.write(mix, n);
         }
     }
 
