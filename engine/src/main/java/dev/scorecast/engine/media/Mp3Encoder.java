@@ -50,13 +50,21 @@ public final class Mp3Encoder {
         encode(WavReader.open(wav, "audio", "the MP3 encoder"), mp3);
     }
 
-    /** As {@link #encode(Path, Path)}, from {@code source} (closed when done): a master as it is being made. */
+    /**
+     * As {@link #encode(Path, Path)}, from {@code source}: a master as it is being made. The source
+     * is closed however this ends, first thing included, so a maker writing into it never waits on
+     * an encoder that has given up.
+     */
     public static void encode(StereoSource source, Path mp3) {
         Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(mp3, "mp3");
-        Lame lame = Lame.get();
-        try (StereoSource in = source;
-             PendingFile out = PendingFile.create(mp3, 0);
+        try (StereoSource in = source) {
+            Objects.requireNonNull(mp3, "mp3");
+            encode(in, mp3, Lame.get());
+        }
+    }
+
+    private static void encode(StereoSource in, Path mp3, Lame lame) {
+        try (PendingFile out = PendingFile.create(mp3, 0);
              Arena arena = Arena.ofConfined()) {
             if (in.rateHz() != RATE) {
                 throw new IllegalArgumentException("the MP3 encoder takes " + RATE + " Hz audio, not " + in.rateHz() + " Hz");

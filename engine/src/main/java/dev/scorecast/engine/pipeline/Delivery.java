@@ -72,6 +72,9 @@ final class Delivery {
             CompletableFuture<Void> written = new CompletableFuture<>();
             CompletableFuture<Double> mp4Peak = CompletableFuture.supplyAsync(() -> mux(firstThenFile(toAac, written)), threads);
             CompletableFuture<Double> mp3Peak = CompletableFuture.supplyAsync(() -> encodeMp3(toMp3), threads);
+            // An encoder that ends, well or not, stops taking audio: the master never waits on it.
+            mp4Peak.whenComplete((peak, failure) -> toAac.close());
+            mp3Peak.whenComplete((peak, failure) -> toMp3.close());
             MasterReport report;
             try {
                 report = attempt == 0 ? mix.master(ceiling, List.of(toAac, toMp3)) : mix.remasterLower(lower, List.of(toAac, toMp3));

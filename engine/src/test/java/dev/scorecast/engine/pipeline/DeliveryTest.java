@@ -73,6 +73,29 @@ class DeliveryTest {
         deliverAndCompare(out, new MixSettings(Map.of(), Map.of(), -8, 12, Optional.empty(), 0));
     }
 
+    @Test
+    void aVideoThatCannotBeReadFailsTheDeliveryWithoutHoldingUpTheMaster(@TempDir Path out) {
+        // Longer than the pipes hold, so a master writing into an encoder that gave up would wait for ever.
+        Path long12 = out.resolve("long.wav");
+        float[][] x = new float[2][12 * RATE];
+        for (int i = 0; i < x[0].length; i++) {
+            x[0][i] = x[1][i] = (float) (0.3 * Math.sin(2 * Math.PI * 220 * i / RATE));
+        }
+        try (WavWriter w = WavWriter.create(long12, WavEncoding.FLOAT32, RATE, 2)) {
+            w.write(x, x[0].length);
+            w.commit();
+        }
+        Path master = out.resolve("audio.wav");
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> {
+            try (Mixer.Mixdown mix = Mixer.mixdown(List.of(new Stem(InstrumentGroup.MELODY, long12, -10)),
+                    new MixSettings(Map.of(), Map.of(), -14, 0, Optional.empty(), 0), master)) {
+                Path junk = java.nio.file.Files.write(out.resolve("junk.mp4"), new byte[4096]);
+                Delivery delivery = new Delivery(junk, master, out.resolve("video.mp4"), out.resolve("audio.mp3"), threads);
+                org.junit.jupiter.api.Assertions.assertThrows(dev.scorecast.engine.error.UnsupportedMedia.class, () -> delivery.run(mix, () -> { }));
+            }
+        });
+    }
+
     private static void deliverAndCompare(Path out, MixSettings settings) {
         Path master = out.resolve("audio.wav");
         boolean[] mastered = {false};
