@@ -221,7 +221,7 @@ public final class Mixer {
          * Pass 3 again with the gain and the ceiling of the last {@link #master} both {@code lowerDb}
          * lower: the same master scaled down (the limiter does the same work), for an encoder that
          * overshot it. Lowering only the ceiling limits harder, and the encoders overshoot flattened
-         * peaks more (LAME on a rock master: 1.07 dB over at a -2.0 dBTP ceiling, 1.42 at -2.43), or
+         * peaks more (LAME on a rock master: -1.07 dBTP decoded from a -2.0 dBTP ceiling, -0.98 from -2.43), or
          * needs more gain to keep the loudness (a lo-fi mix went to 14 dB of reduction).
          */
         public MasterReport remasterLower(double lowerDb) {
