@@ -46,6 +46,8 @@ public final class Mixer {
     static final int BLOCK = 4096;
     /** Summing, measuring and writing a block, in {@link PartChain#cost()} units, for sharing pass 1 between threads. */
     static final double SUM_COST = 6;
+    /** Pass 1's share of {@link #mixdown}'s time, for its progress. */
+    private static final double PASS_1_SHARE = 0.85;
     static final double CEILING_DBTP = MixSettings.CEILING_DBTP;
     static final double COMPRESSOR_BELOW_TARGET_DB = 5;
     static final double RETRY_BELOW_DB = 0.5;
@@ -84,6 +86,12 @@ public final class Mixer {
      * @throws UnsupportedMedia when a stem, the original audio or the voiceover is not a 48 kHz WAV
      */
     public static Mixdown mixdown(List<Stem> stems, MixSettings settings, Path masterWav) {
+        return mixdown(stems, settings, masterWav, fraction -> { });
+    }
+
+    /** As {@link #mixdown(List, MixSettings, Path)}, telling {@code progress} the fraction of passes 1 and 2 done. */
+    public static Mixdown mixdown(List<Stem> stems, MixSettings settings, Path masterWav, java.util.function.DoubleConsumer progress) {
+        Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(stems, "stems");
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(masterWav, "masterWav");
@@ -119,13 +127,14 @@ public final class Mixer {
                 LOG.log(System.Logger.Level.DEBUG, () -> String.format("speech %s: %s LUFS, gain %.2f dB", in.field(), lufs, gain));
                 levelled.add(new Input(in.wav(), in.field(), gain, 0));
             }
-            Summed summed = sum(stems, bed, settings.production(), frames, sum);
+            // Pass 1 (the production chains) is most of the work: about six times pass 2.
+            Summed summed = sum(stems, bed, settings.production(), frames, sum, f -> progress.accept(PASS_1_SHARE * f));
             Double sumLufs = summed.lufs();
             double preGainDb = sumLufs == null ? 0 : target - sumLufs;
             Production.Glue glue = settings.production().map(p -> p.production().glue())
                     .orElse(new Production.Glue(COMPRESSOR_BELOW_TARGET_DB, BusCompressor.RATIO));
             LimiterForecast forecast = bus(sum, levelled, new DuckingEnvelope(settings.ducking(), RATE), bus, frames, preGainDb,
-                    target - glue.belowTargetDb(), glue.ratio());
+                    target - glue.belowTargetDb(), glue.ratio(), f -> progress.accept(PASS_1_SHARE + (1 - PASS_1_SHARE) * f));
             Double busLufs = forecast.unlimitedLufs();
             double goal = target + settings.gainDb();
             double postGainDb = busLufs == null ? 0 : goal - busLufs;
@@ -321,7 +330,7 @@ public final class Mixer {
      * stems are exactly the terms of the sum.
      */
     private static Summed sum(List<Stem> stems, List<Input> bed, Optional<MixSettings.Produced> production, long frames,
-                              Path out) {
+                              Path out, java.util.function.DoubleConsumer progress) {
         List<WavReader> inputs = new ArrayList<>();
         List<GainRamp> gains = new ArrayList<>();
         List<PartChain> chains = new ArrayList<>();
@@ -405,6 +414,7 @@ public final class Mixer {
                         summer.add(now, n);
                     }
                     pos += n;
+                    progress.accept(pos / (double) frames);
                 }
                 if (helper != null) {
                     summer.add(reads[(int) (((frames + BLOCK - 1) / BLOCK + 1) & 1)], before);
@@ -527,7 +537,7 @@ public final class Mixer {
 
     /** Pass 2: the bed to the target, bus compressor, ducking, plus the speech; returns the loudness of the result. */
     private static LimiterForecast bus(Path in, List<Input> speech, DuckingEnvelope ducking, Path out, long frames, double gainDb,
-                                      double thresholdDbfs, double ratio) {
+                                      double thresholdDbfs, double ratio, java.util.function.DoubleConsumer progress) {
         BusCompressor compressor = new BusCompressor(thresholdDbfs, ratio, RATE);
         GainRamp gain = new GainRamp(dbToGain(gainDb), 0);
         LimiterForecast meter = new LimiterForecast(RATE);
@@ -553,6 +563,7 @@ public final class Mixer {
                 meter.accept(buf, n);
                 w.write(buf, n);
                 pos += n;
+                progress.accept(pos / (double) frames);
             }
             w.commit();
         } finally {

@@ -80,6 +80,19 @@ class MixerTest {
     }
 
     @Test
+    void theMixdownTellsItsProgressBlockByBlock(@TempDir Path dir) {
+        List<Double> told = new java.util.ArrayList<>();
+        try (Mixer.Mixdown mix = Mixer.mixdown(stems, MixSettings.standard(), dir.resolve("master.wav"), told::add)) {
+            assertTrue(told.size() > 100, told.size() + " reports for 10 s in 4096-frame blocks, two passes");
+            for (int i = 1; i < told.size(); i++) {
+                assertTrue(told.get(i) >= told.get(i - 1), "progress went back at " + i);
+            }
+            assertEquals(1.0, told.getLast(), 1e-9);
+            assertTrue(told.getFirst() < 0.05);
+        }
+    }
+
+    @Test
     void theTapsGetTheMasterAsTheFileHoldsIt(@TempDir Path dir) throws Exception {
         Path master = dir.resolve("master.wav");
         try (Mixer.Mixdown mix = Mixer.mixdown(stems, MixSettings.standard(), master)) {
