@@ -190,6 +190,9 @@ final class ScoringBenchmark {
                 sync.path("frame_period_seconds").asDouble(), sync.path("worst_error_seconds").isNumber()
                         ? "%.3f s".formatted(sync.path("worst_error_seconds").asDouble()) : "none",
                 sync.path("all_within_frame").asBoolean());
+        System.out.printf("          downloads decoded: MP4 %.2f LUFS, %.2f dBTP; MP3 %.2f LUFS, %.2f dBTP%n",
+                loudness.path("video_mp4").path("integrated_lufs").asDouble(), loudness.path("video_mp4").path("true_peak_dbtp").asDouble(),
+                loudness.path("audio_mp3").path("integrated_lufs").asDouble(), loudness.path("audio_mp3").path("true_peak_dbtp").asDouble());
         for (JsonNode point : sync.path("points")) {
             if (!point.path("within_frame").asBoolean()) {
                 System.out.printf("          not within a frame: %s at %.3f s (section %d): %s%n", point.path("kind").asText(),

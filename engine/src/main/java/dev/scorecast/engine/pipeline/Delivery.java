@@ -1,5 +1,6 @@
 package dev.scorecast.engine.pipeline;
 
+import dev.scorecast.engine.analysis.audio.LoudnessMeter;
 import dev.scorecast.engine.io.StereoPipe;
 import dev.scorecast.engine.io.StereoSource;
 import dev.scorecast.engine.io.WavReader;
@@ -43,6 +44,9 @@ final class Delivery {
     private static final int WAITING_BLOCKS = 64;
     private static final System.Logger LOG = System.getLogger(Delivery.class.getName());
 
+    /** The master as mastered, and what the two downloads decode to (FFmpeg's decoders, BS.1770). */
+    record Delivered(MasterReport master, LoudnessMeter.Result mp4, LoudnessMeter.Result mp3) {}
+
     private final Path video;
     private final Path masterWav;
     private final Path mp4;
@@ -63,15 +67,15 @@ final class Delivery {
      * while an encoder overshoots; {@code mastered} runs when the first master is written (the rest
      * is waiting for the encoders). Returns when every output is complete.
      */
-    MasterReport run(Mixer.Mixdown mix, Runnable mastered) {
+    Delivered run(Mixer.Mixdown mix, Runnable mastered) {
         double ceiling = CEILING_DBTP;
         double lower = 0;
         for (int attempt = 0; ; attempt++) {
             StereoPipe toAac = new StereoPipe(Renderer.RATE, mix.frames(), WAITING_BLOCKS);
             StereoPipe toMp3 = new StereoPipe(Renderer.RATE, mix.frames(), WAITING_BLOCKS);
             CompletableFuture<Void> written = new CompletableFuture<>();
-            CompletableFuture<Double> mp4Peak = CompletableFuture.supplyAsync(() -> mux(firstThenFile(toAac, written)), threads);
-            CompletableFuture<Double> mp3Peak = CompletableFuture.supplyAsync(() -> encodeMp3(toMp3), threads);
+            CompletableFuture<LoudnessMeter.Result> mp4Peak = CompletableFuture.supplyAsync(() -> mux(firstThenFile(toAac, written)), threads);
+            CompletableFuture<LoudnessMeter.Result> mp3Peak = CompletableFuture.supplyAsync(() -> encodeMp3(toMp3), threads);
             // An encoder that ends, well or not, stops taking audio: the master never waits on it.
             mp4Peak.whenComplete((peak, failure) -> toAac.close());
             mp3Peak.whenComplete((peak, failure) -> toMp3.close());
@@ -88,11 +92,12 @@ final class Delivery {
             if (attempt == 0) {
                 mastered.run();
             }
-            double[] peaks = peaks(mp4Peak, mp3Peak);
-            LOG.log(System.Logger.Level.DEBUG, () -> String.format("delivered true peaks: MP4 %.2f, MP3 %.2f dBTP", peaks[0], peaks[1]));
-            double over = Math.max(peaks[0], peaks[1]) - DELIVERED_PEAK_DBTP;
+            LoudnessMeter.Result[] decoded = decoded(mp4Peak, mp3Peak);
+            LOG.log(System.Logger.Level.DEBUG, () -> String.format("delivered true peaks: MP4 %.2f, MP3 %.2f dBTP",
+                    decoded[0].truePeakDbtp(), decoded[1].truePeakDbtp()));
+            double over = Math.max(decoded[0].truePeakDbtp(), decoded[1].truePeakDbtp()) - DELIVERED_PEAK_DBTP;
             if (over <= 0 || attempt == RETRIES) {
-                return report;
+                return new Delivered(report, decoded[0], decoded[1]);
             }
             // An encoder overshot the master's peaks: the same master, scaled down by the overshoot
             // and a margin, encoded again. A little quieter, but not limited harder.
@@ -106,24 +111,25 @@ final class Delivery {
     }
 
     /**
-     * Both true peaks (MP4, MP3). When the master's first pass was not the master after all (it ran
-     * again for loudness), the encoders were abandoned, and both encode the finished file instead.
+     * What both downloads decode to (MP4, MP3). When the master's first pass was not the master
+     * after all (it ran again for loudness), the encoders were abandoned, and both encode the
+     * finished file instead.
      */
-    private double[] peaks(CompletableFuture<Double> mp4Peak, CompletableFuture<Double> mp3Peak) {
+    private LoudnessMeter.Result[] decoded(CompletableFuture<LoudnessMeter.Result> mp4, CompletableFuture<LoudnessMeter.Result> mp3) {
         try {
-            CompletableFuture.allOf(mp4Peak, mp3Peak).join();
-            return new double[] {mp4Peak.join(), mp3Peak.join()};
+            CompletableFuture.allOf(mp4, mp3).join();
+            return new LoudnessMeter.Result[] {mp4.join(), mp3.join()};
         } catch (CompletionException e) {
-            CompletableFuture.allOf(mp4Peak, mp3Peak).exceptionally(ignored -> null).join();
-            for (CompletableFuture<Double> f : List.of(mp4Peak, mp3Peak)) {
+            CompletableFuture.allOf(mp4, mp3).exceptionally(ignored -> null).join();
+            for (CompletableFuture<LoudnessMeter.Result> f : List.of(mp4, mp3)) {
                 Throwable failure = f.handle((v, t) -> t instanceof CompletionException c ? c.getCause() : t).join();
                 if (failure != null && !(failure instanceof StereoPipe.Abandoned)) {
                     throw failure instanceof RuntimeException r ? r : e;
                 }
             }
-            CompletableFuture<Double> fromFile = CompletableFuture.supplyAsync(() -> encodeMp3(file()), threads);
-            double video = mux(this::file);
-            return new double[] {video, fromFile.join()};
+            CompletableFuture<LoudnessMeter.Result> fromFile = CompletableFuture.supplyAsync(() -> encodeMp3(file()), threads);
+            LoudnessMeter.Result video = mux(this::file);
+            return new LoudnessMeter.Result[] {video, fromFile.join()};
         }
     }
 
@@ -144,13 +150,13 @@ final class Delivery {
         return WavReader.open(masterWav, "audio", "the encoders");
     }
 
-    private double mux(Supplier<StereoSource> audio) {
+    private LoudnessMeter.Result mux(Supplier<StereoSource> audio) {
         Muxer.mux(video, audio, mp4);
-        return Delivered.measure(mp4).truePeakDbtp();
+        return Decoded.measure(mp4);
     }
 
-    private double encodeMp3(StereoSource audio) {
+    private LoudnessMeter.Result encodeMp3(StereoSource audio) {
         Mp3Encoder.encode(audio, mp3);
-        return Delivered.measure(mp3).truePeakDbtp();
+        return Decoded.measure(mp3);
     }
 }

@@ -11,7 +11,6 @@ import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanJson;
 import dev.scorecast.engine.render.Ducking;
-import dev.scorecast.engine.render.MasterReport;
 import dev.scorecast.engine.render.MixSettings;
 import dev.scorecast.engine.render.Mixer;
 import dev.scorecast.engine.render.Renderer;
@@ -141,7 +140,7 @@ public final class Execution {
             boolean zipStems = plan.options().multitrack();
             CompletableFuture<Void> stemsZip = CompletableFuture.completedFuture(null);
             Path master = outDir.resolve(MASTER_WAV);
-            MasterReport report;
+            Delivery.Delivered delivered;
             try {
                 timer.start(Stage.MASTER);
                 var settings = mixSettings(plan, in.originalAudioWav(), voiceover.track(), speech)
@@ -154,7 +153,7 @@ public final class Execution {
                         stemsZip = CompletableFuture.runAsync(() -> zip(produced, voiceover.track(), outDir.resolve(STEMS_ZIP)),
                                 OUTPUT_THREADS);
                     }
-                    report = new Delivery(in.video(), master, outDir.resolve(VIDEO), outDir.resolve(MASTER_MP3), OUTPUT_THREADS)
+                    delivered = new Delivery(in.video(), master, outDir.resolve(VIDEO), outDir.resolve(MASTER_MP3), OUTPUT_THREADS)
                             .run(mix, () -> timer.start(Stage.MUX));
                 }
             } catch (RuntimeException e) {
@@ -184,7 +183,7 @@ public final class Execution {
             Directories.deleteTree(work);
             Results.Vocals vocals = sung.map(v -> new Results.Vocals(score.vocal().size(), v.pitch().voicedFrames(),
                     v.pitch().withinFiftyCents(), v.pitch().accuracy())).orElse(null);
-            Results results = Results.of(plan, score, report, sync, files, links, timer.seconds(),
+            Results results = Results.of(plan, score, delivered, sync, files, links, timer.seconds(),
                     1 / in.analysis().video().fps(), new Results.Voices(vocals, voiceover.spans()), Provenance.of(plan, score, bank.file()));
             Files.write(outDir.resolve(RESULTS), Json.indented().writeValueAsBytes(results));
             progress.at(Stage.OUTPUTS, 1);

@@ -34,7 +34,20 @@ public record Results(
     /** YIN over the sung line: voiced frames inside notes, how many within ±50 cents, their share. */
     public record Vocals(int notes, int voicedFrames, int withinFiftyCents, Double pitchAccuracy) {}
 
-    public record Loudness(double integratedLufs, double truePeakDbtp, double targetLufs, double gainAppliedDb) {}
+    /**
+     * The master's loudness and true peak as mastered, and what each download decodes to: the
+     * video's AAC ({@code videoMp4}) and the MP3, decoded by FFmpeg and measured the same way.
+     */
+    public record Loudness(double integratedLufs, double truePeakDbtp, double targetLufs, double gainAppliedDb,
+                           Decoding videoMp4, Decoding audioMp3) {}
+
+    /** A download decoded: integrated loudness (null when silent) and true peak. */
+    public record Decoding(Double integratedLufs, double truePeakDbtp) {
+        static Decoding of(dev.scorecast.engine.analysis.audio.LoudnessMeter.Result r) {
+            return new Decoding(r.integratedLufs() == null ? null : round(r.integratedLufs()),
+                    Double.isFinite(r.truePeakDbtp()) ? round(r.truePeakDbtp()) : -144);
+        }
+    }
 
     /** {@code worstErrorSeconds} over the accents heard; {@code allWithinFrame} when every accent was heard within one frame. */
     public record SyncReport(double framePeriodSeconds, int accents, int heard, int withinFrame, Double worstErrorSeconds,
@@ -42,7 +55,7 @@ public record Results(
 
     public record Boundary(int section, double time, double tempo, int bars, double residualSeconds) {}
 
-    static Results of(Plan plan, Score score, MasterReport master, List<SyncCheck.Point> points, Map<String, String> files,
+    static Results of(Plan plan, Score score, Delivery.Delivered delivered, List<SyncCheck.Point> points, Map<String, String> files,
                       Map<String, String> links, Map<String, Double> stageSeconds, double framePeriodSeconds, Voices voices,
                       Provenance provenance) {
         double frame = Math.round(framePeriodSeconds * 100_000) / 100_000.0;
@@ -60,9 +73,10 @@ public record Results(
         }
         List<Boundary> boundaries = plan.sections().stream()
                 .map(s -> new Boundary(s.index(), s.start(), s.tempo(), s.bars(), s.residual())).toList();
+        MasterReport master = delivered.master();
         return new Results(plan.id(), score.duration(), Map.copyOf(links), Map.copyOf(files),
                 new Loudness(round(master.integratedLufs()), round(master.truePeakDbtp()), plan.master().targetLufs(),
-                        round(master.gainAppliedDb())),
+                        round(master.gainAppliedDb()), Decoding.of(delivered.mp4()), Decoding.of(delivered.mp3())),
                 new SyncReport(frame, points.size(), heard, within, worst, within == points.size(), points),
                 boundaries, stageSeconds, Execution.groups(score), voices, provenance);
     }

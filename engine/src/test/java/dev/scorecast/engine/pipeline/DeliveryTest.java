@@ -9,7 +9,6 @@ import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.io.WavWriter;
 import dev.scorecast.engine.media.AudioExtractor;
-import dev.scorecast.engine.render.MasterReport;
 import dev.scorecast.engine.render.MixSettings;
 import dev.scorecast.engine.render.Mixer;
 import dev.scorecast.engine.render.Stem;
@@ -99,17 +98,19 @@ class DeliveryTest {
     private static void deliverAndCompare(Path out, MixSettings settings) {
         Path master = out.resolve("audio.wav");
         boolean[] mastered = {false};
-        MasterReport report;
+        Delivery.Delivered delivered;
         try (Mixer.Mixdown mix = Mixer.mixdown(List.of(new Stem(InstrumentGroup.MELODY, tone, -6)), settings, master)) {
-            report = new Delivery(video, master, out.resolve("video.mp4"), out.resolve("audio.mp3"), threads).run(mix, () -> mastered[0] = true);
+            delivered = new Delivery(video, master, out.resolve("video.mp4"), out.resolve("audio.mp3"), threads).run(mix, () -> mastered[0] = true);
         }
         assertTrue(mastered[0]);
         double masterLufs = lufs(master);
-        assertEquals(report.integratedLufs(), masterLufs, 0.05);
+        assertEquals(delivered.master().integratedLufs(), masterLufs, 0.05);
+        Map<String, Double> reported = Map.of("video.mp4", delivered.mp4().integratedLufs(), "audio.mp3", delivered.mp3().integratedLufs());
         for (String download : List.of("video.mp4", "audio.mp3")) {
             Path decoded = out.resolve(download + ".wav");
             AudioExtractor.extractWav(out.resolve(download), decoded).orElseThrow();
             assertEquals(masterLufs, lufs(decoded), 0.5, download + " against the master");
+            assertEquals(lufs(decoded), reported.get(download), 0.01, download + " as reported");
             assertEquals(5.0, WavFiles.readAll(decoded)[0].length / (double) RATE, 0.1, download + " length");
         }
     }

@@ -42,6 +42,7 @@ class DeliveredLoudnessTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         ScoreCommand.run(clip, out, options, ServerConfig.from(System.getenv()).soundFont(), new PrintStream(log, true));
         Path outputs = dir.resolve("scored-outputs");
+        var loudness = new com.fasterxml.jackson.databind.ObjectMapper().readTree(outputs.resolve("results.json").toFile()).get("loudness");
         for (Path delivered : List.of(out, outputs.resolve("audio.mp3"))) {
             String summary = run(List.of("ffmpeg", "-nostdin", "-hide_banner", "-nostats", "-i", delivered.toString(),
                     "-map", "0:a:0", "-af", "ebur128=peak=true", "-f", "null", "-"));
@@ -51,6 +52,10 @@ class DeliveredLoudnessTest {
             System.out.printf("%s %s: %.1f LUFS, %.2f dBTP%n", genre, delivered.getFileName(), lufs, peak);
             assertEquals(-14, lufs, 1.0, genre + " " + delivered.getFileName() + " loudness");
             assertTrue(peak <= -1.0, genre + " " + delivered.getFileName() + " true peak " + peak + " dBTP");
+            // results.json reports what the downloads decode to, as FFmpeg's own meter reads them.
+            var reported = loudness.get(delivered.equals(out) ? "video_mp4" : "audio_mp3");
+            assertEquals(lufs, reported.get("integrated_lufs").asDouble(), 0.3, "results.json " + reported);
+            assertEquals(peak, reported.get("true_peak_dbtp").asDouble(), 0.3, "results.json " + reported);
         }
     }
 

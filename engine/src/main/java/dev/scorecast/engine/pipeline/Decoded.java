@@ -14,9 +14,9 @@ import java.nio.file.Path;
  * the master's peaks (AAC by up to 2 dB on a limited mix), so the promise of -1 dBTP is checked
  * here, after the encode, not on the master.
  */
-final class Delivered {
+final class Decoded {
 
-    private Delivered() {}
+    private Decoded() {}
 
     /** Integrated loudness (null when silent) and true peak of {@code encoded}'s first audio track. */
     static LoudnessMeter.Result measure(Path encoded) {
