@@ -74,17 +74,17 @@ final class Delivery {
             StereoPipe toAac = new StereoPipe(Renderer.RATE, mix.frames(), WAITING_BLOCKS);
             StereoPipe toMp3 = new StereoPipe(Renderer.RATE, mix.frames(), WAITING_BLOCKS);
             CompletableFuture<Void> written = new CompletableFuture<>();
-            CompletableFuture<LoudnessMeter.Result> mp4Peak = CompletableFuture.supplyAsync(() -> mux(firstThenFile(toAac, written)), threads);
-            CompletableFuture<LoudnessMeter.Result> mp3Peak = CompletableFuture.supplyAsync(() -> encodeMp3(toMp3), threads);
+            CompletableFuture<LoudnessMeter.Result> mp4Decoded = CompletableFuture.supplyAsync(() -> mux(firstThenFile(toAac, written)), threads);
+            CompletableFuture<LoudnessMeter.Result> mp3Decoded = CompletableFuture.supplyAsync(() -> encodeMp3(toMp3), threads);
             // An encoder that ends, well or not, stops taking audio: the master never waits on it.
-            mp4Peak.whenComplete((peak, failure) -> toAac.close());
-            mp3Peak.whenComplete((peak, failure) -> toMp3.close());
+            mp4Decoded.whenComplete((result, failure) -> toAac.close());
+            mp3Decoded.whenComplete((result, failure) -> toMp3.close());
             MasterReport report;
             try {
                 report = attempt == 0 ? mix.master(ceiling, List.of(toAac, toMp3)) : mix.remasterLower(lower, List.of(toAac, toMp3));
             } catch (RuntimeException e) {
                 // The encoders were told (their audio abandoned); let them end before the work directory goes.
-                CompletableFuture.allOf(mp4Peak, mp3Peak).exceptionally(ignored -> null).join();
+                CompletableFuture.allOf(mp4Decoded, mp3Decoded).exceptionally(ignored -> null).join();
                 throw e;
             } finally {
                 written.complete(null);
@@ -92,7 +92,7 @@ final class Delivery {
             if (attempt == 0) {
                 mastered.run();
             }
-            LoudnessMeter.Result[] decoded = decoded(mp4Peak, mp3Peak);
+            LoudnessMeter.Result[] decoded = decoded(mp4Decoded, mp3Decoded);
             LOG.log(System.Logger.Level.DEBUG, () -> String.format("delivered true peaks: MP4 %.2f, MP3 %.2f dBTP",
                     decoded[0].truePeakDbtp(), decoded[1].truePeakDbtp()));
             double over = Math.max(decoded[0].truePeakDbtp(), decoded[1].truePeakDbtp()) - DELIVERED_PEAK_DBTP;
