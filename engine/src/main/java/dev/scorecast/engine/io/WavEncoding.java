@@ -20,7 +20,7 @@ public enum WavEncoding {
         this.label = label;
     }
 
-    int bytes() {
+    public int bytes() {
         return bits / 8;
     }
 }

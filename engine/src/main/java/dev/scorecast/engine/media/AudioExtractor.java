@@ -58,6 +58,15 @@ public final class AudioExtractor {
      * @throws Unprocessable    when the file breaks {@code limits}
      */
     public static Optional<AudioTrack> extractWav(Path video, Path wavOut, MediaLimits limits) {
+        return extractWav(video, wavOut, limits, WavEncoding.PCM16);
+    }
+
+    /**
+     * As {@link #extractWav(Path, Path, MediaLimits)}, into a WAV in {@code encoding}: 32-bit float
+     * keeps what the decoder gives above full scale, for measuring a lossy encode's true peak.
+     */
+    public static Optional<AudioTrack> extractWav(Path video, Path wavOut, MediaLimits limits, WavEncoding encoding) {
+        Objects.requireNonNull(encoding, "encoding");
         Objects.requireNonNull(video, "video");
         Objects.requireNonNull(wavOut, "wavOut");
         Objects.requireNonNull(limits, "limits");
@@ -71,8 +80,8 @@ public final class AudioExtractor {
             AVStream stream = in.stream(audioIndex);
             long maxFrames = Math.round(maxSeconds(in, limits) * StereoResampler.RATE);
             try (StreamDecoder decoder = StreamDecoder.open(stream, Map.of(), "audio", FIX);
-                    WavWriter wav = WavWriter.create(wavOut, WavEncoding.PCM16, StereoResampler.RATE, StereoResampler.CHANNELS);
-                    StereoResampler resampler = new StereoResampler(wav::write)) {
+                    WavWriter wav = WavWriter.create(wavOut, encoding, StereoResampler.RATE, StereoResampler.CHANNELS);
+                    StereoResampler resampler = new StereoResampler(wav::write, encoding)) {
                 Pass pass = new Pass(decoder, resampler, wav, av_q2d(stream.time_base()), maxFrames);
                 try {
                     pass.run(in, audioIndex);

@@ -2,6 +2,7 @@ package dev.scorecast.engine.media;
 
 import static dev.scorecast.engine.media.Ffmpeg.check;
 import static org.bytedeco.ffmpeg.global.avutil.AV_CHANNEL_ORDER_UNSPEC;
+import static org.bytedeco.ffmpeg.global.avutil.AV_SAMPLE_FMT_FLT;
 import static org.bytedeco.ffmpeg.global.avutil.AV_SAMPLE_FMT_S16;
 import static org.bytedeco.ffmpeg.global.avutil.av_channel_layout_compare;
 import static org.bytedeco.ffmpeg.global.avutil.av_channel_layout_copy;
@@ -16,6 +17,7 @@ import static org.bytedeco.ffmpeg.global.swresample.swr_init;
 import static org.bytedeco.ffmpeg.global.swresample.swr_inject_silence;
 import static org.bytedeco.ffmpeg.global.swresample.swr_set_matrix;
 
+import dev.scorecast.engine.io.WavEncoding;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.bytedeco.ffmpeg.avutil.AVChannelLayout;
@@ -26,8 +28,8 @@ import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.javacpp.PointerPointer;
 
 /**
- * Turns decoded audio frames of any format, rate and layout into 48 kHz interleaved 16-bit
- * stereo. Mono is copied to both channels at full level (swresample's default would lower it by
+ * Turns decoded audio frames of any format, rate and layout into 48 kHz interleaved 16-bit (or
+ * float) stereo. Mono is copied to both channels at full level (swresample's default would lower it by
  * 3 dB); more than two channels get swresample's standard downmix. The input format is taken from
  * the frames, not the stream header, because decoders may change it (HE-AAC v2 turns mono into
  * stereo, a broadcast can switch from stereo to 5.1), and a change restarts the converter.
@@ -39,8 +41,8 @@ final class StereoResampler implements AutoCloseable {
 
     static final int RATE = 48_000;
     static final int CHANNELS = 2;
-    private static final int FRAME_BYTES = CHANNELS * Short.BYTES;
-
+    private final int outFormat;
+    private final int frameBytes;
     private final PcmSink sink;
     private final AVChannelLayout inLayout = zeroed(new AVChannelLayout());
     private final AVChannelLayout outLayout = zeroed(new AVChannelLayout());
@@ -53,6 +55,16 @@ final class StereoResampler implements AutoCloseable {
     private BytePointer outPointer;
 
     StereoResampler(PcmSink sink) {
+        this(sink, WavEncoding.PCM16);
+    }
+
+    /**
+     * Output in {@code encoding}: 16-bit, or 32-bit float, which keeps what a decoder gives above
+     * full scale (a lossy encode of a loud master) instead of clipping it.
+     */
+    StereoResampler(PcmSink sink, WavEncoding encoding) {
+        this.outFormat = encoding == WavEncoding.FLOAT32 ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_S16;
+        this.frameBytes = CHANNELS * encoding.bytes();
         this.sink = sink;
         av_channel_layout_default(outLayout, CHANNELS);
         ensureCapacity(4096);
@@ -137,7 +149,7 @@ final class StereoResampler implements AutoCloseable {
             throw new OutOfMemoryError("FFmpeg could not allocate a resampler");
         }
         swr = s;
-        check(swr_alloc_set_opts2(swr, outLayout, AV_SAMPLE_FMT_S16, RATE, inLayout, inFormat, inRate, 0, null),
+        check(swr_alloc_set_opts2(swr, outLayout, outFormat, RATE, inLayout, inFormat, inRate, 0, null),
                 "configure the resampler");
         if (inLayout.nb_channels() == 1) {
             check(swr_set_matrix(swr, new double[] {1.0, 1.0}, 1), "set the mono matrix");
@@ -149,7 +161,7 @@ final class StereoResampler implements AutoCloseable {
         if (out != null && frames <= capacityFrames()) {
             return;
         }
-        int capacity = Math.max(frames, 4096) * 2 * FRAME_BYTES;
+        int capacity = Math.max(frames, 4096) * 2 * frameBytes;
         out = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
         // The pointer shares the buffer's memory; keeping `out` referenced keeps it alive.
         outPointer = new BytePointer(out);
@@ -157,13 +169,13 @@ final class StereoResampler implements AutoCloseable {
     }
 
     private int capacityFrames() {
-        return out.capacity() / FRAME_BYTES;
+        return out.capacity() / frameBytes;
     }
 
     private void emit(int frames) {
         check(frames, "convert audio");
         if (frames > 0) {
-            out.clear().limit(frames * FRAME_BYTES);
+            out.clear().limit(frames * frameBytes);
             sink.write(out);
         }
     }

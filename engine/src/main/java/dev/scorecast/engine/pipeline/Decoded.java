@@ -2,7 +2,9 @@ package dev.scorecast.engine.pipeline;
 
 import dev.scorecast.engine.analysis.audio.LoudnessMeter;
 import dev.scorecast.engine.io.WavReader;
+import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.media.AudioExtractor;
+import dev.scorecast.engine.media.MediaLimits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -22,7 +24,8 @@ final class Decoded {
     static LoudnessMeter.Result measure(Path encoded) {
         Path wav = encoded.resolveSibling("." + encoded.getFileName() + ".decoded.wav");
         try {
-            if (AudioExtractor.extractWav(encoded, wav).isEmpty()) {
+            // Float, so that a decode past full scale reads as such rather than clipped at 0 dBFS.
+            if (AudioExtractor.extractWav(encoded, wav, MediaLimits.DEFAULT, WavEncoding.FLOAT32).isEmpty()) {
                 throw new IllegalStateException(encoded + " has no audio track");
             }
             LoudnessMeter meter = new LoudnessMeter(48_000, 2);
