@@ -84,7 +84,7 @@ public final class Muxer {
      * Silent encoder frames before the master, at negative timestamps the edit list hides. FFmpeg's
      * AAC encoder (8.0) mangles a loud first frame: a lo-fi master opening on a kick at -5 dBTP
      * decoded at -1.2 dBTP, a burst of error 15 dB under the signal in its first 15 ms; two frames
-     * of silence before it give the encoder's analysis a past, and the same master decodes at -4.7.
+     * of silence before it give the encoder's analysis a past, and the same master decodes at -4.3.
      */
     static final int PRE_ROLL_FRAMES = 2;
     private static final String FIX = "re-encode the video as H.264 MP4 and upload again";
@@ -447,15 +447,9 @@ public final class Muxer {
                 return false;
             }
             if (preRollLeft > 0) {
-                check(av_frame_make_writable(frame), "reuse an audio frame");
-                frame.nb_samples(frameSize);
-                for (int c = 0; c < 2; c++) {
-                    frame.data(c).capacity((long) frameSize * Float.BYTES).asByteBuffer().order(ByteOrder.nativeOrder())
-                            .asFloatBuffer().put(new float[frameSize]);
-                }
-                frame.pts(-(long) preRollLeft * frameSize);
+                // The block is still all zeros: nothing has been read into it yet.
+                sendFrame(frameSize, -(long) preRollLeft * frameSize);
                 preRollLeft--;
-                encodeFrame(frame);
                 return true;
             }
             int n = (int) Math.min(frameSize, in.frames() - samplesSent);
@@ -465,16 +459,21 @@ public final class Muxer {
                 return false;
             }
             in.readStereo(block, n); // the last frame may be short
+            sendFrame(n, samplesSent);
+            samplesSent += n;
+            return true;
+        }
+
+        /** The first {@code n} frames of {@link #block} to the encoder, at {@code pts}. */
+        private void sendFrame(int n, long pts) {
             check(av_frame_make_writable(frame), "reuse an audio frame");
             frame.nb_samples(n);
             for (int c = 0; c < 2; c++) {
                 frame.data(c).capacity((long) n * Float.BYTES).asByteBuffer().order(ByteOrder.nativeOrder()).asFloatBuffer()
                         .put(block[c], 0, n);
             }
-            frame.pts(samplesSent);
-            samplesSent += n;
+            frame.pts(pts);
             encodeFrame(frame);
-            return true;
         }
 
         private void encodeFrame(AVFrame f) {

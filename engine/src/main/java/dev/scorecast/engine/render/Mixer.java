@@ -391,23 +391,25 @@ public final class Mixer {
             final int keyIndex = key != null ? keyStem : -1;
             try (WavWriter w = WavWriter.create(out, WavEncoding.FLOAT32, RATE, 2)) {
                 Summer summer = new Summer(inputs, chains.size(), gains, mix, meter, w);
-                int before = 0; // frames in the block before, waiting to be summed
-                for (long pos = 0, block = 0; pos < frames; block++) {
+                float[][][] last = reads[1]; // the block before, waiting to be summed: none yet
+                int before = 0;
+                for (long pos = 0; pos < frames; ) {
                     int n = (int) Math.min(BLOCK, frames - pos);
-                    float[][][] now = reads[(int) (block & 1)];
-                    float[][][] last = reads[(int) ((block + 1) & 1)];
+                    float[][][] now = last == reads[0] ? reads[1] : reads[0];
                     if (theKey != null) {
                         inputs.get(keyIndex).readStereo(now[keyIndex], n);
                         theKey.analyse(now[keyIndex], 0, n);
                     }
                     if (helper != null) {
+                        float[][][] waitingBlock = last;
                         int waiting = before;
                         java.util.concurrent.Future<?> other = helper.submit(() -> {
-                            summer.add(last, waiting);
+                            summer.add(waitingBlock, waiting);
                             produce(true, aside, inputs, now, chains, gains, produced, peaks, keyIndex, n);
                         });
                         produce(false, aside, inputs, now, chains, gains, produced, peaks, keyIndex, n);
                         join(other);
+                        last = now;
                         before = n;
                     } else {
                         produce(false, aside, inputs, now, chains, gains, produced, peaks, keyIndex, n);
@@ -416,9 +418,7 @@ public final class Mixer {
                     pos += n;
                     progress.accept(pos / (double) frames);
                 }
-                if (helper != null) {
-                    summer.add(reads[(int) (((frames + BLOCK - 1) / BLOCK + 1) & 1)], before);
-                }
+                summer.add(last, before); // the last block, when the helper sums behind
                 w.commit();
             }
             for (int s = 0; s < produced.size(); s++) {
@@ -535,12 +535,15 @@ public final class Mixer {
         return p;
     }
 
-    /** Pass 2: the bed to the target, bus compressor, ducking, plus the speech; returns the loudness of the result. */
+    /**
+     * Pass 2: the bed to the target, bus compressor, ducking, plus the speech; returns the result's
+     * measurement, its loudness and what the limiter will take from it.
+     */
     private static LimiterForecast bus(Path in, List<Input> speech, DuckingEnvelope ducking, Path out, long frames, double gainDb,
                                       double thresholdDbfs, double ratio, java.util.function.DoubleConsumer progress) {
         BusCompressor compressor = new BusCompressor(thresholdDbfs, ratio, RATE);
         GainRamp gain = new GainRamp(dbToGain(gainDb), 0);
-        LimiterForecast meter = new LimiterForecast(RATE);
+        LimiterForecast forecast = new LimiterForecast(RATE);
         float[][] buf = new float[2][BLOCK];
         float[][] read = new float[2][BLOCK];
         List<WavReader> voices = new ArrayList<>();
@@ -560,7 +563,7 @@ public final class Mixer {
                     voices.get(s).readStereo(read, n);
                     voiceGains.get(s).addTo(read, buf, n);
                 }
-                meter.accept(buf, n);
+                forecast.accept(buf, n);
                 w.write(buf, n);
                 pos += n;
                 progress.accept(pos / (double) frames);
@@ -574,7 +577,7 @@ public final class Mixer {
         LOG.log(System.Logger.Level.DEBUG, () -> String.format(
                 "bus compressor: threshold %.1f dBFS, mean reduction %.2f dB, max %.2f dB; %d ducked spans, %d speech sources",
                 thresholdDbfs, compressor.meanReductionDb(), compressor.maxReductionDb(), ducking.spans(), speech.size()));
-        return meter;
+        return forecast;
     }
 
     /**
@@ -625,7 +628,7 @@ public final class Mixer {
                     System.arraycopy(buf[0], from, out[0], 0, m);
                     System.arraycopy(buf[1], from, out[1], 0, m);
                     meter.accept(out, m);
-                    w.write(out, m, written16);
+                    w.write(out, m, taps.isEmpty() ? null : written16);
                     for (StereoPipe tap : taps) {
                         tap.write(written16, m);
                     }
