@@ -2,13 +2,7 @@ package dev.scorecast.engine.media;
 
 import static org.bytedeco.ffmpeg.global.avcodec.AV_PKT_FLAG_DISCARD;
 import static org.bytedeco.ffmpeg.global.avcodec.AV_PKT_FLAG_KEY;
-import static org.bytedeco.ffmpeg.global.avcodec.av_packet_alloc;
-import static org.bytedeco.ffmpeg.global.avcodec.av_packet_clone;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_free;
-import static org.bytedeco.ffmpeg.global.avcodec.av_packet_unref;
-import static org.bytedeco.ffmpeg.global.avformat.AVSEEK_FLAG_BACKWARD;
-import static org.bytedeco.ffmpeg.global.avformat.av_read_frame;
-import static org.bytedeco.ffmpeg.global.avformat.av_seek_frame;
 import static org.bytedeco.ffmpeg.global.avutil.AVERROR_EOF;
 import static org.bytedeco.ffmpeg.global.avutil.AV_NOPTS_VALUE;
 import static org.bytedeco.ffmpeg.global.avutil.AV_TIME_BASE;
@@ -17,9 +11,11 @@ import static org.bytedeco.ffmpeg.global.avutil.av_q2d;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
-import java.util.TreeSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
 import org.bytedeco.ffmpeg.avformat.AVFormatContext;
@@ -42,8 +38,8 @@ import org.bytedeco.ffmpeg.avutil.AVRational;
  * stream {@link BidirectionalCheck} found fit ({@link #passOverBidirectional}), every B picture
  * ({@code skip_frame=bidir}: two thirds of x264's pictures, a little more than half the time). It counts
  * what was passed over from the packets' timestamps, shows the screen each pair of decoded pictures
- * with the count between them, and where the screen asks, seeks back to the keyframe before the gap
- * and decodes it in full, so the caller receives every picture there. A stream whose packets carry
+ * with the count between them, and where the screen asks, has a {@link GapFiller} decode the gap on
+ * a decoder of its own, so the caller receives every picture there. A stream whose packets carry
  * no timestamps is decoded in full.
  *
  * <p>Damage: a packet the decoder refuses, or a picture it flags as corrupt, is skipped and
@@ -66,7 +62,8 @@ public final class FfmpegFrameSource implements FrameSource {
     private final int videoIndex;
     private final StreamDecoder decoder;
     private final PictureScaler scaler;
-    private final AVPacket packet;
+    private final VideoPackets packets;
+    private final GapFiller filler;
     private final double secondsPerTick;
     private final double originSeconds;
     private final double frameSeconds;
@@ -80,17 +77,18 @@ public final class FfmpegFrameSource implements FrameSource {
     private final ArrayDeque<AVPacket> ahead = new ArrayDeque<>();
     private final VideoFrame candidate;
     private final VideoFrame last;
+    /** Pictures decoded and ready to deliver, in order: a gap's pictures, then the picture after it. */
+    private final ArrayDeque<Ready> ready = new ArrayDeque<>();
+    /** Buffers of delivered pictures, for the next ones. */
+    private final ArrayDeque<byte[]> spare = new ArrayDeque<>();
+    /** The keyframes read since the start (of the file or segment): presentation time to decoding time. */
+    private final TreeMap<Long, Long> keyframes = new TreeMap<>();
     private boolean referencesOnly;
     /** What is passed over outside gaps being filled, while {@link #referencesOnly}. */
     private PassOver outsideGaps = PassOver.NON_REFERENCE;
-    private boolean demuxEnded;
     private long maxDtsRead = Long.MIN_VALUE;
     private long lastDeliveredPts = AV_NOPTS_VALUE;
     private long lastDeliveredIndex = -1;
-    /** While filling a gap: pictures up to this timestamp were delivered before and are dropped. */
-    private long fillAfterPts = AV_NOPTS_VALUE;
-    /** While filling a gap: every packet up to this timestamp is decoded; the fill ends with it. */
-    private long fillThroughPts = AV_NOPTS_VALUE;
     private long gapsDecoded;
     private long picturesPassedOver;
     private boolean draining;
@@ -110,7 +108,7 @@ public final class FfmpegFrameSource implements FrameSource {
     /** An edit list cut packets of the file's first GOP: its first picture may be a B picture. */
     private boolean cutStart;
 
-    private FfmpegFrameSource(InputFile in, int videoIndex, StreamDecoder decoder, PictureScaler scaler, AVPacket packet,
+    private FfmpegFrameSource(InputFile in, int videoIndex, StreamDecoder decoder, PictureScaler scaler, GapFiller filler,
                               MediaLimits limits, GapScreen screen) {
         this.in = in;
         this.screen = screen;
@@ -121,7 +119,8 @@ public final class FfmpegFrameSource implements FrameSource {
         this.videoIndex = videoIndex;
         this.decoder = decoder;
         this.scaler = scaler;
-        this.packet = packet;
+        this.filler = filler;
+        this.packets = new VideoPackets(in, videoIndex);
         AVStream stream = in.stream(videoIndex);
         this.secondsPerTick = av_q2d(stream.time_base());
         this.originSeconds = origin(in.context(), stream);
@@ -172,11 +171,9 @@ public final class FfmpegFrameSource implements FrameSource {
             AVCodecParameters par = stream.codecpar();
             int[] size = codedSize(par, longSidePixels);
             scaler = new PictureScaler(size[0], size[1], VideoProbe.rotation(par));
-            AVPacket packet = av_packet_alloc();
-            if (packet == null) {
-                throw new OutOfMemoryError("FFmpeg could not allocate a packet");
-            }
-            return new FfmpegFrameSource(in, videoIndex, decoder, scaler, packet, limits, screen);
+            GapFiller filler = screen == null ? null
+                    : new GapFiller(video, limits, videoIndex, size[0], size[1], VideoProbe.rotation(par));
+            return new FfmpegFrameSource(in, videoIndex, decoder, scaler, filler, limits, screen);
         } catch (RuntimeException | Error e) {
             if (scaler != null) {
                 scaler.close();
@@ -227,6 +224,11 @@ public final class FfmpegFrameSource implements FrameSource {
         return gapsDecoded;
     }
 
+    /** How many of those gaps were decoded from their keyframe, rather than on from the gap before. */
+    long gapSeeks() {
+        return filler == null ? 0 : filler.seeks();
+    }
+
     @Override
     public long framesPassedOver() {
         return picturesPassedOver;
@@ -238,6 +240,21 @@ public final class FfmpegFrameSource implements FrameSource {
             throw new IllegalArgumentException("frame is " + frame.width() + "x" + frame.height() + ", source delivers "
                     + width() + "x" + height());
         }
+        while (ready.isEmpty() && !ended) {
+            decodeNext();
+        }
+        Ready next = ready.pollFirst();
+        if (next == null) {
+            return false;
+        }
+        System.arraycopy(next.rgb(), 0, frame.rgb(), 0, next.rgb().length);
+        frame.stamp(next.index(), next.seconds());
+        spare.offer(next.rgb());
+        return true;
+    }
+
+    /** Decodes until a picture is ready to deliver (with the gap before it, where the screen asks) or the video ends. */
+    private void decodeNext() {
         while (!ended) {
             int ret = decoder.receive();
             if (ret >= 0) {
@@ -247,37 +264,30 @@ public final class FfmpegFrameSource implements FrameSource {
                 if (segmentStartPts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE && pts < segmentStartPts) {
                     continue; // the segment before delivers it (an open GOP's leading pictures, or a seek that landed early)
                 }
-                if (fillAfterPts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE && pts <= fillAfterPts) {
-                    continue; // decoded again on the way to a gap; delivered before
-                }
                 if ((picture.flags() & FRAME_FLAG_CORRUPT) != 0 || picture.decode_error_flags() != 0) {
                     nextIndex++;
                     skipped++;
                     continue;
                 }
                 int undecoded = passedOverBefore(pts);
-                double seconds = presentationSeconds(picture);
+                double seconds = presentationSeconds(pts);
                 if (seconds > maxSeconds) {
                     ended = true; // the probe checked the container's duration; frames beyond it are not believed
-                    break;
+                    return;
                 }
                 scaler.scale(picture, candidate.rgb());
                 candidate.stamp(nextIndex + undecoded, seconds);
-                boolean filling = fillThroughPts != AV_NOPTS_VALUE;
-                if (screen != null && lastDeliveredIndex >= 0 && !filling
-                        && screen.decodeGap(last, candidate, undecoded) && undecoded > 0 && goBackFor(pts)) {
-                    continue;
-                }
-                if (filling && (pts == AV_NOPTS_VALUE || pts >= fillThroughPts)) {
-                    endFill();
+                if (screen != null && lastDeliveredIndex >= 0 && screen.decodeGap(last, candidate, undecoded) && undecoded > 0) {
+                    fillGap(pts);
+                    undecoded = pendingPts.subSet(lastDeliveredPts, false, pts, false).size(); // what the gap could not give
                 }
                 if (segmentStopPts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE && pts >= segmentStopPts) {
                     ended = true; // decoded only so the screen could look at the gap before it
                     picturesPassedOver += undecoded;
-                    break;
+                    return;
                 }
-                deliver(pts, undecoded, seconds, frame);
-                return true;
+                accept(pts, undecoded, seconds, candidate.rgb());
+                return;
             }
             if (ret == AVERROR_EOF) {
                 ended = true;
@@ -290,18 +300,46 @@ public final class FfmpegFrameSource implements FrameSource {
                 }
             }
         }
-        return false;
     }
 
-    private void deliver(long pts, int undecoded, double seconds, VideoFrame frame) {
+    /**
+     * Has the filler decode the pictures between the last accepted one and the one at {@code pts},
+     * and accepts them. When the file cannot be sought, the rest of the video is decoded in full
+     * instead, and this gap stays as it is.
+     */
+    private void fillGap(long pts) {
+        Map.Entry<Long, Long> keyframe = keyframes.floorEntry(lastDeliveredPts);
+        List<GapFiller.Picture> pictures = filler.fill(keyframe == null ? AV_NOPTS_VALUE : keyframe.getKey(),
+                keyframe == null ? AV_NOPTS_VALUE : keyframe.getValue(), lastDeliveredPts, pts);
+        gapsDecoded++;
+        if (pictures == null) {
+            decodeEverything();
+            return;
+        }
+        for (GapFiller.Picture filled : pictures) {
+            int undecoded = pendingPts.subSet(lastDeliveredPts, false, filled.pts(), false).size();
+            accept(filled.pts(), undecoded, presentationSeconds(filled.pts()), filled.rgb());
+        }
+    }
+
+    /**
+     * Queues a picture for delivery as the next after the last, {@code undecoded} pictures passed over
+     * between them, and remembers it as the one the screen compares the next with.
+     */
+    private void accept(long pts, int undecoded, double seconds, byte[] rgb) {
+        long index = nextIndex + undecoded;
         lastTimeSeconds = seconds;
         picturesPassedOver += undecoded;
-        nextIndex = candidate.index() + 1;
-        System.arraycopy(candidate.rgb(), 0, frame.rgb(), 0, candidate.rgb().length);
-        frame.stamp(candidate.index(), seconds);
-        System.arraycopy(candidate.rgb(), 0, last.rgb(), 0, candidate.rgb().length);
-        last.stamp(candidate.index(), seconds);
-        lastDeliveredIndex = candidate.index();
+        nextIndex = index + 1;
+        byte[] copy = spare.poll();
+        if (copy == null) {
+            copy = new byte[rgb.length];
+        }
+        System.arraycopy(rgb, 0, copy, 0, rgb.length);
+        ready.addLast(new Ready(copy, index, seconds));
+        System.arraycopy(rgb, 0, last.rgb(), 0, rgb.length);
+        last.stamp(index, seconds);
+        lastDeliveredIndex = index;
         if (pts != AV_NOPTS_VALUE) {
             lastDeliveredPts = pts;
             pendingPts.headSet(pts, true).clear();
@@ -318,7 +356,7 @@ public final class FfmpegFrameSource implements FrameSource {
         if (!referencesOnly || pts == AV_NOPTS_VALUE || lastDeliveredPts == AV_NOPTS_VALUE || pts <= lastDeliveredPts) {
             return 0;
         }
-        while (!demuxEnded && maxDtsRead < pts && referencesOnly) {
+        while (!packets.ended() && maxDtsRead < pts && referencesOnly) {
             AVPacket next = readVideoPacket();
             if (next != null) {
                 ahead.addLast(next);
@@ -358,8 +396,9 @@ public final class FfmpegFrameSource implements FrameSource {
         screen = freshScreen;
         decoder.flush();
         clearAhead();
+        clearReady();
         pendingPts.clear();
-        demuxEnded = false;
+        keyframes.clear();
         draining = false;
         ended = false;
         errorsInARow = 0;
@@ -367,69 +406,17 @@ public final class FfmpegFrameSource implements FrameSource {
         lastDeliveredPts = AV_NOPTS_VALUE;
         lastDeliveredIndex = -1;
         lastTimeSeconds = Double.NaN;
-        endFill();
         nextIndex = firstIndex;
         segmentStartPts = startPts;
         segmentStopPts = stopPts;
         earliestPtsSent = Long.MAX_VALUE;
-        return seekToKeyframe(startPts, startDts);
-    }
-
-    /**
-     * Seeks so that the next video packet sent to the decoder is the keyframe at {@code startPts};
-     * the packets read on the way to it are dropped. By the keyframe's presentation time first:
-     * mp4's index is searched by times that include the composition offset, so its decoding time
-     * would land a whole GOP early. A transport stream has no index and is searched by decoding
-     * times, so that lands on the packets after the keyframe (a B picture's decoding time is below
-     * the keyframe's presentation time); it is then sought again by the keyframe's decoding time.
-     */
-    private boolean seekToKeyframe(long startPts, long startDts) {
-        long[] targets = startDts == AV_NOPTS_VALUE || startDts == startPts ? new long[] {startPts} : new long[] {startPts, startDts};
-        for (long target : targets) {
-            if (av_seek_frame(in.context(), videoIndex, target, AVSEEK_FLAG_BACKWARD) < 0) {
-                continue;
-            }
-            demuxEnded = false;
-            for (AVPacket next; (next = readVideoPacket()) != null; ) {
-                if (next.pts() == startPts) {
-                    ahead.addLast(next);
-                    return true;
-                }
-                boolean past = next.dts() != AV_NOPTS_VALUE && startDts != AV_NOPTS_VALUE ? next.dts() > startDts : next.pts() > startPts;
-                av_packet_free(next);
-                if (past) {
-                    break;
-                }
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Seeks back to the keyframe at or before the last delivered picture and decodes from there,
-     * every picture after it up to {@code throughPts}. False when the file cannot seek; then the
-     * picture is delivered as it is and the rest of the video decoded in full.
-     */
-    private boolean goBackFor(long throughPts) {
-        if (av_seek_frame(in.context(), videoIndex, lastDeliveredPts, AVSEEK_FLAG_BACKWARD) < 0) {
-            decodeEverything();
+        AVPacket keyframe = packets.seekToKeyframe(startPts, startDts);
+        if (keyframe == null) {
             return false;
         }
-        decoder.flush();
-        clearAhead();
-        demuxEnded = false;
-        draining = false;
-        maxDtsRead = Long.MIN_VALUE;
-        fillAfterPts = lastDeliveredPts;
-        fillThroughPts = throughPts;
-        nextIndex = lastDeliveredIndex + 1;
-        gapsDecoded++;
+        record(keyframe);
+        ahead.addLast(keyframe);
         return true;
-    }
-
-    private void endFill() {
-        fillAfterPts = AV_NOPTS_VALUE;
-        fillThroughPts = AV_NOPTS_VALUE;
     }
 
     /** From now on every picture is decoded (a stream without timestamps, or one that cannot seek). */
@@ -456,7 +443,6 @@ public final class FfmpegFrameSource implements FrameSource {
         try {
             if (referencesOnly) {
                 long pts = next.pts();
-                boolean inGap = fillThroughPts != AV_NOPTS_VALUE && pts > fillAfterPts && pts <= fillThroughPts;
                 // The first picture shown may be a non-reference one (a file cut without re-encoding
                 // starts on a B-frame), and with nothing delivered before it there is no gap to go
                 // back into: before the first delivery, a packet shown before every one sent so far is
@@ -467,19 +453,17 @@ public final class FfmpegFrameSource implements FrameSource {
                 if (!discarded) {
                     earliestPtsSent = Math.min(earliestPtsSent, pts);
                 }
-                // On the way to a gap, and in the first GOP of a file cut without re-encoding, B
-                // pictures that are references are decoded too: the gap's own B pictures, or the
-                // file's first picture, a B picture when an edit list hides the head of its GOP,
-                // may refer to them. A segment starts on a keyframe. Decided by timestamps and the
-                // packets' flags alone, so the same with any number of decoding threads, whatever
-                // they have delivered by then.
+                // In the first GOP of a file cut without re-encoding, B pictures that are
+                // references are decoded too: the file's first picture, a B picture when an edit
+                // list hides the head of its GOP, may refer to them. A segment starts on a
+                // keyframe. Decided by timestamps and the packets' flags alone, so the same with
+                // any number of decoding threads, whatever they have delivered by then.
                 if ((next.flags() & AV_PKT_FLAG_KEY) != 0) {
                     keyframesSent++;
                 }
                 cutStart |= discarded && keyframesSent < 2;
-                boolean beforeNeeded = fillThroughPts != AV_NOPTS_VALUE && pts <= fillThroughPts
-                        || segmentStartPts == AV_NOPTS_VALUE && cutStart && keyframesSent < 2;
-                decoder.passOver(inGap || mayBeFirst ? PassOver.NOTHING : beforeNeeded ? PassOver.NON_REFERENCE : outsideGaps);
+                boolean firstGopOfCut = segmentStartPts == AV_NOPTS_VALUE && cutStart && keyframesSent < 2;
+                decoder.passOver(mayBeFirst ? PassOver.NOTHING : firstGopOfCut ? PassOver.NON_REFERENCE : outsideGaps);
             }
             int ret = decoder.send(next);
             if (ret < 0 && ret != Ffmpeg.EAGAIN) {
@@ -491,38 +475,38 @@ public final class FfmpegFrameSource implements FrameSource {
     }
 
     /**
-     * The next packet of the video stream as a packet of its own, or null at the end of the file.
-     * Any read error counts as the end, as in the ffmpeg CLI: a damaged tail keeps what came before.
+     * The next packet of the video stream as a packet of its own, or null at the end of the file,
+     * with its timestamps noted: pictures still to come, and keyframes, which a gap is decoded from.
      */
     private AVPacket readVideoPacket() {
-        while (!demuxEnded) {
-            if (av_read_frame(in.context(), packet) < 0) {
-                demuxEnded = true;
-                return null;
-            }
-            try {
-                if (packet.stream_index() == videoIndex) {
-                    if (referencesOnly) {
-                        if (packet.pts() == AV_NOPTS_VALUE) {
-                            decodeEverything(); // no timestamps: nothing to count passed-over pictures by
-                        } else {
-                            if ((packet.flags() & AV_PKT_FLAG_DISCARD) == 0) { // an edit list's cut packet gives no picture
-                                pendingPts.add(packet.pts());
-                            }
-                            maxDtsRead = Math.max(maxDtsRead, packet.dts() != AV_NOPTS_VALUE ? packet.dts() : packet.pts());
-                        }
-                    }
-                    AVPacket own = av_packet_clone(packet);
-                    if (own == null) {
-                        throw new OutOfMemoryError("FFmpeg could not copy a packet");
-                    }
-                    return own;
-                }
-            } finally {
-                av_packet_unref(packet);
+        AVPacket next = packets.next();
+        if (next != null) {
+            record(next);
+        }
+        return next;
+    }
+
+    private void record(AVPacket packet) {
+        if (!referencesOnly) {
+            return;
+        }
+        if (packet.pts() == AV_NOPTS_VALUE) {
+            decodeEverything(); // no timestamps: nothing to count passed-over pictures by
+            return;
+        }
+        if ((packet.flags() & AV_PKT_FLAG_DISCARD) == 0) { // an edit list's cut packet gives no picture
+            pendingPts.add(packet.pts());
+            if ((packet.flags() & AV_PKT_FLAG_KEY) != 0) {
+                keyframes.put(packet.pts(), packet.dts());
             }
         }
-        return null;
+        maxDtsRead = Math.max(maxDtsRead, packet.dts() != AV_NOPTS_VALUE ? packet.dts() : packet.pts());
+    }
+
+    private void clearReady() {
+        for (Ready r; (r = ready.pollFirst()) != null; ) {
+            spare.offer(r.rgb());
+        }
     }
 
     private void clearAhead() {
@@ -535,8 +519,7 @@ public final class FfmpegFrameSource implements FrameSource {
      * Seconds since the start of the file (the container's start, so that picture and sound share
      * one clock). Missing timestamps continue from the last delivered one; times never run backwards.
      */
-    private double presentationSeconds(AVFrame picture) {
-        long ts = picture.best_effort_timestamp();
+    private double presentationSeconds(long ts) {
         double seconds;
         if (ts != AV_NOPTS_VALUE) {
             seconds = ts * secondsPerTick - originSeconds;
@@ -553,7 +536,10 @@ public final class FfmpegFrameSource implements FrameSource {
     @Override
     public void close() {
         clearAhead();
-        av_packet_free(packet);
+        packets.close();
+        if (filler != null) {
+            filler.close();
+        }
         scaler.close();
         decoder.close();
         in.close();
@@ -609,4 +595,7 @@ public final class FfmpegFrameSource implements FrameSource {
         }
         return Double.NaN;
     }
+
+    /** A picture ready to deliver: its place in the whole video and its time. */
+    private record Ready(byte[] rgb, long index, double seconds) {}
 }

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -123,6 +125,39 @@ class SegmentedFrameSourceTest {
         List<Picture> pictures = readAll(segmented);
         assertSame(one, pictures, "long.ts");
         assertEquals(300, pictures.size() + segmented.framesPassedOver());
+    }
+
+    @Test
+    void gapsAreDecodedAsInAFullDecodeInEveryContainer() {
+        // A transport stream once lost every picture after its first gap: seeking back by a
+        // presentation time lands on decoding times there, after the keyframe.
+        Path stream = TestVideos.make(dir, "closed.ts", "-i " + closedGops + " -c copy -f mpegts");
+        // Bursts of gaps in a row inside GOPs, and gaps alone.
+        Supplier<GapScreen> bursts = () -> (before, after, undecoded) -> after.index() % 30 >= 12 && after.index() % 30 < 22
+                || after.index() % 45 == 7;
+        for (Path clip : List.of(closedGops, openGops, trimmed, stream)) {
+            Map<Long, Picture> full = new HashMap<>();
+            readAll(FfmpegFrameSource.open(clip, MediaLimits.DEFAULT, 160)).forEach(p -> full.put(p.index(), p));
+            FfmpegFrameSource single = FfmpegFrameSource.open(clip, MediaLimits.DEFAULT, 160, bursts.get());
+            single.passOverBidirectional(true);
+            List<Picture> one = readAll(single);
+            assertTrue(single.gapsDecoded() > 15, clip.getFileName() + ": " + single.gapsDecoded() + " gaps");
+            assertTrue(single.gapSeeks() <= 11, clip.getFileName() + ": a gap decoded from its keyframe at most once a GOP, not "
+                    + single.gapSeeks() + " times for " + single.gapsDecoded() + " gaps");
+            for (Picture picture : one) {
+                Picture expected = full.get(picture.index());
+                assertArrayEquals(expected.rgb(), picture.rgb(), clip.getFileName() + ", picture " + picture.index());
+                assertEquals(expected.seconds(), picture.seconds(), clip.getFileName() + ", picture " + picture.index());
+            }
+            for (int i = 1; i < one.size(); i++) {
+                long index = one.get(i).index();
+                if (index % 30 >= 12 && index % 30 < 22 || index % 45 == 7) {
+                    assertEquals(index - 1, one.get(i - 1).index(), clip.getFileName() + ": the gap before " + index + " was asked for");
+                }
+            }
+            assertSame(one, readAll(SegmentedFrameSource.open(clip, MediaLimits.DEFAULT, 160, bursts, 2, MIN_SEGMENT)),
+                    clip.getFileName().toString());
+        }
     }
 
     @Test
