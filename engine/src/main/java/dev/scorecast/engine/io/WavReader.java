@@ -30,6 +30,7 @@ public final class WavReader implements StereoSource {
     private final int channels;
     private final long frames;
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    private float[] interleaved = new float[0];
     private long left;
 
     private WavReader(FileChannel channel, WavEncoding encoding, int rateHz, int channels, long frames) {
@@ -114,9 +115,26 @@ public final class WavReader implements StereoSource {
             }
             int m = Math.min(wanted - done, buffer.remaining() / frameBytes);
             int at = buffer.position();
-            for (int i = done; i < done + m; i++) {
-                for (int c = 0; c < channels; c++, at += sampleBytes) {
-                    out[c][i] = encoding == WavEncoding.PCM16 ? buffer.getShort(at) * (1f / 32768f) : buffer.getFloat(at);
+            if (encoding == WavEncoding.FLOAT32) {
+                // Copied out in one go, then spread over the channels: a get per sample costs the
+                // buffer's checks each time.
+                int samples = m * channels;
+                if (interleaved.length < samples) {
+                    interleaved = new float[samples];
+                }
+                buffer.asFloatBuffer().get(interleaved, 0, samples);
+                for (int c = 0; c < channels; c++) {
+                    float[] channel = out[c];
+                    for (int i = 0, from = c; i < m; i++, from += channels) {
+                        channel[done + i] = interleaved[from];
+                    }
+                }
+                at += samples * Float.BYTES;
+            } else {
+                for (int i = done; i < done + m; i++) {
+                    for (int c = 0; c < channels; c++, at += sampleBytes) {
+                        out[c][i] = buffer.getShort(at) * (1f / 32768f);
+                    }
                 }
             }
             buffer.position(at);
