@@ -55,6 +55,7 @@ public final class Execution {
     public static final String MASTER_WAV = "audio.wav";
     public static final String MASTER_MP3 = "audio.mp3";
     public static final String STEMS_ZIP = "stems.zip";
+    private static final int ZIP_BUFFER_BYTES = 1 << 20;
     public static final String MIDI = "score.mid";
     public static final String PLAN = "plan.json";
     public static final String ANALYSIS = "analysis.json";
@@ -136,9 +137,14 @@ public final class Execution {
             sung.ifPresent(v -> stems.add(v.stem()));
 
             // The stems zip runs beside the master and the encoders once the stems are produced
-            // (pass 1 of the mix); the encoders beside the master's last pass (Delivery).
+            // (pass 1 of the mix); the encoders beside the master's last pass (Delivery); the
+            // sync check beside the encoders' last blocks and their check of what they wrote.
             boolean zipStems = plan.options().multitrack();
-            CompletableFuture<Void> stemsZip = CompletableFuture.completedFuture(null);
+            var stemsZip = new java.util.concurrent.atomic.AtomicReference<CompletableFuture<Void>>(CompletableFuture.completedFuture(null));
+            var syncCheck = new java.util.concurrent.atomic.AtomicReference<CompletableFuture<List<SyncCheck.Point>>>();
+            List<Score.Accent> measurable = score.accents().stream()
+                    .filter(a -> a.time() < score.duration() - SyncCheck.SEARCH_SECONDS).toList();
+            double fps = in.analysis().video().fps();
             Path master = outDir.resolve(MASTER_WAV);
             Delivery.Delivered delivered;
             try {
@@ -147,22 +153,29 @@ public final class Execution {
                         .withProduction(ProductionCatalog.builtIn().forGenre(plan.genre()), score.tempoMap().getFirst().bpm())
                         .withCeiling(Delivery.CEILING_DBTP);
                 // The mix's first two passes are about half the stage; the last, with the encoders, the rest.
-                try (Mixer.Mixdown mix = Mixer.mixdown(stems, settings, master, f -> timer.within(Stage.MASTER, MIXDOWN_SHARE * f))) {
-                    List<Stem> produced = mix.stems();
-                    if (zipStems) {
-                        stemsZip = CompletableFuture.runAsync(() -> zip(produced, voiceover.track(), outDir.resolve(STEMS_ZIP)),
-                                OUTPUT_THREADS);
-                    }
+                try (Mixer.Mixdown mix = Mixer.mixdown(stems, settings, master, f -> timer.within(Stage.MASTER, MIXDOWN_SHARE * f),
+                        produced -> {
+                            if (zipStems) {
+                                stemsZip.set(CompletableFuture.runAsync(() -> zip(produced, voiceover.track(), outDir.resolve(STEMS_ZIP)),
+                                        OUTPUT_THREADS));
+                            }
+                        })) {
                     delivered = new Delivery(in.video(), master, outDir.resolve(VIDEO), outDir.resolve(MASTER_MP3), OUTPUT_THREADS)
-                            .run(mix, () -> timer.start(Stage.MUX));
+                            .run(mix, () -> {
+                                timer.start(Stage.MUX);
+                                // Accents are timing: a master encoded again lower (Delivery) keeps them where they are.
+                                syncCheck.set(CompletableFuture.supplyAsync(() -> SyncCheck.measure(master, stems, measurable, fps),
+                                        OUTPUT_THREADS));
+                            });
                 }
             } catch (RuntimeException e) {
                 // The side work reads the work directory, which goes when this fails: let it end first.
-                stemsZip.exceptionally(ignored -> null).join();
+                stemsZip.get().exceptionally(ignored -> null).join();
+                Optional.ofNullable(syncCheck.get()).ifPresent(s -> s.exceptionally(ignored -> null).join());
                 throw e;
             }
             timer.start(Stage.OUTPUTS);
-            joinAll(stemsZip);
+            joinAll(stemsZip.get(), syncCheck.get().thenAccept(points -> { }));
             Map<String, String> files = new LinkedHashMap<>();
             files.put("video", VIDEO);
             files.put("audio_wav", MASTER_WAV);
@@ -177,14 +190,12 @@ public final class Execution {
             Files.write(outDir.resolve(ANALYSIS), Json.indented().writeValueAsBytes(in.analysis()));
             files.put("analysis", ANALYSIS);
             files.put("results", RESULTS);
-            List<Score.Accent> measurable = score.accents().stream()
-                    .filter(a -> a.time() < score.duration() - SyncCheck.SEARCH_SECONDS).toList();
-            List<SyncCheck.Point> sync = SyncCheck.measure(master, stems, measurable, in.analysis().video().fps());
+            List<SyncCheck.Point> sync = syncCheck.get().join();
             Directories.deleteTree(work);
             Results.Vocals vocals = sung.map(v -> new Results.Vocals(score.vocal().size(), v.pitch().voicedFrames(),
                     v.pitch().withinFiftyCents(), v.pitch().accuracy())).orElse(null);
             Results results = Results.of(plan, score, delivered, sync, files, links, timer.seconds(),
-                    1 / in.analysis().video().fps(), new Results.Voices(vocals, voiceover.spans()), Provenance.of(plan, score, bank.file()));
+                    1 / fps, new Results.Voices(vocals, voiceover.spans()), Provenance.of(plan, score, bank.file()));
             Files.write(outDir.resolve(RESULTS), Json.indented().writeValueAsBytes(results));
             progress.at(Stage.OUTPUTS, 1);
             return results;
@@ -242,7 +253,9 @@ public final class Execution {
     }
 
     private static void zipTo(List<Stem> stems, Optional<Path> voiceover, Path out) throws IOException {
-        try (OutputStream file = Files.newOutputStream(out); ZipOutputStream zip = new ZipOutputStream(file)) {
+        // Buffered in large writes: the zip stream writes each copied chunk through as it comes.
+        try (OutputStream file = new java.io.BufferedOutputStream(Files.newOutputStream(out), ZIP_BUFFER_BYTES);
+             ZipOutputStream zip = new ZipOutputStream(file)) {
             for (Stem stem : stems) {
                 store(zip, stem.group().wire() + ".wav", stem.wav());
             }
@@ -259,7 +272,7 @@ public final class Execution {
      */
     private static void store(ZipOutputStream zip, String name, Path wav) throws IOException {
         java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-        byte[] buf = new byte[1 << 16];
+        byte[] buf = new byte[ZIP_BUFFER_BYTES];
         try (var in = Files.newInputStream(wav)) {
             for (int n; (n = in.read(buf)) > 0; ) {
                 crc.update(buf, 0, n);
@@ -271,7 +284,11 @@ public final class Execution {
         entry.setCompressedSize(Files.size(wav));
         entry.setCrc(crc.getValue());
         zip.putNextEntry(entry);
-        Files.copy(wav, zip);
+        try (var in = Files.newInputStream(wav)) {
+            for (int n; (n = in.read(buf)) > 0; ) {
+                zip.write(buf, 0, n);
+            }
+        }
         zip.closeEntry();
     }
 

@@ -91,7 +91,18 @@ public final class Mixer {
 
     /** As {@link #mixdown(List, MixSettings, Path)}, telling {@code progress} the fraction of passes 1 and 2 done. */
     public static Mixdown mixdown(List<Stem> stems, MixSettings settings, Path masterWav, java.util.function.DoubleConsumer progress) {
+        return mixdown(stems, settings, masterWav, progress, produced -> { });
+    }
+
+    /**
+     * As {@link #mixdown(List, MixSettings, Path, java.util.function.DoubleConsumer)}, handing
+     * {@code produced} the stems as mixed ({@link Mixdown#stems()}) as soon as pass 1 has written
+     * them, for work that needs them and not the master (the stems zip runs beside pass 2).
+     */
+    public static Mixdown mixdown(List<Stem> stems, MixSettings settings, Path masterWav, java.util.function.DoubleConsumer progress,
+                                  java.util.function.Consumer<List<Stem>> produced) {
         Objects.requireNonNull(progress, "progress");
+        Objects.requireNonNull(produced, "produced");
         Objects.requireNonNull(stems, "stems");
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(masterWav, "masterWav");
@@ -129,6 +140,7 @@ public final class Mixer {
             }
             // Pass 1 (the production chains) is most of the work: about six times pass 2.
             Summed summed = sum(stems, bed, settings.production(), frames, sum, f -> progress.accept(PASS_1_SHARE * f));
+            produced.accept(List.copyOf(summed.stems()));
             Double sumLufs = summed.lufs();
             double preGainDb = sumLufs == null ? 0 : target - sumLufs;
             Production.Glue glue = settings.production().map(p -> p.production().glue())
