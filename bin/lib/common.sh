@@ -84,57 +84,6 @@ build_if_needed() {
   fi
 }
 
-# The JVM's ahead-of-time cache (JDK 25, JEP 483/514/515): the classes the service loads, already
-# parsed and linked, and the method profiles of a real scoring, so that a fresh JVM compiles the hot
-# code at once instead of over its first few jobs (the benchmark minute: 7.7 s median against 8.4 s
-# without, docs/BENCHMARKS.md). Made once per build, or per JDK, by scoring a 10 s test clip with
-# the server jar; SCORECAST_AOT=off runs without it. A cache that cannot be made is reported and
-# skipped: the service runs the same, only its first jobs are slower.
-AOT_CACHE_NAME="scorecast.aot"
-ensure_aot_cache() {
-  [ "${SCORECAST_AOT:-on}" = "off" ] && return 0
-  local jar="$SCORECAST_ROOT/server/target/scorecast-server.jar"
-  local cache="$SCORECAST_ROOT/server/target/$AOT_CACHE_NAME"
-  local jdk
-  jdk="$("$JAVA_HOME/bin/java" -version 2>&1 | tr '\n' ' ')"
-  if [ -f "$cache" ] && [ "$cache" -nt "$jar" ] && [ "$(cat "$cache.jdk" 2>/dev/null)" = "$jdk" ]; then
-    return 0
-  fi
-  if ! command -v ffmpeg >/dev/null; then
-    log "no ffmpeg command to make a test clip with: running without the ahead-of-time cache (the first jobs are slower)"
-    return 0
-  fi
-  log "preparing the JVM's ahead-of-time cache: scoring a 10 s test clip, once per build (about 20 s; SCORECAST_AOT=off skips it)"
-  local work
-  work="$(mktemp -d)"
-  # Adapter code is left out of the cache: JDK 25 stores some under clashing names and warns about
-  # them at every start (JDK-8364929, fixed in later JDKs).
-  if ffmpeg -hide_banner -loglevel error -nostdin -f lavfi -i "testsrc2=s=640x360:r=30:d=5" \
-        -f lavfi -i "mandelbrot=s=640x360:r=30,trim=duration=5" \
-        -f lavfi -i "sine=f=330:beep_factor=4:sample_rate=48000:d=10" \
-        -filter_complex "[0:v][1:v]concat=n=2:v=1:a=0,format=yuv420p[v]" -map "[v]" -map 2:a \
-        -c:v libx264 -preset veryfast -c:a aac -shortest "$work/clip.mp4" >"$work/log" 2>&1 \
-     && "$JAVA_HOME/bin/java" -XX:+UnlockDiagnosticVMOptions -XX:-AOTAdapterCaching -XX:AOTCacheOutput="$work/$AOT_CACHE_NAME" \
-        -Djava.util.prefs.userRoot="$work/prefs" -jar "$jar" score "$work/clip.mp4" -o "$work/out.mp4" --genre house --seed 1 \
-        >>"$work/log" 2>&1 \
-     && [ -f "$work/$AOT_CACHE_NAME" ]; then
-    mv "$work/$AOT_CACHE_NAME" "$cache"
-    printf '%s' "$jdk" >"$cache.jdk"
-  else
-    log "warning: the ahead-of-time cache could not be made; running without it (the first jobs are slower). Its log:"
-    tail -n 20 "$work/log" >&2
-  fi
-  rm -rf "$work"
-}
-
-# The JVM option that uses the cache, when there is a fresh one.
-aot_options() {
-  local cache="$SCORECAST_ROOT/server/target/$AOT_CACHE_NAME"
-  if [ "${SCORECAST_AOT:-on}" != "off" ] && [ -f "$cache" ] && [ "$cache" -nt "$SCORECAST_ROOT/server/target/scorecast-server.jar" ]; then
-    echo "-XX:AOTCache=$cache"
-  fi
-}
-
 # Java preferences (Gervill reads and writes some) live in the data directory, never in $HOME or the
 # checkout's sources. The JDK announces "Created user preferences directory." on stderr whenever it
 # has to make the directory itself, so it is made here first.

@@ -62,9 +62,6 @@ final class ScoringBenchmark {
                         ? "the server's default (SCORECAST_SOUNDFONT unset: /usr/share/sounds/sf2/FluidR3_GM.sf2)" : options.soundFont());
 
         System.out.println("reference: " + ReferenceDecode.commandLine() + " (before each run)");
-        System.out.println("server:  bin/scorecast serve, " + (ServerProcess.aotCache(repository).isPresent()
-                ? "with the JVM's ahead-of-time cache (" + repository.relativize(ServerProcess.aotCache(repository).get()) + ")"
-                : "without the JVM's ahead-of-time cache (SCORECAST_AOT=off, or it could not be made)"));
         Path work = Files.createTempDirectory("scorecast-bench-score");
         // Empty: no SCORECAST_SOUNDFONT at all, so bin/scorecast installs FluidR3 and the server uses it, as for users.
         Map<String, String> settings = Map.of("SCORECAST_SOUNDFONT", options.soundFont() == null ? "" : options.soundFont().toString());

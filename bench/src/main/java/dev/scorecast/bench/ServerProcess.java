@@ -60,24 +60,8 @@ final class ServerProcess implements AutoCloseable {
         String java = ProcessHandle.current().info().command().orElse("java");
         Path prefs = dataDir.resolve(".java-prefs");
         Files.createDirectories(prefs);
-        Path jar = repository.resolve("server/target/scorecast-server.jar");
-        List<String> command = new java.util.ArrayList<>(List.of(java));
-        aotCache(repository).ifPresent(aot -> command.add("-XX:AOTCache=" + aot));
-        command.addAll(List.of("-Djava.util.prefs.userRoot=" + prefs, "-jar", jar.toString(), "serve"));
-        return start(command, dataDir, settings);
-    }
-
-    /** The launcher's ahead-of-time cache (bin/lib/common.sh), when it is on and fresher than the server jar. */
-    static java.util.Optional<Path> aotCache(Path repository) {
-        Path jar = repository.resolve("server/target/scorecast-server.jar");
-        Path aot = repository.resolve("server/target/scorecast.aot");
-        try {
-            boolean fresh = !"off".equals(System.getenv("SCORECAST_AOT")) && Files.isRegularFile(aot) && Files.isRegularFile(jar)
-                    && Files.getLastModifiedTime(aot).compareTo(Files.getLastModifiedTime(jar)) > 0;
-            return fresh ? java.util.Optional.of(aot) : java.util.Optional.empty();
-        } catch (IOException e) {
-            return java.util.Optional.empty();
-        }
+        return start(List.of(java, "-Djava.util.prefs.userRoot=" + prefs, "-jar",
+                repository.resolve("server/target/scorecast-server.jar").toString(), "serve"), dataDir, settings);
     }
 
     private static ServerProcess start(List<String> command, Path dataDir, Map<String, String> settings)
