@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Removes files no row names, left by a crash between writing a file and its row (or between a
  * row's delete and its files'): a half-written execution's outputs, an assembled video whose upload
- * never completed, a temporary {@code .partial} file, a multipart part Jetty spooled.
+ * never completed, a chunk of an upload still open whose row was never written (the client sends
+ * that chunk again, under a new name), a temporary {@code .partial} file, a multipart part Jetty
+ * spooled.
  *
  * <p>Only files untouched for the grace time are looked at. Every write in progress touches its file
  * as bytes arrive, and every job ends within its deadline (at most five hours), so a file this old
@@ -54,12 +56,21 @@ public final class OrphanSweeper {
         int removed = 0;
         for (String kind : BY_ID) {
             Map<String, Instant> newest = new HashMap<>();
-            blobs.list(kind, (key, modified) -> newest.merge(key.split("/")[1], modified, (a, b) -> a.isAfter(b) ? a : b));
+            Map<String, Map<String, Instant>> files = new HashMap<>();
+            blobs.list(kind, (key, modified) -> {
+                String id = key.split("/")[1];
+                newest.merge(id, modified, (a, b) -> a.isAfter(b) ? a : b);
+                files.computeIfAbsent(id, k -> new HashMap<>()).put(key, modified);
+            });
             for (var group : newest.entrySet()) {
-                if (group.getValue().isBefore(untouchedSince) && !wanted(kind, group.getKey())) {
-                    LOG.info("removing orphaned {}/{} (no row names it; untouched since {})", kind, group.getKey(), group.getValue());
-                    blobs.deleteTree(kind + "/" + group.getKey());
-                    removed++;
+                if (!wanted(kind, group.getKey())) {
+                    if (group.getValue().isBefore(untouchedSince)) {
+                        LOG.info("removing orphaned {}/{} (no row names it; untouched since {})", kind, group.getKey(), group.getValue());
+                        blobs.deleteTree(kind + "/" + group.getKey());
+                        removed++;
+                    }
+                } else if (kind.equals("uploads")) {
+                    removed += removeUnnamedChunks(group.getKey(), files.get(group.getKey()), untouchedSince);
                 }
             }
         }
@@ -88,6 +99,21 @@ public final class OrphanSweeper {
             case "executions" -> Rows.one(c, "SELECT 1 AS x FROM executions WHERE id = ?", row -> 1, id).isPresent();
             default -> true;
         });
+    }
+
+    /** The files of an open upload that no chunk row names and nobody touched for the grace; how many went. */
+    private int removeUnnamedChunks(String uploadId, Map<String, Instant> files, Instant untouchedSince) {
+        java.util.Set<String> named = new java.util.HashSet<>(database.query(c ->
+                Rows.list(c, "SELECT stored_as FROM upload_chunks WHERE upload_id = ?", row -> row.getString("stored_as"), uploadId)));
+        int removed = 0;
+        for (var file : files.entrySet()) {
+            if (!named.contains(file.getKey()) && file.getValue().isBefore(untouchedSince)) {
+                LOG.info("removing orphaned chunk {} (no row names it; untouched since {})", file.getKey(), file.getValue());
+                blobs.delete(file.getKey());
+                removed++;
+            }
+        }
+        return removed;
     }
 
     /** {@code plans/<id>.json} is a plan's; {@code plans/analyses/<id>.json} the analysis a client sent, named by plans and executions. */

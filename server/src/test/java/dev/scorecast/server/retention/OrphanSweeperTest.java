@@ -51,7 +51,8 @@ class OrphanSweeperTest {
             // Left by crashes, named by no row.
             List<String> orphans = List.of("executions/exe_dead/out/video.mp4", "executions/exe_dead/input/plan.json", "videos/vid_dead/source",
                     "uploads/upl_dead/0-chk", "analyses/ana_dead/analysis.json", "plans/plan_dead.json", "plans/analyses/ana_dead.json",
-                    "uploads/upl_ok/3-chk"); // a chunk of a completed upload, kept by a crash after assembly
+                    "uploads/upl_ok/3-chk", // a chunk of a completed upload, kept by a crash after assembly
+                    "uploads/upl_open/1-chk_dead"); // a chunk of an open upload whose row a crash kept from being written
             orphans.forEach(key -> seed.file(key, T0));
             Path partial = data.resolve("files/uploads/upl_open/1-chk." + GONE_PID + "-" + UUID.randomUUID() + ".partial");
             Files.writeString(partial, "half a chunk");
@@ -73,8 +74,9 @@ class OrphanSweeperTest {
             orphans.forEach(key -> assertTrue(seed.exists(key), key));
 
             clock.set(T0.plus(GRACE).plus(Duration.ofMinutes(1)));
-            // 7 groups: exe_dead, vid_dead, upl_dead, ana_dead, upl_ok's chunk, plan_dead.json, ana_dead.json; and the spooled part.
-            assertEquals(8, sweeper.sweep());
+            // 7 groups: exe_dead, vid_dead, upl_dead, ana_dead, upl_ok's chunk, plan_dead.json, ana_dead.json; upl_open's
+            // unnamed chunk; and the spooled part.
+            assertEquals(9, sweeper.sweep());
             orphans.forEach(key -> assertFalse(seed.exists(key), key + " is an orphan"));
             assertFalse(Files.exists(partial), "a dead writer's half-written chunk");
             assertFalse(Files.exists(spooled), "a multipart part spooled by a crashed request");

@@ -37,6 +37,9 @@ record Seed(Database database, BlobStore blobs, Path files) {
         database.query(c -> Rows.update(c, """
                 INSERT INTO uploads (id, owner, variant, file_name, state, created_at, updated_at, expires_at)
                 VALUES (?, ?, 'A', 'v.mp4', 'active', ?, ?, ?)""", uploadId, owner, ms(at), ms(at), ms(at) + 86_400_000L));
+        database.query(c -> Rows.update(c, """
+                INSERT INTO upload_chunks (upload_id, idx, chunk_id, size, crc32c, total, stored_as, received_at)
+                VALUES (?, 0, 'chk', 1, '0', NULL, ?, ?)""", uploadId, "uploads/" + uploadId + "/0-chk", ms(at)));
         file("uploads/" + uploadId + "/0-chk", at);
     }
 
