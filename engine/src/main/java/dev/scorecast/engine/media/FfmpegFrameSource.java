@@ -101,6 +101,16 @@ public final class FfmpegFrameSource implements FrameSource {
     private long segmentStartPts = AV_NOPTS_VALUE;
     /** Within a segment: the picture at this timestamp starts the next segment; the source ends before it. */
     private long segmentStopPts = AV_NOPTS_VALUE;
+    /**
+     * A segment's first gap, between its keyframe and the picture after it, is decoded as it is read:
+     * with no pairs before it, the screen asks for it whenever anything changes, and decoding it
+     * here costs its own pictures only, where the filler would decode the keyframe again. Its
+     * bounds (the keyframe's time, then the first later one sent), and its pictures once decoded,
+     * kept until the screen has answered for it.
+     */
+    private long firstGapAfterPts = AV_NOPTS_VALUE;
+    private long firstGapThroughPts = AV_NOPTS_VALUE;
+    private final TreeMap<Long, byte[]> firstGap = new TreeMap<>();
     /** The earliest presentation time among the packets sent to the decoder since the start (of the file or segment). */
     private long earliestPtsSent = Long.MAX_VALUE;
     /** Keyframe packets sent to the decoder since the file was opened. */
@@ -264,6 +274,14 @@ public final class FfmpegFrameSource implements FrameSource {
                 if (segmentStartPts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE && pts < segmentStartPts) {
                     continue; // the segment before delivers it (an open GOP's leading pictures, or a seek that landed early)
                 }
+                if (inFirstGap(pts)) {
+                    if ((picture.flags() & FRAME_FLAG_CORRUPT) == 0 && picture.decode_error_flags() == 0) {
+                        byte[] rgb = new byte[candidate.rgb().length];
+                        scaler.scale(picture, rgb);
+                        firstGap.put(pts, rgb);
+                    }
+                    continue; // delivered only if the screen asks for the gap
+                }
                 if ((picture.flags() & FRAME_FLAG_CORRUPT) != 0 || picture.decode_error_flags() != 0) {
                     nextIndex++;
                     skipped++;
@@ -280,6 +298,9 @@ public final class FfmpegFrameSource implements FrameSource {
                 if (screen != null && lastDeliveredIndex >= 0 && screen.decodeGap(last, candidate, undecoded) && undecoded > 0) {
                     fillGap(pts);
                     undecoded = pendingPts.subSet(lastDeliveredPts, false, pts, false).size(); // what the gap could not give
+                }
+                if (firstGapThroughPts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE && pts >= firstGapThroughPts) {
+                    endFirstGap(); // answered for, or passed by
                 }
                 if (segmentStopPts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE && pts >= segmentStopPts) {
                     ended = true; // decoded only so the screen could look at the gap before it
@@ -308,6 +329,14 @@ public final class FfmpegFrameSource implements FrameSource {
      * instead, and this gap stays as it is.
      */
     private void fillGap(long pts) {
+        if (pts == firstGapThroughPts && lastDeliveredPts == firstGapAfterPts) {
+            gapsDecoded++;
+            for (var decoded : firstGap.entrySet()) {
+                int undecoded = pendingPts.subSet(lastDeliveredPts, false, decoded.getKey(), false).size();
+                accept(decoded.getKey(), undecoded, presentationSeconds(decoded.getKey()), decoded.getValue());
+            }
+            return;
+        }
         Map.Entry<Long, Long> keyframe = keyframes.floorEntry(lastDeliveredPts);
         List<GapFiller.Picture> pictures = filler.fill(keyframe == null ? AV_NOPTS_VALUE : keyframe.getKey(),
                 keyframe == null ? AV_NOPTS_VALUE : keyframe.getValue(), lastDeliveredPts, pts);
@@ -320,6 +349,17 @@ public final class FfmpegFrameSource implements FrameSource {
             int undecoded = pendingPts.subSet(lastDeliveredPts, false, filled.pts(), false).size();
             accept(filled.pts(), undecoded, presentationSeconds(filled.pts()), filled.rgb());
         }
+    }
+
+    /** Whether the picture at {@code pts} lies in the segment's first gap, decoded as it was read. */
+    private boolean inFirstGap(long pts) {
+        return firstGapThroughPts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE && pts > firstGapAfterPts && pts < firstGapThroughPts;
+    }
+
+    private void endFirstGap() {
+        firstGap.clear();
+        firstGapAfterPts = AV_NOPTS_VALUE;
+        firstGapThroughPts = AV_NOPTS_VALUE;
     }
 
     /**
@@ -409,6 +449,8 @@ public final class FfmpegFrameSource implements FrameSource {
         nextIndex = firstIndex;
         segmentStartPts = startPts;
         segmentStopPts = stopPts;
+        endFirstGap();
+        firstGapAfterPts = startPts;
         earliestPtsSent = Long.MAX_VALUE;
         AVPacket keyframe = packets.seekToKeyframe(startPts, startDts);
         if (keyframe == null) {
@@ -463,7 +505,16 @@ public final class FfmpegFrameSource implements FrameSource {
                 }
                 cutStart |= discarded && keyframesSent < 2;
                 boolean firstGopOfCut = segmentStartPts == AV_NOPTS_VALUE && cutStart && keyframesSent < 2;
-                decoder.passOver(mayBeFirst ? PassOver.NOTHING : firstGopOfCut ? PassOver.NON_REFERENCE : outsideGaps);
+                // A segment's first gap: the first packet after its keyframe that is shown later
+                // ends it (the next reference picture); the packets shown between are the gap's.
+                // Only where every B picture is passed over: otherwise the gap holds reference B
+                // pictures this decoder delivers anyway, and it is not one gap but several.
+                if (outsideGaps == PassOver.BIDIRECTIONAL && firstGapAfterPts != AV_NOPTS_VALUE && firstGapThroughPts == AV_NOPTS_VALUE
+                        && !discarded && pts > firstGapAfterPts) {
+                    firstGapThroughPts = pts;
+                }
+                boolean firstGapPicture = !discarded && inFirstGap(pts);
+                decoder.passOver(mayBeFirst || firstGapPicture ? PassOver.NOTHING : firstGopOfCut ? PassOver.NON_REFERENCE : outsideGaps);
             }
             int ret = decoder.send(next);
             if (ret < 0 && ret != Ffmpeg.EAGAIN) {
