@@ -19,16 +19,31 @@ public final class PendingFile implements AutoCloseable {
     private final Path target;
     private final Path temp;
     private final FileChannel channel;
+    private final boolean durable;
     private boolean committed;
 
-    private PendingFile(Path target, Path temp, FileChannel channel) {
+    private PendingFile(Path target, Path temp, FileChannel channel, boolean durable) {
         this.target = target;
         this.temp = temp;
         this.channel = channel;
+        this.durable = durable;
     }
 
     /** Starts {@code target} (its folder created if missing), writing from byte {@code headerBytes}. */
     public static PendingFile create(Path target, int headerBytes) {
+        return create(target, headerBytes, true);
+    }
+
+    /**
+     * As {@link #create(Path, int)}, for a file a crash may lose: work files of one job, which a
+     * job run again writes again. {@link #commit} renames it into place without syncing it first
+     * (a sync of a minute's float stem waits about 10 ms for the disk).
+     */
+    public static PendingFile createScratch(Path target, int headerBytes) {
+        return create(target, headerBytes, false);
+    }
+
+    private static PendingFile create(Path target, int headerBytes, boolean durable) {
         Path absolute = target.toAbsolutePath();
         Path temp = null;
         try {
@@ -36,7 +51,7 @@ public final class PendingFile implements AutoCloseable {
             temp = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName() + ".", ".part");
             FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE);
             channel.position(headerBytes);
-            return new PendingFile(absolute, temp, channel);
+            return new PendingFile(absolute, temp, channel, durable);
         } catch (IOException e) {
             deleteQuietly(temp);
             throw new UncheckedIOException("cannot create a temporary file beside " + absolute, e);
@@ -59,7 +74,9 @@ public final class PendingFile implements AutoCloseable {
         try {
             channel.write(header, 0);
             // Without the sync, a power cut after the rename could leave the name pointing at a hole.
-            channel.force(true);
+            if (durable) {
+                channel.force(true);
+            }
             channel.close();
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             committed = true;

@@ -41,18 +41,26 @@ public final class WavWriter implements AutoCloseable {
     private long flushedBytes;
     private long clipped;
 
-    private WavWriter(Path target, WavEncoding encoding, int rateHz, int channels) {
+    private WavWriter(Path target, WavEncoding encoding, int rateHz, int channels, boolean durable) {
         this.encoding = encoding;
         this.rateHz = rateHz;
         this.channels = channels;
         this.frameBytes = channels * encoding.bytes();
         int headerBytes = headerBytes(encoding);
         this.maxDataBytes = UNKNOWN - (headerBytes - 8);
-        this.file = PendingFile.create(target, headerBytes);
+        this.file = durable ? PendingFile.create(target, headerBytes) : PendingFile.createScratch(target, headerBytes);
     }
 
     public static WavWriter create(Path target, WavEncoding encoding, int rateHz, int channels) {
-        return new WavWriter(target, encoding, rateHz, channels);
+        return new WavWriter(target, encoding, rateHz, channels, true);
+    }
+
+    /**
+     * As {@link #create}, for a job's work file, which a crash may lose (the job, run again, writes
+     * it again): committed without waiting for the disk ({@link PendingFile#createScratch}).
+     */
+    public static WavWriter scratch(Path target, WavEncoding encoding, int rateHz, int channels) {
+        return new WavWriter(target, encoding, rateHz, channels, false);
     }
 
     /**

@@ -366,7 +366,7 @@ public final class Mixer {
                     chains.add(new PartChain(p, p.part(stem.group()), key, production.get().bpm(), RATE, BLOCK));
                     Path wav = producedPath(stem);
                     createDirectories(wav.getParent());
-                    produced.add(WavWriter.create(wav, WavEncoding.FLOAT32, RATE, 2));
+                    produced.add(WavWriter.scratch(wav, WavEncoding.FLOAT32, RATE, 2));
                 }
             }
             for (Input in : bed) {
@@ -401,7 +401,7 @@ public final class Mixer {
             }
             final SidechainKey theKey = key;
             final int keyIndex = key != null ? keyStem : -1;
-            try (WavWriter w = WavWriter.create(out, WavEncoding.FLOAT32, RATE, 2)) {
+            try (WavWriter w = WavWriter.scratch(out, WavEncoding.FLOAT32, RATE, 2)) {
                 Summer summer = new Summer(inputs, chains.size(), gains, mix, meter, w);
                 float[][][] last = reads[1]; // the block before, waiting to be summed: none yet
                 int before = 0;
@@ -560,7 +560,7 @@ public final class Mixer {
         float[][] read = new float[2][BLOCK];
         List<WavReader> voices = new ArrayList<>();
         List<GainRamp> voiceGains = new ArrayList<>();
-        try (WavReader r = WavReader.open(in, "mix", "the mixer"); WavWriter w = WavWriter.create(out, WavEncoding.FLOAT32, RATE, 2)) {
+        try (WavReader r = WavReader.open(in, "mix", "the mixer"); WavWriter w = WavWriter.scratch(out, WavEncoding.FLOAT32, RATE, 2)) {
             for (Input s : speech) {
                 voices.add(open(s));
                 voiceGains.add(new GainRamp(dbToGain(s.gainDb()), s.pan()));

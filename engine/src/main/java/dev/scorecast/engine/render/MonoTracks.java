@@ -43,7 +43,7 @@ public final class MonoTracks {
         float right = (float) (gain * Math.sin(angle) * Math.sqrt(2));
         float[][] block = new float[2][BLOCK];
         double peak = 0;
-        try (WavWriter out = WavWriter.create(wav, WavEncoding.FLOAT32, Renderer.RATE, 2)) {
+        try (WavWriter out = WavWriter.scratch(wav, WavEncoding.FLOAT32, Renderer.RATE, 2)) {
             float[] mono = new float[BLOCK];
             for (long pos = 0; pos < frames; pos += BLOCK) {
                 int n = (int) Math.min(BLOCK, frames - pos);

@@ -242,7 +242,7 @@ public final class Renderer {
         Stem render(AtomicLong done, AtomicBoolean stop) throws IOException {
             float peak = 0;
             try (SynthDriver synth = SynthDriver.open(POLYPHONY, INTERPOLATION, SynthDriver.OFFLINE_CHORUS, BLOCK);
-                    WavWriter out = WavWriter.create(wav, WavEncoding.FLOAT32, RATE, 2)) {
+                    WavWriter out = WavWriter.scratch(wav, WavEncoding.FLOAT32, RATE, 2)) {
                 for (SoundBank.Resolved r : instruments) {
                     synth.load(r.instrument());
                 }
