@@ -54,18 +54,16 @@ final class BidirectionalCheck {
             in.readOnly(videoIndex);
             List<AVPacket> packets = firstPackets(in, videoIndex);
             // Both ways at once, one on another thread: the check holds up the picture pass's start.
-            java.util.concurrent.CompletableFuture<Decoded> passingOver = new java.util.concurrent.CompletableFuture<>();
-            Thread other = Thread.ofPlatform().daemon().name("picture-check-b").start(() -> {
-                try {
-                    passingOver.complete(decode(in, videoIndex, packets, PassOver.BIDIRECTIONAL, limits));
-                } catch (Throwable e) {
-                    passingOver.completeExceptionally(e);
-                }
-            });
+            // Its result comes back through a field, read once the thread has ended however it
+            // ended (a thread that ran out of memory leaves it empty: the answer is no).
+            var passingOver = new java.util.concurrent.atomic.AtomicReference<Decoded>();
+            Thread other = Thread.ofPlatform().daemon().name("picture-check-b").start(() ->
+                    passingOver.set(decode(in, videoIndex, packets, PassOver.BIDIRECTIONAL, limits)));
             try {
                 Decoded references = decode(in, videoIndex, packets, PassOver.NON_REFERENCE, limits);
-                Decoded without = passingOver.join();
-                if (!references.sawB() || references.differentPictures() < MIN_DIFFERENT_PICTURES) {
+                joinQuietly(other);
+                Decoded without = passingOver.get();
+                if (without == null || !references.sawB() || references.differentPictures() < MIN_DIFFERENT_PICTURES) {
                     return false;
                 }
                 return without.nonB().equals(references.nonB()) && !without.sawB();

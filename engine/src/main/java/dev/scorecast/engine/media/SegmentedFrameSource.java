@@ -47,6 +47,8 @@ public final class SegmentedFrameSource implements FrameSource {
     /** Each worker's decoder runs on its own thread: the workers, not FFmpeg's frame threads, use the cores. */
     private static final int THREADS_PER_DECODER = 1;
     private static final Slot END = new Slot(null, 0, 0, null);
+    /** How often a reader waiting for pictures looks whether a worker failed. */
+    private static final long FAILURE_CHECK_MILLIS = 100;
 
     private final int width;
     private final int height;
@@ -64,6 +66,8 @@ public final class SegmentedFrameSource implements FrameSource {
     /** Whether the segments pass over every B picture: {@link BidirectionalCheck}'s verdict. */
     private final boolean bidirectional;
     private volatile int reading;
+    /** The first failure of any worker. */
+    private volatile Throwable failure;
     private volatile boolean closed;
 
     private SegmentedFrameSource(FfmpegFrameSource first, List<PacketTimeline.Segment> segments, Supplier<GapScreen> screens,
@@ -210,9 +214,18 @@ public final class SegmentedFrameSource implements FrameSource {
     }
 
     private void fail(int segment, Throwable e) {
-        if (segment < queues.size()) {
-            queues.get(segment).clear(); // the reader stops at the failure; what was queued is not needed
-            queues.get(segment).offer(new Slot(null, 0, 0, e));
+        // Noted first, in a field: putting it in the queue allocates, which fails again when the
+        // failure is the heap running out, and the reader must never wait for a worker that died.
+        if (failure == null) {
+            failure = e;
+        }
+        try {
+            if (segment < queues.size()) {
+                queues.get(segment).clear(); // the reader stops at the failure; what was queued is not needed
+                queues.get(segment).offer(new Slot(null, 0, 0, e));
+            }
+        } catch (Throwable again) {
+            // The reader finds the failure in the field.
         }
     }
 
@@ -240,7 +253,17 @@ public final class SegmentedFrameSource implements FrameSource {
         while (reading < segments.size()) {
             Slot slot;
             try {
-                slot = queues.get(reading).take();
+                slot = queues.get(reading).poll(FAILURE_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+                if (slot == null) {
+                    Throwable died = failure; // a worker that died before it could say so in its queue
+                    if (died instanceof RuntimeException e) {
+                        throw e;
+                    }
+                    if (died instanceof Error e) {
+                        throw e;
+                    }
+                    continue;
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for a decoded picture", e);

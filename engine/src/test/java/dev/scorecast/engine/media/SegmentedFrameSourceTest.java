@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -158,6 +160,20 @@ class SegmentedFrameSourceTest {
             assertSame(one, readAll(SegmentedFrameSource.open(clip, MediaLimits.DEFAULT, 160, bursts, 2, MIN_SEGMENT)),
                     clip.getFileName().toString());
         }
+    }
+
+    @Test
+    void aWorkerThatDiesFailsTheReaderInsteadOfLeavingItWaiting() {
+        // As when the heap runs out in a worker: the error reaches the reader, which never waits for it.
+        Supplier<GapScreen> dying = () -> (before, after, undecoded) -> {
+            if (after.index() > 200) {
+                throw new OutOfMemoryError("simulated");
+            }
+            return false;
+        };
+        OutOfMemoryError error = assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> assertThrows(OutOfMemoryError.class,
+                () -> readAll(SegmentedFrameSource.open(closedGops, MediaLimits.DEFAULT, 160, dying, 2, MIN_SEGMENT))));
+        assertEquals("simulated", error.getMessage());
     }
 
     @Test
