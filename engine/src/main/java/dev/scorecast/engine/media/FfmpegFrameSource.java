@@ -329,26 +329,24 @@ public final class FfmpegFrameSource implements FrameSource {
      * instead, and this gap stays as it is.
      */
     private void fillGap(long pts) {
+        gapsDecoded++;
         if (pts == firstGapThroughPts && lastDeliveredPts == firstGapAfterPts) {
-            gapsDecoded++;
-            for (var decoded : firstGap.entrySet()) {
-                int undecoded = pendingPts.subSet(lastDeliveredPts, false, decoded.getKey(), false).size();
-                accept(decoded.getKey(), undecoded, presentationSeconds(decoded.getKey()), decoded.getValue());
-            }
+            firstGap.forEach(this::acceptFromGap);
             return;
         }
         Map.Entry<Long, Long> keyframe = keyframes.floorEntry(lastDeliveredPts);
         List<GapFiller.Picture> pictures = filler.fill(keyframe == null ? AV_NOPTS_VALUE : keyframe.getKey(),
                 keyframe == null ? AV_NOPTS_VALUE : keyframe.getValue(), lastDeliveredPts, pts);
-        gapsDecoded++;
         if (pictures == null) {
             decodeEverything();
             return;
         }
-        for (GapFiller.Picture filled : pictures) {
-            int undecoded = pendingPts.subSet(lastDeliveredPts, false, filled.pts(), false).size();
-            accept(filled.pts(), undecoded, presentationSeconds(filled.pts()), filled.rgb());
-        }
+        pictures.forEach(filled -> acceptFromGap(filled.pts(), filled.rgb()));
+    }
+
+    /** Accepts a picture of the gap being filled, after the last accepted one; pictures the gap could not give stay passed over. */
+    private void acceptFromGap(long pts, byte[] rgb) {
+        accept(pts, pendingPts.subSet(lastDeliveredPts, false, pts, false).size(), presentationSeconds(pts), rgb);
     }
 
     /** Whether the picture at {@code pts} lies in the segment's first gap, decoded as it was read. */

@@ -56,11 +56,14 @@ public final class OrphanSweeper {
         int removed = 0;
         for (String kind : BY_ID) {
             Map<String, Instant> newest = new HashMap<>();
+            // Each file of an upload, for the chunks no row names; other kinds go by the directory.
             Map<String, Map<String, Instant>> files = new HashMap<>();
             blobs.list(kind, (key, modified) -> {
                 String id = key.split("/")[1];
                 newest.merge(id, modified, (a, b) -> a.isAfter(b) ? a : b);
-                files.computeIfAbsent(id, k -> new HashMap<>()).put(key, modified);
+                if (kind.equals("uploads")) {
+                    files.computeIfAbsent(id, k -> new HashMap<>()).put(key, modified);
+                }
             });
             for (var group : newest.entrySet()) {
                 if (!wanted(kind, group.getKey())) {
