@@ -242,7 +242,7 @@ public final class ScorecastServer implements AutoCloseable {
                 new DownloadsApi(downloadLinks, executions, blobs, config.storage().presignedDownloads()).register(javalin.routes);
                 new OpenApiDocument().register(javalin.routes);
                 new LibraryApi(new Library(database)).register(javalin.routes);
-                new ThumbnailsApi(uploads, new Thumbnails(blobs, config.uploads().media())).register(javalin.routes);
+                new ThumbnailsApi(uploads, new Thumbnails(blobs, config.uploads().media(), quotas)).register(javalin.routes);
                 new StudioPage(() -> config.publicUrl(listening.get().port())).register(javalin.routes);
             }
         });

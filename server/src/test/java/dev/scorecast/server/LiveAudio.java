@@ -27,6 +27,8 @@ final class LiveAudio implements AutoCloseable {
     volatile long firstByteNanos = -1;
     volatile boolean ended;
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    /** When bytes came: nanoTime and the total received by then, one pair per read. */
+    private final List<long[]> arrivals = new ArrayList<>();
     private final AtomicBoolean closing = new AtomicBoolean();
     private final Thread reader;
 
@@ -57,6 +59,7 @@ final class LiveAudio implements AutoCloseable {
                 }
                 synchronized (bytes) {
                     bytes.write(buf, 0, n);
+                    arrivals.add(new long[] {System.nanoTime(), bytes.size()});
                 }
             }
         } catch (IOException e) {
@@ -75,6 +78,34 @@ final class LiveAudio implements AutoCloseable {
         synchronized (bytes) {
             return bytes.toByteArray();
         }
+    }
+
+    /**
+     * For a WAV stream played from its first byte after {@code prerollSeconds} of buffering, at real
+     * time: the least audio (seconds) it ever had in hand. Below zero the player ran dry (an underrun).
+     */
+    double leastBuffered(double prerollSeconds) {
+        List<long[]> seen;
+        synchronized (bytes) {
+            seen = new ArrayList<>(arrivals);
+        }
+        byte[] header = bytes();
+        int channels = (header[22] & 0xff) | (header[23] & 0xff) << 8;
+        int rate = (header[24] & 0xff) | (header[25] & 0xff) << 8 | (header[26] & 0xff) << 16 | (header[27] & 0xff) << 24;
+        int bits = (header[34] & 0xff) | (header[35] & 0xff) << 8;
+        double bytesPerSecond = (double) rate * channels * bits / 8;
+        long start = seen.getFirst()[0] + (long) (prerollSeconds * 1e9);
+        double least = Double.MAX_VALUE;
+        long before = 44;
+        for (long[] arrival : seen) {
+            // Just before this read: what had come so far against what a player would have played.
+            double played = (arrival[0] - start) / 1e9;
+            if (played > 0) {
+                least = Math.min(least, (before - 44) / bytesPerSecond - played);
+            }
+            before = arrival[1];
+        }
+        return least;
     }
 
     /** The performance frame at which this stream's audio starts (the X-Scorecast-Frame header). */

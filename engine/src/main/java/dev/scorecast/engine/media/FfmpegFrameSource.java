@@ -616,7 +616,7 @@ public final class FfmpegFrameSource implements FrameSource {
         return aspect >= 0.1 && aspect <= 10 ? aspect : 1;
     }
 
-    private static double origin(AVFormatContext ctx, AVStream stream) {
+    static double origin(AVFormatContext ctx, AVStream stream) {
         if (ctx.start_time() != AV_NOPTS_VALUE) {
             return ctx.start_time() / (double) AV_TIME_BASE;
         }
@@ -626,7 +626,7 @@ public final class FfmpegFrameSource implements FrameSource {
         return 0;
     }
 
-    private static double nominalFps(AVStream stream) {
+    static double nominalFps(AVStream stream) {
         for (AVRational rate : new AVRational[] {stream.avg_frame_rate(), stream.r_frame_rate()}) {
             if (rate.num() > 0 && rate.den() > 0 && av_q2d(rate) <= 1000) {
                 return av_q2d(rate);

@@ -1,39 +1,74 @@
 package dev.scorecast.server.thumbnails;
 
-import dev.scorecast.engine.media.FfmpegFrameSource;
+import dev.scorecast.engine.error.InsufficientStorage;
+import dev.scorecast.engine.error.Overloaded;
+import dev.scorecast.engine.media.KeyframeStills;
 import dev.scorecast.engine.media.MediaLimits;
-import dev.scorecast.engine.media.VideoFrame;
+import dev.scorecast.server.quota.QuotaGuard;
 import dev.scorecast.server.storage.BlobStore;
 import dev.scorecast.server.upload.Video;
-import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
-import javax.imageio.ImageIO;
 
 /**
- * Thumbnails of a video along its length, as one JPEG strip of {@code count} pictures side by side:
- * the first frame at or after the middle of each of {@code count} equal stretches. Made by one
- * sequential decode at a small size (the analysis's kind of pass), then kept in the blob store, so a
- * video costs that pass once per count.
+ * Thumbnails of a video along its length, as one JPEG strip of {@code count} pictures side by side,
+ * each the keyframe at or before the middle of one of {@code count} equal stretches. Made once per
+ * (video, count) and then kept in the blob store.
+ *
+ * <p>Why a pool: decoding is native work that pins the thread it runs on. Requests run on virtual
+ * threads that share a few carriers with every other request and live stream; decoding there
+ * stalled the node (issue 28: 24 strips of one 120 s video made another user's status call wait
+ * 20 s). Strips are made here on a few platform threads behind a short queue: a full queue answers
+ * 503 with Retry-After at once, identical requests wait for the one decode in flight, and a decode
+ * past its deadline is abandoned. Each picture is one keyframe found by a seek ({@link KeyframeStills}),
+ * so a strip costs {@code count} pictures whatever the video's length.
  */
 public final class Thumbnails {
     public static final int MIN_COUNT = 4;
     public static final int MAX_COUNT = 32;
     /** The longer side of each picture, in pixels. */
     public static final int LONG_SIDE = 128;
+    /** A strip takes well under a second; this bounds a pathological file (no index, thousands of keyframes). */
+    static final Duration DECODE_DEADLINE = Duration.ofSeconds(20);
+    static final Duration RETRY_AFTER = Duration.ofSeconds(5);
 
     private final BlobStore blobs;
     private final MediaLimits limits;
+    private final QuotaGuard quotas;
+    private final ThreadPoolExecutor decoders;
+    private final Duration deadline;
+    /** The one decode in flight per (video, count); identical requests wait for it instead of starting their own. */
+    private final ConcurrentHashMap<String, CompletableFuture<Strip>> inFlight = new ConcurrentHashMap<>();
+    private final AtomicLong decodes = new AtomicLong();
 
-    public Thumbnails(BlobStore blobs, MediaLimits limits) {
+    public Thumbnails(BlobStore blobs, MediaLimits limits, QuotaGuard quotas) {
+        this(blobs, limits, quotas, Math.max(1, Runtime.getRuntime().availableProcessors() / 2), 16, DECODE_DEADLINE);
+    }
+
+    Thumbnails(BlobStore blobs, MediaLimits limits, QuotaGuard quotas, int threads, int queued, Duration deadline) {
         this.blobs = blobs;
         this.limits = limits;
+        this.quotas = quotas;
+        this.deadline = deadline;
+        this.decoders = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queued),
+                Thread.ofPlatform().name("thumbnails-", 0).daemon().factory(), new ThreadPoolExecutor.AbortPolicy());
+        decoders.allowCoreThreadTimeOut(true);
     }
 
     /** The strip, its pictures' size and the time each shows. */
@@ -43,68 +78,115 @@ public final class Thumbnails {
         }
     }
 
+    /**
+     * The strip of {@code count} pictures of {@code video}, from the store or made now.
+     *
+     * @throws Overloaded when the decoders are all busy and their queue is full, or the decode passed its deadline
+     */
     public Strip of(Video video, int count) {
-        String key = "videos/" + video.id() + "/thumbnails-" + count + ".jpg";
-        String timesKey = "videos/" + video.id() + "/thumbnails-" + count + ".txt";
-        if (blobs.exists(key) && blobs.exists(timesKey)) {
-            try (InputStream jpeg = blobs.open(key); InputStream times = blobs.open(timesKey)) {
-                String[] meta = new String(times.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split(";");
-                return new Strip(jpeg.readAllBytes(), Integer.parseInt(meta[0]), Integer.parseInt(meta[1]),
-                        Arrays.stream(meta[2].split(",")).mapToDouble(Double::parseDouble).toArray());
-            } catch (IOException | RuntimeException e) {
-                // A damaged cache entry is made again below.
+        String key = video.id() + "/" + count;
+        Strip kept = stored(video, count);
+        if (kept != null) {
+            return kept;
+        }
+        CompletableFuture<Strip> mine = new CompletableFuture<>();
+        CompletableFuture<Strip> running = inFlight.putIfAbsent(key, mine);
+        if (running == null) {
+            running = mine;
+            try {
+                long due = System.nanoTime() + deadline.toNanos();
+                decoders.execute(() -> make(video, count, key, mine, due));
+            } catch (RejectedExecutionException e) {
+                inFlight.remove(key, mine);
+                mine.completeExceptionally(busy());
             }
         }
-        Strip strip = make(video, count);
-        blobs.write(timesKey, new ByteArrayInputStream((strip.width() + ";" + strip.height() + ";" + strip.timesHeader())
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8)), 1 << 16, "thumbnails", false);
-        blobs.write(key, new ByteArrayInputStream(strip.jpeg()), Long.MAX_VALUE, "thumbnails", false);
-        return strip;
+        return await(running);
     }
 
-    private Strip make(Video video, int count) {
-        double duration = video.duration();
-        double[] targets = new double[count];
-        for (int i = 0; i < count; i++) {
-            targets[i] = (i + 0.5) * duration / count;
-        }
-        try (BlobStore.Staged source = blobs.stage(video.storedAs());
-             FfmpegFrameSource frames = FfmpegFrameSource.open(source.path(), limits, LONG_SIDE)) {
-            int w = frames.width();
-            int h = frames.height();
-            BufferedImage strip = new BufferedImage(w * count, h, BufferedImage.TYPE_INT_RGB);
-            double[] times = new double[count];
-            VideoFrame frame = new VideoFrame(w, h);
-            VideoFrame last = null;
-            int next = 0;
-            while (next < count && frames.read(frame)) {
-                last = frame;
-                while (next < count && frame.timeSeconds() >= targets[next]) {
-                    paint(strip, next * w, frame);
-                    times[next++] = frame.timeSeconds();
-                }
+    /** Makes the strip by {@code due} (nanoTime), counted from when it was asked for: a wait in the queue counts. */
+    private void make(Video video, int count, String key, CompletableFuture<Strip> result, long due) {
+        decodes.incrementAndGet();
+        try {
+            Duration left = Duration.ofNanos(due - System.nanoTime());
+            if (left.isNegative() || left.isZero()) {
+                throw new KeyframeStills.DeadlinePassed();
             }
-            // A container longer than its pictures: the last picture stands for the stretches past it.
-            for (; next < count && last != null; next++) {
-                paint(strip, next * w, last);
-                times[next] = last.timeSeconds();
-            }
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ImageIO.write(strip, "jpg", out);
-            return new Strip(out.toByteArray(), w, h, times);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            Strip strip = StripMaker.make(blobs, video, count, limits, left);
+            store(video, count, strip);
+            result.complete(strip);
+        } catch (KeyframeStills.DeadlinePassed e) {
+            result.completeExceptionally(new Overloaded("Making the thumbnails took longer than " + deadline.toSeconds()
+                    + " s and was stopped; try again later.", Duration.ofSeconds(30)));
+        } catch (Throwable t) {
+            result.completeExceptionally(t);
+        } finally {
+            inFlight.remove(key, result);
         }
     }
 
-    private static void paint(BufferedImage strip, int x0, VideoFrame frame) {
-        byte[] rgb = frame.rgb();
-        int w = frame.width();
-        for (int y = 0; y < frame.height(); y++) {
-            for (int x = 0; x < w; x++) {
-                int i = (y * w + x) * 3;
-                strip.setRGB(x0 + x, y, (rgb[i] & 0xff) << 16 | (rgb[i + 1] & 0xff) << 8 | (rgb[i + 2] & 0xff));
+    /** Strips decoded since the start: what the cache and the merging of identical requests did not spare. */
+    public long decodes() {
+        return decodes.get();
+    }
+
+    private Strip await(CompletableFuture<Strip> strip) {
+        try {
+            // The decode ends by its deadline, counted from when it was asked for; the margin covers the ending.
+            return strip.get(deadline.plusSeconds(2).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw busy();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting for thumbnails");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
             }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(e.getCause());
         }
+    }
+
+    private static Overloaded busy() {
+        return new Overloaded("The server is making as many thumbnail strips as it takes on at once; try again in a few seconds.",
+                RETRY_AFTER);
+    }
+
+    private Strip stored(Video video, int count) {
+        String key = jpegKey(video, count);
+        String timesKey = timesKey(video, count);
+        if (!blobs.exists(key) || !blobs.exists(timesKey)) {
+            return null;
+        }
+        try (InputStream jpeg = blobs.open(key); InputStream times = blobs.open(timesKey)) {
+            String[] meta = new String(times.readAllBytes(), StandardCharsets.UTF_8).split(";");
+            return new Strip(jpeg.readAllBytes(), Integer.parseInt(meta[0]), Integer.parseInt(meta[1]),
+                    Arrays.stream(meta[2].split(",")).mapToDouble(Double::parseDouble).toArray());
+        } catch (IOException | RuntimeException e) {
+            return null; // a damaged entry is made again
+        }
+    }
+
+    /** Kept beside the video (removed with it); refused, and answered from memory, when the disk is nearly full. */
+    private void store(Video video, int count, Strip strip) {
+        try {
+            quotas.requireFreeDisk();
+        } catch (InsufficientStorage e) {
+            return;
+        }
+        blobs.write(timesKey(video, count), new ByteArrayInputStream((strip.width() + ";" + strip.height() + ";" + strip.timesHeader())
+                .getBytes(StandardCharsets.UTF_8)), 1 << 16, "thumbnails", false);
+        blobs.write(jpegKey(video, count), new ByteArrayInputStream(strip.jpeg()), Long.MAX_VALUE, "thumbnails", false);
+    }
+
+    private static String jpegKey(Video video, int count) {
+        return "videos/" + video.id() + "/thumbnails-" + count + ".jpg";
+    }
+
+    private static String timesKey(Video video, int count) {
+        return "videos/" + video.id() + "/thumbnails-" + count + ".txt";
     }
 }
