@@ -36,13 +36,21 @@ final class SceneBuilder {
             to = Math.max(from + 1, Math.min(to, curves.hops()));
             scenes.add(new Scene(i, round(start), round(end), round(mean(curves.motion(), from, to)),
                     round(mean(curves.brightness(), from, to)), round(mean(curves.colorfulness(), from, to)),
-                    round(mean(curves.warmth(), from, to))));
+                    round(mean(curves.warmth(), from, to)), round(mean(curves.camera(), from, to)),
+                    round(mean(curves.subject(), from, to)), round(mean(curves.flicker(), from, to))));
         }
         return List.copyOf(scenes);
     }
 
     /** The per-hop curves scenes are measured on. */
-    record Curves(double[] motion, double[] brightness, double[] colorfulness, double[] warmth) {
+    record Curves(double[] motion, double[] brightness, double[] colorfulness, double[] warmth, double[] camera, double[] subject,
+                  double[] flicker) {
+
+        /** Curves without motion told apart: camera and flicker still, the subject the whole motion. */
+        Curves(double[] motion, double[] brightness, double[] colorfulness, double[] warmth) {
+            this(motion, brightness, colorfulness, warmth, new double[motion.length], motion, new double[motion.length]);
+        }
+
         int hops() {
             return motion.length;
         }

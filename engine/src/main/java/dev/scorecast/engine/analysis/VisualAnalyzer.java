@@ -94,7 +94,7 @@ public final class VisualAnalyzer {
         int hops = Math.max(1, (int) Math.ceil(durationSeconds / HOP_SECONDS - 1e-9));
         double[] motionCurve = round(motion.curve(hops));
         SceneBuilder.Curves curves = new SceneBuilder.Curves(motionCurve, look.brightness(hops), look.colorfulness(hops),
-                look.warmth(hops));
+                look.warmth(hops), motion.camera(hops), motion.subject(hops), motion.flicker(hops));
         List<Scene> scenes = SceneBuilder.build(cuts, durationSeconds, HOP_SECONDS, curves);
         progress.accept(1);
         // Passed-over pictures are intact; they count as read, so the figure means the same with either way of decoding.

@@ -14,15 +14,20 @@ final class BassWriter implements GroupWriter {
         Bars bars = ctx.bars();
         int lo = ctx.group().lo(28);
         int hi = ctx.group().hi(52);
-        int base = ctx.level().velocity() == null ? 96 : ctx.level().velocity();
-        String rhythm = ctx.level().rhythm();
+        int sectionBase = ctx.level().velocity() == null ? 96 : ctx.level().velocity();
         boolean startPlayed = false;
         for (int bar = 0; bar < bars.bars; bar++) {
+            int base = ctx.level(bar).velocity() == null ? 96 : ctx.level(bar).velocity();
+            String rhythm = ctx.level(bar).rhythm();
             if (bars.last && bar == bars.bars - 1) {
                 double t = bars.time(bar, 0);
                 ctx.out().add(t, ctx.duration() - t, root(bars.chord(bar * bars.stepsPerBar), lo), ctx.velocity(base + 6));
                 startPlayed |= bar == 0;
                 break;
+            }
+            if (!ctx.plays(bar)) {
+                startPlayed |= bar == 0; // the bass comes in with its level, not on the section's downbeat
+                continue;
             }
             // The second phrase of each pair ends with a pickup: an approach note two sixteenths
             // before the next phrase (when the bar leaves that space), so repeats differ.
@@ -61,10 +66,10 @@ final class BassWriter implements GroupWriter {
             }
         }
         if (!startPlayed) {
-            addStartHit(ctx, lo, 4, base);
+            addStartHit(ctx, lo, 4, sectionBase);
         }
         for (double accent : bars.struckAccents()) {
-            ctx.out().add(accent, bars.stepSec * 4 * 0.92, root(bars.chord(bars.stepAt(accent)), lo), ctx.velocity(base + 18));
+            ctx.out().add(accent, bars.stepSec * 4 * 0.92, root(bars.chord(bars.stepAt(accent)), lo), ctx.velocity(sectionBase + 18));
         }
     }
 

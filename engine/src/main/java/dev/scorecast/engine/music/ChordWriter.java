@@ -21,16 +21,23 @@ final class ChordWriter implements GroupWriter {
         Bars bars = ctx.bars();
         int lo = ctx.group().lo(pads ? 52 : 55);
         int hi = ctx.group().hi(pads ? 79 : 76);
-        String style = ctx.level().voicing() != null ? ctx.level().voicing() : ctx.group().voicing();
-        int voices = ctx.level().voices() == null ? (pads ? 4 : 3) : ctx.level().voices();
-        int base = ctx.level().velocity() == null ? (pads ? 70 : 84) : ctx.level().velocity();
+        String sectionStyle = ctx.level().voicing() != null ? ctx.level().voicing() : ctx.group().voicing();
+        int sectionVoices = ctx.level().voices() == null ? (pads ? 4 : 3) : ctx.level().voices();
+        int sectionBase = ctx.level().velocity() == null ? (pads ? 70 : 84) : ctx.level().velocity();
         for (int bar = 0; bar < bars.bars; bar++) {
+            StyleBook.Level level = ctx.level(bar);
+            String style = level.voicing() != null ? level.voicing() : ctx.group().voicing();
+            int voices = level.voices() == null ? (pads ? 4 : 3) : level.voices();
+            int base = level.velocity() == null ? (pads ? 70 : 84) : level.velocity();
             if (bars.last && bar == bars.bars - 1) {
                 double t = bars.time(bar, 0);
                 strike(ctx, bar * bars.stepsPerBar, ctx.duration() - t, style, voices, lo, hi, base - 4, true);
                 break;
             }
-            for (Bars.Event e : bars.events(ctx.level().rhythm(), bar)) {
+            if (!ctx.plays(bar)) {
+                continue;
+            }
+            for (Bars.Event e : bars.events(level.rhythm(), bar)) {
                 int global = bar * bars.stepsPerBar + e.step();
                 int remaining = e.length();
                 boolean first = true;
@@ -50,9 +57,9 @@ final class ChordWriter implements GroupWriter {
             // A stab of the sounding chord on each cut inside the section: it re-strikes any held voice.
             for (double accent : bars.struckAccents()) {
                 List<Integer> tones = Voicings.tones(bars.chord(bars.stepAt(accent)), ctx.group().color(), bars);
-                int[] voicing = Voicings.lead(previous, tones, style, voices, lo, hi);
+                int[] voicing = Voicings.lead(previous, tones, sectionStyle, sectionVoices, lo, hi);
                 for (int pitch : voicing) {
-                    ctx.out().add(accent, bars.stepSec * 3, pitch, ctx.velocity(base + 18));
+                    ctx.out().add(accent, bars.stepSec * 3, pitch, ctx.velocity(sectionBase + 18));
                 }
             }
         }

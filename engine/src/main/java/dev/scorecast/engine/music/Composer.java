@@ -27,6 +27,7 @@ public final class Composer {
     private static final java.util.Set<InstrumentGroup> CLEARS_BEFORE_HITS = java.util.EnumSet.of(InstrumentGroup.BEATS,
             InstrumentGroup.BASS, InstrumentGroup.HARMONY, InstrumentGroup.PADS, InstrumentGroup.TOPS, InstrumentGroup.MELODY);
 
+    private static final dev.scorecast.engine.style.GenreCatalog GENRES = dev.scorecast.engine.style.GenreCatalog.builtIn();
     private final StyleBook book;
 
     public Composer() {
@@ -143,7 +144,7 @@ public final class Composer {
             }
             SplittableRandom rng = new SplittableRandom(seed(plan.seed(), i, group.ordinal()));
             Section next = i + 1 < sections.size() ? sections.get(i + 1) : null;
-            writer.write(new GroupWriter.Ctx(bars[i], pattern, instrument, rng, out, next, duration));
+            writer.write(new GroupWriter.Ctx(bars[i], pattern, instrument, rng, out, next, duration, playsAt(pattern, group)));
         }
         if (firstInstrument == null) {
             return null;
@@ -182,7 +183,7 @@ public final class Composer {
         List<Part.Control> controls = List.of();
         if (Expression.sustains(group, firstInstrument.program())) {
             // The swell of each held chord peaks higher the more intense its section.
-            controls = Expression.curve(notes, t -> 100 + (int) Math.round(27 * sectionAt(sections, t).intensity()));
+            controls = Expression.curve(notes, t -> 100 + (int) Math.round(27 * intensityAt(sections, t)));
         }
         if (group != InstrumentGroup.BEATS && group != InstrumentGroup.FX && bars[bars.length - 1].last) {
             // The closing chord dies away into its release instead of stopping (NoteOut lets it go).
@@ -190,6 +191,27 @@ public final class Composer {
         }
         return new Part(group, firstInstrument.program(), group == InstrumentGroup.BEATS, firstInstrument.gainDb(), firstInstrument.pan(),
                 notes, changes, controls);
+    }
+
+    /**
+     * The levels at which the genre plays a group (styles/genres.json), for the bars of a section
+     * graded bar by bar; the effects mark accents at any level.
+     */
+    private static java.util.function.IntPredicate playsAt(StyleBook.Pattern pattern, InstrumentGroup group) {
+        if (group == InstrumentGroup.FX) {
+            return level -> true;
+        }
+        return GENRES.find(pattern.style().genre())
+                .map(g -> g.arrangement().groups().get(group.wire()))
+                .<java.util.function.IntPredicate>map(style -> style::playsAt)
+                .orElse(level -> true);
+    }
+
+    /** The intensity of the bar sounding at {@code t}. */
+    private static double intensityAt(List<Section> sections, double t) {
+        Section s = sectionAt(sections, t);
+        int bar = (int) Math.floor((t - s.start()) / (s.durationSeconds() / Math.max(1, s.bars())));
+        return s.intensityOfBar(Math.clamp(bar, 0, Math.max(0, s.bars() - 1)));
     }
 
     private static Section sectionAt(List<Section> sections, double t) {

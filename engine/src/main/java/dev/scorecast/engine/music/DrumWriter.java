@@ -19,20 +19,15 @@ final class DrumWriter implements GroupWriter {
     @Override
     public void write(Ctx ctx) {
         Bars bars = ctx.bars();
-        Map<String, String> grid = ctx.level().grid() == null ? Map.of() : ctx.level().grid();
         Map<String, String> fill = ctx.group().fill() == null ? Map.of() : ctx.group().fill();
-        int fillStart = 16;
+        int fillFrom = 16;
         for (String row : fill.values()) {
             for (int i = 0; i < Math.min(16, row.length()); i++) {
                 if (row.charAt(i) != '.') {
-                    fillStart = Math.min(fillStart, i);
+                    fillFrom = Math.min(fillFrom, i);
                 }
             }
         }
-        if (ctx.pattern().levelIndex() == 0) {
-            fillStart = Math.max(fillStart, 12);
-        }
-        fillStart = fillStart * bars.stepsPerBar / 16;
         int accentVelocity = ctx.group().velocity() == null ? 112 : ctx.group().velocity();
         double step = bars.stepSec;
         // The accent on the first downbeat: crash + kick, never humanised, and at full force after
@@ -60,9 +55,13 @@ final class DrumWriter implements GroupWriter {
             ctx.out().add(ctx.next().start(), step * 2, KICK, 127);
         }
         int lastBar = bars.bars - 1;
-        int snare = snareNote(grid);
-        boolean ghosts = ctx.feel().ghosts() && ctx.feel().template() != null && ctx.pattern().levelIndex() >= 1 && snare > 0;
         for (int bar = 0; bar < bars.bars; bar++) {
+            // The bar's own level: a section that merges a calm shot and a busy one changes pattern with the picture.
+            int level = ctx.levelIndex(bar);
+            Map<String, String> grid = ctx.level(bar).grid() == null ? Map.of() : ctx.level(bar).grid();
+            int fillStart = (level == 0 ? Math.max(fillFrom, 12) : fillFrom) * bars.stepsPerBar / 16;
+            int snare = snareNote(grid);
+            boolean ghosts = ctx.feel().ghosts() && ctx.feel().template() != null && level >= 1 && snare > 0;
             if (bars.last && bar == lastBar) {
                 if (bar > 0) {
                     double t = bars.time(bar, 0);
@@ -71,7 +70,7 @@ final class DrumWriter implements GroupWriter {
                 }
                 break;
             }
-            if (bar < intro - 1) {
+            if (bar < intro - 1 || !ctx.plays(bar)) {
                 continue;
             }
             boolean introEnd = bar == intro - 1;

@@ -1,7 +1,9 @@
 package dev.scorecast.engine.music;
 
+import dev.scorecast.engine.plan.Planner;
 import dev.scorecast.engine.plan.Section;
 import java.util.SplittableRandom;
+import java.util.function.IntPredicate;
 
 /** Writes one instrument group, section by section; one instance per part (it may keep state). */
 interface GroupWriter {
@@ -14,9 +16,17 @@ interface GroupWriter {
      */
     /** Drum velocities above this are compressed toward 127 rather than clipped. */
     int KNEE = 108;
+    /** Velocity between the calmest bar (intensity 0) and the most intense (1). */
+    int INTENSITY_RANGE = 24;
 
     record Ctx(Bars bars, StyleBook.Pattern pattern, Section.Instrument instrument, SplittableRandom rng, NoteOut out,
-               Section next, double duration) {
+               Section next, double duration, IntPredicate playsAtLevel) {
+
+        /** A context whose group plays at every level. */
+        Ctx(Bars bars, StyleBook.Pattern pattern, Section.Instrument instrument, SplittableRandom rng, NoteOut out, Section next,
+            double duration) {
+            this(bars, pattern, instrument, rng, out, next, duration, level -> true);
+        }
 
         StyleBook.Feel feel() {
             return pattern.style().feelOrDefault();
@@ -36,6 +46,34 @@ interface GroupWriter {
 
         double intensity() {
             return bars.section.intensity();
+        }
+
+        /** The intensity of one bar of the section: the plan's bar_intensity, else the section's. */
+        double intensity(int bar) {
+            return bars.section.intensityOfBar(bar);
+        }
+
+        /** Whether the plan grades this section bar by bar; otherwise every bar plays the pattern it names. */
+        boolean graded() {
+            return bars.section.barIntensity().size() == bars.bars;
+        }
+
+        /** The pattern level of a bar: from its intensity where the plan grades the section, else the pattern's. */
+        int levelIndex(int bar) {
+            return graded() ? Math.min(Planner.level(intensity(bar)), pattern.group().levels().size() - 1) : pattern.levelIndex();
+        }
+
+        /** The group's pattern level for a bar. */
+        StyleBook.Level level(int bar) {
+            return pattern.group().levels().get(levelIndex(bar));
+        }
+
+        /**
+         * Whether the group plays in a bar: the genre plays it at that bar's level. A section that
+         * merges a still shot and a chase brings the drums in under the chase only.
+         */
+        boolean plays(int bar) {
+            return !graded() || playsAtLevel.test(levelIndex(bar));
         }
 
         /**
@@ -70,14 +108,21 @@ interface GroupWriter {
             double raw = base * (1 + feel().dynamics() * (ratio - 1));
             // A soft knee under 127: the hardest hits stay distinct instead of all clipping to one velocity.
             double played = raw <= KNEE ? raw : KNEE + (127 - KNEE) * Math.tanh((raw - KNEE) / (127 - KNEE));
-            return velocity((int) Math.round(played));
+            // The drums follow the picture mostly by their pattern; their velocity moves half as far,
+            // or the hardest bars would lose their drummer's spread against the top.
+            int bar = Math.clamp(step / bars.stepsPerBar, 0, bars.bars - 1);
+            return Math.clamp((int) Math.round(played + INTENSITY_RANGE / 2.0 * (intensity(bar) - 0.5)), 1, 127);
         }
 
-        /** A pitched part's velocity on a step: {@code base} with the hats' accent shape of the template. */
+        /**
+         * A pitched part's velocity on a step: {@code base} with the hats' accent shape of the
+         * template, moved by the intensity of the step's bar.
+         */
         int velocity(int base, int step) {
             Groove groove = feel().template();
             double accent = groove == null ? 1 : groove.accent(step % bars.stepsPerBar);
-            return velocity(base + (int) Math.round(Math.clamp(feel().dynamics() * (accent - 1) * 24, -8, 8)));
+            int shaped = base + (int) Math.round(Math.clamp(feel().dynamics() * (accent - 1) * 24, -8, 8));
+            return byIntensity(shaped, intensity(Math.clamp(step / bars.stepsPerBar, 0, bars.bars - 1)));
         }
 
         /**
@@ -98,9 +143,18 @@ interface GroupWriter {
             return (int) Math.round(bars.section.start() / barSeconds) + barOfSection;
         }
 
-        /** {@code base} moved by the section's intensity (+-7 between the calmest and the most intense). */
+        /** {@code base} moved by the section's intensity. */
         int velocity(int base) {
-            return Math.clamp(base + (int) Math.round((intensity() - 0.5) * 14), 1, 127);
+            return byIntensity(base, intensity());
+        }
+
+        /**
+         * {@code base} moved by {@code intensity}: +-12 between the calmest and the most intense
+         * (issue 26: level is one of the ways the music follows the picture; the pattern, the parts
+         * and the register are the others).
+         */
+        static int byIntensity(int base, double intensity) {
+            return Math.clamp(base + (int) Math.round((intensity - 0.5) * INTENSITY_RANGE), 1, 127);
         }
     }
 }

@@ -97,9 +97,14 @@ final class MelodyWriter implements GroupWriter {
         }
     }
 
+    /** One note, unless its bar is at a level the genre's melody rests at (the bar's intensity sets its level too). */
     private void emit(Ctx ctx, int global, int length, int pitch, int velocity) {
+        int bar = global / ctx.bars().stepsPerBar;
+        if (!ctx.plays(bar)) {
+            return;
+        }
         double seconds = length * ctx.bars().stepSec * 0.95;
-        ctx.out().add(ctx.onset(global), seconds, pitch, ctx.velocity(velocity));
+        ctx.out().add(ctx.onset(global), seconds, pitch, ctx.velocity(velocity, global));
         lastPitch = pitch;
     }
 

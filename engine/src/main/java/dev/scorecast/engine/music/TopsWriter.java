@@ -13,9 +13,10 @@ final class TopsWriter implements GroupWriter {
         Bars bars = ctx.bars();
         int lo = ctx.group().lo(67);
         int hi = ctx.group().hi(91);
-        double gate = ctx.level().gate() == null ? 0.85 : ctx.level().gate();
-        int base = ctx.level().velocity() == null ? 78 : ctx.level().velocity();
         for (int bar = 0; bar < bars.bars; bar++) {
+            StyleBook.Level level = ctx.level(bar);
+            double gate = level.gate() == null ? 0.85 : level.gate();
+            int base = level.velocity() == null ? 78 : level.velocity();
             int barStart = bar * bars.stepsPerBar;
             if (bars.last && bar == bars.bars - 1) {
                 int[] v = voicing(ctx, barStart, lo, hi);
@@ -23,7 +24,10 @@ final class TopsWriter implements GroupWriter {
                 ctx.out().add(t, ctx.duration() - t, v[v.length - 1], ctx.velocity(base - 6));
                 break;
             }
-            for (Bars.Event e : bars.events(ctx.level().pattern(), bar)) {
+            if (!ctx.plays(bar)) {
+                continue;
+            }
+            for (Bars.Event e : bars.events(level.pattern(), bar)) {
                 if (!Character.isDigit(e.symbol())) {
                     continue;
                 }

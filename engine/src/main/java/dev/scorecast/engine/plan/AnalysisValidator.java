@@ -158,6 +158,9 @@ public final class AnalysisValidator {
             unit(here + ".brightness", s.brightness());
             unit(here + ".colorfulness", s.colorfulness());
             unit(here + ".warmth", s.warmth());
+            unit(here + ".camera_motion", s.cameraMotion());
+            unit(here + ".subject_motion", s.subjectMotion());
+            unit(here + ".flicker", s.flicker());
         }
     }
 

@@ -210,6 +210,7 @@ public final class PlanValidator {
             problems.add(new FieldProblem(at + ".lyrics", "lyrics hold " + s.lyrics().length() + " characters; at most "
                     + MAX_LYRICS_CHARS + " are accepted"));
         }
+        barIntensity(s, at, problems);
         instruments(s.instruments(), at + ".instruments", genres, genreIds, problems);
         if (s.hit() != null) {
             hit(s.hit(), at + ".hit", s, problems);
@@ -278,6 +279,27 @@ public final class PlanValidator {
         if (!(hit.time() >= s.start() - FRAME_TOLERANCE_SECONDS && hit.time() <= s.end() + FRAME_TOLERANCE_SECONDS)) {
             problems.add(new FieldProblem(at + ".time", "time " + num(hit.time()) + " must be inside its section, " + num(s.start())
                     + " to " + num(s.end()) + " s"));
+        }
+    }
+
+    /** Empty, or one value from 0 to 1 per bar. */
+    private static void barIntensity(Section s, String at, List<FieldProblem> problems) {
+        if (s.barIntensity().isEmpty()) {
+            return;
+        }
+        if (s.barIntensity().size() != s.bars()) {
+            problems.add(new FieldProblem(at + ".bar_intensity", "bar_intensity holds " + s.barIntensity().size()
+                    + " values for " + s.bars() + " bars: give one intensity (0 to 1) per bar, or leave it out to play every bar at the"
+                    + " section's intensity"));
+            return;
+        }
+        for (int k = 0; k < s.barIntensity().size(); k++) {
+            Double v = s.barIntensity().get(k);
+            if (v == null || !(v >= 0 && v <= 1)) {
+                problems.add(new FieldProblem(at + ".bar_intensity[" + k + "]", "bar " + k + "'s intensity must be a number from 0"
+                        + " (calm) to 1 (the most intense), not " + v));
+                return;
+            }
         }
     }
 

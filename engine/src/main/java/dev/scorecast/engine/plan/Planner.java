@@ -72,7 +72,8 @@ public final class Planner {
                     + " (3 beats at 240 bpm), so there is nothing to score");
         }
 
-        double[] intensity = intensities(stretches, analysis);
+        double[][] barIntensity = IntensityCurve.bars(stretches, analysis);
+        double[] intensity = java.util.Arrays.stream(barIntensity).mapToDouble(IntensityCurve::section).toArray();
         String[] labels = labels(intensity);
         Analysis.Mood mood = analysis.mood() != null ? analysis.mood() : new Analysis.Mood(0.5, 0.5);
         String[][] keys = keys(style, mood.valence(), labels, new SplittableRandom(mix(seed, 1)));
@@ -90,13 +91,15 @@ public final class Planner {
                     : choices.get(chords.nextInt(choices.size()));
             previousProgression = progression;
 
-            Map<String, Instrument> instruments = instruments(genre, intensity[i], labels[i], options, seed, !s.inside().isEmpty(), i == 0);
+            Map<String, Instrument> instruments = instruments(genre, intensity[i], levels(barIntensity[i]), labels[i], options, seed,
+                    !s.inside().isEmpty(), i == 0);
             double tempo = Math.round(s.tempo() * 1000) / 1000.0;
             double residual = round6((s.end() - s.start()) - s.bars() * beats(meter) * 60.0 / tempo);
             Hit hit = new Hit(s.start(), hitKind(i, intensity, labels[i], instruments, style));
             List<Hit> accents = s.inside().stream().map(c -> new Hit(c.time(), accentKind(c))).toList();
             sections.add(new Section(i, s.start(), s.end(), labels[i], tempo, meter, s.bars(), residual, key, mode, intensity[i],
-                    progression, instruments, hit, null, List.of(), accents));
+                    progression, instruments, hit, null, List.of(), accents,
+                    java.util.Arrays.stream(barIntensity[i]).boxed().toList()));
         }
         if (options.withVocals()) {
             sections = Voices.sing(sections, genre, mood, seed);
@@ -242,9 +245,9 @@ public final class Planner {
                 labels[i] = intensity[i] >= 0.5 ? "peak" : "intro";
             } else if (i == 0) {
                 labels[i] = "intro";
-            } else if (i == n - 1 && (n >= 3 && place < 0.67 || intensity[i] <= intensity[i - 1])) {
+            } else if (i == n - 1 && (n >= 3 && place < 0.75 || intensity[i] <= intensity[i - 1])) {
                 labels[i] = "outro";
-            } else if (place >= 0.67) {
+            } else if (place >= 0.75) {
                 labels[i] = "peak";
             } else {
                 boolean rising = i + 1 < n && intensity[i + 1] > intensity[i] + 0.05;
@@ -293,13 +296,30 @@ public final class Planner {
         return out;
     }
 
-    /**
-     * Every group the genre plays at this intensity level, vocals only when asked for; the effects
-     * also where a boundary or a cut inside the section needs striking (every section but the first,
-     * and any with accents), since they strike it when the drums are resting.
-     */
+    /** The groups of a section whose bars all play at {@code intensity} (the live player's sections). */
     static Map<String, Instrument> instruments(Genre genre, double intensity, String label, GenerationOptions options, long seed,
-                                                       boolean hasAccents, boolean first) {
+                                               boolean hasAccents, boolean first) {
+        return instruments(genre, intensity, Set.of(level(intensity)), label, options, seed, hasAccents, first);
+    }
+
+    /** The pattern levels the bars of a section reach. */
+    static Set<Integer> levels(double[] barIntensity) {
+        Set<Integer> levels = new java.util.TreeSet<>();
+        for (double v : barIntensity) {
+            levels.add(level(v));
+        }
+        return levels;
+    }
+
+    /**
+     * Every group the genre plays at one of the levels the section's bars reach (the composer
+     * leaves a group out of the bars whose level it does not play at), vocals only when asked for;
+     * the effects also where a boundary or a cut inside the section needs striking (every section
+     * but the first, and any with accents), since they strike it when the drums are resting. Each
+     * pattern names the level of the section's own intensity.
+     */
+    static Map<String, Instrument> instruments(Genre genre, double intensity, Set<Integer> barLevels, String label,
+                                               GenerationOptions options, long seed, boolean hasAccents, boolean first) {
         int level = level(intensity);
         Map<String, Instrument> out = new LinkedHashMap<>();
         for (InstrumentGroup group : InstrumentGroup.values()) {
@@ -308,7 +328,7 @@ public final class Planner {
             }
             GroupStyle style = genre.arrangement().groups().get(group.wire());
             boolean marksAccents = group == InstrumentGroup.FX && (hasAccents || !first);
-            if (style == null || !style.playsAt(level) && !marksAccents) {
+            if (style == null || barLevels.stream().noneMatch(style::playsAt) && !style.playsAt(level) && !marksAccents) {
                 continue;
             }
             var voice = style.palette().getFirst();

@@ -10,6 +10,9 @@ import java.util.Map;
  * seconds by which those bars miss the end (reported, never more than one video frame).
  * {@code instruments} maps a group ({@link InstrumentGroup}) to its part; a group absent or null
  * is silent. {@code hit} is the accent on this section's first downbeat, null for none.
+ * {@code barIntensity} is the intensity of each of its bars (0 to 1, one per bar), the picture's
+ * energy under each bar: the music follows it bar by bar (which parts play, the pattern level,
+ * how hard they play). Empty: every bar at {@code intensity}.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record Section(
@@ -29,13 +32,28 @@ public record Section(
         Hit hit,
         String lyrics,
         List<VoiceoverLine> voiceover,
-        List<Hit> accents) {
+        List<Hit> accents,
+        List<Double> barIntensity) {
 
     public Section {
         progression = progression == null ? List.of() : List.copyOf(progression);
         instruments = instruments == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(instruments));
         voiceover = voiceover == null ? List.of() : List.copyOf(voiceover);
         accents = accents == null ? List.of() : List.copyOf(accents);
+        barIntensity = barIntensity == null ? List.of() : List.copyOf(barIntensity);
+    }
+
+    /** A section whose bars all play at its intensity. */
+    public Section(int index, double start, double end, String label, double tempo, String meter, int bars, double residual,
+                   String key, String mode, double intensity, List<String> progression, Map<String, Instrument> instruments,
+                   Hit hit, String lyrics, List<VoiceoverLine> voiceover, List<Hit> accents) {
+        this(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, instruments, hit, lyrics,
+                voiceover, accents, List.of());
+    }
+
+    /** The intensity of bar {@code bar}: its own where the plan gives one per bar, else the section's. */
+    public double intensityOfBar(int bar) {
+        return barIntensity.size() == bars && bar >= 0 && bar < bars ? barIntensity.get(bar) : intensity;
     }
 
     /** A section without accents inside it. */
@@ -43,25 +61,25 @@ public record Section(
                    String key, String mode, double intensity, List<String> progression, Map<String, Instrument> instruments,
                    Hit hit, String lyrics, List<VoiceoverLine> voiceover) {
         this(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, instruments, hit, lyrics,
-                voiceover, List.of());
+                voiceover, List.of(), List.of());
     }
 
     /** This section renumbered and with its residual recomputed from its tempo, meter and bars. */
     public Section withIndexAndResidual(int index, double residual) {
         return new Section(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, instruments, hit,
-                lyrics, voiceover, accents);
+                lyrics, voiceover, accents, barIntensity);
     }
 
     /** This section singing {@code newLyrics} with {@code newInstruments} (the vocals group among them). */
     public Section withVocals(Map<String, Instrument> newInstruments, String newLyrics) {
         return new Section(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, newInstruments, hit,
-                newLyrics, voiceover, accents);
+                newLyrics, voiceover, accents, barIntensity);
     }
 
     /** This section with {@code lines} spoken over it. */
     public Section withVoiceover(List<VoiceoverLine> lines) {
         return new Section(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, instruments, hit,
-                lyrics, lines, accents);
+                lyrics, lines, accents, barIntensity);
     }
 
     public double durationSeconds() {

@@ -105,11 +105,21 @@ class ReferenceDecodingTest {
             sum += Math.abs(full[i] - subset[i]);
         }
         double mean = sum / full.length;
+        for (int seg = 0; seg < 3; seg++) {
+            double f = 0, r = 0;
+            for (int i = seg * 30; i < Math.min(full.length, seg * 30 + 30); i++) {
+                f += full[i];
+                r += subset[i];
+            }
+            System.out.printf("segment %d: full %.3f, references %.3f%n", seg, f / 30, r / 30);
+        }
         // x264's veryfast lets the picture pass skip every B picture, so pairs lie up to four pictures
-        // apart; the one-picture change estimated from them is close on the pan and the zoom (0.02
-        // and 0.03 a hop) and reads up to 0.15 low on the churning texture, whose change saturates
-        // within a picture or two (0.11 a hop there): 0.054 over the clip on 2026-11-26.
-        assertTrue(mean < 0.06, "mean difference per hop " + mean);
+        // apart. The motion measure of issue 26 reads how quickly the change completes from two
+        // distances counted in frames, so it does not depend on the spacing in principle; in
+        // practice the segment means differ by 0.03 on the pan (0.44 full, 0.41 from references),
+        // 0.10 on the churning texture (0.66, 0.56) and 0.02 on the zoom; under 0.1 a hop over the
+        // clip on 2026-11-27 (0.054 with the difference measure before it, which could not rank speeds).
+        assertTrue(mean < 0.1, "mean difference per hop " + mean);
     }
 
     private static FfmpegFrameSource open(dev.scorecast.engine.media.GapScreen screen) {
