@@ -38,6 +38,9 @@ class EditorOutputsTest {
     static final long RATE_NUM = 30000;
     static final long RATE_DEN = 1001;
     static final long FRAMES = 360;
+    /** The editor's markers: a hit, a drop, and a rest from a stop to a start (frames 60, 180, 270 and 320). */
+    static final List<Map<String, Object>> MARKERS = List.of(Map.of("time", 2.002, "kind", "hit"), Map.of("time", 6.006, "kind", "drop"),
+            Map.of("time", 9.009, "kind", "stop"), Map.of("time", 10.677, "kind", "start"));
 
     @TempDir
     static Path data;
@@ -59,7 +62,7 @@ class EditorOutputsTest {
         JsonNode analysed = AnalysisFlowTest.awaitJob(api, started.body().get("job_id").asText());
         assertEquals("finished", analysed.get("status").asText(), analysed::toString);
         Api.Response generated = api.postJson("/sync/generate", Map.of("analysis_id", started.body().get("analysis_id").asText(),
-                "genre", "house", "seed", 7));
+                "genre", "house", "seed", 7, "markers", MARKERS));
         assertEquals(200, generated.status(), generated::toString);
         Api.Response executed = api.postJson("/sync/execute", Map.of("plan_id", generated.body().get("plan_id").asText()));
         status = ScoringFlowTest.awaitExecution(api, "/sync/status", Map.of("job_id", executed.body().get("job_id").asText()));
@@ -204,12 +207,18 @@ class EditorOutputsTest {
         assertEquals("30000/1001", cues.get("frame_rate").asText());
         assertEquals("00:00:12:00", cues.get("duration").asText(), "360 frames counted non-drop at 30");
         assertEquals(results.at("/provenance/plan_sha256").asText(), cues.get("plan_sha256").asText());
-        JsonNode sections = plan.get("sections");
-        assertEquals(sections.size(), cues.get("cues").size(), "one cue per section");
+        List<JsonNode> sections = new ArrayList<>();
+        plan.get("sections").forEach(section -> {
+            if (!section.get("instruments").isEmpty()) {
+                sections.add(section); // a rest is no use of music
+            }
+        });
+        assertEquals(sections.size(), cues.get("cues").size(), "one cue per section with music");
         double covered = 0;
         for (int i = 0; i < sections.size(); i++) {
             JsonNode section = sections.get(i);
             JsonNode cue = cues.get("cues").get(i);
+            assertEquals(i + 1, cue.get("number").asInt());
             assertEquals(section.get("start").asDouble(), cue.get("in_seconds").asDouble(), 0.0005);
             assertEquals(section.get("end").asDouble(), cue.get("out_seconds").asDouble(), 0.0005);
             assertEquals(timecode(Math.round(section.get("start").asDouble() * RATE_NUM / RATE_DEN)), cue.get("in").asText());
@@ -221,7 +230,7 @@ class EditorOutputsTest {
             assertEquals(groups, listed);
             covered += cue.get("duration_seconds").asDouble();
         }
-        assertEquals(12.012, covered, 0.002, "the cues cover the whole video");
+        assertEquals(12.012 - (320 - 270) * 1001 / 30000.0, covered, 0.002, "the cues cover the video but the rest");
         TreeSet<String> provenance = new TreeSet<>();
         results.at("/provenance/sources").forEach(s -> provenance.add(s.get("id").asText() + " | " + s.get("license").asText()));
         TreeSet<String> listed = new TreeSet<>();
@@ -244,11 +253,46 @@ class EditorOutputsTest {
         }
     }
 
+    @Test
+    void theEditorsMarkersAreWrittenIntoThePlanAndMeasuredOnTheAudio() {
+        JsonNode sections = plan.get("sections");
+        assertEquals(4, plan.get("markers").size(), plan.toString());
+        JsonNode drop = section(6.006);
+        assertEquals(6.006, drop.get("start").asDouble(), 1e-9);
+        assertEquals("drop", drop.at("/hit/kind").asText());
+        assertEquals(1.0, drop.get("intensity").asDouble());
+        JsonNode rest = section(10);
+        assertEquals(9.009, rest.get("start").asDouble(), 1e-6);
+        assertEquals(320 * 1001 / 30000.0, rest.get("end").asDouble(), 1e-6);
+        assertEquals(0, rest.get("instruments").size(), "a rest: nothing plays");
+        assertEquals("impact", section(11).at("/hit/kind").asText(), "the music starts again, struck");
+        assertTrue(section(1).get("accents").findValuesAsText("time").contains("2.002"), "the hit is an accent: " + sections);
+        JsonNode measured = results.get("markers");
+        assertEquals(4, measured.size(), results::toString);
+        double frame = 1001.0 / 30000;
+        for (JsonNode m : measured) {
+            System.out.printf("EditorOutputsTest: marker %s at %.3f s heard at %s (offset %s s, rise %s dB)%n", m.get("kind").asText(),
+                    m.get("target").asDouble(), m.get("measured"), m.get("error_seconds"), m.get("rise_db"));
+            assertTrue(m.get("within_frame").asBoolean(), "the " + m.get("kind").asText() + " is heard within a frame: " + m);
+            assertTrue(Math.abs(m.get("error_seconds").asDouble()) <= frame, m.toString());
+        }
+    }
+
+    static JsonNode section(double t) {
+        for (JsonNode s : plan.get("sections")) {
+            if (s.get("start").asDouble() <= t + 1e-9 && t < s.get("end").asDouble() - 1e-9) {
+                return s;
+            }
+        }
+        throw new AssertionError("no section at " + t);
+    }
+
     /** Every section start and every accent the sync report measured, as frames (several at one frame are one marker). */
     static TreeSet<Long> expectedMarkerFrames() {
         TreeSet<Long> frames = new TreeSet<>();
         plan.get("sections").forEach(s -> frames.add(Math.round(s.get("start").asDouble() * RATE_NUM / RATE_DEN)));
         results.at("/sync/points").forEach(p -> frames.add(Math.min(FRAMES - 1, Math.round(p.get("target").asDouble() * RATE_NUM / RATE_DEN))));
+        results.get("markers").forEach(p -> frames.add(Math.round(p.get("target").asDouble() * RATE_NUM / RATE_DEN)));
         assertTrue(frames.contains(120L) && frames.contains(240L), "the cuts at frames 120 and 240 are marked: " + frames);
         return frames;
     }

@@ -162,6 +162,9 @@ public final class Execution {
             var syncCheck = new java.util.concurrent.atomic.AtomicReference<CompletableFuture<List<SyncCheck.Point>>>();
             List<Score.Accent> measurable = score.accents().stream()
                     .filter(a -> a.time() < score.duration() - SyncCheck.SEARCH_SECONDS).toList();
+            // The editor's markers are measured in the same pass, after the planned accents (docs/EDITING.md).
+            List<Score.Accent> checked = new ArrayList<>(measurable);
+            checked.addAll(EditorMarks.accents(plan));
             double fps = in.analysis().video().fps();
             Path master = outDir.resolve(MASTER_WAV);
             Delivery.Delivered delivered;
@@ -182,7 +185,7 @@ public final class Execution {
                             .run(mix, () -> {
                                 timer.start(Stage.MUX);
                                 // Accents are timing: a master encoded again lower (Delivery) keeps them where they are.
-                                syncCheck.set(CompletableFuture.supplyAsync(() -> SyncCheck.measure(master, stems, measurable, fps),
+                                syncCheck.set(CompletableFuture.supplyAsync(() -> SyncCheck.measure(master, stems, checked, fps),
                                         OUTPUT_THREADS));
                             });
                 }
@@ -208,16 +211,18 @@ public final class Execution {
             Files.write(outDir.resolve(ANALYSIS), Json.indented().writeValueAsBytes(in.analysis()));
             files.put("analysis", ANALYSIS);
             files.put("results", RESULTS);
-            List<SyncCheck.Point> sync = syncCheck.get().join();
+            List<SyncCheck.Point> measured = syncCheck.get().join();
+            List<SyncCheck.Point> sync = measured.subList(0, measurable.size());
+            List<SyncCheck.Point> marks = measured.subList(measurable.size(), measured.size());
             Provenance provenance = Provenance.of(plan, score, bank.file());
             var produced = new Interchange.Produced(zipStems ? stems.stream().map(s -> s.group().wire()).toList() : List.of(),
                     zipStems && voiceover.track().isPresent(), frames(master), dev.scorecast.engine.render.Renderer.RATE);
-            files.putAll(Interchange.write(outDir, in.title(), plan, score, in.analysis(), produced, sync, provenance));
+            files.putAll(Interchange.write(outDir, in.title(), plan, score, in.analysis(), produced, sync, marks, provenance));
             Directories.deleteTree(work);
             Results.Vocals vocals = sung.map(v -> new Results.Vocals(score.vocal().size(), v.pitch().voicedFrames(),
                     v.pitch().withinFiftyCents(), v.pitch().accuracy())).orElse(null);
             Results results = Results.of(plan, score, delivered, sync, files, links, timer.seconds(),
-                    1 / fps, new Results.Voices(vocals, voiceover.spans()), provenance);
+                    1 / fps, new Results.Voices(vocals, voiceover.spans()), provenance, marks);
             Files.write(outDir.resolve(RESULTS), Json.indented().writeValueAsBytes(results));
             progress.at(Stage.OUTPUTS, 1);
             return results;

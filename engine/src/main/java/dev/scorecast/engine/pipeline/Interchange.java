@@ -44,8 +44,8 @@ final class Interchange {
 
     /** Writes the four files into {@code outDir}; answers output name to file name, for the links. */
     static Map<String, String> write(Path outDir, String title, Plan plan, Score score, Analysis analysis, Produced produced,
-                                     List<SyncCheck.Point> sync, Provenance provenance) {
-        Timeline timeline = timeline(title, plan, analysis, produced, sync);
+                                     List<SyncCheck.Point> sync, List<SyncCheck.Point> marks, Provenance provenance) {
+        Timeline timeline = timeline(title, plan, analysis, produced, sync, marks);
         CueSheet cues = cueSheet(title, plan, score, timeline.video().rate(), provenance);
         try {
             Files.writeString(outDir.resolve(FCPXML), Fcpxml.write(timeline));
@@ -63,7 +63,8 @@ final class Interchange {
         return files;
     }
 
-    static Timeline timeline(String title, Plan plan, Analysis analysis, Produced produced, List<SyncCheck.Point> sync) {
+    static Timeline timeline(String title, Plan plan, Analysis analysis, Produced produced, List<SyncCheck.Point> sync,
+                             List<SyncCheck.Point> marks) {
         Analysis.VideoFacts facts = analysis.video();
         FrameRate rate = FrameRate.of(facts.fps());
         long frames = Math.max(1, rate.frameAt(facts.duration()));
@@ -89,10 +90,12 @@ final class Interchange {
                             s.bars(), s.key(), s.mode(), s.intensity())));
         }
         for (SyncCheck.Point p : sync) {
-            String heard = p.measured() == null ? "not heard" : String.format(Locale.ROOT, "heard at %.3f s (%+.1f ms%s)", p.measured(),
-                    p.errorSeconds() * 1000, p.withinFrame() ? ", within a frame" : "");
             markers.add(new Timeline.Marker(rate.frameAt(p.target()), Timeline.Kind.ACCENT, capitalised(p.kind()),
-                    String.format(Locale.ROOT, "%s at %.3f s, %s", p.kind(), p.target(), heard)));
+                    String.format(Locale.ROOT, "%s at %.3f s, %s", p.kind(), p.target(), heard(p))));
+        }
+        for (SyncCheck.Point p : marks) {
+            markers.add(new Timeline.Marker(rate.frameAt(p.target()), Timeline.Kind.EDITOR, "Marker: " + p.kind(),
+                    String.format(Locale.ROOT, "your %s at %.3f s, %s", p.kind(), p.target(), heard(p))));
         }
         return new Timeline(title, video, lanes, merged(markers, frames));
     }
@@ -116,6 +119,9 @@ final class Interchange {
     static CueSheet cueSheet(String title, Plan plan, Score score, FrameRate rate, Provenance provenance) {
         List<CueSheet.Cue> cues = new ArrayList<>();
         for (Section s : plan.sections()) {
+            if (s.instruments().values().stream().allMatch(java.util.Objects::isNull)) {
+                continue; // a rest (the editor's stop or mute): no music is used there
+            }
             List<String> stems = new ArrayList<>();
             boolean sung = false;
             for (var entry : s.instruments().entrySet()) {
@@ -127,7 +133,8 @@ final class Interchange {
             List<String> sources = sources(score, s.start(), s.end());
             double in = s.start();
             double out = s.end();
-            cues.add(new CueSheet.Cue(s.index() + 1, title + " - " + s.label() + " (" + (s.index() + 1) + ")", sung ? "BV" : "BI",
+            int number = cues.size() + 1;
+            cues.add(new CueSheet.Cue(number, title + " - " + s.label() + " (" + number + ")", sung ? "BV" : "BI",
                     CueSheet.timecode(rate, in), CueSheet.timecode(rate, out),
                     rate.timecode(rate.frameAt(out) - rate.frameAt(in)), millis(in), millis(out), millis(out - in), stems, sources));
         }
@@ -166,6 +173,11 @@ final class Interchange {
 
     private static double millis(double seconds) {
         return Math.round(seconds * 1000) / 1000.0;
+    }
+
+    private static String heard(SyncCheck.Point p) {
+        return p.measured() == null ? "not heard" : String.format(Locale.ROOT, "heard at %.3f s (%+.1f ms%s)", p.measured(),
+                p.errorSeconds() * 1000, p.withinFrame() ? ", within a frame" : "");
     }
 
     private static String capitalised(String word) {
