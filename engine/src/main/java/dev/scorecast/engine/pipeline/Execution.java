@@ -60,6 +60,11 @@ public final class Execution {
     public static final String PLAN = "plan.json";
     public static final String ANALYSIS = "analysis.json";
     public static final String RESULTS = "results.json";
+    /** The editor's timeline (Final Cut Pro, DaVinci Resolve), the same as OpenTimelineIO, and the cue sheet (docs/EDITING.md). */
+    public static final String FCPXML = Interchange.FCPXML;
+    public static final String OTIO = Interchange.OTIO;
+    public static final String CUE_SHEET_CSV = Interchange.CUE_SHEET_CSV;
+    public static final String CUE_SHEET_JSON = Interchange.CUE_SHEET_JSON;
     /** The voiceover alone, in stems.zip beside the groups. */
     static final String VOICEOVER_WAV = "voiceover.wav";
 
@@ -83,8 +88,21 @@ public final class Execution {
         this.voicing = new Voicing(Objects.requireNonNull(singer, "singer"), Objects.requireNonNull(narrator, "narrator"));
     }
 
-    /** What to score: the video, its extracted sound (when it has one), its analysis and a validated plan. */
-    public record Inputs(Path video, Optional<Path> originalAudioWav, Analysis analysis, Plan plan) {}
+    /**
+     * What to score: the video, its extracted sound (when it has one), its analysis and a validated
+     * plan; {@code title} names the production in the editor's timeline and the cue sheet (the
+     * client's file name without its extension; null: "Scorecast").
+     */
+    public record Inputs(Path video, Optional<Path> originalAudioWav, Analysis analysis, Plan plan, String title) {
+        public Inputs {
+            title = title == null || title.isBlank() ? "Scorecast" : title;
+        }
+
+        /** Inputs titled "Scorecast". */
+        public Inputs(Path video, Optional<Path> originalAudioWav, Analysis analysis, Plan plan) {
+            this(video, originalAudioWav, analysis, plan, null);
+        }
+    }
 
     /** Told the stage that starts and the overall fraction done. */
     @FunctionalInterface
@@ -144,6 +162,9 @@ public final class Execution {
             var syncCheck = new java.util.concurrent.atomic.AtomicReference<CompletableFuture<List<SyncCheck.Point>>>();
             List<Score.Accent> measurable = score.accents().stream()
                     .filter(a -> a.time() < score.duration() - SyncCheck.SEARCH_SECONDS).toList();
+            // The editor's markers are measured in the same pass, after the planned accents (docs/EDITING.md).
+            List<Score.Accent> checked = new ArrayList<>(measurable);
+            checked.addAll(EditorMarks.accents(plan));
             double fps = in.analysis().video().fps();
             Path master = outDir.resolve(MASTER_WAV);
             Delivery.Delivered delivered;
@@ -164,7 +185,7 @@ public final class Execution {
                             .run(mix, () -> {
                                 timer.start(Stage.MUX);
                                 // Accents are timing: a master encoded again lower (Delivery) keeps them where they are.
-                                syncCheck.set(CompletableFuture.supplyAsync(() -> SyncCheck.measure(master, stems, measurable, fps),
+                                syncCheck.set(CompletableFuture.supplyAsync(() -> SyncCheck.measure(master, stems, checked, fps),
                                         OUTPUT_THREADS));
                             });
                 }
@@ -190,12 +211,18 @@ public final class Execution {
             Files.write(outDir.resolve(ANALYSIS), Json.indented().writeValueAsBytes(in.analysis()));
             files.put("analysis", ANALYSIS);
             files.put("results", RESULTS);
-            List<SyncCheck.Point> sync = syncCheck.get().join();
+            List<SyncCheck.Point> measured = syncCheck.get().join();
+            List<SyncCheck.Point> sync = measured.subList(0, measurable.size());
+            List<SyncCheck.Point> marks = measured.subList(measurable.size(), measured.size());
+            Provenance provenance = Provenance.of(plan, score, bank.file());
+            var produced = new Interchange.Produced(zipStems ? stems.stream().map(s -> s.group().wire()).toList() : List.of(),
+                    zipStems && voiceover.track().isPresent(), frames(master), dev.scorecast.engine.render.Renderer.RATE);
+            files.putAll(Interchange.write(outDir, in.title(), plan, score, in.analysis(), produced, sync, marks, provenance));
             Directories.deleteTree(work);
             Results.Vocals vocals = sung.map(v -> new Results.Vocals(score.vocal().size(), v.pitch().voicedFrames(),
                     v.pitch().withinFiftyCents(), v.pitch().accuracy())).orElse(null);
             Results results = Results.of(plan, score, delivered, sync, files, links, timer.seconds(),
-                    1 / fps, new Results.Voices(vocals, voiceover.spans()), Provenance.of(plan, score, bank.file()));
+                    1 / fps, new Results.Voices(vocals, voiceover.spans()), provenance, marks);
             Files.write(outDir.resolve(RESULTS), Json.indented().writeValueAsBytes(results));
             progress.at(Stage.OUTPUTS, 1);
             return results;
@@ -223,6 +250,12 @@ public final class Execution {
             settings = settings.withDucking(Ducking.under(speech));
         }
         return settings;
+    }
+
+    private static long frames(Path wav) {
+        try (var reader = dev.scorecast.engine.io.WavReader.open(wav, "audio", "the editor's timeline")) {
+            return reader.frames();
+        }
     }
 
     /** Waits for every piece of side work; the first failure is this execution's failure, as if it had run here. */

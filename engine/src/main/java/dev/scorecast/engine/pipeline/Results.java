@@ -10,7 +10,9 @@ import java.util.Map;
 /**
  * What results.json holds: the links, the measured loudness, the sync report and where the time
  * went, and where the music comes from ({@link Provenance}). {@code sync} is measured on the rendered master, not copied from the plan;
- * {@code boundaries} repeats the plan's own residual (bars against section length) per section.
+ * {@code boundaries} repeats the plan's own residual (bars against section length) per section;
+ * {@code markers} is each of the editor's markers measured on the master the same way as the sync
+ * report's accents (its {@code error_seconds} is the marker's offset: where it is heard less where it was marked).
  */
 public record Results(
         String planId,
@@ -23,7 +25,8 @@ public record Results(
         Map<String, Double> stageSeconds,
         List<String> parts,
         Voices voices,
-        Provenance provenance) {
+        Provenance provenance,
+        List<SyncCheck.Point> markers) {
 
     /**
      * The voices of the mix: how well the sung line sits on its notes (null without vocals) and
@@ -57,7 +60,7 @@ public record Results(
 
     static Results of(Plan plan, Score score, Delivery.Delivered delivered, List<SyncCheck.Point> points, Map<String, String> files,
                       Map<String, String> links, Map<String, Double> stageSeconds, double framePeriodSeconds, Voices voices,
-                      Provenance provenance) {
+                      Provenance provenance, List<SyncCheck.Point> markers) {
         double frame = Math.round(framePeriodSeconds * 100_000) / 100_000.0;
         int heard = 0;
         int within = 0;
@@ -78,7 +81,7 @@ public record Results(
                 new Loudness(round(master.integratedLufs()), round(master.truePeakDbtp()), plan.master().targetLufs(),
                         round(master.gainAppliedDb()), Decoding.of(delivered.mp4()), Decoding.of(delivered.mp3())),
                 new SyncReport(frame, points.size(), heard, within, worst, within == points.size(), points),
-                boundaries, stageSeconds, Execution.groups(score), voices, provenance);
+                boundaries, stageSeconds, Execution.groups(score), voices, provenance, List.copyOf(markers));
     }
 
     private static double round(double value) {

@@ -17,22 +17,35 @@ public record Plan(
         double duration,
         PlanOptions options,
         Master master,
-        List<Section> sections) {
+        List<Section> sections,
+        List<EditorMarker> markers) {
 
     public static final int VERSION = 1;
 
     public Plan {
         sections = sections == null ? List.of() : List.copyOf(sections);
+        markers = markers == null ? List.of() : List.copyOf(markers);
+    }
+
+    /** A plan without editor's markers. */
+    public Plan(int version, String id, long seed, String genre, double duration, PlanOptions options, Master master,
+                List<Section> sections) {
+        this(version, id, seed, genre, duration, options, master, sections, List.of());
     }
 
     /** This plan under another id (the server assigns ids when it stores a plan). */
     public Plan withId(String id) {
-        return new Plan(version, id, seed, genre, duration, options, master, sections);
+        return new Plan(version, id, seed, genre, duration, options, master, sections, markers);
     }
 
     /** This plan with other sections, everything else the same. */
     public Plan withSections(List<Section> sections) {
-        return new Plan(version, id, seed, genre, duration, options, master, sections);
+        return new Plan(version, id, seed, genre, duration, options, master, sections, markers);
+    }
+
+    /** This plan with the editor's markers (docs/EDITING.md), everything else the same. */
+    public Plan withMarkers(List<EditorMarker> markers) {
+        return new Plan(version, id, seed, genre, duration, options, master, sections, markers);
     }
 
     /** How the finished audio is levelled: integrated loudness target (LUFS) and a gain on top (dB). */

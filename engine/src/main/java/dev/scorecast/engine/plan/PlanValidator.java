@@ -88,6 +88,7 @@ public final class PlanValidator {
         if (!(master.gainDb() >= -60 && master.gainDb() <= 12)) {
             problems.add(new FieldProblem("master.gain_db", "gain_db must be -60 to 12 dB, not " + num(master.gainDb())));
         }
+        EditorMarker.check(plan.markers(), videoDurationSeconds, problems);
         if (plan.options() != null) {
             try {
                 new NarratorSettings(plan.options().voiceoverVoice(), plan.options().voiceoverWordsPerMinute(), 50);
@@ -116,7 +117,7 @@ public final class PlanValidator {
             normalised.add(s.withIndexAndResidual(i, residual));
         }
         return new Plan(plan.version(), plan.id(), plan.seed(), plan.genre(), plan.duration(),
-                plan.options() == null ? PlanOptions.DEFAULT : plan.options(), master, normalised);
+                plan.options() == null ? PlanOptions.DEFAULT : plan.options(), master, normalised, plan.markers());
     }
 
     private static void section(Section s, String at, int i, Section previous, boolean last, double videoEnd, GenreCatalog genres,

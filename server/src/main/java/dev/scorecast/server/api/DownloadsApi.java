@@ -18,9 +18,10 @@ import java.util.regex.Pattern;
  */
 public final class DownloadsApi {
     private static final Pattern EXECUTION = Pattern.compile("exe_[a-z2-7]{26}");
-    private static final Pattern NAME = Pattern.compile("[a-z0-9_]+\\.(mp4|wav|mp3|zip|mid|json)");
+    private static final Pattern NAME = Pattern.compile("[a-z0-9_]+\\.(mp4|wav|mp3|zip|mid|json|fcpxml|otio|csv)");
     private static final Map<String, String> TYPES = Map.of("mp4", "video/mp4", "wav", "audio/wav", "mp3", "audio/mpeg",
-            "zip", "application/zip", "mid", "audio/midi", "json", "application/json");
+            "zip", "application/zip", "mid", "audio/midi", "json", "application/json",
+            "fcpxml", "application/xml", "otio", "application/json", "csv", "text/csv; charset=utf-8");
 
     /** A redirect's URL lives long enough to start a download, not to be shared. */
     private static final java.time.Duration PRESIGNED_LIFETIME = java.time.Duration.ofMinutes(15);

@@ -2,6 +2,7 @@ package dev.scorecast.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.scorecast.engine.error.InvalidParameter;
+import dev.scorecast.engine.plan.EditorMarker;
 import dev.scorecast.engine.plan.GenerationOptions;
 import dev.scorecast.engine.plan.PlanOptions;
 import dev.scorecast.engine.plan.Plan;
@@ -52,6 +53,47 @@ final class Scoring {
         }
         return new GenerationOptions(vocals, voiceover, instrument, genre, originalAudio, originalAudioVoiceover, noDucking,
                 multitrack, seed, script, voice, rate == null ? null : (int) Math.clamp(rate, 0, 1000));
+    }
+
+    /**
+     * The editor's markers of a request ({@code markers: [{time, kind}]}, docs/EDITING.md), problems
+     * collected by path ({@code markers[2].kind}); empty when absent.
+     */
+    java.util.List<EditorMarker> markers(JsonFields fields) {
+        JsonNode node = fields.optionalNode("markers");
+        if (node == null) {
+            return java.util.List.of();
+        }
+        if (!node.isArray()) {
+            fields.problem("markers", "markers must be a list of {time, kind}, e.g. [{\"time\": 4.2, \"kind\": \"hit\"}].");
+            return java.util.List.of();
+        }
+        if (node.size() > EditorMarker.MAX) {
+            fields.problem("markers", "markers holds " + node.size() + " markers; at most " + EditorMarker.MAX + " are accepted.");
+            return java.util.List.of();
+        }
+        java.util.List<EditorMarker> out = new java.util.ArrayList<>();
+        for (int i = 0; i < node.size(); i++) {
+            JsonNode m = node.get(i);
+            String at = "markers[" + i + "]";
+            if (m == null || !m.isObject()) {
+                fields.problem(at, at + " must be an object {time, kind}.");
+                continue;
+            }
+            JsonNode time = m.get("time");
+            JsonNode kind = m.get("kind");
+            if (time == null || !time.isNumber() || !Double.isFinite(time.asDouble())) {
+                fields.problem(at + ".time", at + ".time must be seconds from the video's first frame, a number.");
+            }
+            var parsed = kind != null && kind.isTextual() ? EditorMarker.Kind.parse(kind.asText()) : java.util.Optional.<EditorMarker.Kind>empty();
+            if (parsed.isEmpty()) {
+                fields.problem(at + ".kind", at + ".kind must be one of " + EditorMarker.Kind.names() + ".");
+            }
+            if (time != null && time.isNumber() && parsed.isPresent()) {
+                out.add(new EditorMarker(time.asDouble(), parsed.get()));
+            }
+        }
+        return out;
     }
 
     /** A plan a client sent (edited or not), parsed and checked field by field against the video. */

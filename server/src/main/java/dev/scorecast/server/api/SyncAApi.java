@@ -73,8 +73,9 @@ public final class SyncAApi {
         JsonFields fields = requests.body(ctx);
         String analysisId = fields.requiredString("analysis_id");
         GenerationOptions options = scoring.options(fields);
+        var markers = scoring.markers(fields);
         fields.check();
-        StoredPlan plan = plans.generate(Authenticator.principal(ctx), analysisId, options);
+        StoredPlan plan = plans.generate(Authenticator.principal(ctx), analysisId, options, markers);
         ctx.json(new Generated(plan.id(), scoring.planNode(plan.plan(), requests.mapper())));
     }
 

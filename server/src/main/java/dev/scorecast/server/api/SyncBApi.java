@@ -101,10 +101,14 @@ public final class SyncBApi {
         JsonFields payload = payload(ctx);
         String taskId = payload.requiredString("taskid");
         GenerationOptions options = scoring.options(payload);
+        var markers = scoring.markers(payload);
         payload.check();
+        // The editor's marker file (EDL, FCPXML or Premiere's CSV), optional, beside the analysis.
+        Part markersPart = optionalPart(ctx, "markers_file", "markers_file (an EDL, FCPXML or Premiere Pro marker CSV)");
+        byte[] markersFile = markersPart == null ? null : readPart(markersPart, "markers_file");
         Principal owner = Authenticator.principal(ctx);
         Video video = uploads.completedVideo(owner, Variant.B, taskId);
-        StoredPlan plan = plans.generate(owner, video, analysisJson, options);
+        StoredPlan plan = plans.generate(owner, video, analysisJson, options, markers, markersFile);
         ctx.json(new Generated(taskId, plan.id(), scoring.planNode(plan.plan(), requests.mapper()),
                 "Plan generated; edit it if you like, then send it to /sync_execute with this taskid."));
     }
@@ -290,6 +294,15 @@ public final class SyncBApi {
     }
 
     private Part part(Context ctx, String name, String description) {
+        Part part = optionalPart(ctx, name, description);
+        if (part == null) {
+            throw new InvalidParameter(name, "The multipart part " + description + " is missing.");
+        }
+        return part;
+    }
+
+    /** The part {@code name}, or null when the body has none; a body that cannot be read is refused as for a required part. */
+    private Part optionalPart(Context ctx, String name, String description) {
         Part part;
         try {
             part = ctx.req().getPart(name);
@@ -310,9 +323,6 @@ public final class SyncBApi {
             }
             throw new InvalidParameter("Content-Type", "The multipart body could not be read (" + e.getMessage()
                     + "); send multipart/form-data with parts file and payload.");
-        }
-        if (part == null) {
-            throw new InvalidParameter(name, "The multipart part " + description + " is missing.");
         }
         return part;
     }

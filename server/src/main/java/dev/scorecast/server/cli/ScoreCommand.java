@@ -41,7 +41,8 @@ final class ScoreCommand {
             Path outputs = output.resolveSibling(name.replaceFirst("\\.[^.]+$", "") + "-outputs");
             Results results;
             try (SoundBank bank = SoundBank.load(soundFont)) {
-                var inputs = new Execution.Inputs(video, analysed.audio().map(AudioTrack::wav), analysed.analysis(), plan);
+                var inputs = new Execution.Inputs(video, analysed.audio().map(AudioTrack::wav), analysed.analysis(), plan,
+                        video.getFileName().toString().replaceFirst("\\.[^.]{1,8}$", ""));
                 results = new Execution(bank).run(inputs, outputs, Map.of(), (stage, fraction) -> { });
             }
             Files.copy(outputs.resolve(Execution.VIDEO), output, StandardCopyOption.REPLACE_EXISTING);

@@ -184,7 +184,7 @@ public final class ExecutionService {
             source = blobs.stage(video.storedAs());
             audio = video.audioStoredAs() == null ? null : blobs.stage(video.audioStoredAs());
             var inputs = new Execution.Inputs(source.path(), Optional.ofNullable(audio).map(BlobStore.Staged::path),
-                    plans.analysis(record.analysisKey()), plan);
+                    plans.analysis(record.analysisKey()), plan, title(video.fileName()));
             var throttle = new ProgressThrottle(fraction -> jobs.progress(jobId, JobStatus.PROCESSING, Math.min(0.99, fraction),
                     message(stage.get())));
             Directories.deleteTree(work);
@@ -288,10 +288,21 @@ public final class ExecutionService {
                 Map.entry("video", Execution.VIDEO), Map.entry("results", Execution.RESULTS),
                 Map.entry("audio_wav", Execution.MASTER_WAV), Map.entry("audio_mp3", Execution.MASTER_MP3),
                 Map.entry("stems", Execution.STEMS_ZIP), Map.entry("midi", Execution.MIDI),
-                Map.entry("plan", Execution.PLAN), Map.entry("analysis", Execution.ANALYSIS))) {
+                Map.entry("plan", Execution.PLAN), Map.entry("analysis", Execution.ANALYSIS),
+                Map.entry("fcpxml", Execution.FCPXML), Map.entry("otio", Execution.OTIO),
+                Map.entry("cue_sheet_csv", Execution.CUE_SHEET_CSV), Map.entry("cue_sheet_json", Execution.CUE_SHEET_JSON))) {
             out.put(entry.getKey(), links.link(executionId, entry.getValue()));
         }
         return out;
+    }
+
+    /** The production's name in the editor's timeline and cue sheet: the client's file name without its extension. */
+    static String title(String fileName) {
+        if (fileName == null) {
+            return null;
+        }
+        String name = fileName.replaceFirst("\\.[^.]{1,8}$", "").strip();
+        return name.length() > 200 ? name.substring(0, 200) : name;
     }
 
     public String failureLink(String executionId) {

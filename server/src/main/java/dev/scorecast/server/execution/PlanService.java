@@ -9,7 +9,11 @@ import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.error.Unprocessable;
 import dev.scorecast.engine.error.WrongState;
 import dev.scorecast.engine.plan.AnalysisValidator;
+import dev.scorecast.engine.interchange.FrameRate;
+import dev.scorecast.engine.interchange.MarkerFiles;
+import dev.scorecast.engine.plan.EditorMarker;
 import dev.scorecast.engine.plan.GenerationOptions;
+import dev.scorecast.engine.plan.MarkerArrangement;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanJson;
 import dev.scorecast.engine.plan.Planner;
@@ -29,6 +33,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -45,12 +51,14 @@ public final class PlanService {
     private final AnalysisService analyses;
     private final UploadService uploads;
     private final Planner planner;
+    private final MarkerArrangement markers;
     private final PlanningPool planning;
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public PlanService(Database database, BlobStore blobs, AnalysisService analyses, UploadService uploads, Planner planner, PlanningPool planning,
-                       ObjectMapper mapper, Clock clock) {
+    public PlanService(Database database, BlobStore blobs, AnalysisService analyses, UploadService uploads, Planner planner,
+                       MarkerArrangement markers, PlanningPool planning, ObjectMapper mapper, Clock clock) {
+        this.markers = markers;
         this.database = database;
         this.blobs = blobs;
         this.analyses = analyses;
@@ -61,8 +69,11 @@ public final class PlanService {
         this.clock = clock;
     }
 
-    /** Variant A: a plan from the server's own analysis {@code analysisId}, which must have finished. */
-    public StoredPlan generate(Principal owner, String analysisId, GenerationOptions options) {
+    /**
+     * Variant A: a plan from the server's own analysis {@code analysisId}, which must have finished,
+     * written to the editor's {@code marks} (docs/EDITING.md; empty for none).
+     */
+    public StoredPlan generate(Principal owner, String analysisId, GenerationOptions options, List<EditorMarker> marks) {
         AnalysisState state = analyses.byId(owner, analysisId);
         if (state.job().status() != JobStatus.FINISHED) {
             throw new WrongState("analysis_id", "Analysis " + analysisId + " is " + state.job().status().wire()
@@ -70,15 +81,24 @@ public final class PlanService {
                     Map.of("status", state.job().status().wire(), "job_id", state.job().id()));
         }
         Analysis analysis = readAnalysis(analyses.resultJson(state), "analysis_id");
-        Plan plan = planning.run(() -> planner.plan(analysis, options));
+        Plan plan = planning.run(() -> markers.apply(planner.plan(analysis, options), marks, fps(analysis)));
         return store(owner, state.record().videoId(), state.record().resultKey(), plan);
     }
 
-    /** Variant B: a plan from an analysis the client sent, for the completed upload's {@code video}. */
-    public StoredPlan generate(Principal owner, Video video, byte[] analysisJson, GenerationOptions options) {
+    /**
+     * Variant B: a plan from an analysis the client sent, for the completed upload's {@code video},
+     * written to the editor's {@code marks} and the markers of {@code markersFile} (an EDL, FCPXML or
+     * Premiere Pro marker list; null for none).
+     */
+    public StoredPlan generate(Principal owner, Video video, byte[] analysisJson, GenerationOptions options, List<EditorMarker> marks,
+                               byte[] markersFile) {
         Analysis analysis = AnalysisValidator.validate(readAnalysis(analysisJson, "analysis"), "analysis");
         checkBelongs(analysis, video);
-        Plan plan = planning.run(() -> planner.plan(analysis, options));
+        List<EditorMarker> all = new ArrayList<>(marks);
+        if (markersFile != null) {
+            all.addAll(MarkerFiles.read(markersFile, FrameRate.of(fps(analysis)), analysis.video().duration(), "markers_file"));
+        }
+        Plan plan = planning.run(() -> markers.apply(planner.plan(analysis, options), all, fps(analysis)));
         // Written only once it planned, so a refused analysis leaves nothing behind.
         String key = "plans/analyses/" + Ids.next("ana") + ".json";
         blobs.write(key, new ByteArrayInputStream(analysisJson), Long.MAX_VALUE, "analysis", false);
@@ -146,6 +166,11 @@ public final class PlanService {
                     + " with video, cuts and energy; send it as /sync_video_analysis returned it.");
         }
         return analysis;
+    }
+
+    /** The video's frame rate the markers snap to (25 when the analysis has none). */
+    private static double fps(Analysis analysis) {
+        return analysis.video().fps() > 0 && Double.isFinite(analysis.video().fps()) ? analysis.video().fps() : 25;
     }
 
     private static void checkBelongs(Analysis analysis, Video video) {
