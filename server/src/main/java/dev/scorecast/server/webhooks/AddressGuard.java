@@ -51,10 +51,10 @@ public final class AddressGuard {
             return classify4(Arrays.copyOfRange(b, 12, 16)); // ::ffff:a.b.c.d, IPv4-mapped
         }
         if ((b[0] & 0xff) == 0x00 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b && prefix(b, 4, 12, 0)) {
-            return classify4(Arrays.copyOfRange(b, 12, 16)); // 64:ff9b::a.b.c.d, NAT64
+            return embedded(Arrays.copyOfRange(b, 12, 16), "NAT64"); // 64:ff9b::a.b.c.d
         }
         if ((b[0] & 0xff) == 0x20 && (b[1] & 0xff) == 0x02) {
-            return classify4(Arrays.copyOfRange(b, 2, 6)); // 2002:aabb:ccdd::, 6to4
+            return embedded(Arrays.copyOfRange(b, 2, 6), "6to4"); // 2002:aabb:ccdd::
         }
         if (address.isAnyLocalAddress()) {
             return "the unspecified address";
@@ -92,6 +92,12 @@ public final class AddressGuard {
             return "an address outside the global unicast range (2000::/3)";
         }
         return null;
+    }
+
+    /** An IPv4 address reached through a translation: never loopback that local development may use, only what it is. */
+    private static String embedded(byte[] ipv4, String through) {
+        String inner = classify4(ipv4);
+        return inner == null ? null : inner + " reached through " + through;
     }
 
     private static String classify4(byte[] b) {
