@@ -42,6 +42,12 @@ final class SseClient implements AutoCloseable {
     private SseClient(HttpResponse<InputStream> response) {
         this.response = response;
         this.status = response.statusCode();
+        // Held to /openapi.json as Api's answers are: a documented status, and a documented media type.
+        var violations = OpenApiContract.published().streamViolations("GET", response.uri().getRawPath(), status,
+                response.headers().firstValue("Content-Type").orElse(null));
+        if (!violations.isEmpty()) {
+            throw new AssertionError("the answer does not match /openapi.json: " + violations);
+        }
         if (status == 200) {
             Thread.ofVirtual().name("sse-client").start(this::read);
         }

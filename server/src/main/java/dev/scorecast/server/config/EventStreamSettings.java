@@ -15,8 +15,10 @@ import java.time.Duration;
  */
 public record EventStreamSettings(Duration heartbeat, Duration pollInterval, int maxPerUser, Duration maxLifetime) {
     public EventStreamSettings {
-        if (heartbeat.toMillis() < 10 || heartbeat.toMillis() > 60_000) {
-            throw new InvalidParameter("SCORECAST_EVENTS_HEARTBEAT_MS", "SCORECAST_EVENTS_HEARTBEAT_MS must be 10 to 60000.");
+        if (heartbeat.toMillis() < 10 || heartbeat.toMillis() > 25_000) {
+            // Jetty closes a connection idle for 30 s: a quiet stream must write before that.
+            throw new InvalidParameter("SCORECAST_EVENTS_HEARTBEAT_MS", "SCORECAST_EVENTS_HEARTBEAT_MS must be 10 to 25000, under the"
+                    + " server's 30 s idle timeout.");
         }
         if (pollInterval.toMillis() < 10 || pollInterval.toMillis() > 10_000) {
             throw new InvalidParameter("SCORECAST_EVENTS_POLL_MS", "SCORECAST_EVENTS_POLL_MS must be 10 to 10000.");

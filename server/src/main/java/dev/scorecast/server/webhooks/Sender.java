@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
@@ -60,18 +61,20 @@ public final class Sender {
         } catch (InvalidParameter | Endpoint.Refused e) {
             return Attempt.failed("refused: " + e.getMessage(), millisSince(started));
         }
-        Socket raw = new Socket();
+        var open = new AtomicReference<Socket>();
         // One deadline for everything: a receiver that reads the body slowly or answers a byte at a time is cut off all the same.
         Thread watchdog = Thread.ofVirtual().name("webhook-deadline").start(() -> {
             try {
                 Thread.sleep(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-                raw.close();
+                Socket socket = open.get();
+                if (socket != null) {
+                    socket.close();
+                }
             } catch (InterruptedException | IOException ignored) {
                 // Done in time, or already closed.
             }
         });
-        try (raw) {
-            raw.connect(new InetSocketAddress(addresses.getFirst(), endpoint.port()), (int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+        try (Socket raw = connect(addresses, endpoint.port(), deadline, open)) {
             Socket socket = endpoint.tls() ? secure(raw, endpoint) : raw;
             OutputStream out = socket.getOutputStream();
             out.write(head(endpoint, headers, body.length));
@@ -91,6 +94,30 @@ public final class Sender {
         } finally {
             watchdog.interrupt();
         }
+    }
+
+    /**
+     * A socket connected to the first of {@code addresses} (each one checked) that accepts, as a
+     * browser does with a name that has an IPv6 and an IPv4 address. Each socket is put in
+     * {@code open} before it connects, so that the deadline's watchdog can close it.
+     */
+    private static Socket connect(List<InetAddress> addresses, int port, long deadline, AtomicReference<Socket> open) throws IOException {
+        IOException last = null;
+        for (InetAddress address : addresses) {
+            Socket socket = new Socket();
+            open.set(socket);
+            try {
+                socket.connect(new InetSocketAddress(address, port), (int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                return socket;
+            } catch (ConnectException | java.net.NoRouteToHostException e) {
+                socket.close();
+                last = e; // refused or unreachable there: the next address, if any
+            } catch (IOException e) {
+                socket.close();
+                throw e;
+            }
+        }
+        throw last;
     }
 
     private Socket secure(Socket raw, Endpoint endpoint) throws IOException {

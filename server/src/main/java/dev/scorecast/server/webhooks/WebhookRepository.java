@@ -43,7 +43,7 @@ public final class WebhookRepository {
         return database.query(c -> Rows.list(c, "SELECT * FROM webhooks WHERE owner = ? ORDER BY created_at, id", WebhookRepository::webhook, owner));
     }
 
-    /** Every endpoint, or {@code owner}'s (the command line's list). */
+    /** Every endpoint of every user (the command line's list). */
     public List<Webhook> listAll() {
         return database.query(c -> Rows.list(c, "SELECT * FROM webhooks ORDER BY owner, created_at, id", WebhookRepository::webhook));
     }

@@ -61,7 +61,11 @@ class SenderTest {
                 throw new UnknownHostException(host);
             }
             int n = asked.computeIfAbsent(host, h -> new AtomicInteger()).getAndIncrement();
-            return List.of(InetAddress.getByName(list.get(Math.min(n, list.size() - 1))));
+            var addresses = new java.util.ArrayList<InetAddress>();
+            for (String address : list.get(Math.min(n, list.size() - 1)).split("\\|")) { // "a|b": a name with two addresses
+                addresses.add(InetAddress.getByName(address));
+            }
+            return addresses;
         }
 
         int asked(String host) {
@@ -89,6 +93,15 @@ class SenderTest {
             assertEquals("t=1,v1=ab", got.header("Scorecast-Signature"));
             assertEquals("{\"id\":\"evt_test\"}", got.text());
             assertEquals(1, dns.asked("hooks.example"), "looked up once, and that address used");
+
+            // A name with two addresses: nothing listens on the first, so the second (also checked) takes it.
+            var dual = new Table(Map.of("dual.example", List.of("127.0.0.2|127.0.0.1")));
+            Attempt second = sender(true, dual).post("http://dual.example:" + receiver.port() + "/", Map.of(), BODY);
+            assertEquals(204, second.statusCode(), second::toString);
+            var mixed = new Table(Map.of("mixed.example", List.of("127.0.0.1|169.254.169.254")));
+            assertTrue(sender(true, mixed).post("http://mixed.example:" + receiver.port() + "/", Map.of(), BODY).error().startsWith("refused:"),
+                    "one refused address refuses the name, even when another would do");
+            assertEquals(1, receiver.all().size() - 1, "only the dual name's delivery arrived");
         }
     }
 
