@@ -6,7 +6,7 @@ import java.util.random.RandomGenerator;
 /**
  * When a failed delivery is tried again: exponential backoff with jitter. After attempt {@code n}
  * the next one waits between half and all of {@code min(30 s x 2^(n-1), 1 h)}: 15-30 s, 30-60 s,
- * 1-2 min, ... up to 30-60 min, so that a receiver that was down gets about 30 attempts in a day,
+ * 1-2 min, ... up to 30-60 min (45 on average), so that a receiver that was down gets about 38 attempts in a day,
  * and many deliveries that failed together (the receiver's outage) do not all come back at once.
  */
 public final class Backoff {
