@@ -91,7 +91,8 @@ class EventStreamTest {
                 lastStage = stage;
                 lastPercent = percent;
             }
-            assertTrue(stages.containsAll(List.of("compose", "render", "master")), "the stages are seen as they run: " + stages);
+            // The long stages are seen as they run (a short one may pass between two looks, or before the stream opened).
+            assertTrue(stages.containsAll(List.of("render", "master")), "the stages are seen as they run: " + stages);
             JsonNode finished = Api.JSON.readTree(events.getLast().data());
             JsonNode executionStatus = alice.postJson("/sync/status", Map.of("job_id", execution.get("job_id").asText())).body();
             assertEquals("finished", finished.get("status").asText(), finished::toString);
