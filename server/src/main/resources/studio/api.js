@@ -69,6 +69,48 @@ export async function post(path, body) {
   return answer(await fetch(path, init));
 }
 
+/**
+ * Follows a job started by /sync/video_analysis or /sync/execute to its end, reporting its progress
+ * ({status, stage, progress, message}) as it comes, and resolves with what /sync/status answers at
+ * the end. It listens to the job's Server-Sent Events (GET /sync/events, through the signed
+ * events_url, since EventSource sends no Authorization header); only if that fails (no EventSource,
+ * the link refused or expired, the connection lost) does it poll /sync/status instead.
+ * `via` reports which it used ('events' or 'polling').
+ */
+export function followJob(started, onStatus, intervalMs = 400, via = () => {}) {
+  if (typeof EventSource === 'undefined' || !started.events_url) {
+    via('polling');
+    return pollJob(started.job_id, onStatus, intervalMs);
+  }
+  // The link's path on this page's own origin: the same server, whatever base URL it signs links with.
+  const link = new URL(started.events_url, window.location.href);
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const events = new EventSource(link.pathname + link.search);
+    via('events');
+    events.addEventListener('progress', (e) => {
+      const p = JSON.parse(e.data);
+      onStatus({ status: p.status, stage: p.stage, progress: p.progress, message: p.message, job_id: p.job_id });
+    });
+    events.addEventListener('status', (e) => {
+      done = true;
+      events.close();
+      const status = JSON.parse(e.data);
+      onStatus(status);
+      resolve(status);
+    });
+    events.onerror = () => {
+      if (done) {
+        return;
+      }
+      done = true;
+      events.close();
+      via('polling');
+      pollJob(started.job_id, onStatus, intervalMs).then(resolve, reject);
+    };
+  });
+}
+
 /** Polls /sync/status for a job until it finishes or fails, reporting every answer. */
 export async function pollJob(jobId, onStatus, intervalMs = 400) {
   for (;;) {

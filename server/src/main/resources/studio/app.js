@@ -1,7 +1,7 @@
 // Scorecast Studio: wires the page to the public API (api.js). Each step is one function; the
 // state of the video being scored is one object.
 
-import { ApiError, get, getRaw, message, post, pollJob, session } from './api.js';
+import { ApiError, followJob, get, getRaw, message, post, session } from './api.js';
 import { uploadVideo } from './upload.js';
 import { Timeline } from './timeline.js';
 import { PlanEditor } from './plan-editor.js';
@@ -154,9 +154,9 @@ async function analyse(videoId) {
   $('analysis-status').textContent = 'Analysing…';
   const started = await post('/sync/video_analysis', { video_id: videoId });
   state.analysisId = started.analysis_id;
-  const status = await pollJob(started.job_id, (s) => {
+  const status = await followJob(started, (s) => {
     $('analysis-status').textContent = `${s.message || s.status} (${Math.round(100 * (s.progress || 0))} %)`;
-  });
+  }, 400, (via) => { window.scorecastStudio.progressVia = via; });
   if (status.status !== 'finished') {
     throw new Error(status.message || 'The analysis failed.');
   }
@@ -228,10 +228,10 @@ async function execute(planId, plan) {
   $('execute').disabled = true;
   try {
     const started = await post('/sync/execute', { plan_id: planId, plan });
-    const status = await pollJob(started.job_id, (s) => {
+    const status = await followJob(started, (s) => {
       $('execution-progress').value = s.progress || 0;
       $('execution-status').textContent = `${s.message || s.status} (${Math.round(100 * (s.progress || 0))} %)`;
-    }, 500);
+    }, 500, (via) => { window.scorecastStudio.progressVia = via; });
     if (status.status !== 'finished') {
       throw new Error(status.message || 'The execution failed.');
     }

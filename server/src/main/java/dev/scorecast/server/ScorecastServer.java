@@ -52,6 +52,18 @@ import dev.scorecast.server.db.SharedSecrets;
 import dev.scorecast.server.ops.HealthApi;
 import dev.scorecast.server.ops.Metrics;
 import dev.scorecast.server.upload.UploadService;
+import dev.scorecast.server.api.EventLinks;
+import dev.scorecast.server.api.EventObjects;
+import dev.scorecast.server.api.EventStreamApi;
+import dev.scorecast.server.api.WebhooksApi;
+import dev.scorecast.server.jobs.JobFeed;
+import dev.scorecast.server.webhooks.AddressGuard;
+import dev.scorecast.server.webhooks.DeliveryRepository;
+import dev.scorecast.server.webhooks.Dispatcher;
+import dev.scorecast.server.webhooks.Outbox;
+import dev.scorecast.server.webhooks.Sender;
+import dev.scorecast.server.webhooks.WebhookRepository;
+import dev.scorecast.server.webhooks.Webhooks;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
 import io.javalin.json.JavalinJackson;
@@ -89,10 +101,17 @@ public final class ScorecastServer implements AutoCloseable {
     private final PlayerService player;
     private final NodeRelay relay;
     private final BlobStore blobs;
+    private final Dispatcher dispatcher;
+    private final JobFeed jobFeed;
+    private final EventStreamApi eventStreams;
 
     private ScorecastServer(ServerConfig config, Database database, UploadService uploads, JobRunner jobs, Javalin app, ApiKeys keys,
-                            List<Route> routes, String developmentKey, PlayerService player, NodeRelay relay, BlobStore blobs) {
+                            List<Route> routes, String developmentKey, PlayerService player, NodeRelay relay, BlobStore blobs,
+                            Dispatcher dispatcher, JobFeed jobFeed, EventStreamApi eventStreams) {
         this.blobs = blobs;
+        this.dispatcher = dispatcher;
+        this.jobFeed = jobFeed;
+        this.eventStreams = eventStreams;
         this.config = config;
         this.player = player;
         this.relay = relay;
@@ -137,7 +156,12 @@ public final class ScorecastServer implements AutoCloseable {
         var metrics = new Metrics(database, role.wire());
 
         ObjectMapper mapper = Json.mapper();
-        var jobRepository = new JobRepository(database, clock);
+        // Webhooks first: job, upload and stream changes write their deliveries through the outbox, in their own transactions.
+        var webhookRepository = new WebhookRepository(database);
+        var deliveries = new DeliveryRepository(database);
+        var outbox = new Outbox(webhookRepository, deliveries, mapper, config.webhooks().retryFor(), clock);
+        uploads.listen(outbox);
+        var jobRepository = new JobRepository(database, clock, outbox);
         var analyses = new AnalysisService(database, blobs, uploads, jobRepository, analysisEngine, quotas, mapper,
                 clock);
         GenreCatalog genres = GenreCatalog.builtIn();
@@ -151,12 +175,25 @@ public final class ScorecastServer implements AutoCloseable {
         var executions = new ExecutionService(database, blobs, uploads, plans, jobRepository, soundBank,
                 downloadLinks, quotas, mapper, scratch.root().resolve("executions"), clock);
         Supplier<String> nodeUrl = () -> config.nodeUrl(listening.get().port());
-        var streams = new StreamRegistry(database, clock, PlayerService.abandonedAfter(config.player().streamTtl()));
+        var streams = new StreamRegistry(database, clock, PlayerService.abandonedAfter(config.player().streamTtl()), outbox);
         PlayerService player = role.servesClients() ? startPlayer(config, soundBank, genres, streams, nodeUrl, downloadLinks, clock) : null;
         if (player != null) {
             metrics.player(player::streams, () -> player.engine().lateBlocks());
         }
         var relay = new NodeRelay(nodeUrl);
+
+        var webhooks = new Webhooks(database, webhookRepository, deliveries, outbox, quotas, config.webhooks(), AddressGuard.Resolver.SYSTEM, clock);
+        // Nodes that run jobs send the webhooks; nodes that answer clients stream progress events.
+        Dispatcher dispatcher = role.runsJobs() ? new Dispatcher(deliveries, webhookRepository, outbox,
+                new EventObjects(uploads, analyses, executions, genres, mapper),
+                new Sender(new AddressGuard(config.webhooks().allowLocal()), AddressGuard.Resolver.SYSTEM, defaultTls(), config.webhooks().timeout()),
+                config.webhooks(), clock, nodeId, mapper, java.util.random.RandomGenerator.getDefault()) : null;
+        JobFeed jobFeed = role.servesClients() ? new JobFeed(database, config.events().pollInterval()) : null;
+        EventStreamApi eventStreams = role.servesClients() ? new EventStreamApi(executions, analyses, jobFeed, genres, config.events(), mapper) : null;
+        var eventLinks = new EventLinks(downloadLinks, executions, analyses);
+        if (eventStreams != null) {
+            metrics.eventStreams(eventStreams::open);
+        }
 
         // One node at a time runs each sweep (db-scheduler's recurring tasks), on the clock every other service reads.
         var retention = new Retention(database, blobs, quotas, clock, config.retention().keep());
@@ -184,6 +221,7 @@ public final class ScorecastServer implements AutoCloseable {
                 })
                 .every("sweep-orphans", Duration.ofHours(6), orphans::sweep)
                 .every("forget-ended-streams", Duration.ofHours(1), () -> streams.forgetEndedBefore(clock.instant().minus(Duration.ofDays(1))))
+                .every("forget-webhook-deliveries", Duration.ofHours(6), () -> webhooks.forgetEndedBefore(clock.instant().minus(Webhooks.KEEP)))
                 .build();
         analyses.attach(jobs);
         executions.attach(jobs);
@@ -219,7 +257,7 @@ public final class ScorecastServer implements AutoCloseable {
                 var bodyCaps = bodyCaps(config);
                 // First, before authentication: a declared body over the cap is refused before anything reads it.
                 javalin.routes.beforeMatched(bodyCaps::check);
-                var authenticator = new Authenticator(keys, player);
+                var authenticator = new Authenticator(keys, player, eventLinks);
                 var inFlight = new RequestsInFlight(config.quotas().maxRequestsInFlight());
                 javalin.routes.beforeMatched(ctx -> {
                     if (!PUBLIC_PATHS.contains(ctx.path()) && !HealthApi.PATHS.contains(ctx.path())
@@ -237,7 +275,10 @@ public final class ScorecastServer implements AutoCloseable {
                         inFlight.leave(user);
                     }
                 });
-                new SyncAApi(uploads, analyses, plans, executions, genres, requests, config.uploads().maxChunkBytes()).register(javalin.routes);
+                new SyncAApi(uploads, analyses, plans, executions, genres, requests, config.uploads().maxChunkBytes(), eventLinks)
+                        .register(javalin.routes);
+                eventStreams.register(javalin.routes);
+                new WebhooksApi(webhooks, requests, config.webhooks().maxPerUser()).register(javalin.routes);
                 new SyncBApi(uploads, analyses, plans, executions, genres, config.analysisWait(), requests, multipartTemp,
                         config.uploads().maxChunkBytes()).register(javalin.routes);
                 new PlayerApi(player, new StreamRouting(player, relay), genres, requests).register(javalin.routes);
@@ -255,12 +296,16 @@ public final class ScorecastServer implements AutoCloseable {
             // Only now, holding the port: an earlier run of this node is surely gone, so what it held is free.
             uploads.recover();
             jobs.start();
+            if (dispatcher != null) {
+                dispatcher.start();
+            }
             if (role.runsJobs()) {
                 analyses.requeueUnfinished();
                 executions.requeueUnfinished();
             }
         } catch (RuntimeException e) {
             app.stop();
+            closeAll(dispatcher, jobFeed);
             relay.close();
             if (player != null) {
                 player.close();
@@ -280,7 +325,8 @@ public final class ScorecastServer implements AutoCloseable {
             LOG.warn("SCORECAST_NODE_URL is unset: nodes on other machines cannot forward player calls to {}; set it to this node's address",
                     nodeUrl.get());
         }
-        return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player, relay, blobs);
+        return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player, relay, blobs, dispatcher, jobFeed,
+                eventStreams);
     }
 
     /** JSON bodies up to SCORECAST_MAX_JSON_BYTES; a raw chunk up to the chunk limit; multipart bodies a chunk and a JSON part. */
@@ -307,6 +353,27 @@ public final class ScorecastServer implements AutoCloseable {
                     (System.nanoTime() - started) / 1_000_000);
         }
         return new PlayerService(liveEngine, streams, nodeUrl, downloadLinks, playerSettings.streamTtl(), clock);
+    }
+
+    /** The JDK's TLS with its default trust store: webhook receivers need a certificate any client would accept. */
+    private static javax.net.ssl.SSLSocketFactory defaultTls() {
+        try {
+            return javax.net.ssl.SSLContext.getDefault().getSocketFactory();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no default TLS context", e);
+        }
+    }
+
+    private static void closeAll(AutoCloseable... parts) {
+        for (AutoCloseable part : parts) {
+            if (part != null) {
+                try {
+                    part.close();
+                } catch (Exception e) {
+                    LOG.warn("closing {} failed", part.getClass().getSimpleName(), e);
+                }
+            }
+        }
     }
 
     private static void closeStore(BlobStore blobs) {
@@ -357,9 +424,20 @@ public final class ScorecastServer implements AutoCloseable {
         return jobs.nodeId();
     }
 
+    /** This node's webhook sender; none on an api node. Tests run a round of deliveries with it. */
+    public Optional<Dispatcher> webhookDispatcher() {
+        return Optional.ofNullable(dispatcher);
+    }
+
+    /** Progress event streams open on this node. */
+    public int openEventStreams() {
+        return eventStreams == null ? 0 : eventStreams.open();
+    }
+
     @Override
     public void close() {
         app.stop();
+        closeAll(dispatcher, jobFeed);
         relay.close();
         if (player != null) {
             player.close();

@@ -56,6 +56,10 @@ final class Api {
         return send(request(path).GET());
     }
 
+    Response delete(String path) {
+        return send(request(path).DELETE());
+    }
+
     /** The body of a GET as bytes (images, audio); fails on anything but 200. */
     byte[] getBytes(String path) {
         try {

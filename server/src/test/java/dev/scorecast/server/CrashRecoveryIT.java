@@ -24,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * mid-assembly, mid-analysis, in each execution stage) and started again on the same data
  * directory, again and again. Afterwards: no upload is left assembling, every job has ended within
  * its deadline, every finished execution's outputs download, every row's files exist, and no file
- * is left that no row refers to. {@code -Dscorecast.crash.kills=200} is the benchmark run.
+ * is left that no row refers to. Webhooks too: every ended job's terminal event and every completed
+ * upload's event reaches a receiver that was listening throughout, however often the server died
+ * around it (at least once; duplicates are allowed). {@code -Dscorecast.crash.kills=200} is the benchmark run.
  */
 class CrashRecoveryIT {
     @TempDir
@@ -34,7 +36,10 @@ class CrashRecoveryIT {
     void killedAtRandomPointsItComesBackWhole() throws Exception {
         int kills = Integer.getInteger("scorecast.crash.kills", 20);
         Random random = new Random(Long.getLong("scorecast.crash.seed", 20261123L));
-        ChildServer server = ChildServer.start(data, Map.of());
+        // Webhooks to a receiver in this process (local delivery allowed), looked for often.
+        Map<String, String> settings = Map.of("SCORECAST_WEBHOOKS_ALLOW_LOCAL", "true", "SCORECAST_WEBHOOKS_POLL_MS", "100");
+        var receiver = dev.scorecast.server.webhooks.Receiver.start().answer(200);
+        ChildServer server = ChildServer.start(data, settings);
         String key = server.firstKey;
         List<String> uploads = new ArrayList<>();
         List<String> jobs = new ArrayList<>();
@@ -42,6 +47,7 @@ class CrashRecoveryIT {
         try {
             // One analysed video to execute plans on in later rounds.
             Api api = server.api(key);
+            assertEquals(201, api.postJson("/webhooks", Map.of("url", receiver.url("/crash"))).status());
             Api.Response done = Uploads.uploadA(api, Videos.withCuts(), "video/mp4", 2);
             uploads.add(done.body().get("upload_id").asText());
             JsonNode started = api.postJson("/sync/video_analysis", Map.of("video_id", done.body().get("video_id").asText())).body();
@@ -91,7 +97,7 @@ class CrashRecoveryIT {
                 } catch (Exception interrupted) {
                     // the connection died with the server: expected
                 }
-                server = ChildServer.start(data, Map.of());
+                server = ChildServer.start(data, settings);
                 System.out.printf("crash: kill %d of %d at point %d after %d ms%n", round + 1, kills, point, delay);
             }
 
@@ -111,12 +117,42 @@ class CrashRecoveryIT {
                 }
             }
             System.out.println("crash: jobs ended " + outcomes + ", uploads " + uploads.size());
+            // Every ended job and every completed upload was told, whatever the kills interrupted.
+            Set<String> expected = new HashSet<>();
+            for (String job : jobs) {
+                JsonNode status = api2.postJson("/sync/status", Map.of("job_id", job)).body();
+                expected.add(status.get("kind").asText() + (status.get("status").asText().equals("finished") ? ".finished" : ".failed") + " " + job);
+            }
+            for (String upload : uploads) {
+                JsonNode status = api2.get("/sync/upload_status?upload_id=" + upload).body();
+                if ("complete".equals(status.path("state").asText())) {
+                    expected.add("upload.completed " + upload);
+                }
+            }
+            Set<String> told = new HashSet<>();
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            while (!told.containsAll(expected) && System.nanoTime() < deadline) {
+                told.clear();
+                for (var got : receiver.all()) {
+                    JsonNode event = Api.JSON.readTree(got.body());
+                    told.add(event.get("type").asText() + " " + event.at("/data/" + (event.get("type").asText().startsWith("upload")
+                            ? "upload_id" : "job_id")).asText());
+                }
+                Thread.sleep(100);
+            }
+            Set<String> missing = new HashSet<>(expected);
+            missing.removeAll(told);
+            assertEquals(Set.of(), missing, "events never delivered");
+            long duplicates = receiver.all().size() - receiver.all().stream().map(r -> r.header("Scorecast-Event-Id")).distinct().count();
+            System.out.println("crash: webhooks: " + expected.size() + " events expected, all delivered, " + duplicates
+                    + " sent again after a kill (at least once)");
             for (String upload : uploads) {
                 JsonNode status = api2.get("/sync/upload_status?upload_id=" + upload).body();
                 assertTrue(!"assembling".equals(status.path("state").asText()), "upload " + upload + " left assembling: " + status);
             }
         } finally {
             server.close();
+            receiver.close();
         }
         checkFilesAgainstRows();
     }

@@ -58,7 +58,8 @@ class EndpointFuzzTest {
             Map.entry("POST /player/toggle_vocals", List.of("vocals")),
             Map.entry("POST /player/create-stream", List.of()),
             Map.entry("POST /player/end_stream", List.of()),
-            Map.entry("POST /player/stop", List.of()));
+            Map.entry("POST /player/stop", List.of()),
+            Map.entry("POST /webhooks", List.of("url", "events")));
 
     @TempDir
     static Path data;
@@ -67,7 +68,8 @@ class EndpointFuzzTest {
     void twoUsersSwappingIdsNeverGetA5xxAHangOrTheOthersObjects() throws Exception {
         int requests = Integer.getInteger("scorecast.fuzz.requests", 1500);
         long seed = Long.getLong("scorecast.fuzz.seed", 20261123L);
-        try (TestServer server = TestServer.start(data, Map.of("SCORECAST_WORKERS", "1"))) {
+        // Local webhook delivery allowed, so that both users can register endpoints (on a closed port of this machine).
+        try (TestServer server = TestServer.start(data, Map.of("SCORECAST_WORKERS", "1", "SCORECAST_WEBHOOKS_ALLOW_LOCAL", "true"))) {
             String base = "http://127.0.0.1:" + server.port();
             World world = World.build(server);
             List<String> endpoints = endpoints();
@@ -200,6 +202,13 @@ class EndpointFuzzTest {
                 if (r.nextBoolean()) {
                     query.put("count", r.nextBoolean() ? String.valueOf(r.nextInt(40) - 2) : junkString(r));
                 }
+            } else if (path.equals("/sync/events")) {
+                query.put(r.nextBoolean() ? "execution_id" : "analysis_id", id(w, r, r.nextBoolean() ? "execution" : "analysis", asBob, alices));
+                if (r.nextInt(4) == 0) {
+                    query.put("last_event_id", junkString(r));
+                }
+            } else if (path.equals("/webhooks/{webhook_id}/deliveries") && r.nextBoolean()) {
+                query.put("limit", r.nextBoolean() ? String.valueOf(r.nextInt(120) - 10) : junkString(r));
             } else if (path.equals("/player/stream")) {
                 query.put("format", r.nextBoolean() ? "wav" : junkString(r));
                 if (r.nextBoolean()) {
@@ -211,6 +220,13 @@ class EndpointFuzzTest {
                 String[] files = {"app.js", "studio.css", "pcm-worklet.js", "nothing.js", "..%2Fopenapi.json"};
                 path = "/studio/" + (r.nextInt(4) == 0 ? URLEncoder.encode(junkString(r), StandardCharsets.UTF_8)
                         : files[r.nextInt(files.length)]);
+            }
+            if (path.startsWith("/webhooks/")) {
+                // Both users' endpoints and deliveries, or junk, in the path.
+                path = path.replace("{webhook_id}", URLEncoder.encode(id(w, r, "webhook", asBob, alices), StandardCharsets.UTF_8));
+                if (path.contains("{delivery_id}")) {
+                    path = path.replace("{delivery_id}", URLEncoder.encode(id(w, r, "delivery", asBob, alices), StandardCharsets.UTF_8));
+                }
             }
             StringBuilder url = new StringBuilder(base).append(path);
             String sep = "?";
@@ -227,6 +243,8 @@ class EndpointFuzzTest {
         b.timeout(PATIENCE);
         if (method.equals("GET")) {
             b.GET();
+        } else if (method.equals("DELETE")) {
+            b.DELETE();
         } else if (path.equals("/sync/upload_chunk")) {
             b.header("X-Upload-Id", headerSafe(id(w, r, "upload", asBob, alices))).header("X-Chunk-Index", r.nextInt(4) == 0
                     ? headerSafe(junkString(r)) : String.valueOf(r.nextInt(5) - 1));
@@ -399,7 +417,7 @@ class EndpointFuzzTest {
             Api a = server.alice();
             Api b = server.bob();
             String secretName = "alice-private-" + UUID.randomUUID() + ".mp4";
-            World w = new World(server.aliceKey, server.bobKey, Set.of(secretName));
+            World w = new World(server.aliceKey, server.bobKey, new java.util.HashSet<>(Set.of(secretName)));
             byte[] video = Uploads.read(Videos.fourScenes());
             String upload = Uploads.initA(a, secretName, video.length, "video/mp4");
             Uploads.chunkA(a, upload, 0, video);
@@ -429,6 +447,16 @@ class EndpointFuzzTest {
             w.bob.put("task", Uploads.initB(b, "bob.mp4"));
             w.bob.put("experience", "house-rooftop");
             w.bobToken = b.postJson("/player/create-stream", "").body().get("session_token").asText();
+            // Webhook endpoints on a closed port: their deliveries fail and wait, which is all the fuzz needs of them.
+            String hookUrl = "http://127.0.0.1:9/alice-" + UUID.randomUUID();
+            JsonNode hook = a.postJson("/webhooks", Map.of("url", hookUrl)).body();
+            w.alice.put("webhook", hook.get("webhook_id").asText());
+            w.aliceSecrets.add(hookUrl);
+            w.aliceSecrets.add(hook.get("secret").asText());
+            w.alice.put("delivery", a.postJson("/webhooks/" + w.alice.get("webhook") + "/test", "").body().get("delivery_id").asText());
+            JsonNode bobHook = b.postJson("/webhooks", Map.of("url", "http://127.0.0.1:9/bob")).body();
+            w.bob.put("webhook", bobHook.get("webhook_id").asText());
+            w.bob.put("delivery", b.postJson("/webhooks/" + w.bob.get("webhook") + "/test", "").body().get("delivery_id").asText());
             return w;
         }
 

@@ -84,6 +84,23 @@ final class OpenApiContract {
         return out;
     }
 
+    /**
+     * What is wrong with answering {@code method path} with {@code status} and a body of media type
+     * {@code contentType} (a stream the caller reads itself, such as text/event-stream): the status
+     * must be listed, and when the document names media types for it, this one must be among them.
+     */
+    List<String> streamViolations(String method, String path, int status, String contentType) {
+        List<String> out = new ArrayList<>(violations(method, path, status, null));
+        JsonNode operation = operation(method, path);
+        JsonNode content = operation == null ? null : operation.path("responses").path(String.valueOf(status)).get("content");
+        String type = contentType == null ? "" : contentType.split(";")[0].strip().toLowerCase(Locale.ROOT);
+        if (content != null && content.size() > 0 && !content.has(type)) {
+            out.add(method + " " + path + " -> " + status + ": answered " + contentType + ", the document lists "
+                    + String.join(", ", iterable(content.fieldNames())));
+        }
+        return out;
+    }
+
     private JsonNode operation(String method, String path) {
         String template = template(path);
         return template == null ? null : document.path("paths").path(template).get(method.toLowerCase(Locale.ROOT));

@@ -49,6 +49,36 @@ class PostgresTest {
         });
     }
 
+    /**
+     * Webhooks' SQL on PostgreSQL: the outbox written in the upload's transaction, the due query (in order per object),
+     * claims, attempts and the listing; an upload.completed and a test event arrive signed, the second after a retry.
+     */
+    @Test
+    void webhooksAreQueuedClaimedAndDeliveredOnPostgres() throws Exception {
+        inSchema(url -> {
+            try (var receiver = dev.scorecast.server.webhooks.Receiver.start().answer(200, 500);
+                 TestServer server = TestServer.start(data, Map.of("SCORECAST_DB_URL", url, "SCORECAST_WEBHOOKS_ALLOW_LOCAL", "true",
+                         "SCORECAST_WEBHOOKS_POLL_MS", "50"))) {
+                var hook = WebhooksTest.register(server.alice(), receiver.url("/pg"), java.util.List.of("upload.completed"));
+                String webhookId = hook.get("webhook_id").asText();
+                String test = server.alice().postJson("/webhooks/" + webhookId + "/test", "").body().get("delivery_id").asText();
+                WebhooksTest.awaitDelivery(server.alice(), webhookId, test, d -> d.get("attempts").size() == 1);
+                Api.Response uploaded = Uploads.uploadA(server.alice(), Videos.silentMp4(), "video/mp4", 1);
+                assertEquals(200, uploaded.status(), uploaded::toString);
+                var received = receiver.await(() -> 2, java.time.Duration.ofSeconds(20));
+                var event = Api.JSON.readTree(received.get(1).body());
+                assertEquals("upload.completed", event.get("type").asText());
+                assertEquals(uploaded.body().get("video_id").asText(), event.at("/data/video_id").asText());
+                assertEquals(true, dev.scorecast.server.webhooks.WebhookSignature.verify(hook.get("secret").asText(),
+                        received.get(1).header("Scorecast-Signature"), received.get(1).body(), java.time.Instant.now(), java.time.Duration.ofMinutes(5)));
+                assertEquals(404, server.bob().get("/webhooks/" + webhookId + "/deliveries").status());
+                var listed = server.alice().get("/webhooks/" + webhookId + "/deliveries").body().get("deliveries");
+                assertEquals(2, listed.size());
+                assertEquals(500, listed.get(1).get("last_status_code").asInt(), listed::toString);
+            }
+        });
+    }
+
     private static void inSchema(PostgresSchema.WithDatabase test) throws Exception {
         PostgresSchema.run(test);
     }

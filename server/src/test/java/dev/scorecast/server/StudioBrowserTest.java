@@ -348,6 +348,12 @@ class StudioBrowserTest {
                 tid("execute").click();
                 await("the result", Duration.ofSeconds(150), () -> tid("result").isDisplayed());
                 check(tid("execution-status").getText().toLowerCase().contains("finished"), "finished status: " + tid("execution-status").getText());
+                // Progress came as Server-Sent Events (the signed events_url), not by polling /sync/status.
+                check("events".equals(js("return window.scorecastStudio.progressVia")),
+                        "the studio followed the execution through /sync/events: " + js("return window.scorecastStudio.progressVia"));
+                ResponseData events = awaitResponse(0, "/sync/events?execution_id=", Duration.ofSeconds(10));
+                check(events.getStatus() == 200 && String.valueOf(header(events, "content-type")).startsWith("text/event-stream"),
+                        "the execution's event stream answered " + events.getStatus());
                 Map<?, ?> played = (Map<?, ?>) jsAsync("""
                         const v = document.querySelector('[data-testid=result-video]');
                         if (v.readyState < 1) await new Promise((r) => v.addEventListener('loadedmetadata', r, { once: true }));

@@ -374,7 +374,7 @@ public final class MarkerArrangement {
             }
             accents.sort(Comparator.comparingDouble(Hit::time));
             out.add(new Section(s.index(), s.start(), s.end(), s.label(), s.tempo(), s.meter(), s.bars(), s.residual(), s.key(), s.mode(),
-                    s.intensity(), s.progression(), s.instruments(), hit, s.lyrics(), s.voiceover(), accents));
+                    s.intensity(), s.progression(), s.instruments(), hit, s.lyrics(), s.voiceover(), accents, s.barIntensity()));
         }
         return out;
     }
@@ -417,7 +417,8 @@ public final class MarkerArrangement {
                     Map<String, Instrument> with = new LinkedHashMap<>(s.instruments());
                     with.put("fx", fx);
                     out.set(i, new Section(s.index(), s.start(), s.end(), s.label(), s.tempo(), s.meter(), s.bars(), s.residual(), s.key(),
-                            s.mode(), s.intensity(), s.progression(), with, s.hit(), s.lyrics(), s.voiceover(), s.accents()));
+                            s.mode(), s.intensity(), s.progression(), with, s.hit(), s.lyrics(), s.voiceover(), s.accents(),
+                            s.barIntensity()));
                 }
             }
         }

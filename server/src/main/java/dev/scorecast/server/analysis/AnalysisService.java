@@ -42,6 +42,8 @@ import org.slf4j.LoggerFactory;
 public final class AnalysisService {
     public static final String TASK = "analyse-video";
     public static final String KIND = "analysis";
+    /** The one stage of an analysis, as /sync/events names it. */
+    public static final String STAGE = "analyse";
     private static final Logger LOG = LoggerFactory.getLogger(AnalysisService.class);
 
     private final QuotaGuard quotas;
@@ -143,13 +145,13 @@ public final class AnalysisService {
         if (!jobs.startOrGiveUp(jobId)) {
             return;
         }
-        jobs.progress(jobId, JobStatus.PROCESSING, 0, "Analysing the picture and the sound.");
+        jobs.progress(jobId, JobStatus.PROCESSING, 0, STAGE, "Analysing the picture and the sound.");
         try {
             Video video = uploads.video(new Principal(job.owner()), record.videoId());
             var facts = new VideoFacts(video.duration(), video.width(), video.height(), video.fps(), video.frames(), video.hasAudio(),
                     video.videoCodec(), video.rotation());
             JobDeadline deadline = JobDeadline.forVideo(video.duration(), clock);
-            var throttle = new ProgressThrottle(fraction -> jobs.progress(jobId, JobStatus.PROCESSING, Math.min(0.99, fraction),
+            var throttle = new ProgressThrottle(fraction -> jobs.progress(jobId, JobStatus.PROCESSING, Math.min(0.99, fraction), STAGE,
                     "Analysing the picture and the sound."));
             java.util.function.DoubleConsumer progressThrottle = fraction -> {
                 deadline.check();
@@ -164,7 +166,7 @@ public final class AnalysisService {
             String key = "analyses/" + record.id() + "/analysis.json";
             blobs.write(key, new ByteArrayInputStream(json.writeValueAsBytes(analysis)), Long.MAX_VALUE, "analysis", false);
             database.query(c -> Rows.update(c, "UPDATE analyses SET result_key = ? WHERE id = ?", key, record.id()));
-            jobs.progress(jobId, JobStatus.FINISHED, 1, "Analysis finished: " + analysis.cuts().size() + " transitions, "
+            jobs.progress(jobId, JobStatus.FINISHED, 1, STAGE, "Analysis finished: " + analysis.cuts().size() + " transitions, "
                     + analysis.scenes().size() + " scenes.");
         } catch (ScorecastException e) {
             jobs.fail(jobId, e.code(), e.field(), e.getMessage());
@@ -196,6 +198,12 @@ public final class AnalysisService {
         return database.query(c -> Rows.one(c, "SELECT * FROM analyses WHERE owner = ? AND job_id = ?",
                         AnalysisService::record, owner.user(), jobId))
                 .flatMap(record -> jobs.find(owner, jobId).map(job -> new AnalysisState(record, job)));
+    }
+
+    /** Whose analysis {@code analysisId} is (a signed events link names the analysis, not its owner). */
+    public Optional<Principal> ownerOf(String analysisId) {
+        return database.query(c -> Rows.one(c, "SELECT owner FROM analyses WHERE id = ?", row -> new Principal(row.getString("owner")),
+                analysisId));
     }
 
     public AnalysisState byId(Principal owner, String analysisId) {

@@ -10,7 +10,8 @@ import java.util.Optional;
 /**
  * Checks {@code Authorization: Bearer <key>} before every API handler and remembers whose call it
  * is. Player calls ({@code /player/...}) also accept the session token of the caller's stream, and
- * the stream itself its signed link (so that {@code <audio src>} needs no header).
+ * the stream itself its signed link (so that {@code <audio src>} needs no header), and a job's event
+ * stream its signed events link (so that EventSource needs none either).
  */
 public final class Authenticator {
     static final String PLAYER_PREFIX = "/player/";
@@ -21,10 +22,13 @@ public final class Authenticator {
     private final ApiKeys keys;
     /** The player vouches for its own credentials (session tokens, signed stream links); nothing else here knows streams. */
     private final PlayerService player;
+    /** Signed links to one job's events (EventSource sends no header). */
+    private final EventLinks eventLinks;
 
-    public Authenticator(ApiKeys keys, PlayerService player) {
+    public Authenticator(ApiKeys keys, PlayerService player, EventLinks eventLinks) {
         this.keys = keys;
         this.player = player;
+        this.eventLinks = eventLinks;
     }
 
     public void authenticate(Context ctx) {
@@ -33,6 +37,12 @@ public final class Authenticator {
             ctx.attribute(ATTRIBUTE, player.streamLink(ctx.path(), ctx.queryParam("stream_id"), ctx.queryParam("expires"),
                     ctx.queryParam("signature")).orElseThrow(() -> new ApiErrors.Unauthorized(
                     "The stream link is not valid or has expired; use the stream_url from create-stream.", REALM)));
+            return;
+        }
+        if (ctx.path().equals(EventStreamApi.PATH) && ctx.header("Authorization") == null && ctx.queryParam("signature") != null) {
+            ctx.attribute(ATTRIBUTE, eventLinks.verify(ctx.queryParam("execution_id"), ctx.queryParam("analysis_id"), ctx.queryParam("expires"),
+                    ctx.queryParam("signature")).orElseThrow(() -> new ApiErrors.Unauthorized("The events link is not valid or has expired;"
+                    + " use the events_url of /sync/execute or /sync/video_analysis, or send Authorization: Bearer <API key>.", REALM)));
             return;
         }
         String header = ctx.header("Authorization");

@@ -14,7 +14,6 @@ import dev.scorecast.server.execution.ExecutionService.ExecutionState;
 import dev.scorecast.server.execution.PlanService;
 import dev.scorecast.server.execution.StoredPlan;
 import dev.scorecast.server.auth.Principal;
-import dev.scorecast.server.jobs.Job;
 import dev.scorecast.server.upload.Chunk;
 import dev.scorecast.server.upload.ChunkReceipt;
 import dev.scorecast.server.upload.CompletedUpload;
@@ -30,7 +29,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.regex.Pattern;
 
 /** Sync variant A: {@code /sync/...}, JSON bodies and raw octet-stream chunks. */
@@ -42,20 +40,22 @@ public final class SyncAApi {
     private final PlanService plans;
     private final ExecutionService executions;
     private final Scoring scoring;
-    private final JobViews views;
+    private final StatusObjects statuses;
     private final Requests requests;
     private final long maxChunkBytes;
+    private final EventLinks eventLinks;
 
     public SyncAApi(UploadService uploads, AnalysisService analyses, PlanService plans, ExecutionService executions,
-                    GenreCatalog genres, Requests requests, long maxChunkBytes) {
+                    GenreCatalog genres, Requests requests, long maxChunkBytes, EventLinks eventLinks) {
         this.uploads = uploads;
         this.analyses = analyses;
         this.plans = plans;
         this.executions = executions;
         this.scoring = new Scoring(genres, executions);
-        this.views = new JobViews(analyses, requests.mapper());
+        this.statuses = new StatusObjects(analyses, executions, scoring, new JobViews(analyses, requests.mapper()));
         this.requests = requests;
         this.maxChunkBytes = maxChunkBytes;
+        this.eventLinks = eventLinks;
     }
 
     public void register(RoutesConfig routes) {
@@ -94,7 +94,8 @@ public final class SyncAApi {
         Plan plan = edited == null ? scoring.clientPlan(PlanJson.write(stored.plan()), video) : scoring.clientPlan(edited, video);
         ExecutionState state = executions.start(owner, video.id(), stored.analysisKey(), plan.withId(stored.id()));
         ctx.json(new ExecutionStarted(state.job().id(), state.record().id(), state.job().status().wire(),
-                "Execution queued; poll /sync/status with this job_id."));
+                "Execution queued; follow it at events_url (Server-Sent Events) or poll /sync/status with this job_id.",
+                eventLinks.forExecution(state.record().id())));
     }
 
     private void analyse(Context ctx) {
@@ -103,32 +104,15 @@ public final class SyncAApi {
         fields.check();
         Principal owner = Authenticator.principal(ctx);
         AnalysisState state = analyses.start(owner, uploads.video(owner, videoId));
-        ctx.json(new AnalysisStarted(state.job().id(), state.record().id(), videoId, state.job().status().wire()));
+        ctx.json(new AnalysisStarted(state.job().id(), state.record().id(), videoId, state.job().status().wire(),
+                eventLinks.forAnalysis(state.record().id())));
     }
 
     private void status(Context ctx) {
         JsonFields fields = requests.body(ctx);
         String jobId = fields.requiredString("job_id");
         fields.check();
-        Principal owner = Authenticator.principal(ctx);
-        Optional<ExecutionState> execution = executions.byJob(owner, jobId);
-        if (execution.isPresent()) {
-            ExecutionState state = execution.get();
-            Job job = state.job();
-            ctx.json(new ExecutionStatus(job.id(), job.kind(), job.status().wire(), job.progress(), job.message(), job.errorCode(),
-                    job.errorField(), state.record().id(), scoring.url(state), scoring.queryUrl(state), scoring.links(state)));
-            return;
-        }
-        Optional<AnalysisState> analysis = analyses.byJob(owner, jobId);
-        if (analysis.isEmpty()) {
-            ctx.json(new Inactive(jobId, "inactive", "There is no job " + jobId
-                    + " for this API key; use the job_id from /sync/video_analysis or /sync/execute."));
-            return;
-        }
-        AnalysisState state = analysis.get();
-        Job job = state.job();
-        ctx.json(new Status(job.id(), job.kind(), job.status().wire(), job.progress(), job.message(),
-                job.errorCode(), job.errorField(), state.record().id(), views.analysisOf(state)));
+        ctx.json(statuses.ofJob(Authenticator.principal(ctx), jobId));
     }
 
     private void initialize(Context ctx) {
@@ -194,9 +178,13 @@ public final class SyncAApi {
         String uploadId = fields.requiredString("upload_id");
         fields.check();
         CompletedUpload done = uploads.complete(Authenticator.principal(ctx), Variant.A, uploadId, null);
-        Video v = done.video();
-        ctx.json(new Completed(done.upload().id(), v.id(), v.duration(), v.width(), v.height(), v.fps(), v.hasAudio(),
-                v.container(), v.videoCodec(), v.rotation(), v.frames(), v.size(), v.crc32c()));
+        ctx.json(completed(done.upload().id(), done.video()));
+    }
+
+    /** What complete answers; also the data of an upload.completed webhook. */
+    static Completed completed(String uploadId, Video v) {
+        return new Completed(uploadId, v.id(), v.duration(), v.width(), v.height(), v.fps(), v.hasAudio(),
+                v.container(), v.videoCodec(), v.rotation(), v.frames(), v.size(), v.crc32c());
     }
 
     private static int chunkIndex(String header) {
@@ -210,21 +198,12 @@ public final class SyncAApi {
         }
     }
 
-    record AnalysisStarted(String jobId, String analysisId, String videoId, String status) {}
-
-    record Inactive(String jobId, String status, String message) {}
+    /** {@code events_url}: the job's progress as Server-Sent Events, signed so that it needs no Authorization header (EventSource). */
+    record AnalysisStarted(String jobId, String analysisId, String videoId, String status, String eventsUrl) {}
 
     record Generated(String planId, JsonNode plan) {}
 
-    record ExecutionStarted(String jobId, String executionId, String status, String message) {}
-
-    /** {@code url}: the video when finished, the failure report after an error; {@code queryurl}: results.json. */
-    record ExecutionStatus(String jobId, String kind, String status, double progress, String message, String error, String field,
-                           String executionId, String url, String queryurl, java.util.Map<String, String> links) {}
-
-    /** {@code error} and {@code field} are set when the job failed; {@code analysis} once it finished. */
-    record Status(String jobId, String kind, String status, double progress, String message, String error, String field,
-                  String analysisId, JsonNode analysis) {}
+    record ExecutionStarted(String jobId, String executionId, String status, String message, String eventsUrl) {}
 
     record Initialized(String uploadId, long chunkSize, String expiresAt) {}
 

@@ -14,6 +14,11 @@ public final class Ids {
         return prefix + "_" + randomBase32(26);
     }
 
+    /** 160 random bits in lowercase base32, for secrets. */
+    public static String secret() {
+        return randomBase32(32);
+    }
+
     static String randomBase32(int length) {
         var text = new StringBuilder(length);
         for (int i = 0; i < length; i++) {

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The command line: {@code serve}, {@code keys create|list|revoke}, {@code analyse}, {@code score}
+ * The command line: {@code serve}, {@code keys create|list|revoke}, {@code webhooks ...}, {@code analyse}, {@code score}
  * and {@code help}. Usage asked for ({@code help}, {@code --help}, {@code -h}, or {@code --help}
  * after a command) goes to standard output with exit status 0; usage given because the arguments
  * were wrong goes to standard error with exit status 2.
@@ -30,6 +30,7 @@ public final class ScorecastCli {
                     scorecast keys create --user NAME  print a new API key for NAME (shown once)
                     scorecast keys list [--user NAME]  key ids, users, when made and revoked (never the secrets)
                     scorecast keys revoke KEY_ID       refuse that key from now on""",
+            "webhooks", WebhooksCommand.USAGE,
             "analyse", """
                     scorecast analyse VIDEO [--timeline OUT.png]
                                                        print the analysis JSON; draw it on a time axis""",
@@ -78,6 +79,9 @@ public final class ScorecastCli {
             }
             if (!args.isEmpty() && args.getFirst().equals("keys")) {
                 return KeysCommand.run(args.subList(1, args.size()), ServerConfig.from(env), out, err);
+            }
+            if (!args.isEmpty() && args.getFirst().equals("webhooks")) {
+                return WebhooksCommand.run(args.subList(1, args.size()), ServerConfig.from(env), out, err);
             }
             if (!args.isEmpty() && (args.getFirst().equals("analyse") || args.getFirst().equals("analyze"))
                     && (args.size() == 2 || args.size() == 4 && args.get(2).equals("--timeline"))) {

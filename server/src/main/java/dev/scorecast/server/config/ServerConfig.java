@@ -32,7 +32,9 @@ public record ServerConfig(
         StorageSettings storage,
         Optional<String> nodeIdSetting,
         Duration jobHeartbeat,
-        RetentionSettings retention) {
+        RetentionSettings retention,
+        WebhookSettings webhooks,
+        EventStreamSettings events) {
 
     public ServerConfig {
         Objects.requireNonNull(host);
@@ -47,6 +49,8 @@ public record ServerConfig(
         Objects.requireNonNull(storage);
         Objects.requireNonNull(nodeIdSetting);
         Objects.requireNonNull(retention);
+        Objects.requireNonNull(webhooks);
+        Objects.requireNonNull(events);
         if (jobHeartbeat.isNegative() || jobHeartbeat.isZero() || jobHeartbeat.toSeconds() > 10) {
             throw new InvalidParameter("SCORECAST_JOB_HEARTBEAT_SECONDS",
                     "SCORECAST_JOB_HEARTBEAT_SECONDS must be 1 to 10: a dead worker's jobs move after six missed heartbeats, within a minute.");
@@ -90,19 +94,21 @@ public record ServerConfig(
                 StorageSettings.from(settings),
                 Optional.ofNullable(env.get("SCORECAST_NODE_ID")).map(String::strip).filter(id -> !id.isEmpty()).map(ServerConfig::checkNodeId),
                 Duration.ofSeconds(settings.integer("SCORECAST_JOB_HEARTBEAT_SECONDS", 5)),
-                RetentionSettings.from(settings));
+                RetentionSettings.from(settings),
+                WebhookSettings.from(settings),
+                EventStreamSettings.from(settings));
     }
 
     /** The same configuration listening on another port (tests use port 0). */
     public ServerConfig withPort(int newPort) {
         return new ServerConfig(host, newPort, dataDir, dbUrl, publicUrlSetting, nodeUrlSetting, soundFont, uploads, maxJsonBytes, workerThreads,
-                analysisWait, player, quotas, role, storage, nodeIdSetting, jobHeartbeat, retention);
+                analysisWait, player, quotas, role, storage, nodeIdSetting, jobHeartbeat, retention, webhooks, events);
     }
 
     /** The same configuration in another role ({@code serve --role} overrides SCORECAST_ROLE). */
     public ServerConfig withRole(Role newRole) {
         return new ServerConfig(host, port, dataDir, dbUrl, publicUrlSetting, nodeUrlSetting, soundFont, uploads, maxJsonBytes, workerThreads,
-                analysisWait, player, quotas, newRole, storage, nodeIdSetting, jobHeartbeat, retention);
+                analysisWait, player, quotas, newRole, storage, nodeIdSetting, jobHeartbeat, retention, webhooks, events);
     }
 
     /**

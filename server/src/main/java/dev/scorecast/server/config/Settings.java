@@ -35,6 +35,19 @@ final class Settings {
         }
     }
 
+    /** true or false (also 1/0, yes/no), failing with the variable's name on anything else. */
+    boolean flag(String name, boolean fallback) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "true", "1", "yes" -> true;
+            case "false", "0", "no" -> false;
+            default -> throw new InvalidParameter(name, name + " must be true or false, not \"" + value + "\".");
+        };
+    }
+
     /** A byte count: plain digits, or digits followed by KiB, MiB or GiB. */
     long bytes(String name, long fallback) {
         String value = env.get(name);

@@ -79,20 +79,44 @@ public final class Database implements AutoCloseable {
         return sqlite ? "" : " FOR UPDATE";
     }
 
+    /** What {@link #afterCommit} collected for the transaction running on this thread. */
+    private static final ThreadLocal<java.util.List<Runnable>> AFTER_COMMIT = new ThreadLocal<>();
+
     /** Runs {@code work} in one transaction, committed when it returns and rolled back when it throws. */
     public <T> T transaction(SqlWork<T> work) {
+        var afterCommit = new java.util.ArrayList<Runnable>();
+        var outer = AFTER_COMMIT.get();
+        AFTER_COMMIT.set(afterCommit);
+        T result;
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             try {
-                T result = work.run(connection);
+                result = work.run(connection);
                 connection.commit();
-                return result;
             } catch (SQLException | RuntimeException e) {
                 connection.rollback();
                 throw e;
             }
         } catch (SQLException e) {
             throw new DatabaseException(e);
+        } finally {
+            AFTER_COMMIT.set(outer);
+        }
+        afterCommit.forEach(Runnable::run);
+        return result;
+    }
+
+    /**
+     * Runs {@code action} once the transaction running on this thread has committed (at once when
+     * none runs); never when it rolls back. For telling another thread to look at rows this
+     * transaction writes: told earlier, it could look before they are there.
+     */
+    public static void afterCommit(Runnable action) {
+        var pending = AFTER_COMMIT.get();
+        if (pending == null) {
+            action.run();
+        } else {
+            pending.add(action);
         }
     }
 

@@ -174,7 +174,7 @@ public final class ExecutionService {
         }
         AtomicReference<Stage> stage = new AtomicReference<>(Stage.COMPOSE);
         Path work = workRoot.resolve(record.id());
-        jobs.progress(jobId, JobStatus.PROCESSING, 0, "Composing.");
+        jobs.progress(jobId, JobStatus.PROCESSING, 0, Stage.COMPOSE.wire(), "Composing.");
         BlobStore.Staged source = null;
         BlobStore.Staged audio = null;
         try {
@@ -186,12 +186,17 @@ public final class ExecutionService {
             var inputs = new Execution.Inputs(source.path(), Optional.ofNullable(audio).map(BlobStore.Staged::path),
                     plans.analysis(record.analysisKey()), plan, title(video.fileName()));
             var throttle = new ProgressThrottle(fraction -> jobs.progress(jobId, JobStatus.PROCESSING, Math.min(0.99, fraction),
-                    message(stage.get())));
+                    stage.get().wire(), message(stage.get())));
             Directories.deleteTree(work);
             JobDeadline deadline = JobDeadline.forVideo(video.duration(), clock);
             new Execution(soundBank.get()).run(inputs, work, linksFor(record.id()), (s, fraction) -> {
-                stage.set(s);
+                // Stages only move on: the master's last pass still reports while the mux has started.
+                Stage was = stage.getAndAccumulate(s, (a, b) -> b.ordinal() > a.ordinal() ? b : a);
                 deadline.check();
+                if (s.ordinal() > was.ordinal()) {
+                    // A new stage is written at once (progress events show it), not at the next percent.
+                    jobs.progress(jobId, JobStatus.PROCESSING, Math.min(0.99, fraction), s.wire(), message(s));
+                }
                 throttle.accept(fraction);
             });
             String prefix = "executions/" + record.id() + "/out";
@@ -202,7 +207,7 @@ public final class ExecutionService {
                 }
             }
             database.query(c -> Rows.update(c, "UPDATE executions SET outputs = ?, failure_key = NULL WHERE id = ?", prefix, record.id()));
-            jobs.progress(jobId, JobStatus.FINISHED, 1, "Finished: the video with its new music is ready.");
+            jobs.progress(jobId, JobStatus.FINISHED, 1, Stage.OUTPUTS.wire(), "Finished: the video with its new music is ready.");
         } catch (ScorecastException e) {
             fail(record, stage.get(), e.code(), e.field(), e.getMessage(), whatToChange(e));
         } catch (Throwable e) {
@@ -273,6 +278,12 @@ public final class ExecutionService {
         return database.query(c -> Rows.one(c, "SELECT * FROM executions WHERE owner = ? AND job_id = ?",
                         ExecutionService::record, owner.user(), jobId))
                 .flatMap(record -> jobs.find(owner, jobId).map(job -> new ExecutionState(record, job)));
+    }
+
+    /** Whose execution {@code executionId} is (a signed events link names the execution, not its owner). */
+    public Optional<Principal> ownerOf(String executionId) {
+        return database.query(c -> Rows.one(c, "SELECT owner FROM executions WHERE id = ?", row -> new Principal(row.getString("owner")),
+                executionId));
     }
 
     public Optional<ExecutionState> byId(Principal owner, String executionId) {

@@ -14,10 +14,17 @@ import java.util.Optional;
 public final class JobRepository {
     private final Database database;
     private final Clock clock;
+    private final JobEvents events;
 
     public JobRepository(Database database, Clock clock) {
+        this(database, clock, JobEvents.NONE);
+    }
+
+    /** {@code events} hears of every change, inside the transaction that writes it. */
+    public JobRepository(Database database, Clock clock, JobEvents events) {
         this.database = database;
         this.clock = clock;
+        this.events = events;
     }
 
     public void insert(Connection c, Job job) throws SQLException {
@@ -42,10 +49,11 @@ public final class JobRepository {
                 row -> row.getString("id"), kind, JobStatus.PENDING.wire(), JobStatus.PROCESSING.wire()));
     }
 
-    public void progress(String id, JobStatus status, double progress, String message) {
-        database.query(c -> Rows.update(c,
-                "UPDATE jobs SET status = ?, progress = ?, message = ?, error_code = NULL, error_field = NULL, updated_at = ? WHERE id = ?",
-                status.wire(), progress, message, clock.millis(), id));
+    /** Records the job's state; {@code stage} names the part of the work running now (shown by /sync/events). */
+    public void progress(String id, JobStatus status, double progress, String stage, String message) {
+        change(id, before -> new Change(status, progress, stage, message, null, null),
+                "UPDATE jobs SET status = ?, progress = ?, stage = ?, message = ?, error_code = NULL, error_field = NULL, updated_at = ? WHERE id = ?",
+                status.wire(), progress, stage, message);
     }
 
     /** Starts after which a job that never got to its end is given up: each of its runs was cut off. */
@@ -71,10 +79,42 @@ public final class JobRepository {
         return false;
     }
 
+    /** Ends the job in error; its progress and stage stay where the failure found them. */
     public void fail(String id, String errorCode, String errorField, String message) {
-        database.query(c -> Rows.update(c,
+        change(id, before -> new Change(JobStatus.ERROR, before.progress(), before.stage(), message, errorCode, errorField),
                 "UPDATE jobs SET status = ?, message = ?, error_code = ?, error_field = ?, updated_at = ? WHERE id = ?",
-                JobStatus.ERROR.wire(), message, errorCode, errorField, clock.millis(), id));
+                JobStatus.ERROR.wire(), message, errorCode, errorField);
+    }
+
+    /** The new state of one write, worked out from the row as it was. */
+    private record Change(JobStatus status, double progress, String stage, String message, String errorCode, String errorField) {}
+
+    private record Before(String owner, String kind, String subjectId, JobStatus status, double progress, String stage, Instant createdAt) {}
+
+    /**
+     * Reads the row, runs {@code update} (its parameters, then updated_at and the id) and tells the
+     * listener, all in one transaction; a job that no longer exists is left alone.
+     */
+    private void change(String id, java.util.function.Function<Before, Change> next, String update, Object... params) {
+        database.transaction(c -> {
+            Optional<Before> before = Rows.one(c, "SELECT owner, kind, subject_id, status, progress, stage, created_at FROM jobs WHERE id = ?",
+                    row -> new Before(row.getString("owner"), row.getString("kind"), row.getString("subject_id"),
+                            JobStatus.fromWire(row.getString("status")), row.getDouble("progress"), row.getString("stage"),
+                            Instant.ofEpochMilli(row.getLong("created_at"))), id);
+            if (before.isEmpty()) {
+                return null;
+            }
+            Instant now = clock.instant();
+            Object[] all = java.util.Arrays.copyOf(params, params.length + 2);
+            all[params.length] = now.toEpochMilli();
+            all[params.length + 1] = id;
+            Rows.update(c, update, all);
+            Before was = before.get();
+            Change after = next.apply(was);
+            events.changed(c, new JobChange(id, was.owner(), was.kind(), was.subjectId(), was.status(), was.progress(), was.stage(),
+                    after.status(), after.progress(), after.stage(), after.message(), after.errorCode(), after.errorField(), was.createdAt(), now));
+            return null;
+        });
     }
 
     static Job job(ResultSet row) throws SQLException {

@@ -17,7 +17,7 @@ public enum JobStatus {
         return this == FINISHED || this == ERROR;
     }
 
-    static JobStatus fromWire(String text) {
+    public static JobStatus fromWire(String text) {
         return valueOf(text.toUpperCase(Locale.ROOT));
     }
 }

@@ -25,6 +25,7 @@ public final class Metrics {
     private final ConcurrentMap<String, Histogram> http = new ConcurrentHashMap<>();
     private volatile LongSupplier liveStreams = () -> 0;
     private volatile LongSupplier lateBlocks = () -> 0;
+    private volatile LongSupplier eventStreams = () -> 0;
 
     public Metrics(Database database, String role) {
         this.database = database;
@@ -35,6 +36,11 @@ public final class Metrics {
     public void player(LongSupplier streams, LongSupplier late) {
         this.liveStreams = streams;
         this.lateBlocks = late;
+    }
+
+    /** The progress event streams this node holds open. */
+    public void eventStreams(LongSupplier open) {
+        this.eventStreams = open;
     }
 
     /** One job run of task {@code kind} on this node took {@code took}. */
@@ -74,6 +80,14 @@ public final class Metrics {
         out.append("# TYPE scorecast_render_late_blocks_total counter\n");
         out.append("scorecast_render_late_blocks_total ").append(lateBlocks.getAsLong()).append('\n');
 
+        out.append("# HELP scorecast_event_streams Progress event streams (/sync/events) open on this node.\n");
+        out.append("# TYPE scorecast_event_streams gauge\n");
+        out.append("scorecast_event_streams ").append(eventStreams.getAsLong()).append('\n');
+        out.append("# HELP scorecast_webhook_deliveries Webhook deliveries in the shared queue by state.\n");
+        out.append("# TYPE scorecast_webhook_deliveries gauge\n");
+        webhookDeliveries().forEach((state, n) -> out.append("scorecast_webhook_deliveries{").append(label("state", state)).append("} ")
+                .append(n).append('\n'));
+
         out.append("# HELP scorecast_http_request_seconds HTTP latency on this node by method, route and status class.\n");
         out.append("# TYPE scorecast_http_request_seconds histogram\n");
         new TreeMap<>(http).forEach((labels, h) -> h.write(out, "scorecast_http_request_seconds", labels));
@@ -89,6 +103,15 @@ public final class Metrics {
         for (String kind : new String[] {"analysis", "execution"}) {
             counts.computeIfAbsent(kind, k -> new TreeMap<>());
         }
+        return counts;
+    }
+
+    private Map<String, Long> webhookDeliveries() {
+        Map<String, Long> counts = new TreeMap<>(Map.of("pending", 0L, "delivered", 0L, "failed", 0L));
+        database.query(c -> Rows.list(c, "SELECT state, COUNT(*) AS n FROM webhook_deliveries GROUP BY state", row -> {
+            counts.put(row.getString("state"), row.getLong("n"));
+            return null;
+        }));
         return counts;
     }
 

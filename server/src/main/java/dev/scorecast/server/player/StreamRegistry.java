@@ -35,11 +35,18 @@ public final class StreamRegistry {
     private final Database database;
     private final Clock clock;
     private final Duration staleAfter;
+    private final StreamEvents events;
 
     public StreamRegistry(Database database, Clock clock, Duration staleAfter) {
+        this(database, clock, staleAfter, StreamEvents.NONE);
+    }
+
+    /** {@code events} hears of every stream this registry ends, inside the transaction that ends it. */
+    public StreamRegistry(Database database, Clock clock, Duration staleAfter, StreamEvents events) {
         this.database = database;
         this.clock = clock;
         this.staleAfter = staleAfter;
+        this.events = events;
     }
 
     /**
@@ -50,8 +57,8 @@ public final class StreamRegistry {
     public boolean claim(StreamRecord stream) {
         long now = clock.millis();
         return database.transaction(connection -> {
-            Rows.update(connection, "UPDATE live_streams SET ended_at = ?, end_reason = ? WHERE owner = ? AND ended_at IS NULL AND last_active_at < ?",
-                    now, EndReason.NOT_KEPT_ALIVE.wire(), stream.owner().user(), staleBefore());
+            endWhere(connection, "owner = ? AND ended_at IS NULL AND last_active_at < ?", EndReason.NOT_KEPT_ALIVE, now,
+                    stream.owner().user(), staleBefore());
             return Rows.update(connection, "INSERT INTO live_streams (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     stream.id(), stream.owner().user(), stream.tokenHash(), stream.nodeUrl(), stream.created().toEpochMilli(),
                     stream.lastActive().toEpochMilli()) == 1;
@@ -81,15 +88,28 @@ public final class StreamRegistry {
 
     /** Ends stream {@code id}; false when it had already ended. */
     public boolean end(String id, EndReason reason) {
-        return database.query(connection -> Rows.update(connection,
-                "UPDATE live_streams SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL", clock.millis(), reason.wire(), id)) == 1;
+        return database.transaction(connection -> endWhere(connection, "id = ? AND ended_at IS NULL", reason, clock.millis(), id)) == 1;
     }
 
     /** Ends the streams {@code node} created before {@code before}: a node that starts has none of them in memory. */
     public int endAllOn(String node, Instant before, EndReason reason) {
-        return database.query(connection -> Rows.update(connection,
-                "UPDATE live_streams SET ended_at = ?, end_reason = ? WHERE node_url = ? AND ended_at IS NULL AND created_at < ?",
-                clock.millis(), reason.wire(), node, before.toEpochMilli()));
+        return database.transaction(connection -> endWhere(connection, "node_url = ? AND ended_at IS NULL AND created_at < ?", reason,
+                clock.millis(), node, before.toEpochMilli()));
+    }
+
+    /** Ends the streams {@code condition} selects and tells the listener of each, in the caller's transaction. */
+    private int endWhere(java.sql.Connection connection, String condition, EndReason reason, long now, Object... params) throws SQLException {
+        var ending = Rows.list(connection, "SELECT id, owner FROM live_streams WHERE " + condition + database.forUpdate(),
+                row -> new String[] {row.getString("id"), row.getString("owner")}, params);
+        int ended = 0;
+        for (String[] stream : ending) {
+            if (Rows.update(connection, "UPDATE live_streams SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL",
+                    now, reason.wire(), stream[0]) == 1) {
+                ended++;
+                events.ended(connection, stream[0], stream[1], reason.wire(), Instant.ofEpochMilli(now));
+            }
+        }
+        return ended;
     }
 
     /** Records the last activity of streams (id to instant), so other nodes see they are alive. */

@@ -58,6 +58,7 @@ public final class UploadService {
     private final ExecutorService mediaWork;
     private final QuotaGuard quotas;
     private final String nodeId;
+    private volatile UploadEvents events = UploadEvents.NONE;
     /** An assembly older than this was left by a node that died and never came back: any node puts it back. */
     static final Duration ABANDONED_ASSEMBLY = Duration.ofMinutes(30);
     /** Completions waiting for a media thread before complete answers 503. */
@@ -81,6 +82,11 @@ public final class UploadService {
         // A short queue: past it, complete answers 503 at once instead of holding requests open for minutes.
         this.mediaWork = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(MEDIA_QUEUE),
                 Thread.ofPlatform().name("media-", 0).daemon().factory(), new ThreadPoolExecutor.AbortPolicy());
+    }
+
+    /** {@code listener} hears of every completed upload from now on, inside the transaction that records it. */
+    public void listen(UploadEvents listener) {
+        this.events = listener;
     }
 
     /** Stops the media threads; uploads being completed finish first. */
@@ -246,6 +252,7 @@ public final class UploadService {
             database.transaction(c -> {
                 repository.insertVideo(c, video);
                 repository.setState(c, upload.id(), UploadState.COMPLETE, videoId);
+                events.completed(c, withState(upload, UploadState.COMPLETE), video);
                 return null;
             });
             claim.chunks().forEach(chunk -> blobs.delete(chunk.storedAs()));

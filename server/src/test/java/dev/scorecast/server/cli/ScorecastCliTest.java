@@ -63,6 +63,59 @@ class ScorecastCliTest {
         }
     }
 
+    /**
+     * The operator's webhook commands on a running server's database: an endpoint registered by the
+     * command, a test event it queues and the server delivers, its deliveries listed, the endpoint deleted.
+     */
+    @Test
+    void webhooksRegisteredByTheCommandAreDeliveredByARunningServer() throws Exception {
+        Map<String, String> env = Map.of("SCORECAST_DATA", data.toString(), "SCORECAST_HOST", "127.0.0.1", "SCORECAST_LIVE_WARMUP_SECONDS", "0",
+                "SCORECAST_MIN_FREE_BYTES", "0", "SCORECAST_WEBHOOKS_ALLOW_LOCAL", "true", "SCORECAST_WEBHOOKS_POLL_MS", "50");
+        try (var receiver = dev.scorecast.server.webhooks.Receiver.start().answer(200);
+             ScorecastServer server = ScorecastServer.start(ServerConfig.from(env).withPort(0))) {
+            var out = new ByteArrayOutputStream();
+            var printed = new PrintStream(out, true, StandardCharsets.UTF_8);
+            assertEquals(0, ScorecastCli.run(List.of("webhooks", "create", "--user", "erin", "--url", receiver.url("/erin"),
+                    "--events", "execution.finished,stream.ended"), env, printed, System.err));
+            String created = out.toString(StandardCharsets.UTF_8);
+            String id = created.replaceAll("(?s).*webhook (whk_[a-z2-7]+) for erin.*", "$1");
+            String secret = created.replaceAll("(?s).*(whsec_[a-z2-7]{32}).*", "$1");
+            assertTrue(id.startsWith("whk_") && secret.startsWith("whsec_"), created);
+            assertTrue(created.contains("events: execution.finished,stream.ended"), created);
+
+            out.reset();
+            assertEquals(0, ScorecastCli.run(List.of("webhooks", "test", id), env, printed, System.err));
+            var got = receiver.next(java.time.Duration.ofSeconds(20));
+            assertTrue(dev.scorecast.server.webhooks.WebhookSignature.verify(secret, got.header("Scorecast-Signature"), got.body(),
+                    java.time.Instant.now(), java.time.Duration.ofMinutes(5)));
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            String deliveries;
+            do {
+                out.reset();
+                assertEquals(0, ScorecastCli.run(List.of("webhooks", "deliveries", id), env, printed, System.err));
+                deliveries = out.toString(StandardCharsets.UTF_8);
+                Thread.sleep(20);
+            } while (!deliveries.contains("delivered") && System.nanoTime() < deadline);
+            assertTrue(deliveries.contains("webhook.test") && deliveries.contains("delivered") && deliveries.contains("200 "), deliveries);
+
+            out.reset();
+            assertEquals(0, ScorecastCli.run(List.of("webhooks", "list", "--user", "erin"), env, printed, System.err));
+            assertTrue(out.toString(StandardCharsets.UTF_8).contains(id), out::toString);
+            assertFalse(out.toString(StandardCharsets.UTF_8).contains(secret), "the secret is never listed");
+
+            var err = new ByteArrayOutputStream();
+            var errors = new PrintStream(err, true, StandardCharsets.UTF_8);
+            assertEquals(2, ScorecastCli.run(List.of("webhooks", "create", "--user", "erin", "--url", "ftp://x/"), env, System.out, errors));
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("https"), err::toString);
+            assertEquals(2, ScorecastCli.run(List.of("webhooks", "create", "--user", "erin", "--url", receiver.url("/"), "--events", "nope"),
+                    env, System.out, errors));
+            assertEquals(2, ScorecastCli.run(List.of("webhooks", "frobnicate"), env, System.out, errors));
+            assertEquals(0, ScorecastCli.run(List.of("webhooks", "delete", id), env, printed, System.err));
+            assertEquals(1, ScorecastCli.run(List.of("webhooks", "delete", id), env, printed, errors));
+            assertEquals(1, ScorecastCli.run(List.of("webhooks", "test", id), env, printed, errors));
+        }
+    }
+
     @Test
     void badArgumentsAndBadNamesAreRefusedWithUsage() throws Exception {
         Map<String, String> env = Map.of("SCORECAST_DATA", data.toString());
