@@ -55,7 +55,7 @@ interface GroupWriter {
 
         /** Whether the plan grades this section bar by bar; otherwise every bar plays the pattern it names. */
         boolean graded() {
-            return bars.section.barIntensity().size() == bars.bars;
+            return !bars.section.barIntensity().isEmpty();
         }
 
         /** The pattern level of a bar: from its intensity where the plan grades the section, else the pattern's. */

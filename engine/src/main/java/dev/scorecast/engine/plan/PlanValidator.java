@@ -283,15 +283,17 @@ public final class PlanValidator {
         }
     }
 
-    /** Empty, or one value from 0 to 1 per bar. */
+    /**
+     * Empty, or values from 0 to 1, at most one per bar of the longest section a plan may have; a
+     * curve of another length than the bars (after an edit of bars) is read across them in proportion.
+     */
+    /** A section of an hour at 240 bpm in 2/4. */
+    static final int MAX_BAR_INTENSITIES = 7_200;
+
     private static void barIntensity(Section s, String at, List<FieldProblem> problems) {
-        if (s.barIntensity().isEmpty()) {
-            return;
-        }
-        if (s.barIntensity().size() != s.bars()) {
+        if (s.barIntensity().size() > MAX_BAR_INTENSITIES) {
             problems.add(new FieldProblem(at + ".bar_intensity", "bar_intensity holds " + s.barIntensity().size()
-                    + " values for " + s.bars() + " bars: give one intensity (0 to 1) per bar, or leave it out to play every bar at the"
-                    + " section's intensity"));
+                    + " values; at most " + MAX_BAR_INTENSITIES + " (one per bar) are accepted"));
             return;
         }
         for (int k = 0; k < s.barIntensity().size(); k++) {

@@ -12,7 +12,8 @@ import java.util.Map;
  * is silent. {@code hit} is the accent on this section's first downbeat, null for none.
  * {@code barIntensity} is the intensity of each of its bars (0 to 1, one per bar), the picture's
  * energy under each bar: the music follows it bar by bar (which parts play, the pattern level,
- * how hard they play). Empty: every bar at {@code intensity}.
+ * how hard they play). Empty: every bar at {@code intensity}; another length than {@code bars}:
+ * read across the section in proportion.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record Section(
@@ -51,9 +52,21 @@ public record Section(
                 voiceover, accents, List.of());
     }
 
-    /** The intensity of bar {@code bar}: its own where the plan gives one per bar, else the section's. */
+    /**
+     * The intensity of bar {@code bar}: its own where the plan grades the section bar by bar, else
+     * the section's. A {@code barIntensity} of another length than {@code bars} (a client changed
+     * the bars and left the curve) is read across the section in proportion, and one whose mean is
+     * not the section's {@code intensity} (a client moved the intensity) is moved by the difference.
+     */
     public double intensityOfBar(int bar) {
-        return barIntensity.size() == bars && bar >= 0 && bar < bars ? barIntensity.get(bar) : intensity;
+        if (barIntensity.isEmpty() || bars <= 0) {
+            return intensity;
+        }
+        int at = barIntensity.size() == bars ? bar : (int) Math.floor((bar + 0.5) * barIntensity.size() / bars);
+        // A client that moved the section's intensity and kept the curve moves the whole curve with it.
+        double mean = barIntensity.stream().mapToDouble(Double::doubleValue).average().orElse(intensity);
+        double shift = Math.abs(intensity - mean) > 0.01 ? intensity - mean : 0;
+        return Math.clamp(barIntensity.get(Math.clamp(at, 0, barIntensity.size() - 1)) + shift, 0, 1);
     }
 
     /** A section without accents inside it. */

@@ -289,4 +289,23 @@ class PlannerTest {
             assertTrue(s.bars() >= 4 && s.bars() <= 12, s.bars() + " bars");
         }
     }
+
+    /** A client edits bars or intensity and keeps the curve: the curve is read across the new bars, and moves with the intensity. */
+    @Test
+    void aBarCurveFollowsAnEditedSection() {
+        Section s = new Section(0, 0, 8, "build", 120, "4/4", 4, 0, "C", "major", 0.5, List.of("I"), Map.of(), null, null, List.of(),
+                List.of(), List.of(0.2, 0.4, 0.6, 0.8));
+        assertEquals(0.2, s.intensityOfBar(0), 1e-9);
+        assertEquals(0.8, s.intensityOfBar(3), 1e-9);
+        Section moreBars = new Section(0, 0, 16, "build", 120, "4/4", 8, 0, "C", "major", 0.5, List.of("I"), Map.of(), null, null,
+                List.of(), List.of(), s.barIntensity());
+        assertEquals(List.of(0.2, 0.2, 0.4, 0.4, 0.6, 0.6, 0.8, 0.8),
+                java.util.stream.IntStream.range(0, 8).mapToObj(moreBars::intensityOfBar).toList());
+        Section louder = new Section(0, 0, 8, "build", 120, "4/4", 4, 0, "C", "major", 0.8, List.of("I"), Map.of(), null, null,
+                List.of(), List.of(), s.barIntensity());
+        assertEquals(0.5, louder.intensityOfBar(0), 1e-9, "moved up by the 0.3 the client added");
+        assertEquals(1.0, louder.intensityOfBar(3), 1e-9, "and held at 1");
+        Section flat = new Section(0, 0, 8, "build", 120, "4/4", 4, 0, "C", "major", 0.3, List.of("I"), Map.of(), null, null, List.of());
+        assertEquals(0.3, flat.intensityOfBar(2), 1e-9, "no curve: every bar at the section's intensity");
+    }
 }
