@@ -57,6 +57,32 @@ final class Expression {
         return out;
     }
 
+    /** The expression of the calmest bar and of the most intense: about 6 dB apart (GM's expression is squared). */
+    static final int CALM_LEVEL = 88;
+    static final int FULL_LEVEL = 127;
+
+    /**
+     * One expression step on each bar's downbeat, from {@link #CALM_LEVEL} at {@code level} 0 to
+     * {@link #FULL_LEVEL} at 1, for a part that does not swell chord by chord: the level follows the
+     * picture's intensity bar by bar (issue 26), a step only where it changes.
+     */
+    static List<Control> barLevels(List<dev.scorecast.engine.plan.Section> sections,
+                                   java.util.function.ToDoubleBiFunction<dev.scorecast.engine.plan.Section, Integer> intensity) {
+        List<Control> out = new ArrayList<>();
+        int last = -1;
+        for (var s : sections) {
+            double bar = s.durationSeconds() / Math.max(1, s.bars());
+            for (int b = 0; b < s.bars(); b++) {
+                int value = (int) Math.round(CALM_LEVEL + (FULL_LEVEL - CALM_LEVEL) * Math.clamp(intensity.applyAsDouble(s, b), 0, 1));
+                if (value != last) {
+                    out.add(new Control(s.start() + b * bar, Control.EXPRESSION, value));
+                    last = value;
+                }
+            }
+        }
+        return out;
+    }
+
     static boolean sustains(InstrumentGroup group, int program) {
         return group == InstrumentGroup.PADS
                 || (group == InstrumentGroup.HARMONY || group == InstrumentGroup.MELODY) && (program >= 16 && program <= 23

@@ -53,20 +53,25 @@ class ThumbnailsTest {
                 0, false, null, null, Instant.EPOCH);
     }
 
+    /** {@code call} on a virtual thread of its own once {@code go} opens: requests arriving together. */
+    private static <T> CompletableFuture<T> onGo(CountDownLatch go, java.util.function.Supplier<T> call) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                go.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return call.get();
+        }, Thread::startVirtualThread);
+    }
+
     @Test
     void identicalRequestsShareOneDecodeAndTheStoreAnswersLater(@TempDir Path root) throws Exception {
         Thumbnails thumbnails = thumbnails(root, 1, 4, Duration.ofSeconds(20));
         CountDownLatch go = new CountDownLatch(1);
         List<CompletableFuture<Thumbnails.Strip>> strips = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
-            strips.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    go.await();
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-                return thumbnails.of(video("vid_1"), 16);
-            }, Thread::startVirtualThread));
+            strips.add(onGo(go, () -> thumbnails.of(video("vid_1"), 16)));
         }
         go.countDown();
         byte[] first = strips.getFirst().join().jpeg();
@@ -95,15 +100,8 @@ class ThumbnailsTest {
         CountDownLatch go = new CountDownLatch(1);
         List<CompletableFuture<Thumbnails.Strip>> strips = new ArrayList<>();
         for (int count = 4; count < 12; count++) {
-            int c = count;
-            strips.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    go.await();
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-                return thumbnails.of(video("vid_" + c), 32);
-            }, Thread::startVirtualThread));
+            String id = "vid_" + count;
+            strips.add(onGo(go, () -> thumbnails.of(video(id), 32)));
         }
         go.countDown();
         int made = 0;
