@@ -23,6 +23,7 @@ import urllib3
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from scorecast import SIGNATURE_HEADER, connect, verify_signature  # noqa: E402
+from scorecast.upload import media_type  # noqa: E402
 from scorecast_client.models import (  # noqa: E402
     CreateWebhookRequest, SyncAAnalyseRequest, SyncAExecuteRequest, SyncAGenerateRequest, SyncAInitializeRequest,
     SyncAStatusRequest)
@@ -71,7 +72,8 @@ def main(base, key, video, out):
 
         # A resumed upload: its first chunk sent before (by the generated call, as an earlier run would have), the rest now.
         size = os.path.getsize(video)
-        started = scorecast.sync.sync_a_initialize(SyncAInitializeRequest(file_name="again.mp4", file_size=size, file_type="video/mp4"))
+        started = scorecast.sync.sync_a_initialize(SyncAInitializeRequest(
+            file_name="again" + os.path.splitext(video)[1], file_size=size, file_type=media_type(video)))
         with open(video, "rb") as f:
             first = f.read(started.chunk_size)
         scorecast.sync.sync_a_upload_chunk(started.upload_id, 0, first, x_chunk_sha256=hashlib.sha256(first).hexdigest())

@@ -13,7 +13,9 @@ import { createHash } from "node:crypto";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { extname } from "node:path";
 import { connect, Scorecast, SIGNATURE_HEADER, SyncAStatus200Response, verifySignature } from "./index";
+import { mediaType } from "./upload";
 
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
@@ -36,7 +38,9 @@ async function main(base: string, key: string, video: string, out: string): Prom
   check(uploaded.size === size, `uploaded ${uploaded.size} bytes of ${size}`);
 
   // A resumed upload: its first chunk sent before (by the generated call, as an earlier run would have), the rest now.
-  const started = await scorecast.sync.syncAInitialize({ syncAInitializeRequest: { fileName: "again.mp4", fileSize: size, fileType: "video/mp4" } });
+  const started = await scorecast.sync.syncAInitialize({
+    syncAInitializeRequest: { fileName: "again" + extname(video), fileSize: size, fileType: mediaType(video) },
+  });
   const first = (await readFile(video)).subarray(0, started.chunkSize);
   await scorecast.sync.syncAUploadChunk({
     xUploadId: started.uploadId, xChunkIndex: 0, body: new Blob([first]), xChunkSha256: createHash("sha256").update(first).digest("hex"),

@@ -38,7 +38,7 @@ export class VideoUpload {
     let chunk: number;
     if (resumeId === undefined) {
       const started = await sync.syncAInitialize({
-        syncAInitializeRequest: { fileName: basename(path), fileSize: size, fileType: TYPES[extname(path).toLowerCase()] ?? "video/mp4" },
+        syncAInitializeRequest: { fileName: basename(path), fileSize: size, fileType: mediaType(path) },
       });
       uploadId = started.uploadId;
       chunk = Math.min(MAX_CHUNK, started.chunkSize);
@@ -107,6 +107,11 @@ export class VideoUpload {
       await pause(250 * 2 ** attempt);
     }
   }
+}
+
+/** The media type initialize is told, by the file's extension: MP4 unless it is a MOV, WebM or Matroska file. */
+export function mediaType(path: string): string {
+  return TYPES[extname(path).toLowerCase()] ?? "video/mp4";
 }
 
 function pause(ms: number): Promise<void> {
