@@ -200,3 +200,46 @@ ensure_instruments() {
     rm -rf "$tmp"
   done
 }
+
+# The Python and TypeScript clients' end-to-end test (ClientsEndToEndTest, docs/CLIENTS.md). TypeScript
+# (the compiler and Node's types, versions pinned by clients/typescript/package-lock.json) comes from npm
+# into clients/typescript/node_modules. The generated Python client needs pydantic 2, urllib3 and
+# python-dateutil: a python3 that has them is used as it is; otherwise they go from PyPI into a venv in
+# the cache directory (Debian 12's python3-pydantic is 1.10, too old), once, and SCORECAST_CLIENT_PYTHON
+# names its python. Where PyPI cannot be reached either, the Python half of the test is skipped and says so.
+ensure_client_test_tools() {
+  command -v node >/dev/null && command -v npm >/dev/null || ensure_packages nodejs npm
+  local ts="$SCORECAST_ROOT/clients/typescript"
+  if [ ! -f "$ts/node_modules/.package-lock.json" ] || [ "$ts/package-lock.json" -nt "$ts/node_modules/.package-lock.json" ]; then
+    log "installing TypeScript for the TypeScript client from npm (npm ci, once)"
+    (cd "$ts" && npm ci --silent --no-audit --no-fund >/dev/null 2>&1) || { log "npm ci in clients/typescript failed"; exit 1; }
+  fi
+  local check="import pydantic, urllib3, dateutil; assert int(pydantic.VERSION.split('.')[0]) >= 2"
+  if [ -n "${SCORECAST_CLIENT_PYTHON:-}" ] || python3 -c "$check" 2>/dev/null; then
+    return 0
+  fi
+  local venv="${XDG_CACHE_HOME:-$HOME/.cache}/scorecast/python-client"
+  if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "$check" 2>/dev/null; then
+    export SCORECAST_CLIENT_PYTHON="$venv/bin/python"
+    return 0
+  fi
+  if [ -n "$(find "$venv.unavailable" -mmin -1440 2>/dev/null)" ]; then
+    log "pydantic 2 is not installed (PyPI failed within the last day); the Python client's test is skipped"
+    return 0
+  fi
+  ensure_packages python3-venv python3-pip
+  log "installing the Python client's dependencies from PyPI into $venv (once)"
+  rm -rf "$venv"
+  mkdir -p "$(dirname "$venv")"
+  if python3 -m venv --without-pip "$venv" >/dev/null 2>&1 \
+      && python3 -m pip --python "$venv/bin/python" install -q --disable-pip-version-check --retries 0 --timeout 10 \
+           "pydantic>=2,<3" "urllib3>=2.1,<3" "python-dateutil>=2.8.2" "typing-extensions>=4.7.1" >/dev/null 2>&1 \
+      && "$venv/bin/python" -c "$check" 2>/dev/null; then
+    export SCORECAST_CLIENT_PYTHON="$venv/bin/python"
+    rm -f "$venv.unavailable"
+  else
+    rm -rf "$venv"
+    touch "$venv.unavailable"
+    log "the Python client's dependencies could not be installed from PyPI; its test is skipped"
+  fi
+}
