@@ -36,6 +36,64 @@ class StudioPageTest {
         }
     }
 
+    /**
+     * Issue 28: the page once read its files on demand and kept an entry for every name asked for,
+     * found or not, so anyone could grow the heap without a key (20,000 long names kept 238 MB).
+     * 20,000 unknown names of 2,000 characters each (40 MB of names) must each answer 404 and leave
+     * the live heap where it was.
+     */
+    @Test
+    void unknownNamesLeaveNothingBehind() throws Exception {
+        try (TestServer server = TestServer.start(data)) {
+            var http = java.net.http.HttpClient.newHttpClient();
+            String base = "http://127.0.0.1:" + server.port() + "/studio/";
+            assertEquals(200, http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "app.js")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode());
+            long before = liveHeap();
+            int names = 20_000;
+            var notFound = new java.util.concurrent.atomic.AtomicInteger();
+            String padding = "x".repeat(2_000);
+            long started = System.nanoTime();
+            try (var senders = java.util.concurrent.Executors.newFixedThreadPool(8)) {
+                for (int t = 0; t < 8; t++) {
+                    int first = t;
+                    senders.submit(() -> {
+                        for (int i = first; i < names; i += 8) {
+                            var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + i + "-" + padding + ".js")).build();
+                            var answer = http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+                            if (answer.statusCode() == 404 && answer.body().contains("\"not_found\"") && answer.body().length() < 1_000) {
+                                notFound.incrementAndGet();
+                            }
+                        }
+                        return null;
+                    });
+                }
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+            long grown = liveHeap() - before;
+            System.out.printf("studio: %d unknown names in %.1f s, live heap %+.1f MB%n", names, seconds, grown / 1e6);
+            assertEquals(names, notFound.get(), "every unknown name answers a short 404");
+            assertTrue(grown < 8_000_000, "the live heap grew " + grown + " bytes after " + names + " unknown names");
+            assertEquals(200, http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "app.js")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode());
+        }
+    }
+
+    /** The heap in use after full collections, once it stops falling. */
+    private static long liveHeap() {
+        var memory = java.lang.management.ManagementFactory.getMemoryMXBean();
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 5; i++) {
+            System.gc();
+            long now = memory.getHeapMemoryUsage().getUsed();
+            if (now >= used - 100_000) {
+                return Math.min(now, used);
+            }
+            used = now;
+        }
+        return used;
+    }
+
     @Test
     void theLibraryListsOnlyTheCallersVideos() {
         try (TestServer server = TestServer.start(data)) {
