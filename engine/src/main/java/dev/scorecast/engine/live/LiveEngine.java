@@ -25,7 +25,11 @@ public final class LiveEngine implements AutoCloseable {
     private volatile LiveContext context;
     private final List<RenderLoop> loops = new ArrayList<>();
     private final List<Performance> running = new java.util.concurrent.CopyOnWriteArrayList<>();
-    /** Composes sections ahead, off the render loops (one thread: a section takes milliseconds and comes every few seconds). */
+    /**
+     * Composes sections ahead, off the render loops (one thread: a section takes milliseconds and comes every few seconds).
+     * Each performance reaches it through its own {@link ComposingLane}, which keeps at most one turn in this thread's
+     * queue: the queue is as long as the performances at most, and they are served in turn.
+     */
     private final java.util.concurrent.ExecutorService composing = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "scorecast-live-compose");
         t.setDaemon(true);

@@ -299,9 +299,30 @@ public final class Performance implements AutoCloseable {
         }
     }
 
+    /**
+     * Applies the controls sent since the last block, in order, except that of several
+     * {@code set_intensity} only the last is applied: the latest wins, and a flood of calls costs one
+     * re-arrangement a block at most.
+     */
     private void drainControls() {
-        Control c;
-        while ((c = controls.poll()) != null) {
+        if (controls.isEmpty()) {
+            return;
+        }
+        java.util.List<Control> sent = new java.util.ArrayList<>();
+        for (Control c; (c = controls.poll()) != null; ) {
+            sent.add(c);
+        }
+        int lastIntensity = -1;
+        for (int i = 0; i < sent.size(); i++) {
+            if (sent.get(i) instanceof Control.SetIntensity) {
+                lastIntensity = i;
+            }
+        }
+        for (int i = 0; i < sent.size(); i++) {
+            Control c = sent.get(i);
+            if (c instanceof Control.SetIntensity && i != lastIntensity) {
+                continue;
+            }
             switch (c) {
                 case Control.Start s -> start(s);
                 case Control.Stop ignored -> stop();
@@ -340,7 +361,8 @@ public final class Performance implements AutoCloseable {
             return;
         }
         if (starting != null) {
-            // The earlier start is superseded: it is answered as this one is.
+            // The earlier start is superseded: it is answered as this one is, and its first section is not composed.
+            feed.withdraw(starting.begin().composition());
             CompletableFuture<AppliesAt> earlier = starting.applied();
             applied.whenComplete((a, t) -> {
                 if (a != null) {
@@ -400,6 +422,7 @@ public final class Performance implements AutoCloseable {
         if (starting != null) {
             // A start still waiting for its score never sounds: it is answered where the music stands.
             starting.applied().complete(new AppliesAt(feed.barNow(clock.beat()), clock.beat(), clock.frame(), clock.seconds()));
+            feed.withdraw(starting.begin().composition());
             starting = null;
         }
         if (!clock.playing()) {
@@ -414,6 +437,9 @@ public final class Performance implements AutoCloseable {
     }
 
     private void setIntensity(double value) {
+        if (value == feed.intensity && clock.playing()) {
+            return; // nothing changes: nothing to re-arrange
+        }
         feed.intensity = value;
         vocals.relativeTempo(feed.relativeTempo()); // lines not yet started are sung again at the new tempo
         if (!clock.playing()) {

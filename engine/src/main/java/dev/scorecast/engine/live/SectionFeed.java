@@ -22,6 +22,12 @@ import java.util.concurrent.CompletableFuture;
  * past its capacity), its section begins on time without it and its cues join when it arrives, the
  * ones already past left out, and {@link LiveContext#lateSections()} counts it.
  *
+ * <p>Compositions go through the performance's own {@link ComposingLane}, so the composing thread
+ * serves performances in turn; a composition superseded before it ran (a re-levelling replaced by
+ * a later one, a change at a bar line replaced by another at the same bar line, a section ahead
+ * that no longer fits) is withdrawn and never composed. One that the lane cancelled because the
+ * performance asked for too many at once is composed again when it is needed.
+ *
  * <p>Bars are counted in {@code long} and beats in {@code double} (exact for whole beats up to
  * 2^53): no count here wraps however long a performance plays.
  *
@@ -42,8 +48,16 @@ final class SectionFeed {
         }
     }
 
-    /** {@code section} composed (or being composed) on the composing thread to begin at beat {@code at}, bar {@code bar}. */
-    record Composition(Section section, double at, long bar, CompletableFuture<SectionScore.Composed> score) {}
+    /**
+     * {@code section} (leading into {@code next}) composed, or being composed, on the composing thread to begin at beat
+     * {@code at}, bar {@code bar}.
+     */
+    record Composition(Section section, Section next, double at, long bar, CompletableFuture<SectionScore.Composed> score) {
+        /** Cancelled while it waited (withdrawn, or its lane was full): it will never be composed. */
+        boolean cancelled() {
+            return score.isCancelled();
+        }
+    }
 
     /** Something that happens when the music reaches a beat (a bar line). */
     sealed interface Due {
@@ -92,6 +106,8 @@ final class SectionFeed {
 
     private final LiveContext context;
     private final Composer composer = new Composer();
+    /** This feed's compositions on the composing thread (a copy has its own). */
+    private final ComposingLane lane;
     Experience experience;
     double intensity = 0.5;
     boolean vocalsWanted;
@@ -113,6 +129,7 @@ final class SectionFeed {
 
     SectionFeed(LiveContext context) {
         this.context = context;
+        this.lane = new ComposingLane(context.composing());
     }
 
     SectionFeed copy() {
@@ -217,8 +234,31 @@ final class SectionFeed {
         return new Begin(at, start, next, first, second, composition);
     }
 
+    /**
+     * Queues {@code due} for its beat. The latest change wins: a re-levelling replaces the one still
+     * waiting (its composition withdrawn), and a change at a bar line replaces one at the same bar line.
+     */
     void schedule(Due due) {
+        switch (due) {
+            case Relevel r -> dues.removeIf(d -> d instanceof Relevel old && superseded(old.composition()));
+            case Begin b -> dues.removeIf(d -> d instanceof Begin old && Math.abs(old.beat() - b.beat()) < 1e-9
+                    && superseded(old.composition()));
+            case SectionEnd e -> { }
+        }
         dues.add(due);
+    }
+
+    /** Withdraws {@code c} from the composing thread if it still waits there; true (for removeIf). */
+    private boolean superseded(Composition c) {
+        withdraw(c);
+        return true;
+    }
+
+    /** A composition no longer wanted: never composed if it still waits (another feed's, a fork's original, is left alone). */
+    void withdraw(Composition c) {
+        if (c != null) {
+            lane.withdraw(c.score());
+        }
     }
 
     /** Plays {@code b}'s sections from its beat: the current section ends there and its first begins. */
@@ -278,15 +318,22 @@ final class SectionFeed {
     /** The music stops at beat {@code beat}: nothing more is handed on, the bar count is kept. */
     void stop(double beat) {
         barsBefore = barNow(beat);
-        cues.clear();
-        dues.clear();
-        late.clear();
+        clear();
+        withdraw(prepared);
+        prepared = null;
         current = null;
     }
 
-    /** A start from silence: nothing queued from before. */
+    /** A start from silence: nothing queued from before (what was still to compose for it is withdrawn). */
     void clear() {
         cues.clear();
+        for (Due d : dues) {
+            switch (d) {
+                case Begin b -> withdraw(b.composition());
+                case Relevel r -> withdraw(r.composition());
+                case SectionEnd e -> { }
+            }
+        }
         dues.clear();
         late.clear();
     }
@@ -315,6 +362,7 @@ final class SectionFeed {
     }
 
     private void prepareUpcoming() {
+        withdraw(prepared);
         prepared = compose(source, upcoming, following, current.end(), current.bar() + current.section().bars());
     }
 
@@ -323,6 +371,7 @@ final class SectionFeed {
         Composition p = prepared;
         prepared = null;
         if (p == null || p.section() != section || Math.abs(p.at() - at) > 1e-9) {
+            withdraw(p);
             return null;
         }
         return p;
@@ -334,12 +383,18 @@ final class SectionFeed {
         noteIds += NOTE_RANGE;
         String genre = from.genre.id();
         long sectionSeed = from.seed + bar;
-        return new Composition(section, at, bar, CompletableFuture.supplyAsync(
-                () -> SectionScore.compose(composer, genre, sectionSeed, section, next, at, first), context.composing()));
+        return new Composition(section, next, at, bar, lane.submit(
+                () -> SectionScore.compose(composer, genre, sectionSeed, section, next, at, first)));
+    }
+
+    /** {@code c} again, when it was cancelled before it was composed; else {@code c}. */
+    private Composition again(Composition c) {
+        return c.cancelled() ? compose(source, c.section(), c.next(), c.at(), c.bar()) : c;
     }
 
     /** Queues {@code c}'s cues now when its score is there, else when it arrives. */
     private void take(Composition c, boolean whole, double from, double until, LiveVocals vocals) {
+        c = again(c);
         if (c.score().isDone()) {
             queue(c.score().join(), whole, from, until, Double.NEGATIVE_INFINITY, vocals);
         } else {
@@ -373,7 +428,9 @@ final class SectionFeed {
         }
         for (int i = 0; i < late.size(); i++) {
             Late l = late.get(i);
-            if (l.composition().score().isDone()) {
+            if (l.composition().cancelled()) {
+                late.set(i, new Late(again(l.composition()), l.whole(), l.from(), l.until()));
+            } else if (l.composition().score().isDone()) {
                 late.remove(i--);
                 queue(l.composition().score().join(), l.whole(), l.from(), l.until(), dispatched, vocals);
                 context.lateSections().incrementAndGet();
