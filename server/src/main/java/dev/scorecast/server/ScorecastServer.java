@@ -151,7 +151,7 @@ public final class ScorecastServer implements AutoCloseable {
         Scratch scratch = Scratch.under(data.resolve("tmp/scratch"));
         BlobStore blobs = config.storage().isS3() ? S3BlobStore.open(config.storage(), scratch)
                 : new LocalBlobStore(data.resolve("files"), scratch);
-        var quotas = new QuotaGuard(config.quotas(), data);
+        var quotas = new QuotaGuard(config.quotas(), data, database);
         var uploads = new UploadService(database, blobs, config.uploads(), quotas, clock, nodeId);
         var metrics = new Metrics(database, role.wire());
 
@@ -166,7 +166,7 @@ public final class ScorecastServer implements AutoCloseable {
                 clock);
         GenreCatalog genres = GenreCatalog.builtIn();
         var plans = new PlanService(database, blobs, analyses, uploads, new Planner(genres), new MarkerArrangement(genres),
-                PlanningPool.standard(), mapper, clock);
+                PlanningPool.standard(), mapper, quotas, clock);
         var listening = new AtomicReference<Javalin>();
         byte[] linkSecret = new SharedSecrets(database).get(DownloadLinks.SECRET_NAME,
                 Optional.ofNullable(System.getenv("SCORECAST_LINK_SECRET")).filter(v -> !v.isBlank()), DownloadLinks.legacySecret(data));
@@ -196,7 +196,7 @@ public final class ScorecastServer implements AutoCloseable {
         }
 
         // One node at a time runs each sweep (db-scheduler's recurring tasks), on the clock every other service reads.
-        var retention = new Retention(database, blobs, quotas, clock, config.retention().keep());
+        var retention = new Retention(database, blobs, quotas, clock, config.retention().keep(), config.retention().keepFailed());
         var orphans = new OrphanSweeper(database, blobs, data, clock, config.retention().grace());
 
         // Built now, so that requests can queue jobs; run from start() once this node holds its port.
@@ -215,8 +215,9 @@ public final class ScorecastServer implements AutoCloseable {
                 })
                 .every("retention", Duration.ofHours(1), () -> {
                     var removed = retention.sweep();
-                    if (removed.executions() + removed.videos() > 0) {
-                        LOG.info("retention removed {} ended executions and {} unused videos", removed.executions(), removed.videos());
+                    if (removed.executions() + removed.videos() + removed.analyses() > 0) {
+                        LOG.info("retention removed {} ended executions, {} unused videos and {} superseded analyses", removed.executions(),
+                                removed.videos(), removed.analyses());
                     }
                 })
                 .every("sweep-orphans", Duration.ofHours(6), orphans::sweep)

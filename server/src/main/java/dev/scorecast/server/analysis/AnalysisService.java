@@ -10,6 +10,7 @@ import dev.scorecast.server.auth.Ids;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.quota.QuotaGuard;
+import dev.scorecast.server.quota.Stored;
 import dev.scorecast.server.db.Rows;
 import dev.scorecast.server.jobs.Job;
 import dev.scorecast.server.jobs.JobDeadline;
@@ -164,7 +165,21 @@ public final class AnalysisService {
                 analysis = engine.analyze(source.path(), Optional.ofNullable(audio).map(BlobStore.Staged::path), facts, progressThrottle);
             }
             String key = "analyses/" + record.id() + "/analysis.json";
-            blobs.write(key, new ByteArrayInputStream(json.writeValueAsBytes(analysis)), Long.MAX_VALUE, "analysis", false);
+            byte[] result = json.writeValueAsBytes(analysis);
+            // Counted in the owner's share: refused (the job ends insufficient_storage) before it is written when it does not fit.
+            Principal owner = new Principal(job.owner());
+            quotas.requireFreeDisk(result.length);
+            database.transaction(c -> {
+                quotas.lockUser(c, owner);
+                quotas.charge(c, owner, Stored.forVideo(record.videoId(), key, result.length), null);
+                return null;
+            });
+            try {
+                blobs.write(key, new ByteArrayInputStream(result), Long.MAX_VALUE, "analysis", false);
+            } catch (RuntimeException e) {
+                quotas.release(key);
+                throw e;
+            }
             database.query(c -> Rows.update(c, "UPDATE analyses SET result_key = ? WHERE id = ?", key, record.id()));
             jobs.progress(jobId, JobStatus.FINISHED, 1, STAGE, "Analysis finished: " + analysis.cuts().size() + " transitions, "
                     + analysis.scenes().size() + " scenes.");

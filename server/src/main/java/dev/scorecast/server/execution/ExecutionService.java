@@ -13,6 +13,7 @@ import dev.scorecast.server.auth.Ids;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.quota.QuotaGuard;
+import dev.scorecast.server.quota.Stored;
 import dev.scorecast.server.db.Rows;
 import dev.scorecast.server.downloads.DownloadLinks;
 import dev.scorecast.server.jobs.Job;
@@ -114,7 +115,12 @@ public final class ExecutionService {
             return null;
         });
         String planKey = "executions/" + executionId + "/input/plan.json";
-        blobs.write(planKey, new ByteArrayInputStream(PlanJson.write(plan).getBytes(StandardCharsets.UTF_8)), Long.MAX_VALUE, "plan", false);
+        byte[] planJson = PlanJson.write(plan).getBytes(StandardCharsets.UTF_8);
+        database.query(c -> {
+            quotas.requireRoomFor(c, owner, planJson.length, "plan");
+            return null;
+        });
+        blobs.write(planKey, new ByteArrayInputStream(planJson), Long.MAX_VALUE, "plan", false);
         var record = new ExecutionRecord(executionId, owner.user(), job.id(), videoId, planKey, analysisKey, null, null, now);
         int queuedBefore;
         try {
@@ -123,6 +129,7 @@ public final class ExecutionService {
                 uploads.holdVideo(c, owner, videoId);
                 int before = requireRoom(c, owner);
                 insert(c, job, record, now);
+                quotas.charge(c, owner, Stored.forExecution(executionId, planKey, planJson.length), "plan");
                 return before;
             });
         } catch (RuntimeException e) {
@@ -200,11 +207,14 @@ public final class ExecutionService {
                 throttle.accept(fraction);
             });
             String prefix = "executions/" + record.id() + "/out";
-            blobs.deleteTree(prefix);
+            List<Path> outputs;
             try (var files = Files.list(work)) {
-                for (Path file : files.filter(Files::isRegularFile).toList()) {
-                    blobs.moveIn(prefix + "/" + file.getFileName(), file);
-                }
+                outputs = files.filter(Files::isRegularFile).toList();
+            }
+            charge(new Principal(job.owner()), record.id(), prefix, outputs);
+            blobs.deleteTree(prefix);
+            for (Path file : outputs) {
+                blobs.moveIn(prefix + "/" + file.getFileName(), file);
             }
             database.query(c -> Rows.update(c, "UPDATE executions SET outputs = ?, failure_key = NULL WHERE id = ?", prefix, record.id()));
             jobs.progress(jobId, JobStatus.FINISHED, 1, Stage.OUTPUTS.wire(), "Finished: the video with its new music is ready.");
@@ -240,6 +250,27 @@ public final class ExecutionService {
         }
     }
 
+    /**
+     * Counts the outputs in the owner's share before they are stored, in place of what an earlier run
+     * of this execution left: past the quota the job ends {@code insufficient_storage} and nothing is stored.
+     */
+    private void charge(Principal owner, String executionId, String prefix, List<Path> outputs) throws IOException {
+        List<Stored> items = new java.util.ArrayList<>();
+        for (Path file : outputs) {
+            items.add(Stored.forExecution(executionId, prefix + "/" + file.getFileName(), Files.size(file)));
+        }
+        database.transaction(c -> {
+            quotas.lockUser(c, owner);
+            quotas.releaseExecution(c, executionId, prefix);
+            long total = items.stream().mapToLong(Stored::bytes).sum();
+            quotas.requireRoomFor(c, owner, total, null);
+            for (Stored item : items) {
+                quotas.chargeAnyway(c, owner, item);
+            }
+            return null;
+        });
+    }
+
     private void fail(ExecutionRecord record, Stage stage, String code, String field, String message, String change) {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("execution_id", record.id());
@@ -249,13 +280,18 @@ public final class ExecutionService {
         report.put("message", message);
         report.put("what_to_change", change);
         String key = "executions/" + record.id() + "/failure.json";
+        byte[] json;
         try {
-            blobs.write(key, new ByteArrayInputStream(mapper.writerWithDefaultPrettyPrinter().writeValueAsBytes(report)),
-                    Long.MAX_VALUE, "failure", false);
+            json = mapper.writerWithDefaultPrettyPrinter().writeValueAsBytes(report);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        database.query(c -> Rows.update(c, "UPDATE executions SET failure_key = ? WHERE id = ?", key, record.id()));
+        blobs.write(key, new ByteArrayInputStream(json), Long.MAX_VALUE, "failure", false);
+        // A report of a few hundred bytes is kept whatever the quota: the client must learn why the run failed.
+        database.transaction(c -> {
+            quotas.chargeAnyway(c, new Principal(record.owner()), Stored.forExecution(record.id(), key, json.length));
+            return Rows.update(c, "UPDATE executions SET failure_key = ? WHERE id = ?", key, record.id());
+        });
         jobs.fail(record.jobId(), code, field, message);
     }
 

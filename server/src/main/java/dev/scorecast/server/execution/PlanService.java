@@ -24,6 +24,8 @@ import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
 import dev.scorecast.server.jobs.JobStatus;
+import dev.scorecast.server.quota.QuotaGuard;
+import dev.scorecast.server.quota.Stored;
 import dev.scorecast.server.storage.BlobStore;
 import dev.scorecast.server.upload.UploadService;
 import dev.scorecast.server.upload.Video;
@@ -33,18 +35,25 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Step five: plans from analyses. Variant A names an analysis the server made; variant B sends the
- * analysis JSON itself (possibly edited), which is checked against the video before use. Every
- * plan is kept, so that execute can name it and the analysis it came from.
+ * analysis JSON itself (possibly edited), which is checked against the video before use. A video
+ * keeps its newest plans ({@link dev.scorecast.server.config.Quotas#maxPlansPerVideo()}), so that
+ * execute can name them and the analysis each came from; generating one more removes the oldest.
+ * A plan and the analysis sent with it count in the owner's storage: refused (507) before they are
+ * written when they would pass the quota or the disk is nearly full.
  */
 public final class PlanService {
     /** An uploaded analysis may differ from the video's length by this much (container rounding). */
     private static final double DURATION_SLACK_SECONDS = 0.5;
+    /** Where the analyses clients send with a plan are kept (one per plan). */
+    static final String SENT_ANALYSES = "plans/analyses/";
 
     private final Database database;
     private final BlobStore blobs;
@@ -55,11 +64,13 @@ public final class PlanService {
     private final PlanningPool planning;
     private final ObjectMapper mapper;
     private final Clock clock;
+    private final QuotaGuard quotas;
 
     public PlanService(Database database, BlobStore blobs, AnalysisService analyses, UploadService uploads, Planner planner,
-                       MarkerArrangement markers, PlanningPool planning, ObjectMapper mapper, Clock clock) {
+                       MarkerArrangement markers, PlanningPool planning, ObjectMapper mapper, QuotaGuard quotas, Clock clock) {
         this.markers = markers;
         this.database = database;
+        this.quotas = quotas;
         this.blobs = blobs;
         this.analyses = analyses;
         this.uploads = uploads;
@@ -82,7 +93,7 @@ public final class PlanService {
         }
         Analysis analysis = readAnalysis(analyses.resultJson(state), "analysis_id");
         Plan plan = planning.run(() -> markers.apply(planner.plan(analysis, options), marks, fps(analysis)));
-        return store(owner, state.record().videoId(), state.record().resultKey(), plan);
+        return store(owner, state.record().videoId(), state.record().resultKey(), null, plan);
     }
 
     /**
@@ -100,9 +111,8 @@ public final class PlanService {
         }
         Plan plan = planning.run(() -> markers.apply(planner.plan(analysis, options), all, fps(analysis)));
         // Written only once it planned, so a refused analysis leaves nothing behind.
-        String key = "plans/analyses/" + Ids.next("ana") + ".json";
-        blobs.write(key, new ByteArrayInputStream(analysisJson), Long.MAX_VALUE, "analysis", false);
-        return store(owner, video.id(), key, plan);
+        String key = SENT_ANALYSES + Ids.next("ana") + ".json";
+        return store(owner, video.id(), key, analysisJson, plan);
     }
 
     public StoredPlan find(Principal owner, String planId) {
@@ -123,23 +133,74 @@ public final class PlanService {
         }
     }
 
-    private StoredPlan store(Principal owner, String videoId, String analysisKey, Plan generated) {
+    /**
+     * Keeps {@code generated} (and, for variant B, the analysis the client sent, {@code sentAnalysis},
+     * under {@code analysisKey}): the owner's share and the disk are checked before anything is written,
+     * then the files are written, then one transaction checks the share again (it cannot race there),
+     * counts both, records the plan and removes the video's plans past the cap, whose files go after it.
+     */
+    private StoredPlan store(Principal owner, String videoId, String analysisKey, byte[] sentAnalysis, Plan generated) {
         Plan plan = generated.withId(Ids.next("plan"));
         String key = "plans/" + plan.id() + ".json";
-        blobs.write(key, new ByteArrayInputStream(PlanJson.write(plan).getBytes(StandardCharsets.UTF_8)), Long.MAX_VALUE, "plan", false);
+        byte[] planJson = PlanJson.write(plan).getBytes(StandardCharsets.UTF_8);
+        long incoming = planJson.length + (sentAnalysis == null ? 0 : sentAnalysis.length);
+        String field = sentAnalysis == null ? "analysis_id" : "analysis";
+        quotas.requireFreeDisk(incoming);
+        database.query(c -> {
+            quotas.requireRoomFor(c, owner, incoming, field);
+            return null;
+        });
         long now = clock.millis();
+        List<String> trimmed;
         try {
-            database.transaction(c -> {
+            if (sentAnalysis != null) {
+                blobs.write(analysisKey, new ByteArrayInputStream(sentAnalysis), Long.MAX_VALUE, "analysis", false);
+            }
+            blobs.write(key, new ByteArrayInputStream(planJson), Long.MAX_VALUE, "plan", false);
+            trimmed = database.transaction(c -> {
                 uploads.holdVideo(c, owner, videoId);
-                return Rows.update(c,
+                if (sentAnalysis != null) {
+                    quotas.charge(c, owner, Stored.forVideo(videoId, analysisKey, sentAnalysis.length), field);
+                }
+                quotas.charge(c, owner, Stored.forVideo(videoId, key, planJson.length), field);
+                Rows.update(c,
                         "INSERT INTO plans (id, owner, video_id, analysis_key, plan_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                         plan.id(), owner.user(), videoId, analysisKey, key, now);
+                return trimPlans(c, videoId);
             });
         } catch (RuntimeException e) {
             blobs.delete(key);
+            if (sentAnalysis != null) {
+                blobs.delete(analysisKey);
+            }
             throw e;
         }
+        trimmed.forEach(blobs::delete);
         return new StoredPlan(plan.id(), owner.user(), videoId, analysisKey, plan);
+    }
+
+    /**
+     * Removes the plans of {@code videoId} past the newest {@code maxPlansPerVideo}, rows and charges;
+     * answers their files, to delete once the transaction is committed. An analysis a client sent
+     * with a removed plan stays while an execution still names it.
+     */
+    private List<String> trimPlans(Connection c, String videoId) throws SQLException {
+        List<String[]> old = Rows.list(c, "SELECT id, plan_key, analysis_key FROM plans WHERE video_id = ? ORDER BY created_at DESC, id DESC",
+                row -> new String[] {row.getString("id"), row.getString("plan_key"), row.getString("analysis_key")}, videoId);
+        List<String> files = new ArrayList<>();
+        for (String[] p : old.subList(Math.min(old.size(), quotas.quotas().maxPlansPerVideo()), old.size())) {
+            Rows.update(c, "DELETE FROM plans WHERE id = ?", p[0]);
+            quotas.release(c, p[1]);
+            files.add(p[1]);
+            boolean sent = p[2].startsWith(SENT_ANALYSES);
+            boolean used = Rows.one(c, "SELECT 1 AS used FROM executions WHERE video_id = ? AND analysis_key = ?", row -> true, videoId, p[2])
+                    .isPresent();
+            if (sent && !used) {
+                quotas.release(c, p[2]);
+                files.add(p[2]);
+            }
+        }
+        return files;
     }
 
     private Plan readPlan(String key) {

@@ -4,6 +4,7 @@ import dev.scorecast.engine.error.Busy;
 import dev.scorecast.engine.error.InsufficientStorage;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.config.Quotas;
+import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,30 +19,121 @@ import java.time.Duration;
  * analyses queued, and the node's free disk. Each check runs inside the caller's transaction, after
  * {@link #lockUser} (the counts and the insert that follows them see the same rows, on PostgreSQL
  * too), and each refusal says what to do.
+ *
+ * <p>A user's stored bytes are their videos' sources and their open uploads' chunks (counted from
+ * those rows) and every other blob kept for them, each {@linkplain #charge charged} to them in
+ * {@code stored_bytes}: plans, the analyses clients send, the server's analyses, extracted audio,
+ * thumbnails, an execution's plan, outputs and failure report. To store a blob for a user:
+ * <pre>{@code
+ * quotas.requireFreeDisk(bytes);                                       // 507 when the disk is nearly full
+ * quotas.charge(owner, Stored.forVideo(videoId, key, bytes), "field"); // 507 past the quota, else counted
+ * blobs.write(key, ...);                                               // if the write fails: quotas.release(key)
+ * }</pre>
+ * or, inside a transaction that already holds {@link #lockUser}, {@link #charge(Connection, Principal,
+ * Stored, String)}. A charge goes with the video or execution it names (its row cascades), or by
+ * {@link #release}. Charging the same key again replaces its size.
  */
 public final class QuotaGuard {
     private static final Duration RETRY_AFTER = Duration.ofSeconds(30);
 
     private final Quotas quotas;
     private final Path dataDir;
+    private final Database database;
 
+    /** Without a database: only the checks that take the caller's connection (tests of one service). */
     public QuotaGuard(Quotas quotas, Path dataDir) {
+        this(quotas, dataDir, null);
+    }
+
+    public QuotaGuard(Quotas quotas, Path dataDir, Database database) {
         this.quotas = quotas;
         this.dataDir = dataDir;
+        this.database = database;
+    }
+
+    public Quotas quotas() {
+        return quotas;
     }
 
     /** Refuses new work (507) when the data directory's disk has less than the minimum free. */
     public void requireFreeDisk() {
+        requireFreeDisk(0);
+    }
+
+    /**
+     * Refuses (507) to write {@code incoming} more bytes when the data directory's disk would be left
+     * with less than the minimum free (SCORECAST_MIN_FREE_BYTES): checked before the write, so nothing
+     * is written.
+     */
+    public void requireFreeDisk(long incoming) {
         long free;
         try {
             free = Files.getFileStore(dataDir).getUsableSpace();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        if (free < quotas.minFreeBytes()) {
+        if (free - Math.max(0, incoming) < quotas.minFreeBytes()) {
             throw new InsufficientStorage(null, "The server's disk is nearly full (" + mib(free) + " MiB free, "
-                    + mib(quotas.minFreeBytes()) + " MiB kept in reserve); it takes no new uploads or jobs until space is freed. Try again later.");
+                    + mib(quotas.minFreeBytes()) + " MiB kept in reserve); it stores nothing new until space is freed. Try again later.");
         }
+    }
+
+    /**
+     * Counts {@code item} in {@code owner}'s share, in the caller's transaction (after {@link
+     * #lockUser}): 507 naming {@code field} when it would pass the quota, and nothing is counted.
+     * A key charged before is replaced: only the difference in size is checked.
+     */
+    public void charge(Connection c, Principal owner, Stored item, String field) throws SQLException {
+        long before = Rows.one(c, "SELECT bytes FROM stored_bytes WHERE blob_key = ?", row -> row.getLong("bytes"), item.key()).orElse(0L);
+        requireRoomFor(c, owner, item.bytes() - before, field);
+        record(c, owner, item);
+    }
+
+    /** Counts {@code item} whatever the quota: for the small reports the server must keep (a failure's report). */
+    public void chargeAnyway(Connection c, Principal owner, Stored item) throws SQLException {
+        record(c, owner, item);
+    }
+
+    /** {@link #charge(Connection, Principal, Stored, String)} in a transaction of its own, holding the owner's lock. */
+    public void charge(Principal owner, Stored item, String field) {
+        requireDatabase().transaction(c -> {
+            lockUser(c, owner);
+            charge(c, owner, item, field);
+            return null;
+        });
+    }
+
+    /** No longer counts the blob {@code key} (it was deleted, or its write failed). */
+    public void release(Connection c, String key) throws SQLException {
+        Rows.update(c, "DELETE FROM stored_bytes WHERE blob_key = ?", key);
+    }
+
+    /** {@link #release(Connection, String)} in a transaction of its own. */
+    public void release(String key) {
+        requireDatabase().transaction(c -> {
+            release(c, key);
+            return null;
+        });
+    }
+
+    /** No longer counts the blobs of execution {@code executionId} under {@code prefix} (a re-run writes them again). */
+    public void releaseExecution(Connection c, String executionId, String prefix) throws SQLException {
+        Rows.update(c, "DELETE FROM stored_bytes WHERE execution_id = ? AND blob_key LIKE ?", executionId, prefix + "/%");
+    }
+
+    private static void record(Connection c, Principal owner, Stored item) throws SQLException {
+        Rows.update(c, """
+                INSERT INTO stored_bytes (blob_key, owner, video_id, execution_id, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (blob_key) DO UPDATE SET owner = excluded.owner, video_id = excluded.video_id,
+                    execution_id = excluded.execution_id, bytes = excluded.bytes, created_at = excluded.created_at""",
+                item.key(), owner.user(), item.videoId(), item.executionId(), item.bytes(), System.currentTimeMillis());
+    }
+
+    private Database requireDatabase() {
+        if (database == null) {
+            throw new IllegalStateException("this QuotaGuard was made without a database");
+        }
+        return database;
     }
 
     /**
@@ -72,19 +164,21 @@ public final class QuotaGuard {
         long stored = storedBytes(c, owner);
         if (stored + incoming > quotas.maxStoredBytes()) {
             throw new InsufficientStorage(field, "Storing " + incoming + " more bytes would pass your storage quota: you keep "
-                    + stored + " of " + quotas.maxStoredBytes() + " bytes in videos and uploads. Delete old videos or ask the operator"
-                    + " to raise SCORECAST_QUOTA_BYTES.");
+                    + stored + " of " + quotas.maxStoredBytes() + " bytes in videos, uploads and what was made from them (analyses, plans,"
+                    + " outputs). Old work is deleted after SCORECAST_RETENTION_HOURS; or ask the operator to raise SCORECAST_QUOTA_BYTES.");
         }
     }
 
-    /** The bytes of {@code owner}'s stored videos and of the chunks of their unfinished uploads. */
+    /** The bytes of {@code owner}'s stored videos, of the chunks of their unfinished uploads, and of everything charged to them. */
     public long storedBytes(Connection c, Principal owner) throws SQLException {
+        long charged = Rows.one(c, "SELECT COALESCE(SUM(bytes), 0) AS total FROM stored_bytes WHERE owner = ?",
+                row -> row.getLong("total"), owner.user()).orElse(0L);
         long videos = Rows.one(c, "SELECT COALESCE(SUM(size), 0) AS total FROM videos WHERE owner = ?",
                 row -> row.getLong("total"), owner.user()).orElse(0L);
         long chunks = Rows.one(c, """
                 SELECT COALESCE(SUM(k.size), 0) AS total FROM upload_chunks k JOIN uploads u ON u.id = k.upload_id
                 WHERE u.owner = ? AND u.state IN ('active', 'assembling')""", row -> row.getLong("total"), owner.user()).orElse(0L);
-        return videos + chunks;
+        return videos + chunks + charged;
     }
 
     /**

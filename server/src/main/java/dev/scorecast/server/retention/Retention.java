@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Deletes finished work older than the retention time, rows and files together: an execution that
  * ended that long ago (its outputs are the largest files), and a video nobody has used that long,
- * with its upload, analyses and plans. Rows go first, in one transaction each; the files after. A
+ * with its upload, analyses and plans. Failed work goes sooner ({@code keepFailed}): an execution
+ * that ended in error, and an analysis superseded by its retry. Rows go first, in one transaction each; the files after. A
  * crash in between leaves files no row names, which {@link OrphanSweeper} removes later; the other
  * order would leave rows naming missing files.
  */
@@ -37,35 +38,46 @@ public final class Retention {
     private final QuotaGuard quotas;
     private final Clock clock;
     private final Duration keep;
+    private final Duration keepFailed;
 
+    /** Failed work kept as long as finished work. */
     public Retention(Database database, BlobStore blobs, QuotaGuard quotas, Clock clock, Duration keep) {
+        this(database, blobs, quotas, clock, keep, keep);
+    }
+
+    /** {@code keepFailed}: how long an execution that ended in error and a superseded analysis are kept (at most {@code keep}). */
+    public Retention(Database database, BlobStore blobs, QuotaGuard quotas, Clock clock, Duration keep, Duration keepFailed) {
         this.database = database;
         this.blobs = blobs;
         this.quotas = quotas;
         this.clock = clock;
         this.keep = keep;
+        this.keepFailed = keepFailed.compareTo(keep) < 0 ? keepFailed : keep;
     }
 
     /** One sweep; what it removed. Executions go first, so a video whose last executions just went can go in the same sweep. */
     public Removed sweep() {
         if (keep.isZero()) {
-            return new Removed(0, 0);
+            return new Removed(0, 0, 0);
         }
         // Read before any transaction: on SQLite a transaction holds the write lock, and nothing should wait inside it.
         long cutoff = clock.instant().minus(keep).toEpochMilli();
-        return new Removed(removeEndedExecutions(cutoff), removeIdleVideos(cutoff));
+        long failedCutoff = clock.instant().minus(keepFailed).toEpochMilli();
+        int executions = removeEndedExecutions(cutoff, failedCutoff);
+        return new Removed(executions, removeIdleVideos(cutoff), removeSupersededAnalyses(failedCutoff));
     }
 
-    private int removeEndedExecutions(long cutoff) {
+    private int removeEndedExecutions(long cutoff, long failedCutoff) {
         List<String[]> ended = database.query(c -> Rows.list(c, """
                 SELECT e.id, e.job_id FROM executions e JOIN jobs j ON j.id = e.job_id
-                WHERE j.status IN ('finished', 'error') AND j.updated_at < ?""",
-                row -> new String[] {row.getString("id"), row.getString("job_id")}, cutoff));
+                WHERE (j.status = 'finished' AND j.updated_at < ?) OR (j.status = 'error' AND j.updated_at < ?)""",
+                row -> new String[] {row.getString("id"), row.getString("job_id")}, cutoff, failedCutoff));
         int removed = 0;
         for (String[] execution : ended) {
-            // Conditional on the same facts: the job's row cascades to the execution's.
-            boolean gone = database.transaction(c -> Rows.update(c,
-                    "DELETE FROM jobs WHERE id = ? AND status IN ('finished', 'error') AND updated_at < ?", execution[1], cutoff) == 1);
+            // Conditional on the same facts: the job's row cascades to the execution's (and to what it was charged).
+            boolean gone = database.transaction(c -> Rows.update(c, "DELETE FROM jobs WHERE id = ? AND"
+                    + " ((status = 'finished' AND updated_at < ?) OR (status = 'error' AND updated_at < ?))",
+                    execution[1], cutoff, failedCutoff) == 1);
             if (gone) {
                 removed++;
                 deleteTree("executions/" + execution[0]);
@@ -117,6 +129,43 @@ public final class Retention {
         return new VideoFiles(keys, trees);
     }
 
+    /**
+     * Analyses superseded by a retry before {@code failedCutoff} (their job failed), with their job
+     * and files, unless a plan or an execution still names their result.
+     */
+    private int removeSupersededAnalyses(long failedCutoff) {
+        List<String[]> superseded = database.query(c -> Rows.list(c, """
+                SELECT id, owner FROM analyses WHERE superseded_at IS NOT NULL AND superseded_at < ?""",
+                row -> new String[] {row.getString("id"), row.getString("owner")}, failedCutoff));
+        int removed = 0;
+        for (String[] analysis : superseded) {
+            boolean gone = database.transaction(c -> {
+                quotas.lockUser(c, new Principal(analysis[1]));
+                var row = Rows.one(c, "SELECT job_id, result_key FROM analyses WHERE id = ? AND superseded_at < ?",
+                        r -> new String[] {r.getString("job_id"), r.getString("result_key")}, analysis[0], failedCutoff);
+                if (row.isEmpty()) {
+                    return false;
+                }
+                String result = row.get()[1];
+                if (result != null && (Rows.one(c, "SELECT 1 AS x FROM plans WHERE analysis_key = ?", r -> 1, result).isPresent()
+                        || Rows.one(c, "SELECT 1 AS x FROM executions WHERE analysis_key = ?", r -> 1, result).isPresent())) {
+                    return false;
+                }
+                Rows.update(c, "DELETE FROM analyses WHERE id = ?", analysis[0]);
+                Rows.update(c, "DELETE FROM jobs WHERE id = ?", row.get()[0]);
+                if (result != null) {
+                    quotas.release(c, result);
+                }
+                return true;
+            });
+            if (gone) {
+                removed++;
+                deleteTree("analyses/" + analysis[0]);
+            }
+        }
+        return removed;
+    }
+
     private void delete(String key) {
         try {
             blobs.delete(key);
@@ -135,6 +184,10 @@ public final class Retention {
 
     private record VideoFiles(List<String> keys, List<String> trees) {}
 
-    /** Executions and videos (each with its upload, analyses and plans) removed by one sweep. */
-    public record Removed(int executions, int videos) {}
+    /** Executions, videos (each with its upload, analyses and plans) and superseded analyses removed by one sweep. */
+    public record Removed(int executions, int videos, int analyses) {
+        public Removed(int executions, int videos) {
+            this(executions, videos, 0);
+        }
+    }
 }

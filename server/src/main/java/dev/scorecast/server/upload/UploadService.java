@@ -14,6 +14,7 @@ import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.config.ServerConfig.UploadLimits;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.quota.QuotaGuard;
+import dev.scorecast.server.quota.Stored;
 import dev.scorecast.server.storage.BlobStore;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
@@ -248,10 +249,18 @@ public final class UploadService {
         Upload upload = claim.upload();
         String videoId = upload.videoId();
         try {
+            // The video takes the chunks' place; its extracted audio is new, and counted once the video's row exists.
+            quotas.requireFreeDisk(claim.chunks().stream().mapToLong(Chunk::size).sum());
             Video video = onMediaThread(() -> assemble(upload, videoId, claim.chunks()));
+            long audioBytes = video.audioStoredAs() == null ? 0 : blobs.size(video.audioStoredAs());
             database.transaction(c -> {
+                quotas.lockUser(c, owner);
                 repository.insertVideo(c, video);
+                // The chunks, counted until now, stop counting here and the video starts: only the audio is new (507 past the quota).
                 repository.setState(c, upload.id(), UploadState.COMPLETE, videoId);
+                if (video.audioStoredAs() != null) {
+                    quotas.charge(c, owner, Stored.forVideo(videoId, video.audioStoredAs(), audioBytes), variant.contentField());
+                }
                 events.completed(c, withState(upload, UploadState.COMPLETE), video);
                 return null;
             });

@@ -13,6 +13,7 @@ import dev.scorecast.server.config.Quotas;
 import dev.scorecast.server.config.ServerConfig;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.quota.QuotaGuard;
+import dev.scorecast.server.quota.Stored;
 import dev.scorecast.server.storage.LocalBlobStore;
 import dev.scorecast.server.upload.UploadService;
 import java.nio.file.Path;
@@ -95,6 +96,57 @@ class RetentionTest {
 
             assertEquals(new Retention.Removed(0, 0), new Retention(database, blobs, quotas, clock, Duration.ZERO).sweep(),
                     "0 keeps everything");
+        });
+    }
+
+    /**
+     * Issue 28: failed work holds a user's share for less time than finished work. An execution that
+     * ended in error and an analysis superseded by its retry go after SCORECAST_RETENTION_FAILED_HOURS
+     * (3 days here), rows, charges and files; a finished execution and the current analysis stay
+     * their 30 days.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void failedWorkGoesSooner(String db) throws Exception {
+        onDatabase(db, database -> {
+            var blobs = new LocalBlobStore(data.resolve("files"));
+            var seed = new Seed(database, blobs, data.resolve("files"));
+            var quotas = new QuotaGuard(Quotas.DEFAULT, data, database);
+            Principal alice = new Principal("alice");
+            seed.video("alice", "upl_d", "vid_d", T0);
+            seed.analysis("alice", "ana_failed", "vid_d", "error", T0, T0.plus(Duration.ofHours(1)));
+            database.query(c -> dev.scorecast.server.db.Rows.update(c, "UPDATE analyses SET superseded_at = ? WHERE id = 'ana_failed'",
+                    T0.plus(Duration.ofHours(1)).toEpochMilli()));
+            seed.analysis("alice", "ana_current", "vid_d", "finished", T0.plus(Duration.ofHours(1)), T0.plus(Duration.ofHours(2)));
+            seed.execution("alice", "exe_failed", "vid_d", "analyses/ana_current/analysis.json", "error", T0, T0.plus(Duration.ofHours(3)));
+            seed.execution("alice", "exe_done", "vid_d", "analyses/ana_current/analysis.json", "finished", T0, T0.plus(Duration.ofHours(3)));
+            database.transaction(c -> {
+                quotas.chargeAnyway(c, alice, Stored.forExecution("exe_failed", "executions/exe_failed/input/plan.json", 1_000));
+                quotas.chargeAnyway(c, alice, Stored.forExecution("exe_done", "executions/exe_done/out/video.mp4", 50_000));
+                quotas.chargeAnyway(c, alice, Stored.forVideo("vid_d", "analyses/ana_failed/analysis.json", 7));
+                return null;
+            });
+            long before = database.<Long>query(c -> quotas.storedBytes(c, alice));
+
+            var clock = new VirtualClock(T0.plus(Duration.ofDays(3)));
+            var retention = new Retention(database, blobs, quotas, clock, KEEP, Duration.ofDays(3));
+            assertEquals(new Retention.Removed(0, 0, 0), retention.sweep(), "nothing failed three days ago yet");
+
+            clock.set(T0.plus(Duration.ofDays(3)).plus(Duration.ofHours(4)));
+            assertEquals(new Retention.Removed(1, 0, 1), retention.sweep(), "the failed execution and the superseded analysis go");
+            assertFalse(seed.exists("executions/exe_failed/input/plan.json"));
+            assertFalse(seed.exists("analyses/ana_failed/analysis.json"));
+            assertEquals(0, seed.count("SELECT COUNT(*) FROM jobs WHERE id IN ('job_exe_failed', 'job_ana_failed')"));
+            assertEquals(0, seed.count("SELECT COUNT(*) FROM analyses WHERE id = 'ana_failed'"));
+            assertEquals(before - 1_007, (long) database.query(c -> quotas.storedBytes(c, alice)), "their charges went with them");
+            for (String key : new String[] {"executions/exe_done/out/video.mp4", "analyses/ana_current/analysis.json", "videos/vid_d/source"}) {
+                assertTrue(seed.exists(key), key + " stays");
+            }
+            assertEquals(1, seed.count("SELECT COUNT(*) FROM stored_bytes WHERE execution_id = 'exe_done'"));
+
+            clock.set(T0.plus(KEEP).plus(Duration.ofHours(4)));
+            assertEquals(new Retention.Removed(1, 1, 0), retention.sweep(), "the finished execution goes at 30 days, then the unused video");
+            assertEquals(0, seed.count("SELECT COUNT(*) FROM stored_bytes WHERE execution_id = 'exe_done'"));
         });
     }
 
