@@ -50,6 +50,10 @@ import dev.scorecast.server.storage.Scratch;
 import dev.scorecast.server.config.Role;
 import dev.scorecast.server.db.SharedSecrets;
 import dev.scorecast.server.ops.HealthApi;
+import dev.scorecast.server.ops.Readiness;
+import dev.scorecast.server.ops.StartingNode;
+import dev.scorecast.server.auth.FailedAuthentications;
+import dev.scorecast.server.db.Rows;
 import dev.scorecast.server.ops.Metrics;
 import dev.scorecast.server.upload.UploadService;
 import dev.scorecast.server.api.EventLinks;
@@ -104,14 +108,16 @@ public final class ScorecastServer implements AutoCloseable {
     private final Dispatcher dispatcher;
     private final JobFeed jobFeed;
     private final EventStreamApi eventStreams;
+    private final Javalin ops;
 
     private ScorecastServer(ServerConfig config, Database database, UploadService uploads, JobRunner jobs, Javalin app, ApiKeys keys,
                             List<Route> routes, String developmentKey, PlayerService player, NodeRelay relay, BlobStore blobs,
-                            Dispatcher dispatcher, JobFeed jobFeed, EventStreamApi eventStreams) {
+                            Dispatcher dispatcher, JobFeed jobFeed, EventStreamApi eventStreams, Javalin ops) {
         this.blobs = blobs;
         this.dispatcher = dispatcher;
         this.jobFeed = jobFeed;
         this.eventStreams = eventStreams;
+        this.ops = ops;
         this.config = config;
         this.player = player;
         this.relay = relay;
@@ -144,13 +150,14 @@ public final class ScorecastServer implements AutoCloseable {
         Role role = config.role();
         String nodeId = config.nodeId();
 
-        Database database = Database.open(config.dbUrl());
+        Scratch scratch = Scratch.under(data.resolve("tmp/scratch"));
+        // A database or store that does not answer yet is waited for (the port answering /readyz 503 meanwhile), not a reason to exit.
+        var opened = StartingNode.await(config.host(), config.port(), () -> openDependencies(config, scratch));
+        Database database = opened.value().database();
+        BlobStore blobs = opened.value().blobs();
+        int listenPort = opened.port();
         ApiKeys keys = new ApiKeys(database);
         String developmentKey = role.servesClients() && keys.none() ? keys.create("dev") : null;
-
-        Scratch scratch = Scratch.under(data.resolve("tmp/scratch"));
-        BlobStore blobs = config.storage().isS3() ? S3BlobStore.open(config.storage(), scratch)
-                : new LocalBlobStore(data.resolve("files"), scratch);
         var quotas = new QuotaGuard(config.quotas(), data, database);
         var uploads = new UploadService(database, blobs, config.uploads(), quotas, clock, nodeId);
         var metrics = new Metrics(database, role.wire());
@@ -227,7 +234,11 @@ public final class ScorecastServer implements AutoCloseable {
         analyses.attach(jobs);
         executions.attach(jobs);
 
-        var health = new HealthApi(database, blobs, metrics, role.wire(), nodeId);
+        var readiness = new Readiness(() -> database.query(c -> Rows.one(c, "SELECT 1 AS one", row -> row.getInt("one"))), blobs::checkReachable);
+        var health = new HealthApi(readiness, metrics, role.wire(), nodeId, config.ops().token());
+        var failedAuthentications = new FailedAuthentications(config.ops().authFailuresPerMinute(), clock);
+        metrics.guards(readiness::checks, failedAuthentications::refused);
+        Javalin ops = config.ops().port().isPresent() ? opsServer(health) : null;
         List<Route> routes = new CopyOnWriteArrayList<>();
         Javalin app = Javalin.create(javalin -> {
             javalin.concurrency.useVirtualThreads = true;
@@ -252,13 +263,17 @@ public final class ScorecastServer implements AutoCloseable {
                 metrics.request(ctx.method().name(), endpoint == null ? "unmatched" : endpoint.path, ctx.statusCode(), millis / 1000.0);
             });
             ApiErrors.install(javalin);
-            health.register(javalin.routes);
+            if (ops == null) {
+                health.register(javalin.routes);
+            } else {
+                health.registerLiveness(javalin.routes); // readiness and metrics on the operations port alone
+            }
             if (role.servesClients()) {
                 var requests = new Requests(mapper, config.maxJsonBytes());
                 var bodyCaps = bodyCaps(config);
                 // First, before authentication: a declared body over the cap is refused before anything reads it.
                 javalin.routes.beforeMatched(bodyCaps::check);
-                var authenticator = new Authenticator(keys, player, eventLinks);
+                var authenticator = new Authenticator(keys, player, eventLinks, failedAuthentications);
                 var inFlight = new RequestsInFlight(config.quotas().maxRequestsInFlight());
                 javalin.routes.beforeMatched(ctx -> {
                     if (!PUBLIC_PATHS.contains(ctx.path()) && !HealthApi.PATHS.contains(ctx.path())
@@ -293,7 +308,10 @@ public final class ScorecastServer implements AutoCloseable {
         Instant started = Instant.now();
         try {
             listening.set(app);
-            app.start(config.host(), config.port());
+            app.start(config.host(), listenPort);
+            if (ops != null) {
+                ops.start(config.host(), config.ops().port().getAsInt());
+            }
             // Only now, holding the port: an earlier run of this node is surely gone, so what it held is free.
             uploads.recover();
             jobs.start();
@@ -307,6 +325,9 @@ public final class ScorecastServer implements AutoCloseable {
         } catch (RuntimeException e) {
             app.stop();
             closeAll(dispatcher, jobFeed);
+            if (ops != null) {
+                ops.stop();
+            }
             relay.close();
             if (player != null) {
                 player.close();
@@ -327,7 +348,40 @@ public final class ScorecastServer implements AutoCloseable {
                     nodeUrl.get());
         }
         return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player, relay, blobs, dispatcher, jobFeed,
-                eventStreams);
+                eventStreams, ops);
+    }
+
+    /** The database and the store, both answering; what opened is closed again when the other fails. */
+    private static Dependencies openDependencies(ServerConfig config, Scratch scratch) {
+        Database database = Database.open(config.dbUrl());
+        try {
+            BlobStore blobs = config.storage().isS3() ? S3BlobStore.open(config.storage(), scratch)
+                    : new LocalBlobStore(config.dataDir().resolve("files"), scratch);
+            try {
+                if (config.storage().isS3()) {
+                    blobs.checkReachable();
+                }
+                return new Dependencies(database, blobs);
+            } catch (RuntimeException e) {
+                closeStore(blobs);
+                throw e;
+            }
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+    }
+
+    private record Dependencies(Database database, BlobStore blobs) {}
+
+    /** {@code /healthz}, {@code /readyz} and {@code /metrics} on a port of their own (SCORECAST_OPS_PORT). */
+    private static Javalin opsServer(HealthApi health) {
+        return Javalin.create(javalin -> {
+            javalin.startup.showJavalinBanner = false;
+            javalin.concurrency.useVirtualThreads = true;
+            ApiErrors.install(javalin);
+            health.register(javalin.routes);
+        });
     }
 
     /** JSON bodies up to SCORECAST_MAX_JSON_BYTES; a raw chunk up to the chunk limit; multipart bodies a chunk and a JSON part. */
@@ -435,10 +489,18 @@ public final class ScorecastServer implements AutoCloseable {
         return eventStreams == null ? 0 : eventStreams.open();
     }
 
+    /** The port of /readyz and /metrics when they have their own (SCORECAST_OPS_PORT), else the API's. */
+    public int opsPort() {
+        return ops != null ? ops.port() : app.port();
+    }
+
     @Override
     public void close() {
         app.stop();
         closeAll(dispatcher, jobFeed);
+        if (ops != null) {
+            ops.stop();
+        }
         relay.close();
         if (player != null) {
             player.close();

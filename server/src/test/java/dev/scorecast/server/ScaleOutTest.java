@@ -215,7 +215,12 @@ class ScaleOutTest {
         awaitHolder(jobId, Optional.empty());
         store.stop();
         try {
-            HttpResponse<byte[]> notReady = apiB.get("/readyz");
+            // Readiness is checked at most every 3 s (one check in flight), so it may take a few seconds to turn.
+            HttpResponse<byte[]> polled = apiB.get("/readyz");
+            for (long until = System.nanoTime() + 8_000_000_000L; polled.statusCode() == 200 && System.nanoTime() < until; ) {
+                polled = apiB.get("/readyz");
+            }
+            HttpResponse<byte[]> notReady = polled;
             assertEquals(503, notReady.statusCode(), () -> new String(notReady.body()));
             assertEquals("not_ready", Api.JSON.readTree(notReady.body()).get("error").asText());
             Thread.sleep(10_000);

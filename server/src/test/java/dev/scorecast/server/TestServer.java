@@ -60,6 +60,8 @@ final class TestServer implements AutoCloseable {
         env.putIfAbsent("SCORECAST_QUOTA_UPLOADS", "1000");
         env.putIfAbsent("SCORECAST_QUOTA_ANALYSES", "100");
         env.putIfAbsent("SCORECAST_MIN_FREE_BYTES", "0");
+        // Tests send many wrong keys from 127.0.0.1 on purpose; HealthTest sets its own small allowance.
+        env.putIfAbsent("SCORECAST_AUTH_FAILURES_PER_MINUTE", "1000000");
         // The small General MIDI bank CI installs; FluidR3 (the default) sounds better but loads slower.
         env.putIfAbsent("SCORECAST_SOUNDFONT", "/usr/share/sounds/sf2/TimGM6mb.sf2");
         // Dozens of servers start in the suite; warming each one's player would only cost time.

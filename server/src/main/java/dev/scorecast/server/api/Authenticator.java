@@ -1,6 +1,7 @@
 package dev.scorecast.server.api;
 
 import dev.scorecast.server.auth.ApiKeys;
+import dev.scorecast.server.auth.FailedAuthentications;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.player.PlayerService;
 import io.javalin.http.Context;
@@ -24,14 +25,31 @@ public final class Authenticator {
     private final PlayerService player;
     /** Signed links to one job's events (EventSource sends no header). */
     private final EventLinks eventLinks;
+    private final FailedAuthentications failures;
 
-    public Authenticator(ApiKeys keys, PlayerService player, EventLinks eventLinks) {
+    public Authenticator(ApiKeys keys, PlayerService player, EventLinks eventLinks, FailedAuthentications failures) {
         this.keys = keys;
         this.player = player;
         this.eventLinks = eventLinks;
+        this.failures = failures;
     }
 
+    /**
+     * Who calls: 401 for a missing or wrong credential, counted against the caller's address; 429
+     * before any lookup once that address has failed too often ({@link FailedAuthentications}).
+     */
     public void authenticate(Context ctx) {
+        String address = ctx.req().getRemoteAddr();
+        failures.check(address);
+        try {
+            identify(ctx);
+        } catch (ApiErrors.Unauthorized e) {
+            failures.failed(address);
+            throw e;
+        }
+    }
+
+    private void identify(Context ctx) {
         boolean playerCall = ctx.path().startsWith(PLAYER_PREFIX);
         if (playerCall && ctx.header("Authorization") == null && ctx.queryParam("signature") != null) {
             ctx.attribute(ATTRIBUTE, player.streamLink(ctx.path(), ctx.queryParam("stream_id"), ctx.queryParam("expires"),

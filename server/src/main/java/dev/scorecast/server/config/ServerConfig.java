@@ -34,7 +34,8 @@ public record ServerConfig(
         Duration jobHeartbeat,
         RetentionSettings retention,
         WebhookSettings webhooks,
-        EventStreamSettings events) {
+        EventStreamSettings events,
+        OpsSettings ops) {
 
     public ServerConfig {
         Objects.requireNonNull(host);
@@ -51,6 +52,7 @@ public record ServerConfig(
         Objects.requireNonNull(retention);
         Objects.requireNonNull(webhooks);
         Objects.requireNonNull(events);
+        Objects.requireNonNull(ops);
         if (jobHeartbeat.isNegative() || jobHeartbeat.isZero() || jobHeartbeat.toSeconds() > 10) {
             throw new InvalidParameter("SCORECAST_JOB_HEARTBEAT_SECONDS",
                     "SCORECAST_JOB_HEARTBEAT_SECONDS must be 1 to 10: a dead worker's jobs move after six missed heartbeats, within a minute.");
@@ -96,19 +98,20 @@ public record ServerConfig(
                 Duration.ofSeconds(settings.integer("SCORECAST_JOB_HEARTBEAT_SECONDS", 5)),
                 RetentionSettings.from(settings),
                 WebhookSettings.from(settings),
-                EventStreamSettings.from(settings));
+                EventStreamSettings.from(settings),
+                OpsSettings.from(settings, env));
     }
 
     /** The same configuration listening on another port (tests use port 0). */
     public ServerConfig withPort(int newPort) {
         return new ServerConfig(host, newPort, dataDir, dbUrl, publicUrlSetting, nodeUrlSetting, soundFont, uploads, maxJsonBytes, workerThreads,
-                analysisWait, player, quotas, role, storage, nodeIdSetting, jobHeartbeat, retention, webhooks, events);
+                analysisWait, player, quotas, role, storage, nodeIdSetting, jobHeartbeat, retention, webhooks, events, ops);
     }
 
     /** The same configuration in another role ({@code serve --role} overrides SCORECAST_ROLE). */
     public ServerConfig withRole(Role newRole) {
         return new ServerConfig(host, port, dataDir, dbUrl, publicUrlSetting, nodeUrlSetting, soundFont, uploads, maxJsonBytes, workerThreads,
-                analysisWait, player, quotas, newRole, storage, nodeIdSetting, jobHeartbeat, retention, webhooks, events);
+                analysisWait, player, quotas, newRole, storage, nodeIdSetting, jobHeartbeat, retention, webhooks, events, ops);
     }
 
     /**

@@ -1,98 +1,99 @@
 package dev.scorecast.server.ops;
 
-import dev.scorecast.server.db.Database;
-import dev.scorecast.server.db.Rows;
-import dev.scorecast.server.storage.BlobStore;
+import dev.scorecast.server.api.ApiErrors;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import java.time.Duration;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 
 /**
  * {@code GET /healthz} (the process answers), {@code GET /readyz} (it can reach the database and
- * the object store, each checked within {@link #CHECK_TIMEOUT}) and {@code GET /metrics}
- * (Prometheus text), on every node and without an API key: load balancers and scrapers have none,
- * and none of them tells anything about any user.
+ * the object store: {@link Readiness}, cached a few seconds with one check in flight) and
+ * {@code GET /metrics} (Prometheus text), on every node without an API key: load balancers and
+ * scrapers have none. With SCORECAST_OPS_TOKEN set, {@code /readyz} and {@code /metrics} answer only
+ * {@code Authorization: Bearer <token>} and {@code /healthz} says no more than "ok"; with
+ * SCORECAST_OPS_PORT they are served on that port alone. A failure is answered in general terms
+ * ("the database does not answer"); its details are in the log, never in the answer.
  */
 public final class HealthApi {
     public static final Set<String> PATHS = Set.of("/healthz", "/readyz", "/metrics");
-    private static final Duration CHECK_TIMEOUT = Duration.ofSeconds(3);
+    private static final String REALM = "Bearer realm=\"scorecast-ops\"";
 
-    private final Database database;
-    private final BlobStore blobs;
+    private final Readiness readiness;
     private final Metrics metrics;
     private final String role;
     private final String nodeId;
+    private final Optional<byte[]> token;
 
-    public HealthApi(Database database, BlobStore blobs, Metrics metrics, String role, String nodeId) {
-        this.database = database;
-        this.blobs = blobs;
+    public HealthApi(Readiness readiness, Metrics metrics, String role, String nodeId, Optional<String> token) {
+        this.readiness = readiness;
         this.metrics = metrics;
         this.role = role;
         this.nodeId = nodeId;
+        this.token = token.map(t -> t.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** All three. */
     public void register(RoutesConfig routes) {
-        routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok", "role", role, "node", nodeId)));
+        registerLiveness(routes);
         routes.get("/readyz", this::ready);
-        routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.render()));
+        routes.get("/metrics", ctx -> {
+            requireToken(ctx);
+            ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.render());
+        });
+    }
+
+    /** {@code /healthz} alone: the API's port when readiness and metrics have a port of their own. */
+    public void registerLiveness(RoutesConfig routes) {
+        routes.get("/healthz", ctx -> ctx.json(token.isEmpty() || presented(ctx)
+                ? Map.of("status", "ok", "role", role, "node", nodeId) : Map.of("status", "ok")));
     }
 
     private void ready(Context ctx) {
-        String database = check(() -> {
-            this.database.query(c -> Rows.one(c, "SELECT 1 AS one", row -> row.getInt("one")));
-            return "ok";
-        });
-        String storage = check(() -> {
-            blobs.checkReachable();
-            return "ok";
-        });
+        requireToken(ctx);
+        Readiness.Result result = readiness.now();
         var body = new LinkedHashMap<String, Object>();
-        boolean ready = database.equals("ok") && storage.equals("ok");
-        if (!ready) {
+        if (!result.ready()) {
             body.put("error", "not_ready");
-            body.put("message", "This node cannot serve yet: database " + database + ", object store " + storage + ".");
+            var failing = new java.util.ArrayList<String>();
+            if (!result.database().equals(Readiness.OK)) {
+                failing.add("the database");
+            }
+            if (!result.storage().equals(Readiness.OK)) {
+                failing.add("the object store");
+            }
+            body.put("message", "This node cannot serve yet: " + String.join(" and ", failing)
+                    + (failing.size() > 1 ? " do not answer" : " does not answer") + "; its log says why.");
+            ctx.header("Retry-After", "5");
         } else {
             body.put("status", "ready");
         }
-        body.put("database", database);
-        body.put("storage", storage);
+        body.put("database", result.database());
+        body.put("storage", result.storage());
         body.put("role", role);
         body.put("node", nodeId);
-        if (!ready) {
-            ctx.header("Retry-After", "5");
-        }
-        ctx.status(ready ? 200 : 503).json(body);
+        ctx.status(result.ready() ? 200 : 503).json(body);
     }
 
-    /** "ok", or what went wrong, within the time limit: a probe must answer even when a dependency hangs. */
-    private static String check(Supplier<String> probe) {
-        var future = new CompletableFuture<String>();
-        // Its own thread, left behind if it hangs: the answer must not wait for it.
-        Thread.ofVirtual().name("readiness-check").start(() -> {
-            try {
-                future.complete(probe.get());
-            } catch (Throwable t) {
-                future.completeExceptionally(t);
-            }
-        });
-        try {
-            return future.get(CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            return "no answer within " + CHECK_TIMEOUT.toSeconds() + " s";
-        } catch (ExecutionException e) {
-            String message = e.getCause().getMessage();
-            return "failing: " + (message == null ? e.getCause().getClass().getSimpleName() : message);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "interrupted";
+    private void requireToken(Context ctx) {
+        if (token.isPresent() && !presented(ctx)) {
+            throw new ApiErrors.Unauthorized("This node's readiness and metrics need its operations token: send Authorization: Bearer"
+                    + " <SCORECAST_OPS_TOKEN>.", REALM);
         }
+    }
+
+    /** Whether the request carries the operations token (compared in constant time). */
+    private boolean presented(Context ctx) {
+        String header = ctx.header("Authorization");
+        if (header == null || token.isEmpty()) {
+            return false;
+        }
+        String[] parts = header.strip().split("\\s+", 2);
+        return parts.length == 2 && parts[0].equalsIgnoreCase("bearer")
+                && MessageDigest.isEqual(parts[1].strip().getBytes(StandardCharsets.UTF_8), token.get());
     }
 }

@@ -12,8 +12,10 @@ import java.util.function.LongSupplier;
 
 /**
  * What {@code GET /metrics} reports, in the Prometheus text format. Job counts come from the
- * database (the whole fleet's queue, the same on every node); run times, HTTP latency and the live
- * player's figures are this node's own.
+ * database (the whole fleet's queue, the same on every node), counted on the index of kind and
+ * status at most once every {@link #JOB_COUNTS_FRESH} whatever scrapes (one count at a time; while
+ * the database does not answer, the last counts); run times, HTTP latency, readiness checks,
+ * throttled authentications and the live player's figures are this node's own.
  */
 public final class Metrics {
     private static final double[] JOB_SECONDS = {1, 5, 15, 30, 60, 120, 300, 600, 1800};
@@ -26,6 +28,12 @@ public final class Metrics {
     private volatile LongSupplier liveStreams = () -> 0;
     private volatile LongSupplier lateBlocks = () -> 0;
     private volatile LongSupplier eventStreams = () -> 0;
+    private volatile LongSupplier readinessChecks = () -> 0;
+    private volatile LongSupplier authThrottled = () -> 0;
+    static final Duration JOB_COUNTS_FRESH = Duration.ofSeconds(5);
+    private Map<String, Map<String, Long>> jobCounts;
+    private long jobCountsAt;
+    private final java.util.concurrent.atomic.AtomicLong jobCountQueries = new java.util.concurrent.atomic.AtomicLong();
 
     public Metrics(Database database, String role) {
         this.database = database;
@@ -41,6 +49,12 @@ public final class Metrics {
     /** The progress event streams this node holds open. */
     public void eventStreams(LongSupplier open) {
         this.eventStreams = open;
+    }
+
+    /** This node's readiness checks and the authentications it refused for too many failures from one address. */
+    public void guards(LongSupplier checks, LongSupplier throttled) {
+        this.readinessChecks = checks;
+        this.authThrottled = throttled;
     }
 
     /** One job run of task {@code kind} on this node took {@code took}. */
@@ -87,6 +101,15 @@ public final class Metrics {
         out.append("# TYPE scorecast_webhook_deliveries gauge\n");
         webhookDeliveries().forEach((state, n) -> out.append("scorecast_webhook_deliveries{").append(label("state", state)).append("} ")
                 .append(n).append('\n'));
+        out.append("# HELP scorecast_readiness_checks_total Checks of the database and the object store made for /readyz on this node.\n");
+        out.append("# TYPE scorecast_readiness_checks_total counter\n");
+        out.append("scorecast_readiness_checks_total ").append(readinessChecks.getAsLong()).append('\n');
+        out.append("# HELP scorecast_job_count_queries_total Counts of the job queue made for /metrics on this node.\n");
+        out.append("# TYPE scorecast_job_count_queries_total counter\n");
+        out.append("scorecast_job_count_queries_total ").append(jobCountQueries.get()).append('\n');
+        out.append("# HELP scorecast_auth_throttled_total Authentications refused (429) on this node: their address failed too often.\n");
+        out.append("# TYPE scorecast_auth_throttled_total counter\n");
+        out.append("scorecast_auth_throttled_total ").append(authThrottled.getAsLong()).append('\n');
 
         out.append("# HELP scorecast_http_request_seconds HTTP latency on this node by method, route and status class.\n");
         out.append("# TYPE scorecast_http_request_seconds histogram\n");
@@ -94,7 +117,29 @@ public final class Metrics {
         return out.toString();
     }
 
-    private Map<String, Map<String, Long>> jobCounts() {
+    /** The counts, read again when older than {@link #JOB_COUNTS_FRESH}; callers meanwhile wait for that one query. */
+    private synchronized Map<String, Map<String, Long>> jobCounts() {
+        long now = System.nanoTime();
+        if (jobCounts == null || now - jobCountsAt >= JOB_COUNTS_FRESH.toNanos()) {
+            try {
+                jobCounts = countJobs();
+            } catch (RuntimeException e) {
+                LoggerHolder.LOG.warn("counting the job queue for /metrics failed; reporting the last counts: {}", e.toString());
+                if (jobCounts == null) {
+                    jobCounts = new TreeMap<>();
+                }
+            }
+            jobCountsAt = now;
+        }
+        return jobCounts;
+    }
+
+    private static final class LoggerHolder {
+        static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Metrics.class);
+    }
+
+    private Map<String, Map<String, Long>> countJobs() {
+        jobCountQueries.incrementAndGet();
         Map<String, Map<String, Long>> counts = new TreeMap<>();
         database.query(c -> Rows.list(c, "SELECT kind, status, COUNT(*) AS n FROM jobs GROUP BY kind, status", row -> {
             counts.computeIfAbsent(row.getString("kind"), k -> new TreeMap<>()).put(row.getString("status"), row.getLong("n"));

@@ -1,0 +1,40 @@
+package dev.scorecast.server.config;
+
+import dev.scorecast.engine.error.InvalidParameter;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Who may read a node's readiness and metrics, and how many failed authentications an address may
+ * make: the operator's side of exposing a node.
+ *
+ * @param token                  when set (SCORECAST_OPS_TOKEN), {@code /readyz} and {@code /metrics} answer only
+ *                               {@code Authorization: Bearer <token>}; {@code /healthz} stays open and says only "ok"
+ * @param port                   when set (SCORECAST_OPS_PORT), {@code /readyz} and {@code /metrics} are served on this port
+ *                               alone (with {@code /healthz}), not on the API's
+ * @param authFailuresPerMinute  failed authentications one address may make a minute, in bursts of as many
+ *                               (SCORECAST_AUTH_FAILURES_PER_MINUTE, 30); past it every authentication from it is 429
+ */
+public record OpsSettings(Optional<String> token, OptionalInt port, int authFailuresPerMinute) {
+    public static final OpsSettings DEFAULT = new OpsSettings(Optional.empty(), OptionalInt.empty(), 30);
+
+    public OpsSettings {
+        if (token.isPresent() && token.get().length() < 16) {
+            throw new InvalidParameter("SCORECAST_OPS_TOKEN", "SCORECAST_OPS_TOKEN must be at least 16 characters (or unset).");
+        }
+        if (port.isPresent() && (port.getAsInt() < 0 || port.getAsInt() > 65535)) {
+            throw new InvalidParameter("SCORECAST_OPS_PORT", "SCORECAST_OPS_PORT must be between 0 and 65535 (or unset).");
+        }
+        if (authFailuresPerMinute < 1) {
+            throw new InvalidParameter("SCORECAST_AUTH_FAILURES_PER_MINUTE", "SCORECAST_AUTH_FAILURES_PER_MINUTE must be at least 1.");
+        }
+    }
+
+    static OpsSettings from(Settings settings, Map<String, String> env) {
+        Optional<String> token = Optional.ofNullable(env.get("SCORECAST_OPS_TOKEN")).map(String::strip).filter(t -> !t.isEmpty());
+        OptionalInt port = Optional.ofNullable(env.get("SCORECAST_OPS_PORT")).map(String::strip).filter(p -> !p.isEmpty())
+                .map(p -> OptionalInt.of(settings.integer("SCORECAST_OPS_PORT", 0))).orElse(OptionalInt.empty());
+        return new OpsSettings(token, port, settings.integer("SCORECAST_AUTH_FAILURES_PER_MINUTE", DEFAULT.authFailuresPerMinute()));
+    }
+}
