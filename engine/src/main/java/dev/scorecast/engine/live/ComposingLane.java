@@ -37,6 +37,9 @@ final class ComposingLane {
             }
             try {
                 result.complete(work.get());
+            } catch (VirtualMachineError e) {
+                // The process short of memory, not this composition's fault: cancelled, it is composed again when needed.
+                result.cancel(false);
             } catch (RuntimeException | Error e) {
                 result.completeExceptionally(e);
             }

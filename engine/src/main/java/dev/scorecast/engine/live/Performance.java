@@ -53,6 +53,10 @@ public final class Performance implements AutoCloseable {
     static final int MAX_CATCH_UP_BLOCKS = 96;
     /** Frames of real time given up so far (see {@link #MAX_CATCH_UP_BLOCKS}). */
     private long skippedFrames;
+    /** Turns in a row that a {@link VirtualMachineError} (memory running out in the process) cut short. */
+    private int vmErrorTurns;
+    /** About two seconds of turns: longer, the error is this performance's own, not a passing shortage. */
+    static final int MAX_VM_ERROR_TURNS = 200;
     volatile boolean closed;
     /** Held by the render loop rendering this performance now; loops skip a performance another one holds. */
     private final AtomicBoolean rendering = new AtomicBoolean();
@@ -224,6 +228,24 @@ public final class Performance implements AutoCloseable {
 
     private int blocksOf(long frames) {
         return (int) ((frames + context.blockFrames() - 1) / context.blockFrames());
+    }
+
+    /** A turn ended well: the count of failed turns starts again. */
+    void turnSucceeded() {
+        vmErrorTurns = 0;
+    }
+
+    /**
+     * Whether this performance goes on after {@code e} cut its turn short: yes for a {@link
+     * VirtualMachineError} (the process short of memory) up to {@link #MAX_VM_ERROR_TURNS} turns in a
+     * row; its own failures end it.
+     */
+    boolean survives(Throwable e) {
+        return e instanceof VirtualMachineError && ++vmErrorTurns <= MAX_VM_ERROR_TURNS;
+    }
+
+    int vmErrorTurns() {
+        return vmErrorTurns;
     }
 
     /** Frames of real time this performance gave up after falling too far behind (see {@link #MAX_CATCH_UP_BLOCKS}). */

@@ -83,13 +83,32 @@ final class RenderLoop implements Runnable {
         }
     }
 
-    /** One performance's turn: false when it has ended and leaves the loops. */
+    /**
+     * One performance's turn: false when it has ended and leaves the loops. A failure of its own
+     * ends it; the process running out of memory (most likely another user's job on this node, issue
+     * 28) does not: it tries again next turn and catches up, and only a performance that keeps
+     * failing so for {@link Performance#MAX_VM_ERROR_TURNS} turns in a row is ended.
+     */
     private boolean turn(Performance p, long now, long until) {
         try {
             if (p.late(now)) {
                 lateBlocks.incrementAndGet();
             }
-            return p.pump(until) >= 0;
+            boolean running = p.pump(until) >= 0;
+            p.turnSucceeded();
+            return running;
+        } catch (VirtualMachineError e) {
+            if (p.survives(e)) {
+                if (p.vmErrorTurns() == 1) {
+                    LOG.log(System.Logger.Level.WARNING, "live performance " + p.id + " was interrupted by " + e
+                            + " (the process is short of memory); it goes on and catches up");
+                }
+                return true;
+            }
+            LOG.log(System.Logger.Level.ERROR, "live performance " + p.id + " failed " + p.vmErrorTurns() + " turns in a row; ending it", e);
+            p.close();
+            p.pump(System.nanoTime());
+            return false;
         } catch (RuntimeException | Error e) {
             // One broken performance must not stop the thread that runs the others.
             LOG.log(System.Logger.Level.ERROR, "live performance " + p.id + " failed; ending it", e);

@@ -142,16 +142,20 @@ public final class Execution {
             timer.start(Stage.COMPOSE);
             Plan plan = in.plan();
             // The voiceover is spoken first: where it speaks is where the melody and the singer rest.
-            Voicing.Voiceover voiceover = voicing.speak(plan, work.resolve(VOICEOVER_WAV));
+            // Progress after every line spoken, and around the composer: where the caller checks its deadline.
+            Voicing.Voiceover voiceover = voicing.speak(plan, work.resolve(VOICEOVER_WAV), f -> timer.within(Stage.COMPOSE, 0.8 * f));
             List<Span> speech = Voicing.speech(plan, in.analysis(), voiceover);
+            timer.within(Stage.COMPOSE, 0.8);
             Score score = new Composer().compose(plan, speech);
+            timer.within(Stage.COMPOSE, 1);
 
             timer.start(Stage.RENDER);
             List<Stem> stems = new ArrayList<>(new Renderer(bank).render(score.instrumental(), work.resolve("stems"),
                     f -> timer.within(Stage.RENDER, f)));
 
             timer.start(Stage.VOICES);
-            Optional<Voicing.Sung> sung = voicing.sing(score, work.resolve("stems").resolve(InstrumentGroup.VOCALS.wire() + ".wav"));
+            Optional<Voicing.Sung> sung = voicing.sing(score, work.resolve("stems").resolve(InstrumentGroup.VOCALS.wire() + ".wav"),
+                    f -> timer.within(Stage.VOICES, f));
             sung.ifPresent(v -> stems.add(v.stem()));
 
             // The stems zip runs beside the master and the encoders once the stems are produced

@@ -8,7 +8,7 @@ import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.Section;
 import dev.scorecast.engine.render.MonoTracks;
-import dev.scorecast.engine.render.MonoTracks.Clip;
+import dev.scorecast.engine.render.MonoMix;
 import dev.scorecast.engine.render.Renderer;
 import dev.scorecast.engine.render.Stem;
 import dev.scorecast.engine.voice.singing.Singer;
@@ -22,11 +22,14 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.DoubleConsumer;
 
 /**
  * The voices of an execution: the voiceover spoken before composing (its spans, with the video's
  * own dialogue, are the speech the arrangement and the ducking make room for), and the composed
- * vocal line sung into a stem after it.
+ * vocal line sung into a stem after it. Each line and phrase is mixed into its track on disk
+ * ({@link MonoMix}) as soon as it is made, so a plan holds one line's samples at a time; progress
+ * is reported after each, which is where the job's deadline is checked (issue 28).
  */
 final class Voicing {
     /** Notes further apart than this are sung in separate calls, so no call holds the whole video's samples. */
@@ -43,23 +46,26 @@ final class Voicing {
     /** The spoken voiceover: its track (none when the plan has no lines) and where it speaks. */
     record Voiceover(Optional<Path> track, List<Span> spans) {}
 
-    /** Speaks every voiceover line of the plan at its start into {@code wav}. */
-    Voiceover speak(Plan plan, Path wav) {
+    /** Speaks every voiceover line of the plan at its start into {@code wav}, reporting the share of lines spoken. */
+    Voiceover speak(Plan plan, Path wav, DoubleConsumer progress) {
         NarratorSettings settings = new NarratorSettings(plan.options().voiceoverVoice(), plan.options().voiceoverWordsPerMinute(), 50);
-        List<Clip> clips = new ArrayList<>();
-        List<Span> spans = new ArrayList<>();
-        for (Section s : plan.sections()) {
-            for (Section.VoiceoverLine line : s.voiceover()) {
-                Narration narration = narrator.speak(line.text(), settings);
-                long at = Math.round(line.start() * Renderer.RATE);
-                clips.add(new Clip(at, narration.samples()));
-                spans.add(new Span(line.start() + narration.spoken().start(), line.start() + narration.spoken().end()));
-            }
-        }
-        if (clips.isEmpty()) {
+        int lines = plan.sections().stream().mapToInt(s -> s.voiceover().size()).sum();
+        if (lines == 0) {
             return new Voiceover(Optional.empty(), List.of());
         }
-        MonoTracks.track(clips, Math.round(plan.duration() * Renderer.RATE), wav);
+        List<Span> spans = new ArrayList<>();
+        try (MonoMix mix = new MonoMix(wav.resolveSibling(wav.getFileName() + ".mix"), Math.round(plan.duration() * Renderer.RATE))) {
+            int spoken = 0;
+            for (Section s : plan.sections()) {
+                for (Section.VoiceoverLine line : s.voiceover()) {
+                    Narration narration = narrator.speak(line.text(), settings);
+                    mix.add(Math.round(line.start() * Renderer.RATE), narration.samples());
+                    spans.add(new Span(line.start() + narration.spoken().start(), line.start() + narration.spoken().end()));
+                    progress.accept(++spoken / (double) lines);
+                }
+            }
+            MonoTracks.track(mix, wav);
+        }
         return new Voiceover(Optional.of(wav), List.copyOf(spans));
     }
 
@@ -76,24 +82,28 @@ final class Voicing {
     /** The vocal stem and how well it sits on its notes. */
     record Sung(Stem stem, VocalPitch pitch) {}
 
-    /** The vocal stem of {@code score}, sung phrase by phrase; empty when nothing is sung. */
-    Optional<Sung> sing(Score score, Path wav) {
+    /** The vocal stem of {@code score}, sung phrase by phrase, reporting the share of phrases sung; empty when nothing is sung. */
+    Optional<Sung> sing(Score score, Path wav, DoubleConsumer progress) {
         if (score.vocal().isEmpty()) {
             return Optional.empty();
         }
         VocalPitch pitch = VocalPitch.NONE;
         Part part = score.parts().stream().filter(p -> p.group() == InstrumentGroup.VOCALS).findFirst().orElseThrow();
-        List<Clip> clips = new ArrayList<>();
-        for (List<SungNote> phrase : phrases(score.vocal())) {
-            double offset = phrase.getFirst().start();
-            List<SungNote> shifted = phrase.stream()
-                    .map(n -> new SungNote(n.start() - offset, n.duration(), n.pitch(), n.velocity(), n.syllable(), n.melisma())).toList();
-            Vocal vocal = singer.sing(shifted);
-            clips.add(new Clip(Math.round(offset * Renderer.RATE), vocal.samples()));
-            pitch = pitch.plus(VocalPitch.measure(vocal.samples(), vocal.sampleRateHz(), shifted));
+        List<List<SungNote>> phrases = phrases(score.vocal());
+        Stem stem;
+        try (MonoMix mix = new MonoMix(wav.resolveSibling(wav.getFileName() + ".mix"), Math.round(score.duration() * Renderer.RATE))) {
+            int sung = 0;
+            for (List<SungNote> phrase : phrases) {
+                double offset = phrase.getFirst().start();
+                List<SungNote> shifted = phrase.stream()
+                        .map(n -> new SungNote(n.start() - offset, n.duration(), n.pitch(), n.velocity(), n.syllable(), n.melisma())).toList();
+                Vocal vocal = singer.sing(shifted);
+                mix.add(Math.round(offset * Renderer.RATE), vocal.samples());
+                pitch = pitch.plus(VocalPitch.measure(vocal.samples(), vocal.sampleRateHz(), shifted));
+                progress.accept(++sung / (double) phrases.size());
+            }
+            stem = MonoTracks.stem(InstrumentGroup.VOCALS, mix, part.gainDb(), part.pan(), wav);
         }
-        Stem stem = MonoTracks.stem(InstrumentGroup.VOCALS, clips, Math.round(score.duration() * Renderer.RATE), part.gainDb(),
-                part.pan(), wav);
         return Optional.of(new Sung(stem, pitch));
     }
 

@@ -107,6 +107,7 @@ public final class PlanValidator {
             section(sections.get(i), "sections[" + i + "]", i, previous, i == sections.size() - 1, videoDurationSeconds, genres, genreIds,
                     problems);
         }
+        TextBudget.check(plan, videoDurationSeconds, problems);
         if (!problems.isEmpty()) {
             throw InvalidParameter.of(problems);
         }

@@ -35,7 +35,36 @@ public final class MonoTracks {
         return write(clips, frames, 0, 0, wav);
     }
 
+    /** A stem of {@code group} from a track built on disk ({@link MonoMix}). */
+    public static Stem stem(InstrumentGroup group, MonoMix mix, double gainDb, double pan, Path wav) {
+        double peak = write((pos, mono, n) -> mix.read(pos, mono, n), mix.frames(), gainDb, pan, wav);
+        return new Stem(group, wav, 20 * Math.log10(peak));
+    }
+
+    /** Writes a track built on disk centred at unity gain; returns the sample peak. */
+    public static double track(MonoMix mix, Path wav) {
+        return write((pos, mono, n) -> mix.read(pos, mono, n), mix.frames(), 0, 0, wav);
+    }
+
+    /** Fills {@code mono[0, n)} with the track's samples from {@code pos}. */
+    private interface Source {
+        void fill(long pos, float[] mono, int n);
+    }
+
     private static double write(List<Clip> clips, long frames, double gainDb, double pan, Path wav) {
+        return write((pos, mono, n) -> {
+            java.util.Arrays.fill(mono, 0);
+            for (Clip clip : clips) {
+                long from = Math.max(pos, clip.at());
+                long to = Math.min(pos + n, clip.at() + clip.samples().length);
+                for (long t = from; t < to; t++) {
+                    mono[(int) (t - pos)] += clip.samples()[(int) (t - clip.at())];
+                }
+            }
+        }, frames, gainDb, pan, wav);
+    }
+
+    private static double write(Source source, long frames, double gainDb, double pan, Path wav) {
         double gain = Math.pow(10, gainDb / 20);
         // Constant power: centre is -3 dB each side, so a panned voice keeps its loudness.
         double angle = (Math.max(-1, Math.min(1, pan)) + 1) * Math.PI / 4;
@@ -47,14 +76,7 @@ public final class MonoTracks {
             float[] mono = new float[BLOCK];
             for (long pos = 0; pos < frames; pos += BLOCK) {
                 int n = (int) Math.min(BLOCK, frames - pos);
-                java.util.Arrays.fill(mono, 0);
-                for (Clip clip : clips) {
-                    long from = Math.max(pos, clip.at());
-                    long to = Math.min(pos + n, clip.at() + clip.samples().length);
-                    for (long t = from; t < to; t++) {
-                        mono[(int) (t - pos)] += clip.samples()[(int) (t - clip.at())];
-                    }
-                }
+                source.fill(pos, mono, n);
                 for (int i = 0; i < n; i++) {
                     float x = mono[i];
                     block[0][i] = x * left;
