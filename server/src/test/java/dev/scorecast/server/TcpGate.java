@@ -21,6 +21,8 @@ final class TcpGate implements AutoCloseable {
     private final int targetPort;
     private final List<Socket> carried = new CopyOnWriteArrayList<>();
     private volatile boolean open;
+    private volatile boolean stalled;
+    private final List<Socket> held = new CopyOnWriteArrayList<>();
 
     TcpGate(String targetHost, int targetPort) {
         this.targetHost = targetHost;
@@ -39,6 +41,20 @@ final class TcpGate implements AutoCloseable {
 
     void open() {
         open = true;
+    }
+
+    /** Keeps every connection open but passes nothing on, and takes new ones without answering: a database that hangs. */
+    void stall() {
+        stalled = true;
+    }
+
+    /** Passes data on again. */
+    void resume() {
+        stalled = false;
+        for (Socket s : held) {
+            quietly(s);
+        }
+        held.clear();
     }
 
     /** Refuses from now on and cuts what it carries. */
@@ -62,6 +78,10 @@ final class TcpGate implements AutoCloseable {
                 quietly(client);
                 continue;
             }
+            if (stalled) {
+                held.add(client); // accepted, never answered
+                continue;
+            }
             try {
                 Socket upstream = new Socket(targetHost, targetPort);
                 carried.add(client);
@@ -77,7 +97,16 @@ final class TcpGate implements AutoCloseable {
     private void pipe(Socket from, Socket to) {
         Thread.ofVirtual().start(() -> {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                in.transferTo(out);
+                byte[] buffer = new byte[8192];
+                for (int n; (n = in.read(buffer)) >= 0; ) {
+                    while (stalled) {
+                        Thread.sleep(5); // the wire hangs: nothing is passed on
+                    }
+                    out.write(buffer, 0, n);
+                    out.flush();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } catch (IOException e) {
                 // cut: the other side sees it closed
             } finally {

@@ -152,7 +152,7 @@ public final class AnalysisService {
             var facts = new VideoFacts(video.duration(), video.width(), video.height(), video.fps(), video.frames(), video.hasAudio(),
                     video.videoCodec(), video.rotation());
             JobDeadline deadline = JobDeadline.forVideo(video.duration(), clock);
-            var throttle = new ProgressThrottle(fraction -> jobs.progress(jobId, JobStatus.PROCESSING, Math.min(0.99, fraction), STAGE,
+            var throttle = new ProgressThrottle(fraction -> jobs.report(jobId, Math.min(0.99, fraction), STAGE,
                     "Analysing the picture and the sound."));
             java.util.function.DoubleConsumer progressThrottle = fraction -> {
                 deadline.check();

@@ -65,6 +65,13 @@ public final class ApiErrors {
                     return;
                 }
             }
+            if (dev.scorecast.server.db.Database.unavailable(e)) {
+                // The database did not answer (a restart, a failover, a network cut): nothing the client did; it may try again.
+                LOG.warn("the database did not answer {} {}: {}", ctx.method(), ctx.path(), e.toString());
+                ctx.header("Retry-After", "5");
+                write(ctx, 503, "overloaded", "The service's database does not answer just now; try again in a few seconds.", null, Map.of());
+                return;
+            }
             LOG.error("unexpected failure on {} {}", ctx.method(), ctx.path(), e);
             write(ctx, 500, "internal_error", "The server failed unexpectedly; the failure was logged. Try again later.", null, Map.of());
         });

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
@@ -22,8 +23,42 @@ public final class Database implements AutoCloseable {
         this.sqlite = sqlite;
     }
 
+    /** How long a caller waits for a pooled PostgreSQL connection before the call answers 503: never the pool's 30 s default. */
+    static final long POOL_WAIT_MILLIS = 3_000;
+    /** pgjdbc's limits, unless the URL sets its own: a connect, a socket read (a half-open connection), a statement. */
+    static final Map<String, String> POSTGRES_LIMITS = Map.of("connectTimeout", "5", "socketTimeout", "60", "tcpKeepAlive", "true",
+            "options", "-c statement_timeout=30000");
+
     public static Database open(String jdbcUrl) {
         boolean sqlite = jdbcUrl.startsWith("jdbc:sqlite:");
+        if (!sqlite) {
+            // Migrations run on their own connections without the statement limit (an index on a large table may take longer).
+            migrate(pool(jdbcUrl, false, false));
+            return new Database(pool(jdbcUrl, false, true), false);
+        }
+        HikariDataSource dataSource = pool(jdbcUrl, true, false);
+        migrate(dataSource);
+        return new Database(dataSource, true);
+    }
+
+    /** Runs the migrations on {@code dataSource}, closing it when they fail (and, for PostgreSQL's separate pool, when they are done). */
+    private static void migrate(HikariDataSource dataSource) {
+        try {
+            Flyway.configure()
+                    .dataSource(dataSource)
+                    .locations("classpath:db/migration")
+                    .load()
+                    .migrate();
+        } catch (RuntimeException e) {
+            dataSource.close();
+            throw e;
+        }
+        if (!dataSource.getJdbcUrl().startsWith("jdbc:sqlite:")) {
+            dataSource.close();
+        }
+    }
+
+    private static HikariDataSource pool(String jdbcUrl, boolean sqlite, boolean limited) {
         var config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
         config.setPoolName("scorecast-db");
@@ -39,19 +74,39 @@ public final class Database implements AutoCloseable {
             config.setMaximumPoolSize(8);
         } else {
             config.setMaximumPoolSize(16);
+            String lower = jdbcUrl.toLowerCase(java.util.Locale.ROOT);
+            POSTGRES_LIMITS.forEach((name, value) -> {
+                if (!lower.contains(name.toLowerCase(java.util.Locale.ROOT) + "=") && (limited || !name.equals("options"))) {
+                    config.addDataSourceProperty(name, value);
+                }
+            });
+            config.setConnectionTimeout(POOL_WAIT_MILLIS);
+            config.setValidationTimeout(2_000);
+            // Idle connections are tested now and then, so a connection the network dropped is found before a request takes it.
+            config.setKeepaliveTime(60_000);
         }
-        var dataSource = new HikariDataSource(config);
-        try {
-            Flyway.configure()
-                    .dataSource(dataSource)
-                    .locations("classpath:db/migration")
-                    .load()
-                    .migrate();
-        } catch (RuntimeException e) {
-            dataSource.close();
-            throw e;
+        return new HikariDataSource(config);
+    }
+
+    /**
+     * Whether {@code e} (or a cause) says the database did not answer (a connection refused or lost,
+     * no pooled connection within {@link #POOL_WAIT_MILLIS}, a statement past its limit) rather than
+     * that a request was wrong: the caller answers 503 with Retry-After.
+     */
+    public static boolean unavailable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLRecoverableException
+                    || t instanceof java.net.SocketTimeoutException || t instanceof java.net.ConnectException) {
+                return true;
+            }
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
+                String state = sql.getSQLState();
+                if (state.startsWith("08") || state.equals("57P01") || state.equals("57P03") || state.equals("57014")) {
+                    return true; // connection exceptions, an administrator's shutdown, starting up, a statement cancelled by its timeout
+                }
+            }
         }
-        return new Database(dataSource, sqlite);
+        return false;
     }
 
     private static void createParentDirectory(String file) {

@@ -192,7 +192,7 @@ public final class ExecutionService {
             audio = video.audioStoredAs() == null ? null : blobs.stage(video.audioStoredAs());
             var inputs = new Execution.Inputs(source.path(), Optional.ofNullable(audio).map(BlobStore.Staged::path),
                     plans.analysis(record.analysisKey()), plan, title(video.fileName()));
-            var throttle = new ProgressThrottle(fraction -> jobs.progress(jobId, JobStatus.PROCESSING, Math.min(0.99, fraction),
+            var throttle = new ProgressThrottle(fraction -> jobs.report(jobId, Math.min(0.99, fraction),
                     stage.get().wire(), message(stage.get())));
             Directories.deleteTree(work);
             JobDeadline deadline = JobDeadline.forVideo(video.duration(), clock);

@@ -9,9 +9,12 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The jobs table. Lookups for clients always match the owner; workers look up by id alone. */
 public final class JobRepository {
+    private static final Logger LOG = LoggerFactory.getLogger(JobRepository.class);
     private final Database database;
     private final Clock clock;
     private final JobEvents events;
@@ -54,6 +57,19 @@ public final class JobRepository {
         change(id, before -> new Change(status, progress, stage, message, null, null),
                 "UPDATE jobs SET status = ?, progress = ?, stage = ?, message = ?, error_code = NULL, error_field = NULL, updated_at = ? WHERE id = ?",
                 status.wire(), progress, stage, message);
+    }
+
+    /**
+     * A running job's progress, which the client polls: a write that fails (the database away for a
+     * moment) is logged and the run goes on; the next report, or the end, writes it again. Only the
+     * ends ({@link #progress} to finished, {@link #fail}) must be written.
+     */
+    public void report(String id, double progress, String stage, String message) {
+        try {
+            progress(id, JobStatus.PROCESSING, progress, stage, message);
+        } catch (Database.DatabaseException e) {
+            LOG.warn("job {}: its progress was not written ({}); the run goes on", id, e.toString());
+        }
     }
 
     /** Starts after which a job that never got to its end is given up: each of its runs was cut off. */
