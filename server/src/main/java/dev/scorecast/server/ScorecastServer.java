@@ -42,6 +42,7 @@ import dev.scorecast.server.config.ServerConfig;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.jobs.JobRepository;
 import dev.scorecast.server.jobs.JobRunner;
+import dev.scorecast.server.jobs.Upkeep;
 import dev.scorecast.server.storage.BlobStore;
 import dev.scorecast.server.storage.LocalBlobStore;
 import dev.scorecast.server.studio.StudioPage;
@@ -109,15 +110,17 @@ public final class ScorecastServer implements AutoCloseable {
     private final JobFeed jobFeed;
     private final EventStreamApi eventStreams;
     private final Javalin ops;
+    private final Upkeep upkeep;
 
     private ScorecastServer(ServerConfig config, Database database, UploadService uploads, JobRunner jobs, Javalin app, ApiKeys keys,
                             List<Route> routes, String developmentKey, PlayerService player, NodeRelay relay, BlobStore blobs,
-                            Dispatcher dispatcher, JobFeed jobFeed, EventStreamApi eventStreams, Javalin ops) {
+                            Dispatcher dispatcher, JobFeed jobFeed, EventStreamApi eventStreams, Javalin ops, Upkeep upkeep) {
         this.blobs = blobs;
         this.dispatcher = dispatcher;
         this.jobFeed = jobFeed;
         this.eventStreams = eventStreams;
         this.ops = ops;
+        this.upkeep = upkeep;
         this.config = config;
         this.player = player;
         this.relay = relay;
@@ -202,7 +205,7 @@ public final class ScorecastServer implements AutoCloseable {
             metrics.eventStreams(eventStreams::open);
         }
 
-        // One node at a time runs each sweep (db-scheduler's recurring tasks), on the clock every other service reads.
+        // One node at a time runs each sweep (Upkeep, a thread of its own), on the clock every other service reads.
         var retention = new Retention(database, blobs, quotas, clock, config.retention().keep(), config.retention().keepFailed());
         var orphans = new OrphanSweeper(database, blobs, data, clock, config.retention().grace());
 
@@ -214,23 +217,26 @@ public final class ScorecastServer implements AutoCloseable {
                 .timer(metrics::jobRun)
                 .task(AnalysisService.TASK, analyses::run)
                 .task(ExecutionService.TASK, executions::run)
-                .every("expire-uploads", Duration.ofMinutes(10), () -> {
+                .build();
+        Upkeep upkeep = new Upkeep(database, clock, nodeId, List.of(
+                new Upkeep.Sweep("expire-uploads", Duration.ofMinutes(10), () -> {
                     int removed = uploads.removeExpired();
                     if (removed > 0) {
                         LOG.info("removed {} expired uploads", removed);
                     }
-                })
-                .every("retention", Duration.ofHours(1), () -> {
+                }),
+                new Upkeep.Sweep("retention", Duration.ofHours(1), () -> {
                     var removed = retention.sweep();
                     if (removed.executions() + removed.videos() + removed.analyses() > 0) {
                         LOG.info("retention removed {} ended executions, {} unused videos and {} superseded analyses", removed.executions(),
                                 removed.videos(), removed.analyses());
                     }
-                })
-                .every("sweep-orphans", Duration.ofHours(6), orphans::sweep)
-                .every("forget-ended-streams", Duration.ofHours(1), () -> streams.forgetEndedBefore(clock.instant().minus(Duration.ofDays(1))))
-                .every("forget-webhook-deliveries", Duration.ofHours(6), () -> webhooks.forgetEndedBefore(clock.instant().minus(Webhooks.KEEP)))
-                .build();
+                }),
+                new Upkeep.Sweep("sweep-orphans", Duration.ofHours(6), orphans::sweep),
+                new Upkeep.Sweep("forget-ended-streams", Duration.ofHours(1),
+                        () -> streams.forgetEndedBefore(clock.instant().minus(Duration.ofDays(1)))),
+                new Upkeep.Sweep("forget-webhook-deliveries", Duration.ofHours(6),
+                        () -> webhooks.forgetEndedBefore(clock.instant().minus(Webhooks.KEEP)))));
         analyses.attach(jobs);
         executions.attach(jobs);
 
@@ -319,6 +325,7 @@ public final class ScorecastServer implements AutoCloseable {
                 dispatcher.start();
             }
             if (role.runsJobs()) {
+                upkeep.start();
                 analyses.requeueUnfinished();
                 executions.requeueUnfinished();
             }
@@ -328,6 +335,7 @@ public final class ScorecastServer implements AutoCloseable {
             if (ops != null) {
                 ops.stop();
             }
+            upkeep.close();
             relay.close();
             if (player != null) {
                 player.close();
@@ -348,7 +356,7 @@ public final class ScorecastServer implements AutoCloseable {
                     nodeUrl.get());
         }
         return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player, relay, blobs, dispatcher, jobFeed,
-                eventStreams, ops);
+                eventStreams, ops, upkeep);
     }
 
     /** The database and the store, both answering; what opened is closed again when the other fails. */
@@ -501,6 +509,7 @@ public final class ScorecastServer implements AutoCloseable {
         if (ops != null) {
             ops.stop();
         }
+        upkeep.close();
         relay.close();
         if (player != null) {
             player.close();

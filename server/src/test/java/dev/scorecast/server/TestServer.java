@@ -52,6 +52,11 @@ final class TestServer implements AutoCloseable {
         return new TestServer(dataDir, environment(dataDir, overrides), engine);
     }
 
+    /** A server whose analyses run {@code engine}, on {@code clock}'s time. */
+    static TestServer start(Path dataDir, Map<String, String> overrides, AnalysisEngine engine, java.time.Clock clock) {
+        return new TestServer(dataDir, environment(dataDir, overrides), engine, clock);
+    }
+
     private static Map<String, String> environment(Path dataDir, Map<String, String> overrides) {
         var env = new HashMap<String, String>(overrides);
         env.put("SCORECAST_DATA", dataDir.toString());
