@@ -365,9 +365,15 @@ class ScaleOutTest {
         throw new AssertionError("no worker took job " + jobId + " within 90 s");
     }
 
-    /** The objects under an execution's out/ in the store. */
+    /** The objects of an execution's published run (its one out-<run>/ in the store: other runs' are removed). */
     private static Set<String> outputNames(String executionId) throws IOException {
-        Path out = store.objectFile(BUCKET, "fleet/executions/" + executionId + "/out");
+        Path root = store.objectFile(BUCKET, "fleet/executions/" + executionId);
+        List<Path> runs;
+        try (Stream<Path> dirs = Files.list(root)) {
+            runs = dirs.filter(d -> d.getFileName().toString().startsWith("out")).toList();
+        }
+        assertEquals(1, runs.size(), "one set of outputs: " + runs);
+        Path out = runs.getFirst();
         var names = new TreeSet<String>();
         try (Stream<Path> files = Files.list(out)) {
             files.forEach(f -> names.add(f.getFileName().toString()));

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -163,7 +164,10 @@ class StorageQuotaTest {
             JsonNode failed = ScoringFlowTest.awaitExecution(alice, "/sync_status", Map.of("execid", second));
             assertEquals("error", failed.get("status").asText(), failed::toString);
             assertEquals("insufficient_storage", failed.get("error").asText(), failed::toString);
-            assertEquals(0, filesUnder("executions/" + second + "/out"), "no output of the refused run is kept");
+            try (Stream<Path> kept = Files.list(data.resolve("files/executions/" + second))) {
+                assertEquals(List.of(), kept.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("out")).toList(),
+                        "no output of the refused run is kept");
+            }
             System.out.printf("storage: an execution's %d bytes counted; one past the share ended %s%n", outputs, failed.get("error"));
         }
     }

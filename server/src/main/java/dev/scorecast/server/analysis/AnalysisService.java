@@ -15,6 +15,7 @@ import dev.scorecast.server.db.Rows;
 import dev.scorecast.server.jobs.Job;
 import dev.scorecast.server.jobs.JobDeadline;
 import dev.scorecast.server.jobs.JobRepository;
+import dev.scorecast.server.jobs.Superseded;
 import dev.scorecast.server.jobs.JobRunner;
 import dev.scorecast.server.jobs.JobStatus;
 import dev.scorecast.server.jobs.Stopping;
@@ -130,7 +131,12 @@ public final class AnalysisService {
         }
     }
 
-    /** Runs the analysis of one job. Safe to repeat: a re-run overwrites the same result. */
+    /**
+     * Runs the analysis of one job. Safe to repeat, and safe beside another run of the same job (a
+     * worker that took it over while this one was paused): each run writes its own result file and
+     * only the run whose token the job holds ends it and names its result; a superseded run stops at
+     * its next progress report and keeps nothing.
+     */
     public void run(String jobId) {
         Job job = jobs.findForWorker(jobId).orElse(null);
         AnalysisRecord record = database.query(c -> Rows.one(c, "SELECT * FROM analyses WHERE job_id = ?", AnalysisService::record, jobId))
@@ -143,16 +149,18 @@ public final class AnalysisService {
             LOG.warn("analysis job {} already ended as {}; not run again", jobId, job.status().wire());
             return;
         }
-        if (!jobs.startOrGiveUp(jobId)) {
+        JobRepository.Run run = jobs.start(jobId, STAGE, "Analysing the picture and the sound.").orElse(null);
+        if (run == null) {
             return;
         }
-        jobs.progress(jobId, JobStatus.PROCESSING, 0, STAGE, "Analysing the picture and the sound.");
+        Principal owner = new Principal(job.owner());
+        String key = "analyses/" + record.id() + "/analysis-" + run.token() + ".json";
         try {
-            Video video = uploads.video(new Principal(job.owner()), record.videoId());
+            Video video = uploads.video(owner, record.videoId());
             var facts = new VideoFacts(video.duration(), video.width(), video.height(), video.fps(), video.frames(), video.hasAudio(),
                     video.videoCodec(), video.rotation());
             JobDeadline deadline = JobDeadline.forVideo(video.duration(), clock);
-            var throttle = new ProgressThrottle(fraction -> jobs.report(jobId, Math.min(0.99, fraction), STAGE,
+            var throttle = new ProgressThrottle(fraction -> jobs.report(run, Math.min(0.99, fraction), STAGE,
                     "Analysing the picture and the sound."));
             java.util.function.DoubleConsumer progressThrottle = fraction -> {
                 deadline.check();
@@ -164,40 +172,59 @@ public final class AnalysisService {
                  BlobStore.Staged audio = video.audioStoredAs() == null ? null : blobs.stage(video.audioStoredAs())) {
                 analysis = engine.analyze(source.path(), Optional.ofNullable(audio).map(BlobStore.Staged::path), facts, progressThrottle);
             }
-            String key = "analyses/" + record.id() + "/analysis.json";
             byte[] result = json.writeValueAsBytes(analysis);
             // Counted in the owner's share: refused (the job ends insufficient_storage) before it is written when it does not fit.
-            Principal owner = new Principal(job.owner());
             quotas.requireFreeDisk(result.length);
             database.transaction(c -> {
                 quotas.lockUser(c, owner);
                 quotas.charge(c, owner, Stored.forVideo(record.videoId(), key, result.length), null);
                 return null;
             });
-            try {
-                blobs.write(key, new ByteArrayInputStream(result), Long.MAX_VALUE, "analysis", false);
-            } catch (RuntimeException e) {
-                quotas.release(key);
-                throw e;
+            blobs.write(key, new ByteArrayInputStream(result), Long.MAX_VALUE, "analysis", false);
+            // Named and ended in one step, and only by the run the job is still with.
+            String previous = database.transaction(c -> {
+                String before = Rows.one(c, "SELECT result_key FROM analyses WHERE id = ?",
+                        row -> Optional.ofNullable(row.getString("result_key")), record.id()).flatMap(k -> k).orElse(null);
+                jobs.finish(c, run, STAGE, "Analysis finished: " + analysis.cuts().size() + " transitions, " + analysis.scenes().size() + " scenes.");
+                Rows.update(c, "UPDATE analyses SET result_key = ? WHERE id = ?", key, record.id());
+                return before;
+            });
+            if (previous != null && !previous.equals(key)) {
+                discard(previous);
             }
-            database.query(c -> Rows.update(c, "UPDATE analyses SET result_key = ? WHERE id = ?", key, record.id()));
-            jobs.progress(jobId, JobStatus.FINISHED, 1, STAGE, "Analysis finished: " + analysis.cuts().size() + " transitions, "
-                    + analysis.scenes().size() + " scenes.");
-        } catch (ScorecastException e) {
-            jobs.fail(jobId, e.code(), e.field(), e.getMessage());
         } catch (Throwable e) {
+            if (Superseded.in(e)) {
+                LOG.warn("analysis job {}: run {} was superseded by another run; it stops and keeps nothing", jobId, run.token());
+                discard(key);
+                return;
+            }
+            discard(key);
+            if (e instanceof ScorecastException failure) {
+                jobs.fail(run, failure.code(), failure.field(), failure.getMessage());
+                return;
+            }
             // This node stopping under the job is not its fault: it stays unfinished and runs again on the next worker.
             Stopping.rethrowIfStopping(e, "analysis", jobId);
             // Any failure at all ends the job: an Error left to the queue would be retried without end.
             var late = JobDeadline.passedIn(e);
             if (late.isPresent()) {
                 LOG.warn("analysis job {} passed its deadline", jobId);
-                jobs.fail(jobId, "deadline_exceeded", null, "The analysis took longer than its deadline of " + late.get().toSeconds()
+                jobs.fail(run, "deadline_exceeded", null, "The analysis took longer than its deadline of " + late.get().toSeconds()
                         + " s and was stopped; the server may be overloaded. Try again later.");
                 return;
             }
             LOG.error("analysis job {} failed", jobId, e);
-            jobs.fail(jobId, "internal_error", null, "The analysis failed unexpectedly; the failure was logged. Try again later.");
+            jobs.fail(run, "internal_error", null, "The analysis failed unexpectedly; the failure was logged. Try again later.");
+        }
+    }
+
+    /** Removes a result file no row names any more, and its charge. */
+    private void discard(String key) {
+        try {
+            blobs.delete(key);
+            quotas.release(key);
+        } catch (RuntimeException e) {
+            LOG.warn("could not remove {} (the orphan sweep will): {}", key, e.toString());
         }
     }
 

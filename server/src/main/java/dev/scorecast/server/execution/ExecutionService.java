@@ -19,6 +19,7 @@ import dev.scorecast.server.downloads.DownloadLinks;
 import dev.scorecast.server.jobs.Job;
 import dev.scorecast.server.jobs.JobDeadline;
 import dev.scorecast.server.jobs.JobRepository;
+import dev.scorecast.server.jobs.Superseded;
 import dev.scorecast.server.jobs.JobRunner;
 import dev.scorecast.server.jobs.JobStatus;
 import dev.scorecast.server.jobs.Stopping;
@@ -160,8 +161,12 @@ public final class ExecutionService {
     }
 
     /**
-     * Runs one execution job. Safe to repeat while it is unfinished: a re-run writes the same outputs again from the start;
-     * a job that ended is left as it is.
+     * Runs one execution job. Safe to repeat while it is unfinished, and safe beside another run of
+     * the same job (a worker that took it over while this one was paused or cut off from the
+     * database): each run works in its own directory and publishes under its own prefix
+     * ({@code executions/<id>/out-<run>}), and only the run whose token the job holds switches the
+     * execution's {@code outputs} to its prefix and ends the job, in one transaction; a superseded run
+     * stops at its next progress report and removes what it made. A job that ended is left as it is.
      */
     public void run(String jobId) {
         Job job = jobs.findForWorker(jobId).orElse(null);
@@ -176,24 +181,25 @@ public final class ExecutionService {
             LOG.warn("execution job {} already ended as {}; not run again", jobId, job.status().wire());
             return;
         }
-        if (!jobs.startOrGiveUp(jobId)) {
+        JobRepository.Run run = jobs.start(jobId, Stage.COMPOSE.wire(), "Composing.").orElse(null);
+        if (run == null) {
             return;
         }
+        Principal owner = new Principal(job.owner());
         AtomicReference<Stage> stage = new AtomicReference<>(Stage.COMPOSE);
-        Path work = workRoot.resolve(record.id());
-        jobs.progress(jobId, JobStatus.PROCESSING, 0, Stage.COMPOSE.wire(), "Composing.");
+        Path work = workRoot.resolve(record.id() + "-" + run.token());
+        String prefix = outputsPrefix(record.id(), run);
         BlobStore.Staged source = null;
         BlobStore.Staged audio = null;
         try {
-            Video video = uploads.video(new Principal(job.owner()), record.videoId());
+            Video video = uploads.video(owner, record.videoId());
             Plan plan = readPlan(record.planKey());
             // The muxer and the mixer need files: staged from the store into this node's scratch space, removed after.
             source = blobs.stage(video.storedAs());
             audio = video.audioStoredAs() == null ? null : blobs.stage(video.audioStoredAs());
             var inputs = new Execution.Inputs(source.path(), Optional.ofNullable(audio).map(BlobStore.Staged::path),
                     plans.analysis(record.analysisKey()), plan, title(video.fileName()));
-            var throttle = new ProgressThrottle(fraction -> jobs.report(jobId, Math.min(0.99, fraction),
-                    stage.get().wire(), message(stage.get())));
+            var throttle = new ProgressThrottle(fraction -> jobs.report(run, Math.min(0.99, fraction), stage.get().wire(), message(stage.get())));
             Directories.deleteTree(work);
             JobDeadline deadline = JobDeadline.forVideo(video.duration(), clock);
             new Execution(soundBank.get()).run(inputs, work, linksFor(record.id()), (s, fraction) -> {
@@ -206,34 +212,44 @@ public final class ExecutionService {
                 }
                 throttle.accept(fraction);
             });
-            String prefix = "executions/" + record.id() + "/out";
             List<Path> outputs;
             try (var files = Files.list(work)) {
                 outputs = files.filter(Files::isRegularFile).toList();
             }
-            charge(new Principal(job.owner()), record.id(), prefix, outputs);
-            blobs.deleteTree(prefix);
+            charge(owner, record.id(), prefix, outputs);
             for (Path file : outputs) {
                 blobs.moveIn(prefix + "/" + file.getFileName(), file);
             }
-            database.query(c -> Rows.update(c, "UPDATE executions SET outputs = ?, failure_key = NULL WHERE id = ?", prefix, record.id()));
-            jobs.progress(jobId, JobStatus.FINISHED, 1, Stage.OUTPUTS.wire(), "Finished: the video with its new music is ready.");
-        } catch (ScorecastException e) {
-            fail(record, stage.get(), e.code(), e.field(), e.getMessage(), whatToChange(e));
+            // The switch: the outputs named and the job ended in one step, by the run the job is still with.
+            database.transaction(c -> {
+                jobs.finish(c, run, Stage.OUTPUTS.wire(), "Finished: the video with its new music is ready.");
+                return Rows.update(c, "UPDATE executions SET outputs = ?, failure_key = NULL WHERE id = ?", prefix, record.id());
+            });
+            removeOtherRuns(record.id(), prefix);
         } catch (Throwable e) {
+            if (Superseded.in(e)) {
+                LOG.warn("execution job {}: run {} was superseded by another run; it stops and removes what it made", jobId, run.token());
+                removeRun(record.id(), prefix);
+                return;
+            }
+            removeRun(record.id(), prefix);
+            if (e instanceof ScorecastException failure) {
+                fail(record, run, stage.get(), failure.code(), failure.field(), failure.getMessage(), whatToChange(failure));
+                return;
+            }
             // This node stopping under the job is not its fault: it stays unfinished and runs again on the next worker.
             Stopping.rethrowIfStopping(e, "execution", jobId);
             // Any failure at all ends the job with a report: an Error left to the queue would be retried without end.
             var late = JobDeadline.passedIn(e);
             if (late.isPresent()) {
                 LOG.warn("execution job {} passed its deadline in stage {}", jobId, stage.get().wire());
-                fail(record, stage.get(), "deadline_exceeded", null, "The execution took longer than its deadline of "
+                fail(record, run, stage.get(), "deadline_exceeded", null, "The execution took longer than its deadline of "
                         + late.get().toSeconds() + " s and was stopped in the " + stage.get().wire() + " stage.",
                         "The server may be overloaded; run /sync/execute again later, and report it if it fails again.");
                 return;
             }
             LOG.error("execution job {} failed in stage {}", jobId, stage.get().wire(), e);
-            fail(record, stage.get(), "internal_error", null, "The " + stage.get().wire() + " stage failed unexpectedly; the failure was logged.",
+            fail(record, run, stage.get(), "internal_error", null, "The " + stage.get().wire() + " stage failed unexpectedly; the failure was logged.",
                     "Nothing in the request is known to be wrong; run /sync/execute again, and report it if it fails again.");
         } finally {
             try {
@@ -250,9 +266,42 @@ public final class ExecutionService {
         }
     }
 
+    /** Where run {@code run} of execution {@code executionId} publishes its outputs. */
+    static String outputsPrefix(String executionId, JobRepository.Run run) {
+        return "executions/" + executionId + "/out-" + run.token();
+    }
+
+    /** Removes what a run that did not publish wrote under {@code prefix}, and its charges. */
+    private void removeRun(String executionId, String prefix) {
+        try {
+            blobs.deleteTree(prefix);
+            database.transaction(c -> {
+                quotas.releaseExecution(c, executionId, prefix);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            LOG.warn("could not remove {} (retention will): {}", prefix, e.toString());
+        }
+    }
+
+    /** After publishing {@code published}: what earlier runs of the execution left (cut off by a crash) goes, with its charges. */
+    private void removeOtherRuns(String executionId, String published) {
+        java.util.Set<String> prefixes = new java.util.TreeSet<>();
+        String root = "executions/" + executionId;
+        blobs.list(root, (key, at) -> {
+            String rest = key.substring(root.length() + 1);
+            int slash = rest.indexOf('/');
+            if (slash > 0 && (rest.startsWith("out-") || rest.startsWith("out/"))) {
+                prefixes.add(root + "/" + rest.substring(0, slash));
+            }
+        });
+        prefixes.remove(published);
+        prefixes.forEach(p -> removeRun(executionId, p));
+    }
+
     /**
-     * Counts the outputs in the owner's share before they are stored, in place of what an earlier run
-     * of this execution left: past the quota the job ends {@code insufficient_storage} and nothing is stored.
+     * Counts the outputs in the owner's share before they are stored: past the quota the job ends
+     * {@code insufficient_storage} and nothing is stored.
      */
     private void charge(Principal owner, String executionId, String prefix, List<Path> outputs) throws IOException {
         List<Stored> items = new java.util.ArrayList<>();
@@ -271,7 +320,12 @@ public final class ExecutionService {
         });
     }
 
-    private void fail(ExecutionRecord record, Stage stage, String code, String field, String message, String change) {
+    /** Ends the run's job {@code error} with a report, unless the job is no longer the run's (then nothing is written). */
+    private void fail(ExecutionRecord record, JobRepository.Run run, Stage stage, String code, String field, String message, String change) {
+        if (!jobs.current(run)) {
+            LOG.warn("execution job {}: run {} failed ({}) but the job is no longer its own; nothing written", record.jobId(), run.token(), code);
+            return;
+        }
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("execution_id", record.id());
         report.put("stage", stage.wire());
@@ -292,7 +346,7 @@ public final class ExecutionService {
             quotas.chargeAnyway(c, new Principal(record.owner()), Stored.forExecution(record.id(), key, json.length));
             return Rows.update(c, "UPDATE executions SET failure_key = ? WHERE id = ?", key, record.id());
         });
-        jobs.fail(record.jobId(), code, field, message);
+        jobs.fail(run, code, field, message);
     }
 
     private static String whatToChange(ScorecastException e) {

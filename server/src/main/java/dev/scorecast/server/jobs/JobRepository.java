@@ -72,6 +72,118 @@ public final class JobRepository {
         }
     }
 
+    /** One run of a job: the token it wrote when it started, which every write of the run requires. */
+    public record Run(String jobId, String token) {}
+
+    private static final String OPEN = "status IN ('pending', 'processing')";
+
+    /**
+     * Starts a run of job {@code id}: counts the start (past {@link #MAX_STARTS} the job ends
+     * {@code too_many_attempts}), marks the job processing at {@code stage} with {@code message} and
+     * writes the run's token, which replaces any earlier run's: from now on only this run may write to
+     * the job. Empty when the job ended (or went) or was given up: the caller must not run it.
+     */
+    public Optional<Run> start(String id, String stage, String message) {
+        Run run = new Run(id, dev.scorecast.server.auth.Ids.next("run"));
+        boolean open = database.transaction(c -> changeIn(c, id, OPEN, new Object[0],
+                before -> new Change(JobStatus.PROCESSING, 0, stage, message, null, null),
+                "UPDATE jobs SET starts = starts + 1, run_token = ?, status = ?, progress = 0, stage = ?, message = ?, error_code = NULL,"
+                        + " error_field = NULL, updated_at = ? WHERE id = ? AND " + OPEN,
+                run.token(), JobStatus.PROCESSING.wire(), stage, message));
+        if (!open) {
+            return Optional.empty();
+        }
+        int starts = database.query(c -> Rows.one(c, "SELECT starts FROM jobs WHERE id = ?", row -> row.getInt("starts"), id).orElse(0));
+        if (starts > MAX_STARTS) {
+            fail(run, "too_many_attempts", null, "This job was started " + (starts - 1) + " times and each run was cut off before"
+                    + " it ended (its server stopped or crashed); it is ended here instead of being tried again. Start it again to retry.");
+            return Optional.empty();
+        }
+        return Optional.of(run);
+    }
+
+    /**
+     * The run's progress, which the client polls. A write the database fails (away for a moment) is
+     * logged and the run goes on; a job that is no longer the run's ({@link Superseded}) stops it.
+     */
+    public void report(Run run, double progress, String stage, String message) {
+        boolean written;
+        try {
+            written = database.transaction(c -> changeIn(c, run.jobId(), "run_token = ? AND " + OPEN, new Object[] {run.token()},
+                    before -> new Change(JobStatus.PROCESSING, progress, stage, message, null, null),
+                    "UPDATE jobs SET status = ?, progress = ?, stage = ?, message = ?, updated_at = ? WHERE id = ? AND run_token = ? AND " + OPEN,
+                    JobStatus.PROCESSING.wire(), progress, stage, message));
+        } catch (Database.DatabaseException e) {
+            LOG.warn("job {}: its progress was not written ({}); the run goes on", run.jobId(), e.toString());
+            return;
+        }
+        if (!written) {
+            throw new Superseded(run);
+        }
+    }
+
+    /** Ends the run's job {@code finished}, in the caller's transaction; {@link Superseded} (the transaction rolls back) if not its to end. */
+    public void finish(Connection c, Run run, String stage, String message) throws SQLException {
+        boolean written = changeIn(c, run.jobId(), "run_token = ? AND " + OPEN, new Object[] {run.token()},
+                before -> new Change(JobStatus.FINISHED, 1, stage, message, null, null),
+                "UPDATE jobs SET status = ?, progress = 1, stage = ?, message = ?, error_code = NULL, error_field = NULL, updated_at = ?"
+                        + " WHERE id = ? AND run_token = ? AND " + OPEN, JobStatus.FINISHED.wire(), stage, message);
+        if (!written) {
+            throw new Superseded(run);
+        }
+    }
+
+    /** Whether the job is still the run's to write. */
+    public boolean current(Run run) {
+        return database.query(c -> Rows.one(c, "SELECT 1 AS x FROM jobs WHERE id = ? AND run_token = ? AND " + OPEN, row -> true,
+                run.jobId(), run.token())).isPresent();
+    }
+
+    /** Ends the run's job {@code error} (progress and stage where the failure found them); false, nothing written, when it is no longer the run's. */
+    public boolean fail(Run run, String errorCode, String errorField, String message) {
+        return database.transaction(c -> changeIn(c, run.jobId(), "run_token = ? AND " + OPEN, new Object[] {run.token()},
+                before -> new Change(JobStatus.ERROR, before.progress(), before.stage(), message, errorCode, errorField),
+                "UPDATE jobs SET status = ?, message = ?, error_code = ?, error_field = ?, updated_at = ? WHERE id = ? AND run_token = ? AND " + OPEN,
+                JobStatus.ERROR.wire(), message, errorCode, errorField));
+    }
+
+    /**
+     * {@link #change} for one run, in the caller's transaction: only when the row also matches
+     * {@code condition} (its parameters {@code conditionParams}, which also follow the id in
+     * {@code update}); false, nothing written and nobody told, when it does not.
+     */
+    private boolean changeIn(Connection c, String id, String condition, Object[] conditionParams, java.util.function.Function<Before, Change> next,
+                             String update, Object... params) throws SQLException {
+        Object[] select = new Object[1 + conditionParams.length];
+        select[0] = id;
+        System.arraycopy(conditionParams, 0, select, 1, conditionParams.length);
+        Optional<Before> before = Rows.one(c, "SELECT owner, kind, subject_id, status, progress, stage, created_at FROM jobs WHERE id = ? AND "
+                        + condition, JobRepository::before, select);
+        if (before.isEmpty()) {
+            return false;
+        }
+        Instant now = clock.instant();
+        Object[] all = new Object[params.length + 2 + conditionParams.length];
+        System.arraycopy(params, 0, all, 0, params.length);
+        all[params.length] = now.toEpochMilli();
+        all[params.length + 1] = id;
+        System.arraycopy(conditionParams, 0, all, params.length + 2, conditionParams.length);
+        if (Rows.update(c, update, all) == 0) {
+            return false;
+        }
+        Before was = before.get();
+        Change after = next.apply(was);
+        events.changed(c, new JobChange(id, was.owner(), was.kind(), was.subjectId(), was.status(), was.progress(), was.stage(),
+                after.status(), after.progress(), after.stage(), after.message(), after.errorCode(), after.errorField(), was.createdAt(), now));
+        return true;
+    }
+
+    private static Before before(ResultSet row) throws SQLException {
+        return new Before(row.getString("owner"), row.getString("kind"), row.getString("subject_id"),
+                JobStatus.fromWire(row.getString("status")), row.getDouble("progress"), row.getString("stage"),
+                Instant.ofEpochMilli(row.getLong("created_at")));
+    }
+
     /** Starts after which a job that never got to its end is given up: each of its runs was cut off. */
     public static final int MAX_STARTS = 5;
 
