@@ -52,6 +52,8 @@ final class InputFile implements AutoCloseable {
         try (BytePointer url = Ffmpeg.fileUrl(file)) {
             av_dict_set(options, "protocol_whitelist", "file", 0);
             av_dict_set(options, "format_whitelist", Demuxers.ACCEPTED, 0);
+            // Also for the decoders avformat_find_stream_info opens to probe the streams.
+            av_dict_set(options, "codec_whitelist", Decoders.NAMES, 0);
             av_dict_set(options, "probesize", PROBE_SIZE, 0);
             av_dict_set(options, "analyzeduration", ANALYZE_MICROS, 0);
             // mov's external data references would open other files; off by default, kept off on purpose.
@@ -108,7 +110,7 @@ final class InputFile implements AutoCloseable {
     int firstAudioStream() {
         for (int i = 0; i < ctx.nb_streams(); i++) {
             AVCodecParameters par = ctx.streams(i).codecpar();
-            if (par.codec_type() == AVMEDIA_TYPE_AUDIO && avcodec_find_decoder(par.codec_id()) != null) {
+            if (par.codec_type() == AVMEDIA_TYPE_AUDIO && Decoders.allowed(par.codec_id()) && avcodec_find_decoder(par.codec_id()) != null) {
                 return i;
             }
         }

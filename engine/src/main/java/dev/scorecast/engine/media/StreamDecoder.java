@@ -42,6 +42,9 @@ final class StreamDecoder implements AutoCloseable {
      */
     static StreamDecoder open(AVStream stream, Map<String, String> options, String what, String fix) {
         int codecId = stream.codecpar().codec_id();
+        if (!Decoders.allowed(codecId)) {
+            throw Decoders.refusal(what, codecId, fix);
+        }
         AVCodec codec = avcodec_find_decoder(codecId);
         if (codec == null) {
             throw cannotDecode(what, codecId, fix);
@@ -55,6 +58,7 @@ final class StreamDecoder implements AutoCloseable {
         AVDictionary dict = new AVDictionary(null);
         try {
             options.forEach((k, v) -> av_dict_set(dict, k, v, 0));
+            av_dict_set(dict, "codec_whitelist", Decoders.NAMES, 0);
             // Without the packet time base, decoders cannot honour the container's priming and
             // padding trims (mp4 edit lists), and audio would start with encoder delay.
             ctx.pkt_timebase(stream.time_base());
