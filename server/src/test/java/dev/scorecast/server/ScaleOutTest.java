@@ -449,6 +449,8 @@ class ScaleOutTest {
             env.put("SCORECAST_LIVE_WARMUP_SECONDS", "0");
             env.put("SCORECAST_LIVE_THREADS", "1");
             env.put("SCORECAST_MIN_FREE_BYTES", "0");
+            // This campaign fetches outputs through the api nodes (on S3 a link redirects to the store by default).
+            env.put("SCORECAST_PUBLIC_DOWNLOADS", "proxied");
             env.putAll(settings);
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "--add-exports", "java.desktop/com.sun.media.sound=ALL-UNNAMED", "--add-opens", "java.desktop/com.sun.media.sound=ALL-UNNAMED",

@@ -2,6 +2,7 @@ package dev.scorecast.server.api;
 
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.server.downloads.DownloadLinks;
+import dev.scorecast.server.downloads.DownloadSlots;
 import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.storage.BlobStore;
 import io.javalin.config.RoutesConfig;
@@ -15,6 +16,13 @@ import java.util.regex.Pattern;
 /**
  * {@code GET /files/<execution>/<name>}: the outputs behind the signed links that status hands
  * out. No API key: the signature is the permission, so links work in a browser or a player.
+ *
+ * <p>On S3 a link answers 302 to a short-lived presigned URL of the store by default. Streamed
+ * through this node (the local store, or SCORECAST_PUBLIC_DOWNLOADS=proxied), a download reads the
+ * store on connections of its own ({@link BlobStore#openForDownload}), at most
+ * {@value #PER_FILE} of one file and {@value #PER_ADDRESS} to one address stream at once (429 past
+ * that), and a reader slower than {@value #MIN_BYTES_PER_SECOND} bytes a second on average, after
+ * the first {@value #GRACE_SECONDS} s, is cut off.
  */
 public final class DownloadsApi {
     private static final Pattern EXECUTION = Pattern.compile("exe_[a-z2-7]{26}");
@@ -26,6 +34,13 @@ public final class DownloadsApi {
     /** A redirect's URL lives long enough to start a download, not to be shared. */
     private static final java.time.Duration PRESIGNED_LIFETIME = java.time.Duration.ofMinutes(15);
 
+    static final int PER_FILE = 4;
+    static final int PER_ADDRESS = 8;
+    static final long MIN_BYTES_PER_SECOND = 16 * 1024;
+    static final long GRACE_SECONDS = 10;
+    private static final int CHUNK = 16 * 1024;
+
+    private final DownloadSlots slots = new DownloadSlots(PER_FILE, PER_ADDRESS);
     private final DownloadLinks links;
     private final ExecutionService executions;
     private final BlobStore blobs;
@@ -61,14 +76,32 @@ public final class DownloadsApi {
                 return;
             }
         }
+        try (DownloadSlots.Slot slot = slots.enter(execution + "/" + name, ctx.req().getRemoteAddr())) {
+            stream(ctx, key, name, extension);
+        }
+    }
+
+    private void stream(Context ctx, String key, String name, String extension) throws IOException {
         ctx.contentType(TYPES.get(extension));
         ctx.header("Content-Length", Long.toString(blobs.size(key)));
         ctx.header("Content-Disposition", "inline; filename=\"" + name + "\"");
         ctx.header("Cache-Control", "private, max-age=3600");
         // The signature is the permission, so any page holding the link may read it (the studio draws the waveform from it).
         ctx.header("Access-Control-Allow-Origin", "*");
-        try (InputStream in = blobs.open(key); OutputStream out = ctx.res().getOutputStream()) {
-            in.transferTo(out);
+        try (InputStream in = blobs.openForDownload(key); OutputStream out = ctx.res().getOutputStream()) {
+            byte[] buffer = new byte[CHUNK];
+            long started = System.nanoTime();
+            long sent = 0;
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                out.write(buffer, 0, n);
+                sent += n;
+                double seconds = (System.nanoTime() - started) / 1e9;
+                if (seconds > GRACE_SECONDS && sent < MIN_BYTES_PER_SECOND * seconds) {
+                    // The reader takes less than the minimum: it holds a connection of the store and a slot; it is cut off.
+                    throw new org.eclipse.jetty.io.EofException("download of " + name + " read too slowly: " + sent + " bytes in "
+                            + Math.round(seconds) + " s");
+                }
+            }
         }
     }
 }

@@ -41,7 +41,8 @@ public record StorageSettings(Optional<String> bucket, String prefix, Optional<U
 
     static StorageSettings from(Settings settings) {
         String url = settings.string("SCORECAST_STORAGE_URL", "file:");
-        String downloads = settings.string("SCORECAST_PUBLIC_DOWNLOADS", "proxied");
+        // On S3 a link answers with a redirect to the store by default: a node streaming downloads holds a connection each.
+        String downloads = settings.string("SCORECAST_PUBLIC_DOWNLOADS", url.startsWith("s3://") ? "presigned" : "proxied");
         boolean presigned = switch (downloads) {
             case "proxied" -> false;
             case "presigned" -> true;

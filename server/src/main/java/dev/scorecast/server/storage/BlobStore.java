@@ -39,6 +39,11 @@ public interface BlobStore {
     /** Streams the blob; a missing one is an {@link UncheckedIOException} of {@link java.nio.file.NoSuchFileException}. */
     InputStream open(String key);
 
+    /** As {@link #open}, for a client's download: on S3 over connections of their own, apart from the jobs'. */
+    default InputStream openForDownload(String key) {
+        return open(key);
+    }
+
     /** The blob's size in bytes. */
     long size(String key);
 

@@ -60,10 +60,14 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
     private static final Pattern SAFE_KEY = Pattern.compile("[a-z0-9_][a-z0-9_.-]*(/[a-z0-9_][a-z0-9_.-]*)*");
     /** Parts of 8 MiB: S3's minimum is 5 MiB, and one buffer of this size is all a write holds in memory. */
     static final int PART_BYTES = 8 << 20;
+    /** Connections of the downloads' own pool. */
+    static final int DOWNLOAD_CONNECTIONS = 32;
     /** Multipart uploads older than this are leftovers of a crash; younger ones may be another node's live write. */
     private static final Duration LEFTOVER_AGE = Duration.ofDays(1);
 
     private final S3Client client;
+    /** Downloads streamed through a node read on a client of their own: however many are open, jobs keep their connections. */
+    private final S3Client downloads;
     private final S3Presigner presigner;
     private final String bucket;
     private final String prefix;
@@ -71,7 +75,12 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
     private volatile boolean batchDeletes = true;
 
     S3BlobStore(S3Client client, S3Presigner presigner, String bucket, String prefix, Scratch scratch) {
+        this(client, client, presigner, bucket, prefix, scratch);
+    }
+
+    S3BlobStore(S3Client client, S3Client downloads, S3Presigner presigner, String bucket, String prefix, Scratch scratch) {
         this.client = client;
+        this.downloads = downloads;
         this.presigner = presigner;
         this.bucket = bucket;
         this.prefix = prefix;
@@ -106,15 +115,27 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
                         .connectionTimeout(Duration.ofSeconds(3))
                         .socketTimeout(Duration.ofSeconds(30)))
                 .overrideConfiguration(o -> o.retryStrategy(retries));
+        // Proxied downloads: a pool of their own, so that slow readers holding every one of them cannot starve the jobs' pool.
+        var downloadsBuilder = S3Client.builder()
+                .region(region)
+                .credentialsProvider(credentials)
+                .forcePathStyle(settings.endpoint().isPresent())
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                .httpClientBuilder(ApacheHttpClient.builder()
+                        .maxConnections(DOWNLOAD_CONNECTIONS)
+                        .connectionTimeout(Duration.ofSeconds(3))
+                        .socketTimeout(Duration.ofSeconds(30)));
         var presignerBuilder = S3Presigner.builder()
                 .region(region)
                 .credentialsProvider(credentials)
                 .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(settings.endpoint().isPresent()).build());
         settings.endpoint().ifPresent(endpoint -> {
             builder.endpointOverride(endpoint);
+            downloadsBuilder.endpointOverride(endpoint);
             presignerBuilder.endpointOverride(endpoint);
         });
-        return new S3BlobStore(builder.build(), presignerBuilder.build(), bucket, settings.prefix(), scratch);
+        return new S3BlobStore(builder.build(), downloadsBuilder.build(), presignerBuilder.build(), bucket, settings.prefix(), scratch);
     }
 
     @Override
@@ -190,6 +211,16 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
         String objectKey = objectKey(key);
         try {
             return call(() -> client.getObject(r -> r.bucket(bucket).key(objectKey)));
+        } catch (NoSuchKeyException e) {
+            throw new UncheckedIOException(new NoSuchFileException(key));
+        }
+    }
+
+    @Override
+    public InputStream openForDownload(String key) {
+        String objectKey = objectKey(key);
+        try {
+            return call(() -> downloads.getObject(r -> r.bucket(bucket).key(objectKey)));
         } catch (NoSuchKeyException e) {
             throw new UncheckedIOException(new NoSuchFileException(key));
         }
@@ -324,6 +355,9 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
     public void close() {
         presigner.close();
         client.close();
+        if (downloads != client) {
+            downloads.close();
+        }
     }
 
     private String objectKey(String key) {
