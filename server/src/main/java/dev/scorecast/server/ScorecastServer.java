@@ -25,6 +25,7 @@ import dev.scorecast.server.api.OpenApiDocument;
 import dev.scorecast.server.api.NodeRelay;
 import dev.scorecast.server.api.PlayerApi;
 import dev.scorecast.server.api.StreamRouting;
+import dev.scorecast.server.quota.MemoryBudget;
 import dev.scorecast.server.quota.QuotaGuard;
 import dev.scorecast.server.retention.OrphanSweeper;
 import dev.scorecast.server.retention.Retention;
@@ -94,6 +95,8 @@ public final class ScorecastServer implements AutoCloseable {
     private static final Set<String> PUBLIC_PATHS = Set.of(OpenApiDocument.PATH);
     /** The request attribute naming the user whose in-flight request this is (RequestsInFlight). */
     private static final String IN_FLIGHT = "scorecast.inFlight";
+    /** The request attribute holding what its body reserved of the node's memory budget (MemoryBudget). */
+    private static final String BUFFERED = "scorecast.buffered";
 
     private final Database database;
     private final UploadService uploads;
@@ -259,6 +262,9 @@ public final class ScorecastServer implements AutoCloseable {
                     new org.eclipse.jetty.ee10.servlet.FilterHolder(new dev.scorecast.server.api.MinimumBodyRate(config.uploads().minBytesPerSecond())),
                     "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST)));
             javalin.startup.showJavalinBanner = false;
+            // At most this many connections open at once: past it Jetty stops accepting until one closes (they wait in the backlog).
+            javalin.jetty.modifyServer(server -> server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(
+                    config.ops().maxConnections(), server)));
             javalin.events.handlerAdded(info -> {
                 if (info.getHttpMethod().isHttpMethod()) {
                     routes.add(new Route(info.getHttpMethod().name(), info.getPath()));
@@ -281,6 +287,7 @@ public final class ScorecastServer implements AutoCloseable {
                 javalin.routes.beforeMatched(bodyCaps::check);
                 var authenticator = new Authenticator(keys, player, eventLinks, failedAuthentications);
                 var inFlight = new RequestsInFlight(config.quotas().maxRequestsInFlight());
+                var memory = new MemoryBudget(config.ops().maxBufferedBytes() > 0 ? config.ops().maxBufferedBytes() : MemoryBudget.defaultCapacity());
                 javalin.routes.beforeMatched(ctx -> {
                     if (!PUBLIC_PATHS.contains(ctx.path()) && !HealthApi.PATHS.contains(ctx.path())
                             && !ctx.path().startsWith(DownloadLinks.PREFIX) && !StudioPage.isStudioPath(ctx.path())) {
@@ -288,6 +295,9 @@ public final class ScorecastServer implements AutoCloseable {
                         String user = Authenticator.principal(ctx).user();
                         inFlight.enter(user);
                         ctx.attribute(IN_FLIGHT, user); // counted: the after-handler lets it go, however the request ended
+                        // What its body may cost in memory, over every user's requests on this node (503 when it does not fit).
+                        long cost = MemoryBudget.cost(ctx.contentType(), ctx.req().getContentLengthLong(), config.maxJsonBytes());
+                        ctx.attribute(BUFFERED, memory.reserve(cost));
                     }
                 });
                 javalin.routes.afterMatched(ctx -> {
@@ -295,6 +305,11 @@ public final class ScorecastServer implements AutoCloseable {
                     if (user != null) {
                         ctx.attribute(IN_FLIGHT, null);
                         inFlight.leave(user);
+                    }
+                    Long buffered = ctx.attribute(BUFFERED);
+                    if (buffered != null) {
+                        ctx.attribute(BUFFERED, null);
+                        memory.release(buffered);
                     }
                 });
                 new SyncAApi(uploads, analyses, plans, executions, genres, requests, config.uploads().maxChunkBytes(), eventLinks)

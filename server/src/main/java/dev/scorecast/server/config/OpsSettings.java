@@ -15,9 +15,13 @@ import java.util.OptionalInt;
  *                               alone (with {@code /healthz}), not on the API's
  * @param authFailuresPerMinute  failed authentications one address may make a minute, in bursts of as many
  *                               (SCORECAST_AUTH_FAILURES_PER_MINUTE, 30); past it every authentication from it is 429
+ * @param maxConnections         connections the node holds open at once (SCORECAST_MAX_CONNECTIONS, 4096); past it new ones wait
+ *                               to be accepted
+ * @param maxBufferedBytes       memory request bodies may take at once, over all users (SCORECAST_MAX_BUFFER_BYTES, a quarter of
+ *                               the heap when 0 or unset); past it a request is 503
  */
-public record OpsSettings(Optional<String> token, OptionalInt port, int authFailuresPerMinute) {
-    public static final OpsSettings DEFAULT = new OpsSettings(Optional.empty(), OptionalInt.empty(), 30);
+public record OpsSettings(Optional<String> token, OptionalInt port, int authFailuresPerMinute, int maxConnections, long maxBufferedBytes) {
+    public static final OpsSettings DEFAULT = new OpsSettings(Optional.empty(), OptionalInt.empty(), 30, 4096, 0);
 
     public OpsSettings {
         if (token.isPresent() && token.get().length() < 16) {
@@ -25,6 +29,12 @@ public record OpsSettings(Optional<String> token, OptionalInt port, int authFail
         }
         if (port.isPresent() && (port.getAsInt() < 0 || port.getAsInt() > 65535)) {
             throw new InvalidParameter("SCORECAST_OPS_PORT", "SCORECAST_OPS_PORT must be between 0 and 65535 (or unset).");
+        }
+        if (maxConnections < 16) {
+            throw new InvalidParameter("SCORECAST_MAX_CONNECTIONS", "SCORECAST_MAX_CONNECTIONS must be at least 16.");
+        }
+        if (maxBufferedBytes < 0) {
+            throw new InvalidParameter("SCORECAST_MAX_BUFFER_BYTES", "SCORECAST_MAX_BUFFER_BYTES must be 0 (a quarter of the heap) or more.");
         }
         if (authFailuresPerMinute < 1) {
             throw new InvalidParameter("SCORECAST_AUTH_FAILURES_PER_MINUTE", "SCORECAST_AUTH_FAILURES_PER_MINUTE must be at least 1.");
@@ -35,6 +45,8 @@ public record OpsSettings(Optional<String> token, OptionalInt port, int authFail
         Optional<String> token = Optional.ofNullable(env.get("SCORECAST_OPS_TOKEN")).map(String::strip).filter(t -> !t.isEmpty());
         OptionalInt port = Optional.ofNullable(env.get("SCORECAST_OPS_PORT")).map(String::strip).filter(p -> !p.isEmpty())
                 .map(p -> OptionalInt.of(settings.integer("SCORECAST_OPS_PORT", 0))).orElse(OptionalInt.empty());
-        return new OpsSettings(token, port, settings.integer("SCORECAST_AUTH_FAILURES_PER_MINUTE", DEFAULT.authFailuresPerMinute()));
+        return new OpsSettings(token, port, settings.integer("SCORECAST_AUTH_FAILURES_PER_MINUTE", DEFAULT.authFailuresPerMinute()),
+                settings.integer("SCORECAST_MAX_CONNECTIONS", DEFAULT.maxConnections()),
+                settings.bytes("SCORECAST_MAX_BUFFER_BYTES", DEFAULT.maxBufferedBytes()));
     }
 }
