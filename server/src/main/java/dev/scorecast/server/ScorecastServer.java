@@ -163,7 +163,9 @@ public final class ScorecastServer implements AutoCloseable {
         BlobStore blobs = opened.value().blobs();
         int listenPort = opened.port();
         ApiKeys keys = new ApiKeys(database);
-        String developmentKey = role.servesClients() && keys.none() ? keys.create("dev") : null;
+        // A key for a first look, made and shown once, only on a node of its own (SQLite): a node of a fleet on a shared database
+        // would print a working key into logs that others collect.
+        String developmentKey = role.servesClients() && database.isSqlite() && keys.none() ? keys.create("dev") : null;
         var quotas = new QuotaGuard(config.quotas(), data, database);
         var uploads = new UploadService(database, blobs, config.uploads(), quotas, clock, nodeId);
         var metrics = new Metrics(database, role.wire());

@@ -74,7 +74,7 @@ final class ChildServer implements AutoCloseable {
                     if (line.startsWith("Scorecast") && line.contains(" is listening on ") && m.find()) {
                         port.complete(Integer.parseInt(m.group(1)));
                     }
-                    if (line.startsWith("API keys exist")) {
+                    if (line.startsWith("API keys exist") || line.startsWith("No development key")) {
                         key.complete(null);
                     }
                 }

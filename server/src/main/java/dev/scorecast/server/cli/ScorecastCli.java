@@ -171,7 +171,8 @@ public final class ScorecastCli {
         out.println("API description: " + server.publicUrl() + "/openapi.json");
         server.developmentKey().ifPresentOrElse(
                 key -> out.println("Development API key for user \"dev\" (shown only now; keep it): " + key),
-                () -> out.println("API keys exist in " + config.dbUrl() + "; make another with: bin/scorecast keys create --user NAME"));
+                () -> out.println("No development key is shown (keys exist in " + dev.scorecast.server.db.Database.describe(config.dbUrl())
+                        + ", or the database is shared); make one with: bin/scorecast keys create --user NAME"));
         out.flush();
         stopped.await();
         return 0;

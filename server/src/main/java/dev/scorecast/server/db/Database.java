@@ -23,6 +23,15 @@ public final class Database implements AutoCloseable {
         this.sqlite = sqlite;
     }
 
+    /**
+     * The database's URL as it may be shown (a log, a terminal): without a password or credentials,
+     * which PostgreSQL URLs may carry as {@code user:password@} or as {@code password=} parameters.
+     */
+    public static String describe(String jdbcUrl) {
+        return jdbcUrl.replaceAll("//[^/@]*@", "//")
+                .replaceAll("(?i)([?&;](password|sslpassword|sslkey|user)=)[^&;]*", "$1***");
+    }
+
     /** How long a caller waits for a pooled PostgreSQL connection before the call answers 503: never the pool's 30 s default. */
     static final long POOL_WAIT_MILLIS = 3_000;
     /** pgjdbc's limits, unless the URL sets its own: a connect, a socket read (a half-open connection), a statement. */
