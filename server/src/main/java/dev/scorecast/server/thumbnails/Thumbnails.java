@@ -4,7 +4,9 @@ import dev.scorecast.engine.error.InsufficientStorage;
 import dev.scorecast.engine.error.Overloaded;
 import dev.scorecast.engine.media.KeyframeStills;
 import dev.scorecast.engine.media.MediaLimits;
+import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.quota.QuotaGuard;
+import dev.scorecast.server.quota.Stored;
 import dev.scorecast.server.storage.BlobStore;
 import dev.scorecast.server.upload.Video;
 import java.io.ByteArrayInputStream;
@@ -170,15 +172,22 @@ public final class Thumbnails {
         }
     }
 
-    /** Kept beside the video (removed with it); refused, and answered from memory, when the disk is nearly full. */
+    /**
+     * Kept beside the video (removed with it) and counted in its owner's share. Past the share, or
+     * when the disk is nearly full, the strip is answered but not kept: the next call makes it again.
+     */
     private void store(Video video, int count, Strip strip) {
+        byte[] times = (strip.width() + ";" + strip.height() + ";" + strip.timesHeader()).getBytes(StandardCharsets.UTF_8);
+        Principal owner = new Principal(video.owner());
         try {
             quotas.requireFreeDisk();
+            quotas.charge(owner, Stored.forVideo(video.id(), timesKey(video, count), times.length), "count");
+            quotas.charge(owner, Stored.forVideo(video.id(), jpegKey(video, count), strip.jpeg().length), "count");
         } catch (InsufficientStorage e) {
+            quotas.release(timesKey(video, count));
             return;
         }
-        blobs.write(timesKey(video, count), new ByteArrayInputStream((strip.width() + ";" + strip.height() + ";" + strip.timesHeader())
-                .getBytes(StandardCharsets.UTF_8)), 1 << 16, "thumbnails", false);
+        blobs.write(timesKey(video, count), new ByteArrayInputStream(times), 1 << 16, "thumbnails", false);
         blobs.write(jpegKey(video, count), new ByteArrayInputStream(strip.jpeg()), Long.MAX_VALUE, "thumbnails", false);
     }
 

@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.error.Overloaded;
 import dev.scorecast.engine.media.MediaLimits;
+import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.config.Quotas;
+import dev.scorecast.server.db.Database;
+import dev.scorecast.server.db.Rows;
 import dev.scorecast.server.quota.QuotaGuard;
 import dev.scorecast.server.storage.LocalBlobStore;
 import dev.scorecast.server.upload.Video;
@@ -22,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,13 +46,63 @@ class ThumbnailsTest {
         assertEquals(0, p.waitFor(), new String(p.getInputStream().readAllBytes()));
     }
 
-    private Thumbnails thumbnails(Path root, int threads, int queued, Duration deadline) throws Exception {
-        var blobs = new LocalBlobStore(root.resolve("files"));
-        blobs.write("videos/vid_1/source.mp4", new ByteArrayInputStream(Files.readAllBytes(movie)), Long.MAX_VALUE, "file", false);
-        return new Thumbnails(blobs, MediaLimits.DEFAULT, new QuotaGuard(Quotas.DEFAULT, root), threads, queued, deadline);
+    private Database database;
+    private QuotaGuard quotas;
+
+    @AfterEach
+    void closeDatabase() {
+        if (database != null) {
+            database.close();
+        }
     }
 
-    private static Video video(String id) {
+    private Thumbnails thumbnails(Path root, int threads, int queued, Duration deadline) throws Exception {
+        return thumbnails(root, threads, queued, deadline, Quotas.DEFAULT);
+    }
+
+    private Thumbnails thumbnails(Path root, int threads, int queued, Duration deadline, Quotas share) throws Exception {
+        var blobs = new LocalBlobStore(root.resolve("files"));
+        blobs.write("videos/vid_1/source.mp4", new ByteArrayInputStream(Files.readAllBytes(movie)), Long.MAX_VALUE, "file", false);
+        closeDatabase();
+        database = Database.open("jdbc:sqlite:" + root.resolve("scorecast.db"));
+        quotas = new QuotaGuard(share, root, database);
+        return new Thumbnails(blobs, MediaLimits.DEFAULT, quotas, threads, queued, deadline);
+    }
+
+    private long storedBytes() {
+        return database.transaction(c -> quotas.storedBytes(c, new Principal("alice")));
+    }
+
+    @Test
+    void aStripCountsInItsOwnersShareAndPastItIsAnsweredButNotKept(@TempDir Path root) throws Exception {
+        Thumbnails thumbnails = thumbnails(root, 1, 4, Duration.ofSeconds(20));
+        Thumbnails.Strip strip = thumbnails.of(video("vid_1"), 8);
+        assertTrue(storedBytes() >= strip.jpeg().length, "counted: " + storedBytes());
+
+        Path full = root.resolve("full");
+        Files.createDirectories(full);
+        Thumbnails tight = thumbnails(full, 1, 4, Duration.ofSeconds(20),
+                new Quotas(1000, 32, 4, Quotas.DEFAULT.minFreeBytes(), 32, 50));
+        Thumbnails.Strip answered = tight.of(video("vid_1"), 8);
+        assertTrue(answered.jpeg().length > 1000, "answered all the same");
+        assertEquals(1, storedBytes(), "past the share nothing is counted but the video's own byte");
+        tight.of(video("vid_1"), 8);
+        assertEquals(2, tight.decodes(), "and not kept: the next call decodes again");
+    }
+
+    /** The video {@code id} of alice's, as a row in the database (its charges go with it) and as the record. */
+    private Video video(String id) {
+        database.transaction(c -> {
+            if (Rows.one(c, "SELECT id FROM videos WHERE id = ?", row -> row.getString("id"), id).isEmpty()) {
+                Rows.update(c, "INSERT INTO uploads (id, owner, variant, file_name, state, created_at, updated_at, expires_at)"
+                        + " VALUES (?, 'alice', 'a', 'movie.mp4', 'completed', 0, 0, 0)", "upl_" + id);
+                Rows.update(c, "INSERT INTO videos (id, owner, upload_id, file_name, stored_as, size, crc32c, container, video_codec,"
+                        + " duration, width, height, fps, frames, rotation, has_audio, created_at)"
+                        + " VALUES (?, 'alice', ?, 'movie.mp4', 'videos/vid_1/source.mp4', 1, '0', 'mp4', 'h264', 20, 1280, 720, 25, 500,"
+                        + " 0, 0, 0)", id, "upl_" + id);
+            }
+            return null;
+        });
         return new Video(id, "alice", "upl_1", "movie.mp4", "videos/vid_1/source.mp4", 1, "0", "mp4", "h264", 20, 1280, 720, 25, 500,
                 0, false, null, null, Instant.EPOCH);
     }
@@ -70,8 +124,9 @@ class ThumbnailsTest {
         Thumbnails thumbnails = thumbnails(root, 1, 4, Duration.ofSeconds(20));
         CountDownLatch go = new CountDownLatch(1);
         List<CompletableFuture<Thumbnails.Strip>> strips = new ArrayList<>();
+        Video movieVideo = video("vid_1");
         for (int i = 0; i < 8; i++) {
-            strips.add(onGo(go, () -> thumbnails.of(video("vid_1"), 16)));
+            strips.add(onGo(go, () -> thumbnails.of(movieVideo, 16)));
         }
         go.countDown();
         byte[] first = strips.getFirst().join().jpeg();
@@ -100,8 +155,8 @@ class ThumbnailsTest {
         CountDownLatch go = new CountDownLatch(1);
         List<CompletableFuture<Thumbnails.Strip>> strips = new ArrayList<>();
         for (int count = 4; count < 12; count++) {
-            String id = "vid_" + count;
-            strips.add(onGo(go, () -> thumbnails.of(video(id), 32)));
+            Video each = video("vid_" + count);
+            strips.add(onGo(go, () -> thumbnails.of(each, 32)));
         }
         go.countDown();
         int made = 0;
