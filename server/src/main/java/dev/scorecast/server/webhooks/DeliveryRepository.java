@@ -180,9 +180,12 @@ public final class DeliveryRepository {
     private static List<Delivery> attach(Connection c, Map<String, Delivery> byId) throws SQLException {
         List<Delivery> out = new ArrayList<>();
         for (Delivery d : byId.values()) {
-            List<Delivery.Try> tries = Rows.list(c, "SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt",
+            // The attempts the delivery row counts, no more: the two reads are separate statements, and an
+            // attempt finished between them (its row and the delivery's update commit together) would
+            // show a delivery whose attempts run ahead of its state and next attempt (a torn read).
+            List<Delivery.Try> tries = Rows.list(c, "SELECT * FROM webhook_attempts WHERE delivery_id = ? AND attempt <= ? ORDER BY attempt",
                     row -> new Delivery.Try(row.getInt("attempt"), Instant.ofEpochMilli(row.getLong("started_at")), row.getLong("duration_ms"),
-                            Rows.nullableInt(row, "status_code"), row.getString("error"), row.getString("response")), d.id());
+                            Rows.nullableInt(row, "status_code"), row.getString("error"), row.getString("response")), d.id(), d.attempts());
             out.add(new Delivery(d.id(), d.webhookId(), d.eventId(), d.eventType(), d.state(), d.attempts(), d.createdAt(), d.nextAttemptAt(),
                     d.endedAt(), tries));
         }
