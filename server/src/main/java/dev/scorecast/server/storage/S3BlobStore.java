@@ -39,6 +39,7 @@ import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -103,29 +104,9 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
                 .backoffStrategy(BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(500), Duration.ofSeconds(5)))
                 .circuitBreakerEnabled(false)
                 .build();
-        var builder = S3Client.builder()
-                .region(region)
-                .credentialsProvider(credentials)
-                .forcePathStyle(settings.endpoint().isPresent())
-                // Checksums only where S3 requires them: S3-compatible stores differ in the newer trailing checksums.
-                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                .httpClientBuilder(ApacheHttpClient.builder()
-                        .maxConnections(64)
-                        .connectionTimeout(Duration.ofSeconds(3))
-                        .socketTimeout(Duration.ofSeconds(30)))
-                .overrideConfiguration(o -> o.retryStrategy(retries));
+        var builder = clientBuilder(settings, region, credentials, 64).overrideConfiguration(o -> o.retryStrategy(retries));
         // Proxied downloads: a pool of their own, so that slow readers holding every one of them cannot starve the jobs' pool.
-        var downloadsBuilder = S3Client.builder()
-                .region(region)
-                .credentialsProvider(credentials)
-                .forcePathStyle(settings.endpoint().isPresent())
-                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                .httpClientBuilder(ApacheHttpClient.builder()
-                        .maxConnections(DOWNLOAD_CONNECTIONS)
-                        .connectionTimeout(Duration.ofSeconds(3))
-                        .socketTimeout(Duration.ofSeconds(30)));
+        var downloadsBuilder = clientBuilder(settings, region, credentials, DOWNLOAD_CONNECTIONS);
         var presignerBuilder = S3Presigner.builder()
                 .region(region)
                 .credentialsProvider(credentials)
@@ -136,6 +117,22 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
             presignerBuilder.endpointOverride(endpoint);
         });
         return new S3BlobStore(builder.build(), downloadsBuilder.build(), presignerBuilder.build(), bucket, settings.prefix(), scratch);
+    }
+
+    /** A client of the store with a connection pool of {@code maxConnections}; the endpoint is set by the caller. */
+    private static S3ClientBuilder clientBuilder(StorageSettings settings, Region region, AwsCredentialsProvider credentials,
+                                                 int maxConnections) {
+        return S3Client.builder()
+                .region(region)
+                .credentialsProvider(credentials)
+                .forcePathStyle(settings.endpoint().isPresent())
+                // Checksums only where S3 requires them: S3-compatible stores differ in the newer trailing checksums.
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                .httpClientBuilder(ApacheHttpClient.builder()
+                        .maxConnections(maxConnections)
+                        .connectionTimeout(Duration.ofSeconds(3))
+                        .socketTimeout(Duration.ofSeconds(30)));
     }
 
     @Override
