@@ -233,13 +233,29 @@ public final class AnalysisService {
         return database.query(c -> Rows.one(c,
                         "SELECT * FROM analyses WHERE owner = ? AND video_id = ? AND superseded_at IS NULL",
                         AnalysisService::record, owner.user(), videoId))
-                .flatMap(record -> jobs.find(owner, record.jobId()).map(job -> new AnalysisState(record, job)));
+                .flatMap(record -> withJob(owner, record));
     }
 
     public Optional<AnalysisState> byJob(Principal owner, String jobId) {
         return database.query(c -> Rows.one(c, "SELECT * FROM analyses WHERE owner = ? AND job_id = ?",
                         AnalysisService::record, owner.user(), jobId))
-                .flatMap(record -> jobs.find(owner, jobId).map(job -> new AnalysisState(record, job)));
+                .flatMap(record -> withJob(owner, record));
+    }
+
+    /**
+     * The record with its job, read so the two agree. They are two statements, and a run finishing between them commits the
+     * job's end and the result's key together: a record read before that and a job read after would say "finished" with no
+     * result (seen on PostgreSQL in ScaleOutTest). So once the job reads as done, the record is read again, after it.
+     */
+    private Optional<AnalysisState> withJob(Principal owner, AnalysisRecord record) {
+        return jobs.find(owner, record.jobId()).map(job -> {
+            if (!job.status().isDone() || record.resultKey() != null) {
+                return new AnalysisState(record, job);
+            }
+            AnalysisRecord after = database.query(c -> Rows.one(c, "SELECT * FROM analyses WHERE id = ?", AnalysisService::record,
+                    record.id())).orElse(record);
+            return new AnalysisState(after, job);
+        });
     }
 
     /** Whose analysis {@code analysisId} is (a signed events link names the analysis, not its owner). */
@@ -251,7 +267,7 @@ public final class AnalysisService {
     public AnalysisState byId(Principal owner, String analysisId) {
         return database.query(c -> Rows.one(c, "SELECT * FROM analyses WHERE owner = ? AND id = ?",
                         AnalysisService::record, owner.user(), analysisId))
-                .flatMap(record -> jobs.find(owner, record.jobId()).map(job -> new AnalysisState(record, job)))
+                .flatMap(record -> withJob(owner, record))
                 .orElseThrow(() -> new NotFound("analysis_id", "No analysis " + analysisId
                         + " exists for this API key; use the analysis_id from /sync/video_analysis."));
     }

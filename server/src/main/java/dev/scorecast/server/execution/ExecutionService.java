@@ -367,7 +367,22 @@ public final class ExecutionService {
     public Optional<ExecutionState> byJob(Principal owner, String jobId) {
         return database.query(c -> Rows.one(c, "SELECT * FROM executions WHERE owner = ? AND job_id = ?",
                         ExecutionService::record, owner.user(), jobId))
-                .flatMap(record -> jobs.find(owner, jobId).map(job -> new ExecutionState(record, job)));
+                .flatMap(record -> withJob(owner, record));
+    }
+
+    /**
+     * The record with its job, read so the two agree: a run ends its job and names its outputs in one commit, which can fall
+     * between the record's read and the job's. So once the job reads as done, the record is read again, after it.
+     */
+    private Optional<ExecutionState> withJob(Principal owner, ExecutionRecord record) {
+        return jobs.find(owner, record.jobId()).map(job -> {
+            if (!job.status().isDone()) {
+                return new ExecutionState(record, job);
+            }
+            ExecutionRecord after = database.query(c -> Rows.one(c, "SELECT * FROM executions WHERE id = ?", ExecutionService::record,
+                    record.id())).orElse(record);
+            return new ExecutionState(after, job);
+        });
     }
 
     /** Whose execution {@code executionId} is (a signed events link names the execution, not its owner). */
@@ -379,7 +394,7 @@ public final class ExecutionService {
     public Optional<ExecutionState> byId(Principal owner, String executionId) {
         return database.query(c -> Rows.one(c, "SELECT * FROM executions WHERE owner = ? AND id = ?",
                         ExecutionService::record, owner.user(), executionId))
-                .flatMap(record -> jobs.find(owner, record.jobId()).map(job -> new ExecutionState(record, job)));
+                .flatMap(record -> withJob(owner, record));
     }
 
     /** Signed links to a finished execution's files, by output name (video, results, audio_wav, ...). */
