@@ -2,7 +2,8 @@ package dev.scorecast.engine.music;
 
 /**
  * Bass: the level's rhythm string over the chords. R root, F fifth, O octave, T third, S seventh,
- * A approach (a semitone under or over the next chord's root), lower case for a ghost note; '-'
+ * A approach (a semitone under or over the next chord's root), N the next chord's root played early (an
+ * anticipation), lower case for a ghost note; '-'
  * holds, '.' rests. Every section starts with a low root exactly on its first downbeat; the final
  * bar is the tonic root ringing to the end.
  */
@@ -18,7 +19,7 @@ final class BassWriter implements GroupWriter {
         boolean startPlayed = false;
         for (int bar = 0; bar < bars.bars; bar++) {
             int base = ctx.level(bar).velocity() == null ? 96 : ctx.level(bar).velocity();
-            String rhythm = ctx.level(bar).rhythm();
+            String rhythm = ctx.rhythm(bar);
             if (bars.last && bar == bars.bars - 1) {
                 double t = bars.time(bar, 0);
                 ctx.out().add(t, ctx.duration() - t, root(bars.chord(bar * bars.stepsPerBar), lo), ctx.velocity(base + 6));
@@ -56,6 +57,7 @@ final class BassWriter implements GroupWriter {
                     case 'T' -> r + chord.intervals().get(1);
                     case 'S' -> r + (chord.intervals().size() > 3 ? chord.intervals().get(3) : 10);
                     case 'A' -> approach(bars.nextChord(global), lo, hi);
+                    case 'N' -> root(bars.nextChord(global), lo);
                     default -> r;
                 };
                 boolean ghost = Character.isLowerCase(e.symbol());

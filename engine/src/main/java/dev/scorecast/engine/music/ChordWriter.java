@@ -3,7 +3,8 @@ package dev.scorecast.engine.music;
 import java.util.List;
 
 /**
- * Harmony and pads: the level's comping rhythm ('X' strike, 'x' soft strike, '-' hold, '.' rest)
+ * Harmony and pads: the level's comping rhythm ('X' strike, 'x' soft strike, 'N' and 'n' the next chord struck
+ * early, '-' hold, '.' rest), varied over the phrase (styles/phrases.json),
  * with voice-led voicings of the genre's style. A strike that holds across a chord change is
  * re-struck on the new chord. Pads tie a voicing that does not change instead of re-striking.
  * The final bar is the tonic chord ringing to the end.
@@ -31,13 +32,14 @@ final class ChordWriter implements GroupWriter {
             int base = level.velocity() == null ? (pads ? 70 : 84) : level.velocity();
             if (bars.last && bar == bars.bars - 1) {
                 double t = bars.time(bar, 0);
-                strike(ctx, bar * bars.stepsPerBar, ctx.duration() - t, style, voices, lo, hi, base - 4, true);
+                strike(ctx, bar * bars.stepsPerBar, bars.chord(bar * bars.stepsPerBar), ctx.duration() - t, style, voices, lo, hi, base - 4,
+                        true);
                 break;
             }
             if (!ctx.plays(bar)) {
                 continue;
             }
-            for (Bars.Event e : bars.events(level.rhythm(), bar)) {
+            for (Bars.Event e : bars.events(ctx.rhythm(bar), bar)) {
                 int global = bar * bars.stepsPerBar + e.step();
                 int remaining = e.length();
                 boolean first = true;
@@ -46,7 +48,10 @@ final class ChordWriter implements GroupWriter {
                     int velocity = (Character.isLowerCase(e.symbol()) ? base - 18 : base) + (global % bars.stepsPerBar == 0 ? 6 : 0)
                             - (first ? 0 : 6);
                     double seconds = length * bars.stepSec * (pads ? 1.0 : 0.94);
-                    strike(ctx, global, seconds, style, voices, lo, hi, velocity, pads);
+                    // N strikes the next chord early: the change anticipated, held into the bar it belongs to.
+                    boolean early = Character.toUpperCase(e.symbol()) == 'N';
+                    strike(ctx, global, early ? bars.nextChord(global) : bars.chord(global), seconds, style, voices, lo, hi, velocity,
+                            pads);
                     global += length;
                     remaining -= length;
                     first = false;
@@ -66,9 +71,10 @@ final class ChordWriter implements GroupWriter {
     }
 
     /** {@code tie}: on the grid exactly (no humanising), and for pads tied to an unchanged voicing. */
-    private void strike(Ctx ctx, int global, double seconds, String style, int voices, int lo, int hi, int velocity, boolean tie) {
+    private void strike(Ctx ctx, int global, Chord chord, double seconds, String style, int voices, int lo, int hi, int velocity,
+                        boolean tie) {
         Bars bars = ctx.bars();
-        List<Integer> tones = Voicings.tones(bars.chord(global), ctx.group().color(), bars);
+        List<Integer> tones = Voicings.tones(chord, ctx.group().color(), bars);
         int[] voicing = Voicings.lead(previous, tones, style, voices, lo, hi);
         double start = tie ? bars.time(global) : ctx.onset(global);
         boolean tied = pads && tie && previous != null && java.util.Arrays.equals(previous, voicing);

@@ -58,7 +58,7 @@ final class DrumWriter implements GroupWriter {
         for (int bar = 0; bar < bars.bars; bar++) {
             // The bar's own level: a section that merges a calm shot and a busy one changes pattern with the picture.
             int level = ctx.levelIndex(bar);
-            Map<String, String> grid = ctx.level(bar).grid() == null ? Map.of() : ctx.level(bar).grid();
+            Map<String, String> grid = sectionFill(bars, bar) ? (ctx.level(bar).grid() == null ? Map.of() : ctx.level(bar).grid()) : ctx.grid(bar);
             int fillStart = (level == 0 ? Math.max(fillFrom, 12) : fillFrom) * bars.stepsPerBar / 16;
             int snare = snareNote(grid);
             boolean ghosts = ctx.feel().ghosts() && ctx.feel().template() != null && level >= 1 && snare > 0;
@@ -72,6 +72,10 @@ final class DrumWriter implements GroupWriter {
             }
             if (bar < intro - 1 || !ctx.plays(bar)) {
                 continue;
+            }
+            if (bar > 0 && bar >= intro && !ctx.plays(bar - 1)) {
+                // The drums come back after bars of rest (a breakdown, or a calm stretch of the picture) with a crash.
+                ctx.out().add(bars.time(bar, 0), step * 16, CRASH, ctx.drumVelocity(CRASH, bar * bars.stepsPerBar, 104));
             }
             boolean introEnd = bar == intro - 1;
             boolean sectionFill = !bars.last && bar == lastBar;
@@ -119,6 +123,11 @@ final class DrumWriter implements GroupWriter {
                 }
             }
         }
+    }
+
+    /** The section's own fill bar (the last before the next section): the fill is its variation. */
+    private static boolean sectionFill(Bars bars, int bar) {
+        return !bars.last && bar == bars.bars - 1;
     }
 
     /** The snare (or side stick, or clap) the grid plays its backbeat on; 0 if it has none. */

@@ -68,12 +68,53 @@ interface GroupWriter {
             return pattern.group().levels().get(levelIndex(bar));
         }
 
+        /** The group's name in the style data ("bass", "harmony", ...). */
+        String groupName() {
+            return pattern.id().substring(pattern.id().indexOf('/') + 1, pattern.id().lastIndexOf('/'));
+        }
+
+        /** The variant of its level's bar that a bar plays in the phrase form (A: the level's own; styles/phrases.json). */
+        char variant(int bar) {
+            // A cut struck at the end of the bar keeps its level's own bar: the band clears the moment before a hit, and a
+            // variant's pickup or anticipation there would be cut to a blip.
+            double from = bars.time(bar, bars.stepsPerBar * 3 / 4);
+            double to = bars.time(bar + 1, 1);
+            if (bars.struckAccents().stream().anyMatch(t -> t >= from && t < to)) {
+                return 'A';
+            }
+            return Phrasing.letter(Phrasing.forms(groupName(), group()), bars.section.index(), bar, bars.bars, bars.last);
+        }
+
+        /** A bar's rhythm (bass, harmony, pads): its level's, varied as the phrase form says. */
+        String rhythm(int bar) {
+            return varied(level(bar).rhythm(), bar);
+        }
+
+        /** A bar's chord-tone pattern (tops): its level's, varied as the phrase form says. */
+        String tones(int bar) {
+            return varied(level(bar).pattern(), bar);
+        }
+
+        /** A bar's drum grid: its level's, varied as the phrase form says. */
+        java.util.Map<String, String> grid(int bar) {
+            java.util.Map<String, String> grid = level(bar).grid() == null ? java.util.Map.of() : level(bar).grid();
+            StyleBook.Level level = level(bar);
+            return Phrasing.grid(grid, bar, variant(bar), letter -> Phrasing.variant(groupName(), group(), level, (char) letter));
+        }
+
+        private String varied(String pattern, int bar) {
+            StyleBook.Level level = level(bar);
+            return Phrasing.rhythm(pattern, bar, variant(bar), letter -> Phrasing.variant(groupName(), group(), level, (char) letter));
+        }
+
         /**
          * Whether the group plays in a bar: the genre plays it at that bar's level. A section that
          * merges a still shot and a chase brings the drums in under the chase only.
          */
         boolean plays(int bar) {
-            return !graded() || playsAtLevel.test(levelIndex(bar));
+            return (!graded() || playsAtLevel.test(levelIndex(bar)))
+                    && Phrasing.inArc(groupName(), bars.section, bar, bars.bars, bars.last,
+                            b -> intensity(b) <= intensity() + 0.05);
         }
 
         /**

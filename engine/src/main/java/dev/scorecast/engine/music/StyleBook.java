@@ -95,7 +95,8 @@ final class StyleBook {
     @JsonIgnoreProperties(ignoreUnknown = true)
     record GroupStyle(List<Integer> register, String voicing, String color, Map<String, String> fill, Double stepRatio,
                       Integer motifBars, Integer phraseBars, Double syncopation, Sound riserSound, Sound impactSound,
-                      Integer velocity, List<Level> levels, Double riserSeconds) {
+                      Integer velocity, List<Level> levels, Double riserSeconds, List<String> forms,
+                      Map<String, com.fasterxml.jackson.databind.JsonNode> variants) {
         int lo(int fallback) {
             return register == null ? fallback : register.get(0);
         }
@@ -120,5 +121,6 @@ final class StyleBook {
     /** One intensity level of a group; each group reads the fields it needs (docs/STYLES.md). */
     @JsonIgnoreProperties(ignoreUnknown = true)
     record Level(Map<String, String> grid, String rhythm, String pattern, Integer voices, Double density, Double gate,
-                 Boolean riser, Boolean impact, Double riserBeats, Integer velocity, String voicing, Boolean octave) {}
+                 Boolean riser, Boolean impact, Double riserBeats, Integer velocity, String voicing, Boolean octave,
+                 Map<String, com.fasterxml.jackson.databind.JsonNode> variants) {}
 }

@@ -27,7 +27,7 @@ final class TopsWriter implements GroupWriter {
             if (!ctx.plays(bar)) {
                 continue;
             }
-            for (Bars.Event e : bars.events(level.pattern(), bar)) {
+            for (Bars.Event e : bars.events(ctx.tones(bar), bar)) {
                 if (!Character.isDigit(e.symbol())) {
                     continue;
                 }
