@@ -57,8 +57,8 @@ final class Expression {
         return out;
     }
 
-    /** The expression of the calmest bar and of the most intense: about 6 dB apart (GM's expression is squared). */
-    static final int CALM_LEVEL = 88;
+    /** The expression of the calmest bar and of the most intense: about 8 dB apart (GM's expression is squared). */
+    static final int CALM_LEVEL = 80;
     static final int FULL_LEVEL = 127;
 
     /**

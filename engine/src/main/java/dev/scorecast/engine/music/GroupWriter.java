@@ -17,7 +17,7 @@ interface GroupWriter {
     /** Drum velocities above this are compressed toward 127 rather than clipped. */
     int KNEE = 108;
     /** Velocity between the calmest bar (intensity 0) and the most intense (1). */
-    int INTENSITY_RANGE = 24;
+    int INTENSITY_RANGE = 30;
 
     record Ctx(Bars bars, StyleBook.Pattern pattern, Section.Instrument instrument, SplittableRandom rng, NoteOut out,
                Section next, double duration, IntPredicate playsAtLevel) {
@@ -190,7 +190,7 @@ interface GroupWriter {
         }
 
         /**
-         * {@code base} moved by {@code intensity}: +-12 between the calmest and the most intense
+         * {@code base} moved by {@code intensity}: +-15 between the calmest and the most intense
          * (issue 26: level is one of the ways the music follows the picture; the pattern, the parts
          * and the register are the others).
          */
