@@ -33,8 +33,8 @@ class HlsTest {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final String HLS = "/player/hls/house-rooftop/";
-    private static final Pattern SEGMENT = Pattern.compile("(?m)^([0-9a-z]+-s([0-9]+)\\.m4s)$");
-    private static final Pattern PART = Pattern.compile("URI=\"([0-9a-z]+-p([0-9]+)\\.([0-9])\\.m4s)\"");
+    private static final Pattern SEGMENT = Pattern.compile("(?m)^(media/[0-9a-z]+-s([0-9]+)\\.m4s)$");
+    private static final Pattern PART = Pattern.compile("URI=\"(media/[0-9a-z]+-p([0-9]+)\\.([0-9])\\.m4s)\"");
 
     @TempDir
     Path data;
@@ -73,7 +73,7 @@ class HlsTest {
             assertEquals(1, server.server.player().engine().performances());
 
             // Blocking reload: asking for the next part answers once it is written, within a part or two.
-            Matcher hint = Pattern.compile("PRELOAD-HINT:TYPE=PART,URI=\"[0-9a-z]+-p([0-9]+)\\.([0-9])\\.m4s\"").matcher(m3u8);
+            Matcher hint = Pattern.compile("PRELOAD-HINT:TYPE=PART,URI=\"media/[0-9a-z]+-p([0-9]+)\\.([0-9])\\.m4s\"").matcher(m3u8);
             assertTrue(hint.find());
             long t0 = System.nanoTime();
             Api.Response blocked = anyone.get(HLS + "index.m3u8?_HLS_msn=" + hint.group(1) + "&_HLS_part=" + hint.group(2));
@@ -89,7 +89,7 @@ class HlsTest {
             assertEquals(400, bad.status());
             assertEquals("_HLS_msn", bad.body().get("field").asText());
             assertEquals(400, anyone.get(HLS + "index.m3u8?_HLS_msn=99999999").status());
-            Api.Response gone = anyone.get(HLS + "zzzz-s1.m4s");
+            Api.Response gone = anyone.get(HLS + "media/zzzz-s1.m4s");
             assertEquals(404, gone.status());
             assertEquals("file", gone.body().get("field").asText());
         }

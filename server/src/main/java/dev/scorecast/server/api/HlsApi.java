@@ -40,7 +40,8 @@ public final class HlsApi {
     public void register(RoutesConfig routes) {
         routes.get(PREFIX + "{experience}/index.m3u8", this::playlist);
         routes.get(PREFIX + "{experience}/init.mp4", this::init);
-        routes.get(PREFIX + "{experience}/{file}", this::media);
+        // Under media/: a path of its own, which the playlist's and init's paths can never be mistaken for.
+        routes.get(PREFIX + "{experience}/media/{file}", this::media);
     }
 
     private HlsChannel channel(Context ctx) {

@@ -229,18 +229,18 @@ public final class HlsChannel implements AutoCloseable {
                 }
                 listedParts++;
             }
-            m.append(String.format(Locale.ROOT, "#EXTINF:%.5f,\n", PARTS_PER_SEGMENT * part)).append(run).append("-s").append(s.sequence()).append(".m4s\n");
+            m.append(String.format(Locale.ROOT, "#EXTINF:%.5f,\n", PARTS_PER_SEGMENT * part)).append("media/").append(run).append("-s").append(s.sequence()).append(".m4s\n");
         }
         for (int i = 0; i < open.size(); i++) {
             partLine(m, part, nextSequence, i);
         }
-        m.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"").append(run).append("-p").append(nextSequence).append('.').append(open.size()).append(".m4s\"\n");
+        m.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"media/").append(run).append("-p").append(nextSequence).append('.').append(open.size()).append(".m4s\"\n");
         return m.toString();
     }
 
     private void partLine(StringBuilder m, double part, long sequence, int i) {
         // Every AAC frame decodes on its own: every part is independent.
-        m.append(String.format(Locale.ROOT, "#EXT-X-PART:DURATION=%.5f,URI=\"%s-p%d.%d.m4s\",INDEPENDENT=YES\n", part, run, sequence, i));
+        m.append(String.format(Locale.ROOT, "#EXT-X-PART:DURATION=%.5f,URI=\"media/%s-p%d.%d.m4s\",INDEPENDENT=YES\n", part, run, sequence, i));
     }
 
     @Override
