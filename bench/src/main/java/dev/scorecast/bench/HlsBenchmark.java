@@ -27,26 +27,46 @@ import java.util.regex.Pattern;
 final class HlsBenchmark {
     private static final Pattern HINT = Pattern.compile("PRELOAD-HINT:TYPE=PART,URI=\"media/([0-9a-z]+)-p([0-9]+)\\.([0-9])\\.m4s\"");
 
+    /** What went wrong, counted by kind (a status, or an exception's class). */
+    private static final java.util.concurrent.ConcurrentHashMap<String, AtomicLong> ERRORS = new java.util.concurrent.ConcurrentHashMap<>();
+
     private HlsBenchmark() {}
+
+    private static void error(AtomicLong errors, String kind) {
+        errors.incrementAndGet();
+        ERRORS.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
+    }
 
     static void run(List<String> args) throws Exception {
         int listeners = 1000;
         int seconds = 60;
         String experience = "house-rooftop";
+        String against = null;
         for (int i = 0; i + 1 < args.size(); i += 2) {
             switch (args.get(i)) {
                 case "--listeners" -> listeners = Integer.parseInt(args.get(i + 1));
                 case "--seconds" -> seconds = Integer.parseInt(args.get(i + 1));
                 case "--experience" -> experience = args.get(i + 1);
+                case "--base" -> against = args.get(i + 1);
                 default -> throw new IllegalArgumentException("unknown option " + args.get(i));
             }
         }
         Path repository = Path.of(System.getProperty("scorecast.repository", ".")).toAbsolutePath().normalize();
         Machine.print(System.out);
+        if (against != null) {
+            // A server already running (a node behind a load balancer, an nginx or CDN in front of one): its CPU is not read.
+            load(against + "/player/hls/" + experience + "/", listeners, seconds, experience, null);
+            return;
+        }
         Path work = Files.createTempDirectory("scorecast-bench-hls");
         try (ServerProcess server = ServerProcess.startJar(repository, work.resolve("data"),
                 Map.of("SCORECAST_SOUNDFONT", "/usr/share/sounds/sf2/FluidR3_GM.sf2"))) {
-            String base = server.baseUrl + "/player/hls/" + experience + "/";
+            load(server.baseUrl + "/player/hls/" + experience + "/", listeners, seconds, experience, server);
+        }
+    }
+
+    private static void load(String base, int listeners, int seconds, String experience, ServerProcess server) throws Exception {
+        {
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
                     .executor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()).build();
             // Open the channel first (a listener before the crowd), as a CDN's first request would.
@@ -54,9 +74,10 @@ final class HlsBenchmark {
             AtomicLong requests = new AtomicLong();
             AtomicLong bytes = new AtomicLong();
             AtomicLong errors = new AtomicLong();
+            ERRORS.clear();
             ConcurrentLinkedQueue<Long> partMillis = new ConcurrentLinkedQueue<>();
             long end = System.nanoTime() + seconds * 1_000_000_000L;
-            double cpuBefore = server.cpuSeconds();
+            double cpuBefore = server == null ? 0 : server.cpuSeconds();
             double busyBefore = Machine.busySeconds();
             long started = System.nanoTime();
             List<Thread> threads = new ArrayList<>();
@@ -68,7 +89,7 @@ final class HlsBenchmark {
                 t.join();
             }
             double wall = (System.nanoTime() - started) / 1e9;
-            double cpu = server.cpuSeconds() - cpuBefore;
+            double cpu = server == null ? Double.NaN : server.cpuSeconds() - cpuBefore;
             double busy = Machine.busySeconds() - busyBefore;
             List<Long> sorted = new ArrayList<>(partMillis);
             Collections.sort(sorted);
@@ -77,6 +98,7 @@ final class HlsBenchmark {
             System.out.printf("hls: %d listeners of %s for %.0f s: %.0f requests/s, %.2f MB/s (%.0f kb/s per listener), %d errors%n",
                     listeners, experience, wall, requests.get() / wall, bytes.get() / wall / 1e6, bytes.get() * 8 / wall / 1000 / listeners,
                     errors.get());
+            System.out.println("hls: errors by kind: " + ERRORS);
             System.out.printf("hls: part fetched %d ms (median) / %d ms (p99) after its playlist answered; server CPU %.2f cores"
                     + " (%.0f us per request), machine busy %.2f cores%n", p50, p99, cpu / wall, 1e6 * cpu / Math.max(1, requests.get()), busy / wall);
         }
@@ -93,13 +115,13 @@ final class HlsBenchmark {
                 requests.incrementAndGet();
                 bytes.addAndGet(playlist.body().length());
                 if (playlist.statusCode() != 200) {
-                    errors.incrementAndGet();
+                    error(errors, "playlist " + playlist.statusCode());
                     Thread.sleep(500);
                     continue;
                 }
                 Matcher hint = HINT.matcher(playlist.body());
                 if (!hint.find()) {
-                    errors.incrementAndGet();
+                    error(errors, "playlist without a hint");
                     continue;
                 }
                 long t0 = System.nanoTime();
@@ -109,7 +131,7 @@ final class HlsBenchmark {
                 requests.incrementAndGet();
                 bytes.addAndGet(media.body().length);
                 if (media.statusCode() != 200) {
-                    errors.incrementAndGet();
+                    error(errors, "part " + media.statusCode());
                     continue;
                 }
                 partMillis.add((System.nanoTime() - t0) / 1_000_000);
@@ -119,7 +141,7 @@ final class HlsBenchmark {
                 Thread.currentThread().interrupt();
                 return;
             } catch (Exception e) {
-                errors.incrementAndGet();
+                error(errors, e.getClass().getSimpleName());
             }
         }
     }
