@@ -59,7 +59,7 @@ public final class HlsApi {
         }
         HlsChannel c = channel(ctx);
         if (!c.await(0, -1, FIRST_MILLIS)) {
-            throw new dev.scorecast.engine.error.Busy("The experience's HLS channel is starting; try again in a moment.",
+            throw new dev.scorecast.engine.error.Overloaded("The experience's HLS channel is starting: no segment yet; try again in a moment.",
                     java.time.Duration.ofSeconds(2));
         }
         if (msn != null) {
