@@ -3,6 +3,7 @@
 
 import { ApiError, get, message, post } from './api.js';
 import { LivePlayer } from './live-player.js';
+import { SharedHls } from './shared-hls.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,6 +17,7 @@ export class LivePanel {
     this.hasStream = false;
     this.timer = null;
     this.lastExperience = 0;
+    this.shared = new SharedHls($('live-experience'));
     this.wire();
   }
 

@@ -23,6 +23,7 @@ import dev.scorecast.server.execution.PlanningPool;
 import dev.scorecast.server.api.Authenticator;
 import dev.scorecast.server.api.OpenApiDocument;
 import dev.scorecast.server.api.NodeRelay;
+import dev.scorecast.server.api.HlsApi;
 import dev.scorecast.server.api.PlayerApi;
 import dev.scorecast.server.api.StreamRouting;
 import dev.scorecast.server.quota.MemoryBudget;
@@ -292,7 +293,8 @@ public final class ScorecastServer implements AutoCloseable {
                 var memory = new MemoryBudget(config.ops().maxBufferedBytes() > 0 ? config.ops().maxBufferedBytes() : MemoryBudget.defaultCapacity());
                 javalin.routes.beforeMatched(ctx -> {
                     if (!PUBLIC_PATHS.contains(ctx.path()) && !HealthApi.PATHS.contains(ctx.path())
-                            && !ctx.path().startsWith(DownloadLinks.PREFIX) && !StudioPage.isStudioPath(ctx.path())) {
+                            && !ctx.path().startsWith(DownloadLinks.PREFIX) && !StudioPage.isStudioPath(ctx.path())
+                            && !ctx.path().startsWith(HlsApi.PREFIX)) { // shared experiences' HLS is public (docs/PLAYER.md, "HLS")
                         authenticator.authenticate(ctx);
                         String user = Authenticator.principal(ctx).user();
                         inFlight.enter(user);
@@ -321,6 +323,7 @@ public final class ScorecastServer implements AutoCloseable {
                 new SyncBApi(uploads, analyses, plans, executions, genres, config.analysisWait(), requests, multipartTemp,
                         config.uploads().maxChunkBytes()).register(javalin.routes);
                 new PlayerApi(player, new StreamRouting(player, relay), genres, requests).register(javalin.routes);
+                new HlsApi(player.hls(), player.experiences()).register(javalin.routes);
                 new DownloadsApi(downloadLinks, executions, blobs, config.storage().presignedDownloads()).register(javalin.routes);
                 new OpenApiDocument().register(javalin.routes);
                 new LibraryApi(new Library(database)).register(javalin.routes);

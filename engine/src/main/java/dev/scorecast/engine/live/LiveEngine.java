@@ -1,5 +1,7 @@
 package dev.scorecast.engine.live;
 
+import dev.scorecast.engine.media.LiveEncoder;
+
 import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.style.GenreCatalog;
 import java.util.ArrayList;
@@ -203,6 +205,14 @@ public final class LiveEngine implements AutoCloseable {
     void register(Performance p) {
         running.add(p);
         loops.forEach(RenderLoop::wake);
+    }
+
+    /**
+     * A listener in {@code format} on the shared performance of {@code experience} (started on first use), held until
+     * closed: for publishing the shared music outside any session (HLS).
+     */
+    public SharedTap tapShared(Experience experience, LiveEncoder.Format format) {
+        return new SharedTap(this, experience, format);
     }
 
     /** The shared performance of {@code experience}, started on first use; counted until released. */

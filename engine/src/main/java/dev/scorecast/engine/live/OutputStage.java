@@ -33,14 +33,26 @@ final class OutputStage {
     private final Map<LiveEncoder.Format, Outlet> outlets = new EnumMap<>(LiveEncoder.Format.class);
     /**
      * The last blocks emitted, interleaved, with their first frames (under the outlets' lock): a format's outlet opened
-     * later is primed with them, so that its first listener also gets the audio already rendered at once. A fork's stage
-     * starts without: its listeners continue their streams.
+     * later is primed with them, so that its first listener also gets at once the audio already rendered, as much as a
+     * plain player needs to start ({@link Outlet}). A fork's stage starts without: its listeners continue their streams.
      */
     private final java.util.ArrayDeque<Recent> recent = new java.util.ArrayDeque<>();
-    /** Blocks kept in {@link #recent} and chunks in each outlet's backlog: {@link Outlet#BACKLOG} plus the lead's. */
+    /** Chunks at least in each outlet's backlog (and blocks in {@link #recent}): {@link Outlet#BACKLOG} plus the lead's. */
     private int keepBlocks = Outlet.BACKLOG;
 
-    private record Recent(long first, int frames, float[] interleaved) {}
+    /** A block as 16-bit PCM: the seconds kept for priming cost half the memory of floats, and WAV is 16-bit anyway. */
+    private record Recent(long first, int frames, short[] pcm) {
+        float[] floats() {
+            float[] f = new float[pcm.length];
+            for (int i = 0; i < pcm.length; i++) {
+                f[i] = pcm[i] / 32767f;
+            }
+            return f;
+        }
+    }
+
+    /** Blocks kept in {@link #recent} at least: what the outlet of the lowest bit rate needs to start a plain player. */
+    private final int primingBlocks;
     private boolean sealed;
     private final GainRamp gain;
     private final BlockProcessor knee = new SoftKnee();
@@ -61,6 +73,11 @@ final class OutputStage {
         this.masterGain = masterGain;
         this.gain = gain;
         this.interleaved = new float[2 * blockFrames];
+        int most = 0;
+        for (LiveEncoder.Format f : LiveEncoder.Format.values()) {
+            most = Math.max(most, Outlet.primingFrames(f));
+        }
+        this.primingBlocks = (most + blockFrames - 1) / blockFrames;
     }
 
     /** The gain side as it is now, with no outlets. */
@@ -75,9 +92,13 @@ final class OutputStage {
 
     // ------------------------------------------------------------------ listeners
 
-    /** Adds {@code listener} to the outlet of its format (opened on first use); closes it when the stage has ended. */
-    void attach(Listener listener, boolean continuing) {
+    /**
+     * Adds {@code listener} to the outlet of its format (opened on first use); closes it when the stage has ended. A
+     * listener joining music that plays gets the whole backlog ({@link Outlet#add}).
+     */
+    void attach(Listener listener, boolean continuing, boolean playing) {
         Outlet outlet;
+        List<Outlet.Block> prime = null;
         synchronized (outlets) {
             if (sealed) {
                 listener.close("the stream ended");
@@ -87,13 +108,24 @@ final class OutputStage {
             if (outlet == null) {
                 outlet = new Outlet(listener.format());
                 outlet.keep(keepBlocks);
-                for (Recent r : recent) {
-                    outlet.accept(r.interleaved(), r.frames(), r.first());
+                // The recent audio a joining listener needs at once, encoded below on this thread: encoding seconds of it
+                // here, under the lock the render loop takes for every block, would hold every stream of the loop.
+                int wanted = Outlet.primingFrames(listener.format());
+                prime = new ArrayList<>();
+                int frames = 0;
+                for (var it = recent.descendingIterator(); it.hasNext() && frames < wanted; ) {
+                    Recent r = it.next();
+                    prime.addFirst(new Outlet.Block(r.first(), r.frames(), r.floats()));
+                    frames += r.frames();
                 }
+                outlet.primingStarts();
                 outlets.put(listener.format(), outlet);
             }
         }
-        outlet.add(listener, continuing);
+        if (prime != null) {
+            outlet.prime(prime);
+        }
+        outlet.add(listener, continuing, playing);
     }
 
     void detach(Listener listener) {
@@ -215,11 +247,14 @@ final class OutputStage {
         }
         List<Outlet> targets;
         synchronized (outlets) {
-            Recent last = recent.size() >= keepBlocks ? recent.removeFirst() : null;
-            float[] copy = last != null && last.interleaved().length == 2 * n ? last.interleaved() : new float[2 * n];
-            System.arraycopy(interleaved, 0, copy, 0, 2 * n);
+            int kept = Math.max(keepBlocks, primingBlocks);
+            Recent last = recent.size() >= kept ? recent.removeFirst() : null;
+            short[] copy = last != null && last.pcm().length == 2 * n ? last.pcm() : new short[2 * n];
+            for (int i = 0; i < 2 * n; i++) {
+                copy[i] = (short) Math.round(Math.clamp(interleaved[i], -1f, 1f) * 32767f);
+            }
             recent.addLast(new Recent(first, n, copy));
-            while (recent.size() > keepBlocks) {
+            while (recent.size() > kept) {
                 recent.removeFirst();
             }
             targets = List.copyOf(outlets.values());

@@ -150,7 +150,7 @@ public final class Performance implements AutoCloseable {
      * burst when music plays (a silent performance renders none: its lead would hold the music back when it starts).
      */
     void attach(Listener listener) {
-        output.attach(listener, false);
+        output.attach(listener, false, transport.playing());
         if (context.burstFrames() > 0 && transport.playing()) {
             burstWanted = true;
         }
@@ -162,7 +162,7 @@ public final class Performance implements AutoCloseable {
      * no burst (the burst comes when this performance's music starts, if it has not).
      */
     void attachMoved(Listener listener) {
-        output.attach(listener, true);
+        output.attach(listener, true, false);
     }
 
     /** Frames rendered ahead of real time beyond the look-ahead (the lead a burst left). */
@@ -495,7 +495,7 @@ public final class Performance implements AutoCloseable {
         Performance copy = new Performance(context, epochNanos, this);
         for (Listener l : f.listeners()) {
             detach(l);
-            copy.output.attach(l, true);
+            copy.output.attach(l, true, false);
         }
         f.forked().complete(copy);
     }

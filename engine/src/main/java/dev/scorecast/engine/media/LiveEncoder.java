@@ -88,6 +88,11 @@ public final class LiveEncoder implements AutoCloseable {
             this.interleaved = interleaved;
         }
 
+        /** Bits per second of the coded stream (PCM16 stereo at 48 kHz for WAV). */
+        public int bitRate() {
+            return this == WAV ? RATE * 2 * 16 : bitRate;
+        }
+
         public static Optional<Format> fromWire(String wire) {
             return Arrays.stream(values()).filter(f -> f.wire.equals(wire == null ? "" : wire.toLowerCase(Locale.ROOT))).findFirst();
         }

@@ -56,6 +56,7 @@ public final class PlayerService implements AutoCloseable {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final LiveEngine engine;
+    private final HlsPublisher hls;
     private final StreamRegistry registry;
     private final Supplier<String> nodeUrl;
     private final DownloadLinks links;
@@ -67,6 +68,7 @@ public final class PlayerService implements AutoCloseable {
     /** {@code nodeUrl} is this node's internal base URL, asked when needed: a server on port 0 knows it only once it listens. */
     public PlayerService(LiveEngine engine, StreamRegistry registry, Supplier<String> nodeUrl, DownloadLinks links, Duration ttl, Clock clock) {
         this.engine = engine;
+        this.hls = new HlsPublisher(engine);
         this.registry = registry;
         this.nodeUrl = nodeUrl;
         this.links = links;
@@ -307,6 +309,11 @@ public final class PlayerService implements AutoCloseable {
         return playingHere.size();
     }
 
+    /** Shared experiences published as HLS (opened on first request). */
+    public HlsPublisher hls() {
+        return hls;
+    }
+
     public LiveEngine engine() {
         return engine;
     }
@@ -331,6 +338,7 @@ public final class PlayerService implements AutoCloseable {
                 LOG.warn("could not record the end of stream {}; it counts as active until its node restarts or is found gone", s.id, e);
             }
         }
+        hls.close();
         engine.close();
     }
 }
