@@ -267,6 +267,8 @@ public final class ScorecastServer implements AutoCloseable {
             // At most this many connections open at once: past it Jetty stops accepting until one closes (they wait in the backlog).
             javalin.jetty.modifyServer(server -> server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(
                     config.ops().maxConnections(), server)));
+            // Jetty's idle timeout is renewed by each header byte: headers sent a byte a second are cut off here instead.
+            javalin.jetty.modifyServer(server -> server.addBean(new dev.scorecast.server.api.HeaderTimeout(server, config.ops().headerTimeout())));
             javalin.events.handlerAdded(info -> {
                 if (info.getHttpMethod().isHttpMethod()) {
                     routes.add(new Route(info.getHttpMethod().name(), info.getPath()));
