@@ -22,10 +22,13 @@ import java.util.OptionalInt;
  *                               the heap when 0 or unset); past it a request is 503
  * @param headerTimeout          the longest a request's headers may take from their first byte (SCORECAST_HEADER_TIMEOUT_SECONDS,
  *                               10); past it the connection is closed (slow-loris headers a byte a second)
+ * @param linkSecretOverlap      how long the link secret a rotation replaced still verifies links
+ *                               (SCORECAST_LINK_SECRET_OVERLAP_HOURS, 168: a download link's lifetime)
  */
 public record OpsSettings(Optional<String> token, OptionalInt port, int authFailuresPerMinute, int maxConnections, long maxBufferedBytes,
-                          Duration headerTimeout) {
-    public static final OpsSettings DEFAULT = new OpsSettings(Optional.empty(), OptionalInt.empty(), 30, 4096, 0, Duration.ofSeconds(10));
+                          Duration headerTimeout, Duration linkSecretOverlap) {
+    public static final OpsSettings DEFAULT = new OpsSettings(Optional.empty(), OptionalInt.empty(), 30, 4096, 0, Duration.ofSeconds(10),
+            Duration.ofHours(168));
 
     public OpsSettings {
         if (token.isPresent() && token.get().length() < 16) {
@@ -43,6 +46,9 @@ public record OpsSettings(Optional<String> token, OptionalInt port, int authFail
         if (headerTimeout.isNegative() || headerTimeout.isZero()) {
             throw new InvalidParameter("SCORECAST_HEADER_TIMEOUT_SECONDS", "SCORECAST_HEADER_TIMEOUT_SECONDS must be at least 1.");
         }
+        if (linkSecretOverlap.isNegative()) {
+            throw new InvalidParameter("SCORECAST_LINK_SECRET_OVERLAP_HOURS", "SCORECAST_LINK_SECRET_OVERLAP_HOURS must be 0 or more.");
+        }
         if (authFailuresPerMinute < 1) {
             throw new InvalidParameter("SCORECAST_AUTH_FAILURES_PER_MINUTE", "SCORECAST_AUTH_FAILURES_PER_MINUTE must be at least 1.");
         }
@@ -55,6 +61,7 @@ public record OpsSettings(Optional<String> token, OptionalInt port, int authFail
         return new OpsSettings(token, port, settings.integer("SCORECAST_AUTH_FAILURES_PER_MINUTE", DEFAULT.authFailuresPerMinute()),
                 settings.integer("SCORECAST_MAX_CONNECTIONS", DEFAULT.maxConnections()),
                 settings.bytes("SCORECAST_MAX_BUFFER_BYTES", DEFAULT.maxBufferedBytes()),
-                Duration.ofSeconds(settings.integer("SCORECAST_HEADER_TIMEOUT_SECONDS", (int) DEFAULT.headerTimeout().toSeconds())));
+                Duration.ofSeconds(settings.integer("SCORECAST_HEADER_TIMEOUT_SECONDS", (int) DEFAULT.headerTimeout().toSeconds())),
+                Duration.ofHours(settings.integer("SCORECAST_LINK_SECRET_OVERLAP_HOURS", (int) DEFAULT.linkSecretOverlap().toHours())));
     }
 }
