@@ -233,6 +233,7 @@ public final class ScorecastServer implements AutoCloseable {
                 .runsJobs(role.runsJobs())
                 .threads(config.workerThreads())
                 .heartbeat(config.jobHeartbeat())
+                .fairTurns()
                 .timer(metrics::jobRun)
                 .task(AnalysisService.TASK, analyses::run)
                 .task(ExecutionService.TASK, executions::run)
