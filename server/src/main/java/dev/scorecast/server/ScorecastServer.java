@@ -18,6 +18,7 @@ import dev.scorecast.server.library.Library;
 import dev.scorecast.server.downloads.DownloadLinks;
 import dev.scorecast.server.downloads.LinkSecrets;
 import dev.scorecast.server.auth.RevokedKeys;
+import dev.scorecast.server.jobs.JobMemory;
 import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.execution.LazySoundBank;
 import dev.scorecast.server.execution.PlanService;
@@ -234,6 +235,7 @@ public final class ScorecastServer implements AutoCloseable {
                 .threads(config.workerThreads())
                 .heartbeat(config.jobHeartbeat())
                 .fairTurns()
+                .memory(new JobMemory(config.ops().jobMemoryBytes() > 0 ? config.ops().jobMemoryBytes() : JobMemory.defaultBudget()))
                 .timer(metrics::jobRun)
                 .task(AnalysisService.TASK, analyses::run)
                 .task(ExecutionService.TASK, executions::run)

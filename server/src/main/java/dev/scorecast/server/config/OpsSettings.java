@@ -24,11 +24,13 @@ import java.util.OptionalInt;
  *                               10); past it the connection is closed (slow-loris headers a byte a second)
  * @param linkSecretOverlap      how long the link secret a rotation replaced still verifies links
  *                               (SCORECAST_LINK_SECRET_OVERLAP_HOURS, 168: a download link's lifetime)
+ * @param jobMemoryBytes         the heap one job's run may grow by (SCORECAST_JOB_MEMORY_BYTES, a third of the heap when 0 or
+ *                               unset); past it the job ends {@code memory_budget_exceeded}
  */
 public record OpsSettings(Optional<String> token, OptionalInt port, int authFailuresPerMinute, int maxConnections, long maxBufferedBytes,
-                          Duration headerTimeout, Duration linkSecretOverlap) {
+                          Duration headerTimeout, Duration linkSecretOverlap, long jobMemoryBytes) {
     public static final OpsSettings DEFAULT = new OpsSettings(Optional.empty(), OptionalInt.empty(), 30, 4096, 0, Duration.ofSeconds(10),
-            Duration.ofHours(168));
+            Duration.ofHours(168), 0);
 
     public OpsSettings {
         if (token.isPresent() && token.get().length() < 16) {
@@ -46,6 +48,9 @@ public record OpsSettings(Optional<String> token, OptionalInt port, int authFail
         if (headerTimeout.isNegative() || headerTimeout.isZero()) {
             throw new InvalidParameter("SCORECAST_HEADER_TIMEOUT_SECONDS", "SCORECAST_HEADER_TIMEOUT_SECONDS must be at least 1.");
         }
+        if (jobMemoryBytes < 0) {
+            throw new InvalidParameter("SCORECAST_JOB_MEMORY_BYTES", "SCORECAST_JOB_MEMORY_BYTES must be 0 (a third of the heap) or more.");
+        }
         if (linkSecretOverlap.isNegative()) {
             throw new InvalidParameter("SCORECAST_LINK_SECRET_OVERLAP_HOURS", "SCORECAST_LINK_SECRET_OVERLAP_HOURS must be 0 or more.");
         }
@@ -62,6 +67,7 @@ public record OpsSettings(Optional<String> token, OptionalInt port, int authFail
                 settings.integer("SCORECAST_MAX_CONNECTIONS", DEFAULT.maxConnections()),
                 settings.bytes("SCORECAST_MAX_BUFFER_BYTES", DEFAULT.maxBufferedBytes()),
                 Duration.ofSeconds(settings.integer("SCORECAST_HEADER_TIMEOUT_SECONDS", (int) DEFAULT.headerTimeout().toSeconds())),
-                Duration.ofHours(settings.integer("SCORECAST_LINK_SECRET_OVERLAP_HOURS", (int) DEFAULT.linkSecretOverlap().toHours())));
+                Duration.ofHours(settings.integer("SCORECAST_LINK_SECRET_OVERLAP_HOURS", (int) DEFAULT.linkSecretOverlap().toHours())),
+                settings.bytes("SCORECAST_JOB_MEMORY_BYTES", DEFAULT.jobMemoryBytes()));
     }
 }

@@ -160,6 +160,13 @@ public final class JobRunner implements AutoCloseable {
         /** Runs of this node's tasks in progress now. */
         private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
         private JobTurns turns;
+        private JobMemory memory = new JobMemory(0);
+
+        /** The memory budget each job's run is held to (JobMemory). */
+        public Builder memory(JobMemory budget) {
+            this.memory = budget;
+            return this;
+        }
 
         /** A user's second job waits while other users' jobs do, or while it would take this node's last free worker ({@link JobTurns}). */
         public Builder fairTurns() {
@@ -230,9 +237,11 @@ public final class JobRunner implements AutoCloseable {
                         throw new JobTurns.NotYourTurn(jobId);
                     }
                     long started = System.nanoTime();
+                    JobMemory.Watch watch = memory.enter(jobId);
                     try {
                         work.accept(jobId);
                     } finally {
+                        memory.leave(watch);
                         if (turns != null) {
                             turns.ended(jobId);
                         }
