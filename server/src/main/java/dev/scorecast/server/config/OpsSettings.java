@@ -26,11 +26,14 @@ import java.util.OptionalInt;
  *                               (SCORECAST_LINK_SECRET_OVERLAP_HOURS, 168: a download link's lifetime)
  * @param jobMemoryBytes         the heap one job's run may grow by (SCORECAST_JOB_MEMORY_BYTES, a third of the heap when 0 or
  *                               unset); past it the job ends {@code memory_budget_exceeded}
+ * @param clockOffset            added to the system clock for everything this node times (SCORECAST_CLOCK_OFFSET_SECONDS, 0):
+ *                               for fault campaigns, a node whose clock is ahead of the others
  */
 public record OpsSettings(Optional<String> token, OptionalInt port, int authFailuresPerMinute, int maxConnections, long maxBufferedBytes,
-                          Duration headerTimeout, Duration linkSecretOverlap, long jobMemoryBytes) {
+                          Duration headerTimeout, Duration linkSecretOverlap, long jobMemoryBytes,
+                          Duration clockOffset) {
     public static final OpsSettings DEFAULT = new OpsSettings(Optional.empty(), OptionalInt.empty(), 30, 4096, 0, Duration.ofSeconds(10),
-            Duration.ofHours(168), 0);
+            Duration.ofHours(168), 0, Duration.ZERO);
 
     public OpsSettings {
         if (token.isPresent() && token.get().length() < 16) {
@@ -68,6 +71,7 @@ public record OpsSettings(Optional<String> token, OptionalInt port, int authFail
                 settings.bytes("SCORECAST_MAX_BUFFER_BYTES", DEFAULT.maxBufferedBytes()),
                 Duration.ofSeconds(settings.integer("SCORECAST_HEADER_TIMEOUT_SECONDS", (int) DEFAULT.headerTimeout().toSeconds())),
                 Duration.ofHours(settings.integer("SCORECAST_LINK_SECRET_OVERLAP_HOURS", (int) DEFAULT.linkSecretOverlap().toHours())),
-                settings.bytes("SCORECAST_JOB_MEMORY_BYTES", DEFAULT.jobMemoryBytes()));
+                settings.bytes("SCORECAST_JOB_MEMORY_BYTES", DEFAULT.jobMemoryBytes()),
+                Duration.ofSeconds(settings.integer("SCORECAST_CLOCK_OFFSET_SECONDS", 0)));
     }
 }
