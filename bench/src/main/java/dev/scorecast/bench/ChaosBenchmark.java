@@ -88,6 +88,9 @@ final class ChaosBenchmark {
             Result result = campaign(repository, campaign, options);
             System.out.println(result.line());
             result.problems().forEach(p -> System.out.println("  FAIL " + p));
+            if (!result.problems().isEmpty() || result.jobEnds().keySet().stream().anyMatch(k -> k.startsWith("error"))) {
+                result.nodeErrors().forEach(line -> System.out.println("  log " + line));
+            }
             ok &= result.problems().isEmpty();
         }
         System.out.println(ok ? "chaos: PASS" : "chaos: FAIL");
@@ -99,7 +102,8 @@ final class ChaosBenchmark {
     /** What one campaign found. */
     record Result(String campaign, String fault, long seed, int jobs, Map<String, Integer> jobEnds, Map<Integer, Long> answers,
                   long noAnswer, long unavailableWithoutRetryAfter, double recoverySeconds, double listenerGapSeconds,
-                  boolean listenerResumed, int lost, int unreferenced, double longestJobSeconds, List<String> problems) {
+                  boolean listenerResumed, int lost, int unreferenced, double longestJobSeconds, List<String> problems,
+                  List<String> nodeErrors) {
         String line() {
             return String.format("chaos %-21s %s; seed %d: %d jobs %s, longest %.0f s; answers %s, %d unanswered (retried), %d 503 without "
                             + "Retry-After; recovered in %.1f s; listener's longest silence %.1f s, %s; %d stored objects lost, %d unreferenced",
@@ -190,9 +194,14 @@ final class ChaosBenchmark {
             if (jobs == 0) {
                 problems.add("no job was made: the load did not run");
             }
+            // The first lines of each node's log that carry ERROR or an exception: what to read when a job ended in error.
+            List<String> nodeErrors = new ArrayList<>();
+            for (ServerProcess node : fleet.nodes) {
+                node.firstErrors.forEach(line -> nodeErrors.add(node.baseUrl + ": " + line));
+            }
             return new Result(campaign, fault, options.seed(), jobs, ends, answers, load.noAnswer.get(),
                     load.unavailableWithoutRetryAfter.get(), recovery, load.longestSilenceSeconds(), load.resumed(), lost, unreferenced,
-                    longest, problems);
+                    longest, problems, nodeErrors);
         }
     }
 

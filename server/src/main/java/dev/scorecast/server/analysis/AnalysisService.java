@@ -199,6 +199,8 @@ public final class AnalysisService {
                 return;
             }
             discard(key);
+            // The database or the store away under the run (a restart, a pause): it runs again later, it did not fail.
+            dev.scorecast.server.jobs.Unavailable.rethrowIfUnavailable(e, "analysis", jobId);
             if (e instanceof ScorecastException failure) {
                 jobs.fail(run, failure.code(), failure.field(), failure.getMessage());
                 return;

@@ -233,6 +233,8 @@ public final class ExecutionService {
                 return;
             }
             removeRun(record.id(), prefix);
+            // The database or the store away under the run (a restart, a pause): it runs again later, it did not fail.
+            dev.scorecast.server.jobs.Unavailable.rethrowIfUnavailable(e, "execution", jobId);
             if (e instanceof ScorecastException failure) {
                 fail(record, run, stage.get(), failure.code(), failure.field(), failure.getMessage(), whatToChange(failure));
                 return;

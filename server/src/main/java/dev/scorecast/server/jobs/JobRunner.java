@@ -71,6 +71,9 @@ public final class JobRunner implements AutoCloseable {
         client.scheduleIfNotExists(task.instanceBuilder(jobId).data(jobId).priority(priority).scheduledTo(Instant.now()));
     }
 
+    /** How soon a job cut off by the database or the store being away runs again: long enough not to spend its starts on one outage. */
+    public static final Duration RETRY_AFTER_UNAVAILABLE = Duration.ofSeconds(15);
+
     /** How soon a job that was not its owner's turn ({@link JobTurns}) is asked again. */
     static final Duration TURN_RETRY = Duration.ofSeconds(2);
 
@@ -222,11 +225,13 @@ public final class JobRunner implements AutoCloseable {
             // One that was not its owner's turn is asked again after TURN_RETRY.
             FailureHandler<String> again = (complete, operations) -> {
                 Throwable cause = complete.getCause().orElse(null);
-                if (!(cause instanceof JobTurns.NotYourTurn)) {
+                if (!(cause instanceof JobTurns.NotYourTurn) && !(cause instanceof Unavailable)) {
                     LOG.warn("a run of {} {} was cut off; it runs again in {}", name, complete.getExecution().taskInstance.getId(), RETRY_AFTER_STOP,
                             cause);
                 }
-                operations.reschedule(complete, Instant.now().plus(cause instanceof JobTurns.NotYourTurn ? TURN_RETRY : RETRY_AFTER_STOP));
+                Duration after = cause instanceof JobTurns.NotYourTurn ? TURN_RETRY
+                        : cause instanceof Unavailable ? RETRY_AFTER_UNAVAILABLE : RETRY_AFTER_STOP;
+                operations.reschedule(complete, Instant.now().plus(after));
             };
             OneTimeTask<String> task = Tasks.oneTime(name, String.class).onFailure(again).execute((instance, context) -> {
                 String jobId = instance.getData();
