@@ -134,6 +134,14 @@ final class ChaosBenchmark {
             Random random = new Random(options.seed() ^ campaign.hashCode());
             // The fault comes a seed-fixed moment into the work: jobs are then in every stage.
             Thread.sleep(options.warmSeconds() * 1000L + random.nextInt(5000));
+            // And not before the work is under way (a busy machine starts it late): a job made and the listener hearing audio.
+            long warmLimit = System.nanoTime() + 180_000_000_000L;
+            try (Database database = Database.open(fleet.postgres.url())) {
+                while (System.nanoTime() < warmLimit && (load.lastAudio < 0
+                        || database.query(c -> Rows.one(c, "SELECT COUNT(*) AS n FROM jobs", row -> row.getLong("n"))).orElse(0L) == 0)) {
+                    Thread.sleep(250);
+                }
+            }
             long faultStart = System.nanoTime();
             String fault = inject(fleet, campaign, options.faultSeconds());
             long faultEnd = System.nanoTime();
@@ -270,7 +278,7 @@ final class ChaosBenchmark {
         final List<String> serverErrors = new CopyOnWriteArrayList<>();
         final List<String> problems = new CopyOnWriteArrayList<>();
         /** When the listener last received audio, and the longest time it went without. */
-        private volatile long lastAudio = -1;
+        volatile long lastAudio = -1;
         private volatile long longestSilence;
         private volatile long audioAfterFault = -1;
         private volatile long faultEnded = Long.MAX_VALUE;

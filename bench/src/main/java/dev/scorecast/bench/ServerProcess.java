@@ -107,6 +107,8 @@ final class ServerProcess implements AutoCloseable {
         var key = new CompletableFuture<String>();
         var errors = new AtomicLong();
         List<String> firstErrors = new CopyOnWriteArrayList<>();
+        // The last lines of its log, to say why when it does not start.
+        var lastLines = new java.util.concurrent.ConcurrentLinkedDeque<String>();
         Thread.ofPlatform().daemon().start(() -> {
             try (var lines = new BufferedReader(new InputStreamReader(process.getInputStream()))) {
                 String line;
@@ -120,6 +122,10 @@ final class ServerProcess implements AutoCloseable {
                         if (firstErrors.size() < 5) {
                             firstErrors.add(line);
                         }
+                    }
+                    lastLines.addLast(line);
+                    if (lastLines.size() > 20) {
+                        lastLines.pollFirst();
                     }
                     if (System.getenv("SCORECAST_BENCH_VERBOSE") != null) {
                         System.err.println("[server] " + line);
@@ -138,8 +144,10 @@ final class ServerProcess implements AutoCloseable {
             String apiKey = key.get(300, TimeUnit.SECONDS);
             return new ServerProcess(process, "http://127.0.0.1:" + port, apiKey, dataDir, errors, firstErrors);
         } catch (Exception e) {
+            boolean exited = !process.isAlive();
             process.destroyForcibly();
-            throw new IllegalStateException("the server did not start", e);
+            throw new IllegalStateException("the server did not start" + (exited ? " (it exited)" : "") + "; its last lines:\n"
+                    + String.join("\n", lastLines), e);
         }
     }
 
