@@ -16,6 +16,7 @@ public final class Bench {
             case "soak" -> SoakBenchmark.run(rest);
             case "capacity" -> CapacityModel.run(rest);
             case "hls" -> HlsBenchmark.run(rest);
+            case "chaos" -> ChaosBenchmark.run(rest);
             case HeapCheck.SUBCOMMAND -> HeapCheck.child(rest);
             default -> {
                 boolean asked = args.length > 0 && (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help"));
@@ -26,7 +27,9 @@ public final class Bench {
                                scorecast bench live [--streams 24,48,64] [--seconds 60] [--mode shared|private] [--soundfont SF2]
                                scorecast bench soak [--minutes 60] [--listeners 48] [--report FILE] [--workers 2] [--steerers 4] [--sample-seconds 60] [--pause-seconds 15]
                                scorecast bench hls [--listeners 1000] [--seconds 60] [--experience house-rooftop] [--base URL]
-                               scorecast bench capacity [--jobs-per-hour 60,250,1000,4000] [--minutes 1.5] [--cores 2] [--slots 2] [--seed 16]""");
+                               scorecast bench capacity [--jobs-per-hour 60,250,1000,4000] [--minutes 1.5] [--cores 2] [--slots 2] [--seed 16]
+                               scorecast bench chaos [--campaigns pg-restart-fast,pg-restart-immediate,pg-pause,s3-pause,s3-restart,disk-full,clock-ahead]
+                                                     [--seed 20261127] [--users 2] [--warm-seconds 20] [--fault-seconds 30] [--settle-seconds 300]""");
                 System.exit(asked ? 0 : 2);
             }
         }

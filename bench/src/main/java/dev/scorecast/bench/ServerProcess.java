@@ -64,12 +64,32 @@ final class ServerProcess implements AutoCloseable {
                 repository.resolve("server/target/scorecast-server.jar").toString(), "serve"), dataDir, settings);
     }
 
+    /**
+     * One node of a fleet on PostgreSQL (which prints no development key): the server jar run as
+     * {@code serve --role ROLE} on {@code port}, ready once its {@code /healthz} answers; {@code apiKey} is
+     * a key made in the shared database beforehand.
+     */
+    static ServerProcess startNode(Path repository, Path dataDir, int port, String role, String apiKey, Map<String, String> settings)
+            throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Path prefs = dataDir.resolve(".java-prefs");
+        Files.createDirectories(prefs);
+        return start(List.of(java, "-Djava.util.prefs.userRoot=" + prefs, "-jar",
+                repository.resolve("server/target/scorecast-server.jar").toString(), "serve", "--role", role), dataDir, settings, port, apiKey);
+    }
+
     private static ServerProcess start(List<String> command, Path dataDir, Map<String, String> settings)
             throws IOException, InterruptedException {
         int port;
         try (var socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
+        return start(command, dataDir, settings, port, null);
+    }
+
+    /** With {@code givenKey} null, ready when the server prints its development key; otherwise when /healthz answers. */
+    private static ServerProcess start(List<String> command, Path dataDir, Map<String, String> settings, int port, String givenKey)
+            throws IOException, InterruptedException {
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("SCORECAST_DATA", dataDir.toString());
         builder.environment().put("SCORECAST_PORT", String.valueOf(port));
@@ -87,6 +107,8 @@ final class ServerProcess implements AutoCloseable {
         var key = new CompletableFuture<String>();
         var errors = new AtomicLong();
         List<String> firstErrors = new CopyOnWriteArrayList<>();
+        // The last lines of its log, to say why when it does not start.
+        var lastLines = new java.util.concurrent.ConcurrentLinkedDeque<String>();
         Thread.ofPlatform().daemon().start(() -> {
             try (var lines = new BufferedReader(new InputStreamReader(process.getInputStream()))) {
                 String line;
@@ -101,6 +123,10 @@ final class ServerProcess implements AutoCloseable {
                             firstErrors.add(line);
                         }
                     }
+                    lastLines.addLast(line);
+                    if (lastLines.size() > 20) {
+                        lastLines.pollFirst();
+                    }
                     if (System.getenv("SCORECAST_BENCH_VERBOSE") != null) {
                         System.err.println("[server] " + line);
                     }
@@ -111,12 +137,36 @@ final class ServerProcess implements AutoCloseable {
             key.completeExceptionally(new IllegalStateException("the server ended before printing its key"));
         });
         try {
+            if (givenKey != null) {
+                awaitHealthy("http://127.0.0.1:" + port, process);
+                return new ServerProcess(process, "http://127.0.0.1:" + port, givenKey, dataDir, errors, firstErrors);
+            }
             String apiKey = key.get(300, TimeUnit.SECONDS);
             return new ServerProcess(process, "http://127.0.0.1:" + port, apiKey, dataDir, errors, firstErrors);
         } catch (Exception e) {
+            boolean exited = !process.isAlive();
             process.destroyForcibly();
-            throw new IllegalStateException("the server did not start", e);
+            throw new IllegalStateException("the server did not start" + (exited ? " (it exited)" : "") + "; its last lines:\n"
+                    + String.join("\n", lastLines), e);
         }
+    }
+
+    private static void awaitHealthy(String baseUrl, Process process) throws InterruptedException {
+        var client = java.net.http.HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + 300_000_000_000L;
+        while (System.nanoTime() < deadline && process.isAlive()) {
+            try {
+                var answer = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl + "/healthz"))
+                        .timeout(Duration.ofSeconds(5)).build(), java.net.http.HttpResponse.BodyHandlers.discarding());
+                if (answer.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(250);
+        }
+        throw new IllegalStateException("the node at " + baseUrl + " did not become healthy");
     }
 
     /** New API keys for users {@code prefix-0} .. {@code prefix-(n-1)}, made in the server's database while it runs, as {@code scorecast keys create} does. */

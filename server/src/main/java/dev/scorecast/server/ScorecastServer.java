@@ -16,6 +16,9 @@ import dev.scorecast.server.api.ThumbnailsApi;
 import dev.scorecast.server.thumbnails.Thumbnails;
 import dev.scorecast.server.library.Library;
 import dev.scorecast.server.downloads.DownloadLinks;
+import dev.scorecast.server.downloads.LinkSecrets;
+import dev.scorecast.server.auth.RevokedKeys;
+import dev.scorecast.server.jobs.JobMemory;
 import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.execution.LazySoundBank;
 import dev.scorecast.server.execution.PlanService;
@@ -115,10 +118,13 @@ public final class ScorecastServer implements AutoCloseable {
     private final EventStreamApi eventStreams;
     private final Javalin ops;
     private final Upkeep upkeep;
+    private final RevokedKeys revokedKeys;
 
     private ScorecastServer(ServerConfig config, Database database, UploadService uploads, JobRunner jobs, Javalin app, ApiKeys keys,
                             List<Route> routes, String developmentKey, PlayerService player, NodeRelay relay, BlobStore blobs,
-                            Dispatcher dispatcher, JobFeed jobFeed, EventStreamApi eventStreams, Javalin ops, Upkeep upkeep) {
+                            Dispatcher dispatcher, JobFeed jobFeed, EventStreamApi eventStreams, Javalin ops, Upkeep upkeep,
+                            RevokedKeys revokedKeys) {
+        this.revokedKeys = revokedKeys;
         this.blobs = blobs;
         this.dispatcher = dispatcher;
         this.jobFeed = jobFeed;
@@ -143,7 +149,8 @@ public final class ScorecastServer implements AutoCloseable {
 
     /** The service with another analysis engine (tests that must not depend on decoder timing). */
     public static ScorecastServer start(ServerConfig config, AnalysisEngine analysisEngine) {
-        return start(config, analysisEngine, Clock.systemUTC());
+        // A node's clock set ahead or behind the others (SCORECAST_CLOCK_OFFSET_SECONDS): fault campaigns run one 60 s ahead.
+        return start(config, analysisEngine, Clock.offset(Clock.systemUTC(), config.ops().clockOffset()));
     }
 
     /**
@@ -184,14 +191,23 @@ public final class ScorecastServer implements AutoCloseable {
         var plans = new PlanService(database, blobs, analyses, uploads, new Planner(genres), new MarkerArrangement(genres),
                 PlanningPool.standard(), mapper, quotas, clock);
         var listening = new AtomicReference<Javalin>();
-        byte[] linkSecret = new SharedSecrets(database).get(DownloadLinks.SECRET_NAME,
-                Optional.ofNullable(System.getenv("SCORECAST_LINK_SECRET")).filter(v -> !v.isBlank()), DownloadLinks.legacySecret(data));
-        var downloadLinks = new DownloadLinks(() -> config.publicUrl(listening.get().port()), linkSecret, clock);
+        Optional<String> linkSecretSet = Optional.ofNullable(System.getenv("SCORECAST_LINK_SECRET")).filter(v -> !v.isBlank());
+        byte[] linkSecret = new SharedSecrets(database).get(DownloadLinks.SECRET_NAME, linkSecretSet, DownloadLinks.legacySecret(data));
+        var linkSecrets = new LinkSecrets(database, clock, linkSecret, linkSecretSet,
+                Optional.ofNullable(System.getenv("SCORECAST_LINK_SECRET_PREVIOUS")).filter(v -> !v.isBlank()), config.ops().linkSecretOverlap());
+        var streams = new StreamRegistry(database, clock, PlayerService.abandonedAfter(config.player().streamTtl()), outbox);
+        // A revoked key's live streams end (their nodes drop them at their next sweep), and so do their session tokens.
+        var revokedKeys = new RevokedKeys(keys, ids -> {
+            int ended = streams.endMadeWith(ids);
+            if (ended > 0) {
+                LOG.info("ended {} live streams of revoked keys {}", ended, ids);
+            }
+        });
+        var downloadLinks = new DownloadLinks(() -> config.publicUrl(listening.get().port()), linkSecrets, revokedKeys::revoked, clock);
         var soundBank = new LazySoundBank(config.soundFont());
         var executions = new ExecutionService(database, blobs, uploads, plans, jobRepository, soundBank,
                 downloadLinks, quotas, mapper, scratch.root().resolve("executions"), clock);
         Supplier<String> nodeUrl = () -> config.nodeUrl(listening.get().port());
-        var streams = new StreamRegistry(database, clock, PlayerService.abandonedAfter(config.player().streamTtl()), outbox);
         PlayerService player = role.servesClients() ? startPlayer(config, soundBank, genres, streams, nodeUrl, downloadLinks, clock) : null;
         if (player != null) {
             metrics.player(player::streams, () -> player.engine().lateBlocks());
@@ -220,6 +236,8 @@ public final class ScorecastServer implements AutoCloseable {
                 .runsJobs(role.runsJobs())
                 .threads(config.workerThreads())
                 .heartbeat(config.jobHeartbeat())
+                .fairTurns()
+                .memory(new JobMemory(config.ops().jobMemoryBytes() > 0 ? config.ops().jobMemoryBytes() : JobMemory.defaultBudget()))
                 .timer(metrics::jobRun)
                 .task(AnalysisService.TASK, analyses::run)
                 .task(ExecutionService.TASK, executions::run)
@@ -268,6 +286,8 @@ public final class ScorecastServer implements AutoCloseable {
             // At most this many connections open at once: past it Jetty stops accepting until one closes (they wait in the backlog).
             javalin.jetty.modifyServer(server -> server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(
                     config.ops().maxConnections(), server)));
+            // Jetty's idle timeout is renewed by each header byte: headers sent a byte a second are cut off here instead.
+            javalin.jetty.modifyServer(server -> server.addBean(new dev.scorecast.server.api.HeaderTimeout(server, config.ops().headerTimeout())));
             javalin.events.handlerAdded(info -> {
                 if (info.getHttpMethod().isHttpMethod()) {
                     routes.add(new Route(info.getHttpMethod().name(), info.getPath()));
@@ -288,7 +308,7 @@ public final class ScorecastServer implements AutoCloseable {
                 var bodyCaps = bodyCaps(config);
                 // First, before authentication: a declared body over the cap is refused before anything reads it.
                 javalin.routes.beforeMatched(bodyCaps::check);
-                var authenticator = new Authenticator(keys, player, eventLinks, failedAuthentications);
+                var authenticator = new Authenticator(keys, player, eventLinks, failedAuthentications, revokedKeys);
                 var inFlight = new RequestsInFlight(config.quotas().maxRequestsInFlight());
                 var memory = new MemoryBudget(config.ops().maxBufferedBytes() > 0 ? config.ops().maxBufferedBytes() : MemoryBudget.defaultCapacity());
                 javalin.routes.beforeMatched(ctx -> {
@@ -297,6 +317,8 @@ public final class ScorecastServer implements AutoCloseable {
                             && !ctx.path().startsWith(HlsApi.PREFIX)) { // shared experiences' HLS is public (docs/PLAYER.md, "HLS")
                         authenticator.authenticate(ctx);
                         String user = Authenticator.principal(ctx).user();
+                        // Links made for this request carry its key, so revoking the key ends them (cleared in the after-handler).
+                        DownloadLinks.issuer(Authenticator.principal(ctx).keyId());
                         inFlight.enter(user);
                         ctx.attribute(IN_FLIGHT, user); // counted: the after-handler lets it go, however the request ended
                         // What its body may cost in memory, over every user's requests on this node (503 when it does not fit).
@@ -305,6 +327,7 @@ public final class ScorecastServer implements AutoCloseable {
                     }
                 });
                 javalin.routes.afterMatched(ctx -> {
+                    DownloadLinks.clearIssuer();
                     String user = ctx.attribute(IN_FLIGHT);
                     if (user != null) {
                         ctx.attribute(IN_FLIGHT, null);
@@ -351,7 +374,7 @@ public final class ScorecastServer implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             app.stop();
-            closeAll(dispatcher, jobFeed);
+            closeAll(dispatcher, jobFeed, revokedKeys);
             if (ops != null) {
                 ops.stop();
             }
@@ -376,7 +399,7 @@ public final class ScorecastServer implements AutoCloseable {
                     nodeUrl.get());
         }
         return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player, relay, blobs, dispatcher, jobFeed,
-                eventStreams, ops, upkeep);
+                eventStreams, ops, upkeep, revokedKeys);
     }
 
     /** The database and the store, both answering; what opened is closed again when the other fails. */
@@ -525,7 +548,7 @@ public final class ScorecastServer implements AutoCloseable {
     @Override
     public void close() {
         app.stop();
-        closeAll(dispatcher, jobFeed);
+        closeAll(dispatcher, jobFeed, revokedKeys);
         if (ops != null) {
             ops.stop();
         }

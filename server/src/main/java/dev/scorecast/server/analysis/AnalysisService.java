@@ -199,6 +199,8 @@ public final class AnalysisService {
                 return;
             }
             discard(key);
+            // The database or the store away under the run (a restart, a pause): it runs again later, it did not fail.
+            dev.scorecast.server.jobs.Unavailable.rethrowIfUnavailable(e, "analysis", jobId);
             if (e instanceof ScorecastException failure) {
                 jobs.fail(run, failure.code(), failure.field(), failure.getMessage());
                 return;
@@ -206,6 +208,13 @@ public final class AnalysisService {
             // This node stopping under the job is not its fault: it stays unfinished and runs again on the next worker.
             Stopping.rethrowIfStopping(e, "analysis", jobId);
             // Any failure at all ends the job: an Error left to the queue would be retried without end.
+            var budget = dev.scorecast.server.jobs.JobMemory.exceededIn(e);
+            if (budget.isPresent() || e instanceof OutOfMemoryError) {
+                LOG.warn("analysis job {} went over its memory budget", jobId, e);
+                jobs.fail(run, "memory_budget_exceeded", null, "The analysis needed more memory than a job may take on this server"
+                        + budget.map(b -> " (" + (b >> 20) + " MiB)").orElse("") + " and was stopped; a shorter video needs less.");
+                return;
+            }
             var late = JobDeadline.passedIn(e);
             if (late.isPresent()) {
                 LOG.warn("analysis job {} passed its deadline", jobId);

@@ -3,6 +3,7 @@ package dev.scorecast.server.api;
 import dev.scorecast.server.auth.ApiKeys;
 import dev.scorecast.server.auth.FailedAuthentications;
 import dev.scorecast.server.auth.Principal;
+import dev.scorecast.server.auth.RevokedKeys;
 import dev.scorecast.server.player.PlayerService;
 import io.javalin.http.Context;
 import java.util.Locale;
@@ -26,8 +27,10 @@ public final class Authenticator {
     /** Signed links to one job's events (EventSource sends no header). */
     private final EventLinks eventLinks;
     private final FailedAuthentications failures;
+    private final RevokedKeys revoked;
 
-    public Authenticator(ApiKeys keys, PlayerService player, EventLinks eventLinks, FailedAuthentications failures) {
+    public Authenticator(ApiKeys keys, PlayerService player, EventLinks eventLinks, FailedAuthentications failures, RevokedKeys revoked) {
+        this.revoked = revoked;
         this.keys = keys;
         this.player = player;
         this.eventLinks = eventLinks;
@@ -59,7 +62,7 @@ public final class Authenticator {
         }
         if (ctx.path().equals(EventStreamApi.PATH) && ctx.header("Authorization") == null && ctx.queryParam("signature") != null) {
             ctx.attribute(ATTRIBUTE, eventLinks.verify(ctx.queryParam("execution_id"), ctx.queryParam("analysis_id"), ctx.queryParam("expires"),
-                    ctx.queryParam("signature")).orElseThrow(() -> new ApiErrors.Unauthorized("The events link is not valid or has expired;"
+                    ctx.queryParam("key"), ctx.queryParam("signature")).orElseThrow(() -> new ApiErrors.Unauthorized("The events link is not valid or has expired;"
                     + " use the events_url of /sync/execute or /sync/video_analysis, or send Authorization: Bearer <API key>.", REALM)));
             return;
         }
@@ -72,7 +75,8 @@ public final class Authenticator {
             throw new ApiErrors.Unauthorized("The Authorization header must be \"Bearer <API key>\".", REALM + ", error=\"invalid_request\"");
         }
         String credential = parts[1].strip();
-        Optional<Principal> viaSession = playerCall ? player.sessionToken(credential) : Optional.empty();
+        // A session token of a stream whose key was revoked a moment ago, before the stream was ended.
+        Optional<Principal> viaSession = playerCall ? player.sessionToken(credential).filter(p -> !revoked.revoked(p.keyId())) : Optional.empty();
         Principal principal = viaSession.or(() -> keys.verify(credential)).orElseThrow(() -> new ApiErrors.Unauthorized(
                 "The API key is not valid; create one with: bin/scorecast keys create --user NAME.", REALM + ", error=\"invalid_token\""));
         ctx.attribute(ATTRIBUTE, principal);

@@ -64,7 +64,7 @@ public final class DownloadsApi {
         if (!EXECUTION.matcher(execution).matches() || !NAME.matcher(name).matches()) {
             throw new NotFound("path", "No such file; use the links exactly as the status operation returned them.");
         }
-        links.verify(DownloadLinks.PREFIX + execution + "/" + name, ctx.queryParam("expires"), ctx.queryParam("signature"));
+        links.verify(DownloadLinks.PREFIX + execution + "/" + name, ctx.queryParam("expires"), ctx.queryParam("key"), ctx.queryParam("signature"));
         String key = executions.blobFor(execution, name).orElseThrow(() -> new NotFound("path",
                 "The execution has no " + name + " (stems are only made when multitrack is on)."));
         String extension = name.substring(name.lastIndexOf('.') + 1);

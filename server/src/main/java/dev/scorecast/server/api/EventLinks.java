@@ -29,21 +29,21 @@ public final class EventLinks {
     }
 
     String forExecution(String executionId) {
-        return links.link(EventStreamApi.PATH, "execution_id=" + executionId, signedPath(executionId), LIFETIME);
+        return links.keyedLink(EventStreamApi.PATH, "execution_id=" + executionId, signedPath(executionId), LIFETIME);
     }
 
     String forAnalysis(String analysisId) {
-        return links.link(EventStreamApi.PATH, "analysis_id=" + analysisId, signedPath(analysisId), LIFETIME);
+        return links.keyedLink(EventStreamApi.PATH, "analysis_id=" + analysisId, signedPath(analysisId), LIFETIME);
     }
 
     /** The owner of the job a signed link opens; empty when the signature is wrong, expired or names nothing. */
-    Optional<Principal> verify(String executionId, String analysisId, String expires, String signature) {
+    Optional<Principal> verify(String executionId, String analysisId, String expires, String key, String signature) {
         if ((executionId == null) == (analysisId == null)) {
             return Optional.empty();
         }
         String id = executionId != null ? executionId : analysisId;
         try {
-            links.verify(signedPath(id), expires, signature);
+            links.verify(signedPath(id), expires, key, signature);
         } catch (NotFound e) {
             return Optional.empty();
         }

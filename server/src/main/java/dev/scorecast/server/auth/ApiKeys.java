@@ -54,7 +54,7 @@ public final class ApiKeys {
                         "SELECT owner, secret_hash FROM api_keys WHERE key_id = ? AND revoked_at IS NULL",
                         row -> new StoredKey(row.getString("owner"), row.getString("secret_hash")), keyId))
                 .filter(stored -> MessageDigest.isEqual(stored.secretHash().getBytes(StandardCharsets.US_ASCII), offered))
-                .map(stored -> new Principal(stored.owner()));
+                .map(stored -> new Principal(stored.owner(), keyId));
     }
 
     /** One key as an operator sees it: never the secret, which is not stored. */
@@ -82,6 +82,12 @@ public final class ApiKeys {
         String keyId = whole != null && whole.matches() ? whole.group(1) : keyIdOrKey;
         return database.query(connection -> Rows.update(connection,
                 "UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL", System.currentTimeMillis(), keyId)) > 0;
+    }
+
+    /** The ids of every revoked key (few: keys are made by hand). */
+    public java.util.Set<String> revokedIds() {
+        return java.util.Set.copyOf(database.query(connection -> Rows.list(connection,
+                "SELECT key_id FROM api_keys WHERE revoked_at IS NOT NULL", row -> row.getString("key_id"))));
     }
 
     public boolean none() {

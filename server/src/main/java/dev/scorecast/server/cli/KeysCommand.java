@@ -11,7 +11,10 @@ final class KeysCommand {
     static final String USAGE = """
                    scorecast keys create --user NAME  print a new API key for NAME (shown once)
                    scorecast keys list [--user NAME]  key ids, users, when made and revoked (never the secrets)
-                   scorecast keys revoke KEY_ID       refuse that key from now on (the id from list, or the whole key)""";
+                   scorecast keys revoke KEY_ID       refuse that key from now on (the id from list, or the whole key); within
+                                                      seconds its live streams end and the links made with it stop working
+                   scorecast keys rotate-link-secret  sign links with a new secret; links signed with the old one keep working
+                                                      for SCORECAST_LINK_SECRET_OVERLAP_HOURS (168), then stop""";
 
     private KeysCommand() {}
 
@@ -20,12 +23,18 @@ final class KeysCommand {
         boolean create = args.size() == 3 && args.get(0).equals("create") && args.get(1).equals("--user");
         boolean list = args.equals(List.of("list")) || args.size() == 3 && args.get(0).equals("list") && args.get(1).equals("--user");
         boolean revoke = args.size() == 2 && args.get(0).equals("revoke");
-        if (!create && !list && !revoke) {
+        boolean rotate = args.equals(List.of("rotate-link-secret"));
+        if (!create && !list && !revoke && !rotate) {
             err.println("usage:\n" + USAGE);
             return 2;
         }
         try (Database database = Database.open(config.dbUrl())) {
             ApiKeys keys = new ApiKeys(database);
+            if (rotate) {
+                var until = dev.scorecast.server.downloads.LinkSecrets.rotate(database, java.time.Clock.systemUTC(), config.ops().linkSecretOverlap());
+                out.println("rotated the link secret; links signed before keep working until " + until);
+                return 0;
+            }
             if (create) {
                 out.println(keys.create(args.get(2)));
                 return 0;

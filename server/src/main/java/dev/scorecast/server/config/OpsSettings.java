@@ -1,6 +1,7 @@
 package dev.scorecast.server.config;
 
 import dev.scorecast.engine.error.InvalidParameter;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -19,9 +20,20 @@ import java.util.OptionalInt;
  *                               to be accepted
  * @param maxBufferedBytes       memory request bodies may take at once, over all users (SCORECAST_MAX_BUFFER_BYTES, a quarter of
  *                               the heap when 0 or unset); past it a request is 503
+ * @param headerTimeout          the longest a request's headers may take from their first byte (SCORECAST_HEADER_TIMEOUT_SECONDS,
+ *                               10); past it the connection is closed (slow-loris headers a byte a second)
+ * @param linkSecretOverlap      how long the link secret a rotation replaced still verifies links
+ *                               (SCORECAST_LINK_SECRET_OVERLAP_HOURS, 168: a download link's lifetime)
+ * @param jobMemoryBytes         the heap one job's run may grow by (SCORECAST_JOB_MEMORY_BYTES, a third of the heap when 0 or
+ *                               unset); past it the job ends {@code memory_budget_exceeded}
+ * @param clockOffset            added to the system clock for everything this node times (SCORECAST_CLOCK_OFFSET_SECONDS, 0):
+ *                               for fault campaigns, a node whose clock is ahead of the others
  */
-public record OpsSettings(Optional<String> token, OptionalInt port, int authFailuresPerMinute, int maxConnections, long maxBufferedBytes) {
-    public static final OpsSettings DEFAULT = new OpsSettings(Optional.empty(), OptionalInt.empty(), 30, 4096, 0);
+public record OpsSettings(Optional<String> token, OptionalInt port, int authFailuresPerMinute, int maxConnections, long maxBufferedBytes,
+                          Duration headerTimeout, Duration linkSecretOverlap, long jobMemoryBytes,
+                          Duration clockOffset) {
+    public static final OpsSettings DEFAULT = new OpsSettings(Optional.empty(), OptionalInt.empty(), 30, 4096, 0, Duration.ofSeconds(10),
+            Duration.ofHours(168), 0, Duration.ZERO);
 
     public OpsSettings {
         if (token.isPresent() && token.get().length() < 16) {
@@ -36,6 +48,15 @@ public record OpsSettings(Optional<String> token, OptionalInt port, int authFail
         if (maxBufferedBytes < 0) {
             throw new InvalidParameter("SCORECAST_MAX_BUFFER_BYTES", "SCORECAST_MAX_BUFFER_BYTES must be 0 (a quarter of the heap) or more.");
         }
+        if (headerTimeout.isNegative() || headerTimeout.isZero()) {
+            throw new InvalidParameter("SCORECAST_HEADER_TIMEOUT_SECONDS", "SCORECAST_HEADER_TIMEOUT_SECONDS must be at least 1.");
+        }
+        if (jobMemoryBytes < 0) {
+            throw new InvalidParameter("SCORECAST_JOB_MEMORY_BYTES", "SCORECAST_JOB_MEMORY_BYTES must be 0 (a third of the heap) or more.");
+        }
+        if (linkSecretOverlap.isNegative()) {
+            throw new InvalidParameter("SCORECAST_LINK_SECRET_OVERLAP_HOURS", "SCORECAST_LINK_SECRET_OVERLAP_HOURS must be 0 or more.");
+        }
         if (authFailuresPerMinute < 1) {
             throw new InvalidParameter("SCORECAST_AUTH_FAILURES_PER_MINUTE", "SCORECAST_AUTH_FAILURES_PER_MINUTE must be at least 1.");
         }
@@ -47,6 +68,10 @@ public record OpsSettings(Optional<String> token, OptionalInt port, int authFail
                 .map(p -> OptionalInt.of(settings.integer("SCORECAST_OPS_PORT", 0))).orElse(OptionalInt.empty());
         return new OpsSettings(token, port, settings.integer("SCORECAST_AUTH_FAILURES_PER_MINUTE", DEFAULT.authFailuresPerMinute()),
                 settings.integer("SCORECAST_MAX_CONNECTIONS", DEFAULT.maxConnections()),
-                settings.bytes("SCORECAST_MAX_BUFFER_BYTES", DEFAULT.maxBufferedBytes()));
+                settings.bytes("SCORECAST_MAX_BUFFER_BYTES", DEFAULT.maxBufferedBytes()),
+                Duration.ofSeconds(settings.integer("SCORECAST_HEADER_TIMEOUT_SECONDS", (int) DEFAULT.headerTimeout().toSeconds())),
+                Duration.ofHours(settings.integer("SCORECAST_LINK_SECRET_OVERLAP_HOURS", (int) DEFAULT.linkSecretOverlap().toHours())),
+                settings.bytes("SCORECAST_JOB_MEMORY_BYTES", DEFAULT.jobMemoryBytes()),
+                Duration.ofSeconds(settings.integer("SCORECAST_CLOCK_OFFSET_SECONDS", 0)));
     }
 }

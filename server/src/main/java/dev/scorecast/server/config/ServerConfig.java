@@ -226,7 +226,7 @@ public record ServerConfig(
 
     /** Limits on what a client may upload. */
     /**
-     * @param minBytesPerSecond the slowest a request body may arrive, averaged from its start: a client
+     * @param minBytesPerSecond the slowest a request body may arrive, over the last 10 s spent waiting for it: a client
      *                          trickling a body (slow-loris) is cut off with 408 instead of holding a
      *                          connection and a handler for hours
      */

@@ -78,7 +78,11 @@ public final class Database implements AutoCloseable {
             config.addDataSourceProperty("journal_mode", "WAL");
             config.addDataSourceProperty("busy_timeout", "30000");
             config.addDataSourceProperty("transaction_mode", "IMMEDIATE");
-            config.addDataSourceProperty("synchronous", "NORMAL");
+            // FULL: a commit is synced before it returns, so what a client was told is stored survives a
+            // power cut (docs/RELIABILITY.md promises it). NORMAL in WAL mode may lose the last commits to
+            // one; it was 40 times faster (0.05 ms a commit against 2 to 3.4 ms here), but a node commits
+            // a few times a second (progress is throttled), far below the 300 a second FULL still makes.
+            config.addDataSourceProperty("synchronous", "FULL");
             config.addDataSourceProperty("foreign_keys", "true");
             config.setMaximumPoolSize(8);
         } else {

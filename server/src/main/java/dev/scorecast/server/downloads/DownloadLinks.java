@@ -22,6 +22,12 @@ import javax.crypto.spec.SecretKeySpec;
  * the path and the expiry under a secret every node shares (from the database or the environment,
  * see {@link dev.scorecast.server.db.SharedSecrets}), so a link signed by one node verifies on any
  * other and across restarts.
+ *
+ * <p>A link made for a request that came with an API key carries the key's id ({@code key=}, signed
+ * with the rest), and stops working as soon as that key is revoked. The secret can be rotated
+ * ({@code scorecast keys rotate-link-secret}): links are then signed with the new one, and the
+ * previous one still verifies until the overlap it was given ends, so links handed out just before
+ * keep working for that long (by default their lifetime).
  */
 public final class DownloadLinks {
     /** The name of the secret in {@code shared_secrets}. */
@@ -30,25 +36,76 @@ public final class DownloadLinks {
     static final Duration LIFETIME = Duration.ofDays(7);
     private static final String ALGORITHM = "HmacSHA256";
 
+    /** The name in {@code shared_secrets} of the secret a rotation replaced, and when it stops verifying. */
+    public static final String PREVIOUS_SECRET_NAME = SECRET_NAME + ".previous";
+
+    /**
+     * The secrets links are checked against: {@code current} signs; {@code previous} (may be null)
+     * still verifies until {@code previousUntil}.
+     */
+    public record Secrets(byte[] current, byte[] previous, java.time.Instant previousUntil) {
+        public Secrets {
+            if (current.length < 16) {
+                throw new IllegalArgumentException("a link secret needs at least 16 bytes");
+            }
+        }
+    }
+
+    /** The API key the current request came with, set around each authenticated request: the links it makes carry it. */
+    private static final ThreadLocal<String> ISSUER = new ThreadLocal<>();
+
     private final Supplier<String> publicUrl;
-    private final byte[] secret;
+    private final Supplier<Secrets> secrets;
+    private final java.util.function.Predicate<String> revoked;
     private final Clock clock;
 
     /** {@code publicUrl} is asked at each link, since a server on port 0 knows its port only once it listens. */
     public DownloadLinks(Supplier<String> publicUrl, byte[] secret, Clock clock) {
-        if (secret.length < 16) {
-            throw new IllegalArgumentException("a link secret needs at least 16 bytes");
-        }
+        this(publicUrl, fixed(new Secrets(secret.clone(), null, null)), keyId -> false, clock);
+    }
+
+    /**
+     * Links under {@code secrets} (asked at each link and check: a rotation reaches every node), refused
+     * when they carry a key {@code revoked} says was revoked.
+     */
+    public DownloadLinks(Supplier<String> publicUrl, Supplier<Secrets> secrets, java.util.function.Predicate<String> revoked, Clock clock) {
         this.publicUrl = publicUrl;
-        this.secret = secret.clone();
+        this.secrets = secrets;
+        this.revoked = revoked;
         this.clock = clock;
+    }
+
+    private static Supplier<Secrets> fixed(Secrets secrets) {
+        return () -> secrets;
+    }
+
+    /** Links made on this thread from now on carry {@code keyId} (null: none), until {@link #clearIssuer}. */
+    public static void issuer(String keyId) {
+        ISSUER.set(keyId);
+    }
+
+    public static void clearIssuer() {
+        ISSUER.remove();
     }
 
     /** A link to {@code name} of execution {@code executionId}, valid for {@link #LIFETIME}. */
     public String link(String executionId, String name) {
         long expires = clock.instant().plus(LIFETIME).getEpochSecond();
         String path = PREFIX + executionId + "/" + name;
-        return publicUrl.get() + path + "?expires=" + expires + "&signature=" + sign(path, expires);
+        String key = ISSUER.get();
+        return publicUrl.get() + path + "?expires=" + expires + (key == null ? "" : "&key=" + key)
+                + "&signature=" + sign(current(), path, expires, key);
+    }
+
+    /**
+     * As {@link #link(String, String, String, Duration)}, carrying the current request's key, so that
+     * revoking the key ends the link; {@link #verify(String, String, String, String)} checks it.
+     */
+    public String keyedLink(String urlPath, String query, String signedPath, Duration lifetime) {
+        long expires = clock.instant().plus(lifetime).getEpochSecond();
+        String key = ISSUER.get();
+        return publicUrl.get() + urlPath + "?" + query + "&expires=" + expires + (key == null ? "" : "&key=" + key)
+                + "&signature=" + sign(current(), signedPath, expires, key);
     }
 
     /**
@@ -57,35 +114,60 @@ public final class DownloadLinks {
      */
     public String link(String urlPath, String query, String signedPath, Duration lifetime) {
         long expires = clock.instant().plus(lifetime).getEpochSecond();
-        return publicUrl.get() + urlPath + "?" + query + "&expires=" + expires + "&signature=" + sign(signedPath, expires);
+        return publicUrl.get() + urlPath + "?" + query + "&expires=" + expires + "&signature=" + sign(current(), signedPath, expires, null);
     }
 
-    /** Checks a request for {@code path}; a wrong, missing or expired signature is a 404 (the link does not exist). */
+    /** Checks a request for {@code path} whose link carries no key; see {@link #verify(String, String, String, String)}. */
     public void verify(String path, String expires, String signature) {
+        verify(path, expires, null, signature);
+    }
+
+    /**
+     * Checks a request for {@code path} with the link's {@code key} (null when it has none); a wrong,
+     * missing or expired signature is a 404 (the link does not exist), and so is a link whose key was revoked.
+     */
+    public void verify(String path, String expires, String key, String signature) {
         long expiry;
         try {
             expiry = Long.parseLong(expires == null ? "" : expires);
         } catch (NumberFormatException e) {
             throw notFound();
         }
-        if (signature == null || !MessageDigest.isEqual(sign(path, expiry).getBytes(StandardCharsets.US_ASCII),
-                signature.getBytes(StandardCharsets.US_ASCII))) {
+        if (signature == null || !signedByAny(path, expiry, key, signature.getBytes(StandardCharsets.US_ASCII))) {
             throw notFound();
         }
         if (clock.instant().getEpochSecond() > expiry) {
             throw new NotFound("expires", "This download link expired; call the status operation again for fresh links.");
         }
+        if (key != null && revoked.test(key)) {
+            throw new NotFound("key", "The API key this link was made with has been revoked; fetch a fresh link with a valid key.");
+        }
+    }
+
+    /** Whether the current secret, or the previous one while its overlap lasts, made {@code signature}. */
+    private boolean signedByAny(String path, long expiry, String key, byte[] signature) {
+        Secrets now = secrets.get();
+        if (MessageDigest.isEqual(sign(now.current(), path, expiry, key).getBytes(StandardCharsets.US_ASCII), signature)) {
+            return true;
+        }
+        return now.previous() != null && now.previousUntil() != null && clock.instant().isBefore(now.previousUntil())
+                && MessageDigest.isEqual(sign(now.previous(), path, expiry, key).getBytes(StandardCharsets.US_ASCII), signature);
+    }
+
+    private byte[] current() {
+        return secrets.get().current();
     }
 
     private static NotFound notFound() {
         return new NotFound("signature", "No such file; use the links exactly as the status operation returned them.");
     }
 
-    private String sign(String path, long expires) {
+    /** The signature of a link; a key, when the link carries one, is signed with the rest (so it cannot be taken off). */
+    private static String sign(byte[] secret, String path, long expires, String key) {
         try {
             Mac mac = Mac.getInstance(ALGORITHM);
             mac.init(new SecretKeySpec(secret, ALGORITHM));
-            byte[] digest = mac.doFinal((path + "\n" + expires).getBytes(StandardCharsets.UTF_8));
+            byte[] digest = mac.doFinal((path + "\n" + expires + (key == null ? "" : "\n" + key)).getBytes(StandardCharsets.UTF_8));
             return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HMAC-SHA256 is part of every JDK", e);

@@ -233,6 +233,8 @@ public final class ExecutionService {
                 return;
             }
             removeRun(record.id(), prefix);
+            // The database or the store away under the run (a restart, a pause): it runs again later, it did not fail.
+            dev.scorecast.server.jobs.Unavailable.rethrowIfUnavailable(e, "execution", jobId);
             if (e instanceof ScorecastException failure) {
                 fail(record, run, stage.get(), failure.code(), failure.field(), failure.getMessage(), whatToChange(failure));
                 return;
@@ -240,6 +242,15 @@ public final class ExecutionService {
             // This node stopping under the job is not its fault: it stays unfinished and runs again on the next worker.
             Stopping.rethrowIfStopping(e, "execution", jobId);
             // Any failure at all ends the job with a report: an Error left to the queue would be retried without end.
+            var budget = dev.scorecast.server.jobs.JobMemory.exceededIn(e);
+            if (budget.isPresent() || e instanceof OutOfMemoryError) {
+                LOG.warn("execution job {} went over its memory budget in stage {}", jobId, stage.get().wire(), e);
+                fail(record, run, stage.get(), "memory_budget_exceeded", null, "The execution needed more memory than a job may take on"
+                        + " this server" + budget.map(b -> " (" + (b >> 20) + " MiB)").orElse("") + " and was stopped in the "
+                        + stage.get().wire() + " stage.",
+                        "Make the plan lighter (fewer voiceover lines and lyrics, no stems), or score a shorter video.");
+                return;
+            }
             var late = JobDeadline.passedIn(e);
             if (late.isPresent()) {
                 LOG.warn("execution job {} passed its deadline in stage {}", jobId, stage.get().wire());

@@ -15,10 +15,13 @@ public final class JobDeadline {
     private final Clock clock;
     private final Instant at;
     private final Duration allowed;
+    /** The memory budget of the job whose worker made this deadline, checked with it (JobMemory). */
+    private final Optional<JobMemory.Watch> memory;
 
     private JobDeadline(Clock clock, Duration allowed) {
         this.clock = clock;
         this.allowed = allowed;
+        this.memory = JobMemory.current();
         this.at = clock.instant().plus(allowed);
     }
 
@@ -34,8 +37,9 @@ public final class JobDeadline {
         return allowed;
     }
 
-    /** Throws {@link Passed} once the deadline has passed. */
+    /** Throws {@link Passed} once the deadline has passed, {@link JobMemory.Exceeded} once the job is over its memory budget. */
     public void check() {
+        memory.ifPresent(JobMemory.Watch::check);
         if (clock.instant().isAfter(at)) {
             throw new Passed(allowed);
         }

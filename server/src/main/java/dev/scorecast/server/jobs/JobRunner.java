@@ -71,6 +71,12 @@ public final class JobRunner implements AutoCloseable {
         client.scheduleIfNotExists(task.instanceBuilder(jobId).data(jobId).priority(priority).scheduledTo(Instant.now()));
     }
 
+    /** How soon a job cut off by the database or the store being away runs again: long enough not to spend its starts on one outage. */
+    public static final Duration RETRY_AFTER_UNAVAILABLE = Duration.ofSeconds(15);
+
+    /** How soon a job that was not its owner's turn ({@link JobTurns}) is asked again. */
+    static final Duration TURN_RETRY = Duration.ofSeconds(2);
+
     /** How soon a run cut off by its node stopping runs again (on any worker). */
     static final Duration RETRY_AFTER_STOP = Duration.ofSeconds(3);
 
@@ -154,6 +160,22 @@ public final class JobRunner implements AutoCloseable {
         private Duration heartbeat = Duration.ofSeconds(5);
         private boolean runsJobs = true;
         private BiConsumer<String, Duration> timer = (kind, took) -> {};
+        /** Runs of this node's tasks in progress now. */
+        private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+        private JobTurns turns;
+        private JobMemory memory = new JobMemory(0);
+
+        /** The memory budget each job's run is held to (JobMemory). */
+        public Builder memory(JobMemory budget) {
+            this.memory = budget;
+            return this;
+        }
+
+        /** A user's second job waits while other users' jobs do, or while it would take this node's last free worker ({@link JobTurns}). */
+        public Builder fairTurns() {
+            this.turns = new JobTurns(database);
+            return this;
+        }
 
         private Builder(Database database, String nodeId) {
             this.database = database;
@@ -200,13 +222,38 @@ public final class JobRunner implements AutoCloseable {
          */
         public Builder task(String name, Consumer<String> work) {
             // A run that fails by throwing was cut off by its node stopping (Stopping): run it again soon, not in five minutes.
-            OneTimeTask<String> task = Tasks.oneTime(name, String.class)
-                    .onFailure(new FailureHandler.OnFailureRetryLater<>(RETRY_AFTER_STOP)).execute((instance, context) -> {
-                long started = System.nanoTime();
+            // One that was not its owner's turn is asked again after TURN_RETRY.
+            FailureHandler<String> again = (complete, operations) -> {
+                Throwable cause = complete.getCause().orElse(null);
+                if (!(cause instanceof JobTurns.NotYourTurn) && !(cause instanceof Unavailable)) {
+                    LOG.warn("a run of {} {} was cut off; it runs again in {}", name, complete.getExecution().taskInstance.getId(), RETRY_AFTER_STOP,
+                            cause);
+                }
+                Duration after = cause instanceof JobTurns.NotYourTurn ? TURN_RETRY
+                        : cause instanceof Unavailable ? RETRY_AFTER_UNAVAILABLE : RETRY_AFTER_STOP;
+                operations.reschedule(complete, Instant.now().plus(after));
+            };
+            OneTimeTask<String> task = Tasks.oneTime(name, String.class).onFailure(again).execute((instance, context) -> {
+                String jobId = instance.getData();
+                // Counted before asking, so that two workers asking at once both see each other.
+                int busy = running.getAndIncrement();
                 try {
-                    work.accept(instance.getData());
+                    if (turns != null && !turns.mayStart(jobId, busy, threads)) {
+                        throw new JobTurns.NotYourTurn(jobId);
+                    }
+                    long started = System.nanoTime();
+                    JobMemory.Watch watch = memory.enter(jobId);
+                    try {
+                        work.accept(jobId);
+                    } finally {
+                        memory.leave(watch);
+                        if (turns != null) {
+                            turns.ended(jobId);
+                        }
+                        timer.accept(name, Duration.ofNanos(System.nanoTime() - started));
+                    }
                 } finally {
-                    timer.accept(name, Duration.ofNanos(System.nanoTime() - started));
+                    running.decrementAndGet();
                 }
             });
             tasks.add(task);
@@ -238,6 +285,8 @@ public final class JobRunner implements AutoCloseable {
                     .missedHeartbeatsLimit(MISSED_HEARTBEATS)
                     .enableImmediateExecution()
                     .enablePriority()
+                    // Failures are logged by the failure handler above, which knows a job waiting its turn is none.
+                    .failureLogging(com.github.kagkarlsson.scheduler.logging.LogLevel.DEBUG, false)
                     .shutdownMaxWait(Duration.ofSeconds(10))
                     .build();
             return new JobRunner(scheduler, scheduler, Map.copyOf(oneTime), database, nodeId);

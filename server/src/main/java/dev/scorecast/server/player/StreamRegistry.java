@@ -20,12 +20,12 @@ import java.util.Set;
  * {@code staleAfter} (its node died without saying so); every lookup here sees only active streams.
  */
 public final class StreamRegistry {
-    private static final String COLUMNS = "id, owner, token_hash, node_url, created_at, last_active_at";
+    private static final String COLUMNS = "id, owner, token_hash, node_url, created_at, last_active_at, key_id";
     private static final String ACTIVE = "ended_at IS NULL AND last_active_at >= ?";
 
     /** Why a stream ended, kept with the row for whoever reads the table later. */
     public enum EndReason {
-        ENDED_BY_OWNER, EXPIRED, NODE_STOPPED, NODE_RESTARTED, NODE_UNREACHABLE, LOST_BY_NODE, NOT_KEPT_ALIVE;
+        ENDED_BY_OWNER, EXPIRED, NODE_STOPPED, NODE_RESTARTED, NODE_UNREACHABLE, LOST_BY_NODE, NOT_KEPT_ALIVE, KEY_REVOKED;
 
         String wire() {
             return name().toLowerCase(Locale.ROOT);
@@ -59,9 +59,9 @@ public final class StreamRegistry {
         return database.transaction(connection -> {
             endWhere(connection, "owner = ? AND ended_at IS NULL AND last_active_at < ?", EndReason.NOT_KEPT_ALIVE, now,
                     stream.owner().user(), staleBefore());
-            return Rows.update(connection, "INSERT INTO live_streams (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            return Rows.update(connection, "INSERT INTO live_streams (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     stream.id(), stream.owner().user(), stream.tokenHash(), stream.nodeUrl(), stream.created().toEpochMilli(),
-                    stream.lastActive().toEpochMilli()) == 1;
+                    stream.lastActive().toEpochMilli(), stream.owner().keyId()) == 1;
         });
     }
 
@@ -95,6 +95,19 @@ public final class StreamRegistry {
     public int endAllOn(String node, Instant before, EndReason reason) {
         return database.transaction(connection -> endWhere(connection, "node_url = ? AND ended_at IS NULL AND created_at < ?", reason,
                 clock.millis(), node, before.toEpochMilli()));
+    }
+
+    /**
+     * Ends the active streams made with one of {@code keyIds}, which were revoked: their nodes drop
+     * them at their next sweep (a second), and their session tokens and links find no stream.
+     */
+    public int endMadeWith(java.util.Collection<String> keyIds) {
+        int ended = 0;
+        for (String keyId : keyIds) {
+            ended += database.transaction(connection -> endWhere(connection, "key_id = ? AND ended_at IS NULL", EndReason.KEY_REVOKED,
+                    clock.millis(), keyId));
+        }
+        return ended;
     }
 
     /** Ends the streams {@code condition} selects and tells the listener of each, in the caller's transaction. */
@@ -141,7 +154,7 @@ public final class StreamRegistry {
     }
 
     private static StreamRecord record(ResultSet row) throws SQLException {
-        return new StreamRecord(row.getString("id"), new Principal(row.getString("owner")), row.getString("token_hash"),
+        return new StreamRecord(row.getString("id"), new Principal(row.getString("owner"), row.getString("key_id")), row.getString("token_hash"),
                 row.getString("node_url"), Instant.ofEpochMilli(row.getLong("created_at")), Instant.ofEpochMilli(row.getLong("last_active_at")));
     }
 }

@@ -45,9 +45,33 @@ class MinimumBodyRateTest {
         assertTrue(refusedAt > MinimumBodyRate.GRACE_NANOS / MS && refusedAt < 4_000, "refused after " + refusedAt + " ms");
     }
 
-    /** Reads the whole body through the filter, as a handler would; the bytes read. */
-    private long readAll(Arrival body) throws Exception {
+    @Test
+    void aBurstThenATrickleIsRefusedWithinTheWindow() {
+        // 1 MiB at once, then 20 bytes every 100 ms: an average since the start stays over 1 KiB/s for the whole
+        // 500 s of trickle; the last 10 s of waiting hold 2 kB against the 8 kB owed.
+        BurstThenTrickle body = new BurstThenTrickle(1 << 20, 100_000);
+        BadMessageException e = assertThrows(BadMessageException.class, () -> readAll(body));
+        assertEquals(408, e.getCode());
+        long refusedAt = now.get() / MS;
+        assertTrue(refusedAt < 12_000, "refused after " + refusedAt + " ms");
+    }
+
+    @Test
+    void theHandlersOwnWorkBetweenReadsIsNotTheClients() throws Exception {
+        // 8 KiB a read arriving at once, but the handler takes 2 s between reads (a slow store): nothing waited for.
         MinimumBodyRate filter = new MinimumBodyRate(1024, now::get);
+        Arrival body = new Arrival(64 * 8192, 8192, 0);
+        long read = run(filter, body, () -> now.addAndGet(2_000 * MS));
+        assertEquals(64 * 8192, read);
+    }
+
+    /** Reads the whole body through the filter, as a handler would; the bytes read. */
+    private long readAll(ServletInputStream body) throws Exception {
+        return run(new MinimumBodyRate(1024, now::get), body, () -> {});
+    }
+
+    /** Reads the whole body through {@code filter}, doing {@code work} between reads. */
+    private long run(MinimumBodyRate filter, ServletInputStream body, Runnable work) throws Exception {
         HttpServletRequest request = (HttpServletRequest) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {HttpServletRequest.class}, (proxy, method, args) -> switch (method.getName()) {
                     case "getInputStream" -> body;
@@ -59,10 +83,52 @@ class MinimumBodyRateTest {
             byte[] buffer = new byte[16384];
             for (int n; (n = in.read(buffer, 0, buffer.length)) >= 0; ) {
                 read[0] += n;
+                work.run();
             }
         };
         filter.doFilter(request, null, handler);
         return read[0];
+    }
+
+    /** {@code burst} bytes there at once, then {@code trickle} more at 20 bytes every 100 ms. */
+    private final class BurstThenTrickle extends ServletInputStream {
+        private final Arrival trickle;
+        private long burst;
+
+        BurstThenTrickle(long burst, long trickle) {
+            this.burst = burst;
+            this.trickle = new Arrival(trickle, 20, 100 * MS);
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            if (burst > 0) {
+                int n = (int) Math.min(len, burst);
+                burst -= n;
+                return n;
+            }
+            return trickle.read(b, off, len);
+        }
+
+        @Override
+        public int read() {
+            return read(new byte[1], 0, 1) < 0 ? -1 : 0;
+        }
+
+        @Override
+        public boolean isFinished() {
+            return burst == 0 && trickle.isFinished();
+        }
+
+        @Override
+        public boolean isReady() {
+            return true;
+        }
+
+        @Override
+        public void setReadListener(ReadListener listener) {
+            throw new UnsupportedOperationException();
+        }
     }
 
     /** A body of {@code length} bytes arriving {@code chunk} at a time, each read waiting {@code wait} of virtual time for its chunk. */
