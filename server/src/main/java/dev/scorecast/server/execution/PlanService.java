@@ -115,6 +115,19 @@ public final class PlanService {
         return store(owner, video.id(), key, analysisJson, plan);
     }
 
+    /**
+     * Keeps a plan made elsewhere (a re-cut's conformed plan, issue 27) for {@code videoId}, planned
+     * from the analysis under {@code analysisKey}, as generate keeps its own.
+     */
+    public StoredPlan keep(Principal owner, String videoId, String analysisKey, Plan plan) {
+        return store(owner, videoId, analysisKey, null, plan);
+    }
+
+    /** The plan stored under {@code key} (an execution's plan, as it ran). */
+    public Plan plan(String key) {
+        return readPlan(key);
+    }
+
     public StoredPlan find(Principal owner, String planId) {
         return database.query(c -> Rows.one(c, "SELECT * FROM plans WHERE id = ? AND owner = ?",
                         row -> new StoredPlan(row.getString("id"), row.getString("owner"), row.getString("video_id"),
