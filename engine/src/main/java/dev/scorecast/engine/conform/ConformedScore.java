@@ -52,6 +52,15 @@ public final class ConformedScore {
         Score fresh = new Composer().compose(composable(plan), speech);
         List<Kept> kept = kept(plan);
         List<Double> newHits = newHits(plan, source, kept);
+        // Where kept music starts after other music, the music before it clears the way as before any
+        // struck cut, even where the source strikes the same moment itself.
+        List<Double> clears = new ArrayList<>(newHits);
+        for (int i = 0; i < kept.size(); i++) {
+            boolean joined = i > 0 && kept.get(i - 1).continues() && Math.abs(kept.get(i - 1).end() - kept.get(i).start()) < 1e-6;
+            if (!joined && kept.get(i).start() > 0) {
+                clears.add(kept.get(i).start());
+            }
+        }
         List<Double> allHits = new ArrayList<>(fresh.accents().stream().map(Score.Accent::time).toList());
         for (int i = 1; i < plan.sections().size(); i++) {
             allHits.add(plan.sections().get(i).start());
@@ -89,7 +98,7 @@ public final class ConformedScore {
                 }
             }
             if (CLEARS_BEFORE_HITS.contains(group)) {
-                clearBefore(notes, newHits);
+                clearBefore(notes, clears);
             }
             notes.removeIf(n -> n.start() >= plan.duration());
             notes.sort(Comparator.comparingDouble(Note::start).thenComparingInt(Note::pitch));
