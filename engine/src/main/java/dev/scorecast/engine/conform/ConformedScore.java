@@ -37,6 +37,10 @@ public final class ConformedScore {
     static final double CLEAR_BEFORE_HIT_SECONDS = 0.2;
     /** Notes struck this close to a new cut are the new composition's hit on it. */
     private static final double ON_HIT_SECONDS = 0.001;
+    /** The groups that strike a new cut inside kept music. */
+    private static final Set<InstrumentGroup> STRIKES_INSIDE_KEPT = EnumSet.of(InstrumentGroup.BEATS, InstrumentGroup.FX);
+    /** General MIDI crash, china, splash and second crash cymbals: they ring for seconds. */
+    private static final Set<Integer> CYMBALS = Set.of(49, 52, 55, 57);
     private static final Set<InstrumentGroup> CLEARS_BEFORE_HITS = EnumSet.of(InstrumentGroup.BEATS, InstrumentGroup.BASS,
             InstrumentGroup.HARMONY, InstrumentGroup.PADS, InstrumentGroup.TOPS, InstrumentGroup.MELODY);
 
@@ -75,22 +79,43 @@ public final class ConformedScore {
                 continue;
             }
             List<Note> notes = new ArrayList<>();
+            List<Note> strikes = new ArrayList<>();
             if (f != null) {
                 for (Note n : f.notes()) {
                     Kept in = at(kept, n.start());
-                    if (in == null || newHits.stream().anyMatch(h -> Math.abs(n.start() - h) < ON_HIT_SECONDS && in.contains(h))) {
+                    // A new cut inside kept music is struck by the drums and the effects alone: a ringing
+                    // cymbal, a bass note or a chord stab there would cover seconds of the kept music.
+                    boolean strike = in != null && STRIKES_INSIDE_KEPT.contains(group) && !(f.drums() && CYMBALS.contains(n.pitch()))
+                            && newHits.stream().anyMatch(h -> Math.abs(n.start() - h) < ON_HIT_SECONDS && in.contains(h));
+                    if (in == null || strike) {
                         notes.add(n);
+                    }
+                    if (strike) {
+                        strikes.add(n);
                     }
                 }
             }
             if (s != null) {
-                for (Kept k : kept) {
+                for (int ki = 0; ki < kept.size(); ki++) {
+                    Kept k = kept.get(ki);
+                    boolean joined = ki > 0 && kept.get(ki - 1).continues();
+                    if (!joined && !s.drums()) {
+                        // What the source still holds where the kept music begins (a pad's chord, a long
+                        // bass note) sounds again from the join, for what is left of it, so the kept shot
+                        // does not open on a hole until the next chord.
+                        for (Note n : s.notes()) {
+                            if (n.start() < k.sourceStart() - 1e-9 && n.end() > k.sourceStart() + 0.05) {
+                                double end = Math.min(n.end(), k.sourceEnd());
+                                notes.add(new Note(k.start(), end - k.sourceStart(), n.pitch(), n.velocity()));
+                            }
+                        }
+                    }
                     for (Note n : s.notes()) {
                         if (n.start() >= k.sourceStart() - 1e-9 && n.start() < k.sourceEnd() - 1e-9) {
                             double start = n.start() + k.shift();
                             // A note that would ring on into music of another origin is let go at the join.
                             double end = Math.min(n.end() + k.shift(), k.continues() ? n.end() + k.shift() : k.end());
-                            if (end - start >= 0.01 && notes.stream().noneMatch(o -> o.pitch() == n.pitch() && Math.abs(o.start() - start) < 0.005)) {
+                            if (end - start >= 0.01 && strikes.stream().noneMatch(o -> o.pitch() == n.pitch() && Math.abs(o.start() - start) < 0.005)) {
                                 notes.add(new Note(start, end - start, n.pitch(), n.velocity()));
                             }
                         }
