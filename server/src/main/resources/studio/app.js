@@ -6,6 +6,7 @@ import { uploadVideo } from './upload.js';
 import { Timeline } from './timeline.js';
 import { PlanEditor } from './plan-editor.js';
 import { LivePanel } from './live-panel.js';
+import { RecutPanel } from './recut-panel.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,6 +15,7 @@ const metrics = { live: [] };
 window.scorecastStudio = { metrics, state };
 
 const timeline = new Timeline($('timeline'), $('timeline-tip'), $('timeline-readout'));
+const recut = new RecutPanel();
 const editor = new PlanEditor($('plan-editor'), $('plan-error'), (plan) => timeline.setPlan(plan));
 
 function mb(bytes) {
@@ -78,6 +80,7 @@ document.querySelectorAll('.tab').forEach((tab) => tab.addEventListener('click',
     $(t.dataset.panel).hidden = !on;
   });
   if (tab.dataset.panel === 'library-panel') loadLibrary();
+  if (tab.dataset.panel === 'recut-panel') recut.load().catch((e) => { $('recut-error').textContent = message(e); });
   if (tab.dataset.panel === 'live-panel') live.showPanel();
 }));
 
@@ -249,7 +252,9 @@ async function execute(planId, plan) {
 }
 
 const DOWNLOADS = { video: 'Video (MP4)', audio_wav: 'Soundtrack (WAV)', audio_mp3: 'Soundtrack (MP3)', stems: 'Stems (ZIP)',
-  midi: 'MIDI', plan: 'Plan (JSON)', analysis: 'Analysis (JSON)', results: 'Results (JSON)' };
+  midi: 'MIDI', plan: 'Plan (JSON)', analysis: 'Analysis (JSON)', results: 'Results (JSON)',
+  fcpxml: 'Timeline for Final Cut Pro and Resolve (FCPXML)', otio: 'Timeline (OpenTimelineIO)',
+  cue_sheet_csv: 'Cue sheet (CSV)', cue_sheet_json: 'Cue sheet (JSON)' };
 
 async function showResult(status, plan) {
   $('result').hidden = false;
