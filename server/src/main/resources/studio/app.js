@@ -7,6 +7,7 @@ import { Timeline } from './timeline.js';
 import { PlanEditor } from './plan-editor.js';
 import { LivePanel } from './live-panel.js';
 import { RecutPanel } from './recut-panel.js';
+import { MarkersPanel } from './markers-panel.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,6 +17,7 @@ window.scorecastStudio = { metrics, state };
 
 const timeline = new Timeline($('timeline'), $('timeline-tip'), $('timeline-readout'));
 const recut = new RecutPanel();
+const markers = new MarkersPanel(timeline);
 const editor = new PlanEditor($('plan-editor'), $('plan-error'), (plan) => timeline.setPlan(plan));
 
 function mb(bytes) {
@@ -168,6 +170,7 @@ async function analyse(videoId) {
 
 function showAnalysis(analysis) {
   state.analysis = analysis;
+  markers.reset(analysis.video.fps);
   const cuts = analysis.cuts.length;
   $('analysis-status').textContent = `Analysis finished: ${cuts} transition${cuts === 1 ? '' : 's'}, ${analysis.scenes.length} scenes, `
     + `suggested ${analysis.suggestions.genre} at ${analysis.suggestions.tempo} bpm.`;
@@ -201,6 +204,7 @@ $('plan-options').addEventListener('submit', async (e) => {
   const original = $('opt-original').value;
   if (original !== 'none') body[original] = true;
   if ($('opt-no-ducking').checked) body.no_ducking = true;
+  if (markers.value().length) body.markers = markers.value();
   $('plan-status').textContent = 'Planning…';
   try {
     const generated = await post('/sync/generate', body);

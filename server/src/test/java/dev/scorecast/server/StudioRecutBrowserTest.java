@@ -25,6 +25,8 @@ import org.openqa.selenium.bidi.module.LogInspector;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.support.ui.Select;
 
 /**
  * The studio's Re-cut panel in Debian's Chromium (issue 27), as StudioBrowserTest drives the rest of
@@ -78,6 +80,30 @@ class StudioRecutBrowserTest {
                 byId(driver, "api-key").sendKeys(server.aliceKey);
                 byId(driver, "sign-in").click();
                 await(() -> !byId(driver, "tab-recut").getRect().getDimension().equals(new org.openqa.selenium.Dimension(0, 0)), 20);
+                // Markers: the first cut's analysis reopened, two markers added by clicking the timeline, one
+                // changed to a drop, one deleted, a third added; generate writes them into the plan.
+                byId(driver, "tab-library").click();
+                await(() -> byId(driver, "library-open-analysis").isDisplayed(), 20);
+                byId(driver, "library-open-analysis").click();
+                await(() -> byId(driver, "analysis-status").getText().startsWith("Analysis finished"), 20);
+                WebElement timeline = byId(driver, "timeline");
+                int width = timeline.getRect().getWidth();
+                new Actions(driver).moveToElement(timeline, -width / 2 + width / 6, 0).click().perform();
+                new Actions(driver).moveToElement(timeline, width / 6, 0).click().perform();
+                await(() -> driver.findElements(By.cssSelector("[data-testid=marker]")).size() == 2, 5);
+                new Select(driver.findElements(By.cssSelector("[data-testid=marker] select")).getFirst()).selectByValue("drop");
+                driver.findElements(By.cssSelector("[data-testid=marker] button")).getLast().click();
+                await(() -> driver.findElements(By.cssSelector("[data-testid=marker]")).size() == 1, 5);
+                new Select(byId(driver, "marker-kind")).selectByValue("hit");
+                new Actions(driver).moveToElement(timeline, width / 3, 0).click().perform();
+                await(() -> byId(driver, "markers-count").getText().startsWith("2 markers"), 5);
+                byId(driver, "generate").click();
+                await(() -> byId(driver, "plan-status").getText().startsWith("Plan "), 30);
+                Object kinds = ((JavascriptExecutor) driver).executeScript(
+                        "return window.scorecastStudio.state.plan.markers.map(m => m.kind + '@' + m.time.toFixed(1)).join(',')");
+                assertEquals("drop@2.0,hit@10.0", kinds, "the markers the plan was written to");
+                ((JavascriptExecutor) driver).executeScript("document.getElementById('markers-list').scrollIntoView()");
+                Files.write(shots.resolve("markers.png"), driver.getScreenshotAs(OutputType.BYTES));
                 byId(driver, "tab-recut").click();
                 await(() -> !driver.findElements(By.cssSelector("#recut-execution option")).isEmpty(), 20);
                 byId(driver, "recut-file").sendKeys(recut.toAbsolutePath().toString());
