@@ -17,7 +17,7 @@ window.scorecastStudio = { metrics, state };
 
 const timeline = new Timeline($('timeline'), $('timeline-tip'), $('timeline-readout'));
 const recut = new RecutPanel();
-const markers = new MarkersPanel(timeline);
+const markers = new MarkersPanel(timeline, () => state.analysisId);
 const editor = new PlanEditor($('plan-editor'), $('plan-error'), (plan) => timeline.setPlan(plan));
 
 function mb(bytes) {

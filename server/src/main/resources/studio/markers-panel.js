@@ -2,14 +2,27 @@
 // one of the chosen kind, move it by its time, change its kind, delete it; generate sends them as
 // `markers` (docs/EDITING.md, "The editor's markers"), and the API's 422 names the one it cannot honour.
 
+import { message, post } from './api.js';
+
 const $ = (id) => document.getElementById(id);
 export const KINDS = ['hit', 'swell', 'stop', 'start', 'drop', 'mute_until', 'resume'];
 
 export class MarkersPanel {
-  constructor(timeline) {
+  constructor(timeline, analysisId) {
     this.timeline = timeline;
+    this.analysisId = analysisId;
     this.markers = [];
     this.fps = 25;
+    $('markers-file').addEventListener('change', (e) => {
+      if (e.target.files[0]) this.importFile(e.target.files[0]);
+      e.target.value = '';
+    });
+    const zone = $('markers-card');
+    zone.addEventListener('dragover', (e) => e.preventDefault());
+    zone.addEventListener('drop', (e) => {
+      e.preventDefault();
+      if (e.dataTransfer.files[0]) this.importFile(e.dataTransfer.files[0]);
+    });
     timeline.onPick = (t) => this.add(t, $('marker-kind').value);
     $('markers-clear').addEventListener('click', () => { this.markers = []; this.render(); });
   }
@@ -19,6 +32,24 @@ export class MarkersPanel {
     this.fps = fps > 0 ? fps : 25;
     this.markers = [];
     this.render();
+  }
+
+  /** An EDL, FCPXML or Premiere marker list, read by the server for this video; its markers join the list. */
+  async importFile(file) {
+    $('markers-error').textContent = '';
+    try {
+      const data = await new Promise((resolve, reject) => {
+        const reader = new FileReader();
+        reader.onload = () => resolve(reader.result);
+        reader.onerror = () => reject(reader.error);
+        reader.readAsDataURL(file);
+      });
+      const read = await post('/sync/read_markers', { analysis_id: this.analysisId(), markers_file: data });
+      for (const m of read.markers) this.markers.push({ time: m.time, kind: m.kind });
+      this.render();
+    } catch (e) {
+      $('markers-error').textContent = `${file.name}: ${message(e)}`;
+    }
   }
 
   add(time, kind) {

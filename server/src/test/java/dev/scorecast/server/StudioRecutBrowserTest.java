@@ -32,7 +32,9 @@ import org.openqa.selenium.support.ui.Select;
  * The studio's Re-cut panel in Debian's Chromium (issue 27), as StudioBrowserTest drives the rest of
  * the page: an earlier result made through the API (a 12 s cut of three shots), then through the page
  * the new cut (the first shot, a new one, the third, and the second trimmed) is chosen, matched and
- * shown span by span in its colours, scored, and each changed cut offered old against new. No console
+ * shown span by span in its colours, scored, and each changed cut offered old against new. Before that,
+ * the Markers card: markers added by clicking the timeline, changed, deleted, read from a Premiere
+ * marker list (a broken one refused naming its line), and written into the generated plan. No console
  * errors. Screenshots land in target/studio-screenshots (docs/editing/ keeps copies).
  */
 class StudioRecutBrowserTest {
@@ -71,7 +73,8 @@ class StudioRecutBrowserTest {
             List<String> errors = new CopyOnWriteArrayList<>();
             try (LogInspector log = new LogInspector(driver)) {
                 log.onConsoleEntry(e -> {
-                    if (e.getLevel() == LogLevel.ERROR) {
+                    // Chromium's "Failed to load resource" line is the refused marker file's 422, asked for below.
+                    if (e.getLevel() == LogLevel.ERROR && !String.valueOf(e.getText()).startsWith("Failed to load resource")) {
                         errors.add(e.getText());
                     }
                 });
@@ -97,11 +100,19 @@ class StudioRecutBrowserTest {
                 new Select(byId(driver, "marker-kind")).selectByValue("hit");
                 new Actions(driver).moveToElement(timeline, width / 3, 0).click().perform();
                 await(() -> byId(driver, "markers-count").getText().startsWith("2 markers"), 5);
+                // A broken Premiere list is refused naming its line; a good one adds its swell at 6 s.
+                Path broken = Files.writeString(data.resolve("broken.csv"), "Marker Name,In\n\"hit,00:00:01:00\n");
+                byId(driver, "markers-file").sendKeys(broken.toAbsolutePath().toString());
+                await(() -> byId(driver, "markers-error").getText().contains("line 2"), 10);
+                Path premiere = Files.writeString(data.resolve("markers.csv"), "Marker Name,Description,In,Out,Duration,Marker Type\n"
+                        + "Swell,into the reveal,00:00:06:00,00:00:06:00,00:00:00:00,Comment\n");
+                byId(driver, "markers-file").sendKeys(premiere.toAbsolutePath().toString());
+                await(() -> byId(driver, "markers-count").getText().startsWith("3 markers"), 10);
                 byId(driver, "generate").click();
                 await(() -> byId(driver, "plan-status").getText().startsWith("Plan "), 30);
                 Object kinds = ((JavascriptExecutor) driver).executeScript(
                         "return window.scorecastStudio.state.plan.markers.map(m => m.kind + '@' + m.time.toFixed(1)).join(',')");
-                assertEquals("drop@2.0,hit@10.0", kinds, "the markers the plan was written to");
+                assertEquals("drop@2.0,swell@6.0,hit@10.0", kinds, "the markers the plan was written to");
                 ((JavascriptExecutor) driver).executeScript("document.getElementById('markers-list').scrollIntoView()");
                 Files.write(shots.resolve("markers.png"), driver.getScreenshotAs(OutputType.BYTES));
                 byId(driver, "tab-recut").click();

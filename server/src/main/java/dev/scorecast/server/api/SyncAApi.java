@@ -70,6 +70,7 @@ public final class SyncAApi {
         routes.post("/sync/generate", this::generate);
         routes.post("/sync/execute", this::execute);
         routes.post("/sync/conform", this::conform);
+        routes.post("/sync/read_markers", this::readMarkers);
         routes.post("/sync/status", this::status);
     }
 
@@ -94,6 +95,28 @@ public final class SyncAApi {
         fields.check();
         ConformService.Result result = conforms.conform(Authenticator.principal(ctx), analysisId, executionId);
         ctx.json(new Conformed(result.plan().id(), scoring.planNode(result.plan().plan(), requests.mapper()), ConformReport.of(result.spans())));
+    }
+
+    /**
+     * The markers of an editor's marker file (EDL, FCPXML, Premiere CSV; base64 in JSON), read for the
+     * video of {@code analysis_id}: the studio shows them to edit before generate. A file that cannot
+     * be read is 422 naming the line.
+     */
+    private void readMarkers(Context ctx) {
+        JsonFields fields = requests.body(ctx);
+        String analysisId = fields.requiredString("analysis_id");
+        String encoded = fields.requiredString("markers_file");
+        byte[] file = null;
+        if (encoded != null) {
+            try {
+                file = java.util.Base64.getDecoder().decode(encoded.replaceFirst("^data:[^,]*,", ""));
+            } catch (IllegalArgumentException e) {
+                fields.problem("markers_file", "markers_file must be the file's bytes in base64 (a data: URL is accepted too).");
+            }
+        }
+        fields.check();
+        var read = plans.readMarkers(Authenticator.principal(ctx), analysisId, file);
+        ctx.json(java.util.Map.of("markers", read.stream().map(m -> java.util.Map.of("time", m.time(), "kind", m.kind().wire())).toList()));
     }
 
     /** Runs the stored plan, or the edited copy the client sends as {@code plan} (validated against the video). */
