@@ -136,19 +136,26 @@ export class RecutPanel {
   /** The new cut along time: each span in its kind's colour, removed spans marked where they were. */
   draw() {
     const canvas = $('recut-timeline');
+    // Drawn at the canvas's own size on screen, in device pixels, so the text is not stretched.
+    const ratio = window.devicePixelRatio || 1;
+    const w = canvas.clientWidth || 600;
+    if (canvas.width !== Math.round(w * ratio)) {
+      canvas.width = Math.round(w * ratio);
+      canvas.height = Math.round(150 * ratio);
+    }
     const ctx = canvas.getContext('2d');
-    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.clearRect(0, 0, w, 150);
     if (!this.conform || !this.plan) return;
-    const w = canvas.width;
     const duration = this.plan.duration;
     const x = (t) => (t / duration) * w;
-    ctx.font = '20px system-ui, sans-serif';
+    ctx.font = '13px system-ui, sans-serif';
     for (const span of this.conform.spans) {
       if (span.new_start === null || span.new_start === undefined) continue;
       ctx.fillStyle = KIND_COLORS[span.kind] || '#b5bcc9';
       ctx.fillRect(x(span.new_start), 20, x(span.new_end) - x(span.new_start) - 2, 70);
       ctx.fillStyle = '#ffffff';
-      ctx.fillText(span.kind, x(span.new_start) + 8, 62);
+      ctx.fillText(span.kind, x(span.new_start) + 6, 58);
     }
     ctx.fillStyle = '#1d2330';
     for (const s of this.plan.sections) {
@@ -156,7 +163,7 @@ export class RecutPanel {
       ctx.fillText(s.origin ? 'kept music' : 'new music', x(s.start) + 6, 112);
     }
     for (let t = 0; t <= duration; t += Math.max(1, Math.round(duration / 10))) {
-      ctx.fillText(`${t} s`, Math.min(x(t), w - 50), 140);
+      ctx.fillText(`${t} s`, Math.min(x(t) + 2, w - 30), 140);
     }
     const kinds = this.conform.spans.map((s) => s.kind).join(', ');
     canvas.setAttribute('aria-label', `The new cut, ${duration.toFixed(1)} s: ${kinds}`);

@@ -21,7 +21,7 @@ import java.util.List;
  * one of its own bar lines;
  * <li>every cut of the new video is struck: a section's hit where it starts, an accent inside;
  * <li>the music ends on the last frame: on the old music's own ending when the last shot keeps it,
- * else on a new closing section of at least two bars.
+ * else on a new closing section of two bars (one where the shot leaves no room for two).
  * </ul>
  * Pure: plans and matches in, a plan and its report out.
  */
@@ -174,13 +174,16 @@ public final class Conformer {
         }
         Section s = sectionAt(old, last.end() - last.shift() - SAME);
         double barSeconds = s.beatsPerBar() * 60.0 / s.tempo();
-        double bar = barLineBefore(old, duration - 2 * barSeconds - last.shift() + SAME) + last.shift();
-        if (bar - last.start() >= MIN_SECONDS) {
-            pieces.set(pieces.size() - 1, new Piece(last.start(), bar, true, last.shift()));
-            pieces.add(new Piece(bar, duration, false, 0));
-        } else {
-            pieces.set(pieces.size() - 1, new Piece(last.start(), last.end(), false, 0));
+        // Two closing bars (the cadence's approach and its tonic) where the shot leaves them, else one.
+        for (int closing = 2; closing >= 1; closing--) {
+            double bar = barLineBefore(old, duration - closing * barSeconds - last.shift() + SAME) + last.shift();
+            if (bar - last.start() >= MIN_SECONDS && duration - bar >= MIN_SECONDS) {
+                pieces.set(pieces.size() - 1, new Piece(last.start(), bar, true, last.shift()));
+                pieces.add(new Piece(bar, duration, false, 0));
+                return mergeFresh(pieces);
+            }
         }
+        pieces.set(pieces.size() - 1, new Piece(last.start(), last.end(), false, 0));
         return mergeFresh(pieces);
     }
 
@@ -268,7 +271,7 @@ public final class Conformer {
     static List<Section> fresh(Section ref, Piece p, List<Double> newCuts, int firstIndex, boolean closing) {
         int beats = ref.beatsPerBar();
         double length = p.length();
-        int bars = Math.max(closing ? 2 : 1, (int) Math.round(length / (beats * 60.0 / ref.tempo())));
+        int bars = Math.max(1, (int) Math.round(length / (beats * 60.0 / ref.tempo())));
         while (bars > 1 && bars * beats * 60.0 / length > 240) {
             bars--;
         }
