@@ -113,7 +113,7 @@ class StudioRecutBrowserTest {
                 Object kinds = ((JavascriptExecutor) driver).executeScript(
                         "return window.scorecastStudio.state.plan.markers.map(m => m.kind + '@' + m.time.toFixed(1)).join(',')");
                 assertEquals("drop@2.0,swell@6.0,hit@10.0", kinds, "the markers the plan was written to");
-                ((JavascriptExecutor) driver).executeScript("document.getElementById('markers-list').scrollIntoView()");
+                ((JavascriptExecutor) driver).executeScript("document.getElementById('timeline').scrollIntoView()");
                 Files.write(shots.resolve("markers.png"), driver.getScreenshotAs(OutputType.BYTES));
                 byId(driver, "tab-recut").click();
                 await(() -> !driver.findElements(By.cssSelector("#recut-execution option")).isEmpty(), 20);
