@@ -6,6 +6,8 @@ import { uploadVideo } from './upload.js';
 import { Timeline } from './timeline.js';
 import { PlanEditor } from './plan-editor.js';
 import { LivePanel } from './live-panel.js';
+import { RecutPanel } from './recut-panel.js';
+import { MarkersPanel } from './markers-panel.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,6 +16,8 @@ const metrics = { live: [] };
 window.scorecastStudio = { metrics, state };
 
 const timeline = new Timeline($('timeline'), $('timeline-tip'), $('timeline-readout'));
+const recut = new RecutPanel();
+const markers = new MarkersPanel(timeline, () => state.analysisId);
 const editor = new PlanEditor($('plan-editor'), $('plan-error'), (plan) => timeline.setPlan(plan));
 
 function mb(bytes) {
@@ -78,6 +82,7 @@ document.querySelectorAll('.tab').forEach((tab) => tab.addEventListener('click',
     $(t.dataset.panel).hidden = !on;
   });
   if (tab.dataset.panel === 'library-panel') loadLibrary();
+  if (tab.dataset.panel === 'recut-panel') recut.load().catch((e) => { $('recut-error').textContent = message(e); });
   if (tab.dataset.panel === 'live-panel') live.showPanel();
 }));
 
@@ -165,6 +170,7 @@ async function analyse(videoId) {
 
 function showAnalysis(analysis) {
   state.analysis = analysis;
+  markers.reset(analysis.video.fps);
   const cuts = analysis.cuts.length;
   $('analysis-status').textContent = `Analysis finished: ${cuts} transition${cuts === 1 ? '' : 's'}, ${analysis.scenes.length} scenes, `
     + `suggested ${analysis.suggestions.genre} at ${analysis.suggestions.tempo} bpm.`;
@@ -198,6 +204,7 @@ $('plan-options').addEventListener('submit', async (e) => {
   const original = $('opt-original').value;
   if (original !== 'none') body[original] = true;
   if ($('opt-no-ducking').checked) body.no_ducking = true;
+  if (markers.value().length) body.markers = markers.value();
   $('plan-status').textContent = 'Planning…';
   try {
     const generated = await post('/sync/generate', body);
@@ -249,7 +256,9 @@ async function execute(planId, plan) {
 }
 
 const DOWNLOADS = { video: 'Video (MP4)', audio_wav: 'Soundtrack (WAV)', audio_mp3: 'Soundtrack (MP3)', stems: 'Stems (ZIP)',
-  midi: 'MIDI', plan: 'Plan (JSON)', analysis: 'Analysis (JSON)', results: 'Results (JSON)' };
+  midi: 'MIDI', plan: 'Plan (JSON)', analysis: 'Analysis (JSON)', results: 'Results (JSON)',
+  fcpxml: 'Timeline for Final Cut Pro and Resolve (FCPXML)', otio: 'Timeline (OpenTimelineIO)',
+  cue_sheet_csv: 'Cue sheet (CSV)', cue_sheet_json: 'Cue sheet (JSON)' };
 
 async function showResult(status, plan) {
   $('result').hidden = false;

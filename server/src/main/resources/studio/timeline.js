@@ -16,7 +16,15 @@ export class Timeline {
     this.plan = null;
     this.thumbs = [];
     this.cursor = null;
+    this.markers = [];
+    this.onPick = null;
     canvas.addEventListener('mousemove', (e) => this.hover(e));
+    // A click picks a moment (the Markers card adds a marker there).
+    canvas.addEventListener('click', (e) => {
+      if (!this.analysis || !this.onPick) return;
+      const rect = this.canvas.getBoundingClientRect();
+      this.onPick(Math.max(0, Math.min(this.duration, (e.clientX - rect.left) / rect.width * this.duration)));
+    });
     canvas.addEventListener('mouseleave', () => { this.tip.hidden = true; this.cursor = null; this.draw(); });
     canvas.addEventListener('keydown', (e) => this.key(e));
     new ResizeObserver(() => this.draw()).observe(canvas);
@@ -42,6 +50,11 @@ export class Timeline {
     this.thumbs = [];
     this.cursor = null;
     this.canvas.setAttribute('aria-label', 'Analysis timeline: no analysis yet');
+    this.draw();
+  }
+
+  setMarkers(markers) {
+    this.markers = markers;
     this.draw();
   }
 
@@ -195,6 +208,14 @@ export class Timeline {
       g.setLineDash([3, 3]);
       g.beginPath(); g.moveTo(x + 0.5, 0); g.lineTo(x + 0.5, ROWS.sections[1]); g.stroke();
       g.setLineDash([]);
+    }
+    // The editor's markers (the Markers card), blue, each with its kind.
+    g.font = '11px system-ui, sans-serif';
+    for (const m of this.markers) {
+      const x = this.x(m.time, width);
+      g.fillStyle = '#1b4fd8';
+      g.fillRect(x - 1, ROWS.thumbs[0], 3, ROWS.sections[1] - ROWS.thumbs[0]);
+      g.fillText(m.kind, Math.min(x + 3, width - 60), ROWS.sections[0] + 12);
     }
   }
 

@@ -22,6 +22,7 @@ import dev.scorecast.server.jobs.JobMemory;
 import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.execution.LazySoundBank;
 import dev.scorecast.server.execution.PlanService;
+import dev.scorecast.server.execution.ConformService;
 import dev.scorecast.server.execution.PlanningPool;
 import dev.scorecast.server.api.Authenticator;
 import dev.scorecast.server.api.OpenApiDocument;
@@ -339,7 +340,8 @@ public final class ScorecastServer implements AutoCloseable {
                         memory.release(buffered);
                     }
                 });
-                new SyncAApi(uploads, analyses, plans, executions, genres, requests, config.uploads().maxChunkBytes(), eventLinks)
+                new SyncAApi(uploads, analyses, plans, executions, genres, requests, config.uploads().maxChunkBytes(), eventLinks,
+                        new ConformService(analyses, executions, plans, uploads, blobs, genres))
                         .register(javalin.routes);
                 eventStreams.register(javalin.routes);
                 new WebhooksApi(webhooks, requests, config.webhooks().maxPerUser()).register(javalin.routes);

@@ -4,7 +4,7 @@ import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.io.Directories;
 import dev.scorecast.engine.io.Json;
-import dev.scorecast.engine.music.Composer;
+import dev.scorecast.engine.conform.ConformedScore;
 import dev.scorecast.engine.music.MidiWriter;
 import dev.scorecast.engine.music.Score;
 import dev.scorecast.engine.core.InstrumentGroup;
@@ -146,7 +146,8 @@ public final class Execution {
             Voicing.Voiceover voiceover = voicing.speak(plan, work.resolve(VOICEOVER_WAV), f -> timer.within(Stage.COMPOSE, 0.8 * f));
             List<Span> speech = Voicing.speech(plan, in.analysis(), voiceover);
             timer.within(Stage.COMPOSE, 0.8);
-            Score score = new Composer().compose(plan, speech);
+            // A conformed plan (issue 27) plays its kept sections from the earlier cut's own score.
+            Score score = ConformedScore.compose(plan, speech);
             timer.within(Stage.COMPOSE, 1);
 
             timer.start(Stage.RENDER);
@@ -175,7 +176,7 @@ public final class Execution {
             try {
                 timer.start(Stage.MASTER);
                 var settings = mixSettings(plan, in.originalAudioWav(), voiceover.track(), speech)
-                        .withProduction(ProductionCatalog.builtIn().forGenre(plan.genre()), score.tempoMap().getFirst().bpm())
+                        .withProduction(ProductionCatalog.builtIn().forGenre(plan.genre()), productionTempo(plan, score))
                         .withCeiling(Delivery.CEILING_DBTP);
                 // The mix's first two passes are about half the stage; the last, with the encoders, the rest.
                 try (Mixer.Mixdown mix = Mixer.mixdown(stems, settings, master, f -> timer.within(Stage.MASTER, MIXDOWN_SHARE * f),
@@ -386,5 +387,17 @@ public final class Execution {
             }
         }
         return names;
+    }
+
+    /**
+     * The tempo the genre's production chain times its echoes to: the first section's, and for a
+     * conformed plan the first cut's, so a kept span echoes as it did (issue 27).
+     */
+    static double productionTempo(Plan plan, Score score) {
+        Plan first = plan;
+        while (first.source() != null) {
+            first = first.source();
+        }
+        return first == plan || first.sections().isEmpty() ? score.tempoMap().getFirst().bpm() : first.sections().getFirst().tempo();
     }
 }

@@ -107,7 +107,14 @@ public final class PlanValidator {
             section(sections.get(i), "sections[" + i + "]", i, previous, i == sections.size() - 1, videoDurationSeconds, genres, genreIds,
                     problems);
         }
+        for (int i = 0; plan.source() == null && i < sections.size(); i++) {
+            if (sections.get(i).origin() != null) {
+                problems.add(new FieldProblem("sections[" + i + "].origin", "the section has an origin but the plan has no source;"
+                        + " send the plan /sync/conform answered whole, or remove the origin to compose the section afresh"));
+            }
+        }
         TextBudget.check(plan, videoDurationSeconds, problems);
+        Plan source = plan.source() == null ? null : source(plan, genres, problems);
         if (!problems.isEmpty()) {
             throw InvalidParameter.of(problems);
         }
@@ -118,7 +125,47 @@ public final class PlanValidator {
             normalised.add(s.withIndexAndResidual(i, residual));
         }
         return new Plan(plan.version(), plan.id(), plan.seed(), plan.genre(), plan.duration(),
-                plan.options() == null ? PlanOptions.DEFAULT : plan.options(), master, normalised, plan.markers());
+                plan.options() == null ? PlanOptions.DEFAULT : plan.options(), master, normalised, plan.markers(), source);
+    }
+
+    /** How many earlier cuts a conformed plan may reach back through (each conform nests the plan before). */
+    static final int MAX_SOURCE_DEPTH = 8;
+
+    /**
+     * A conformed plan's {@code source} (issue 27): itself a valid plan, not nested past
+     * {@link #MAX_SOURCE_DEPTH}, and every section's origin inside it. Answers the source normalised.
+     */
+    private static Plan source(Plan plan, GenreCatalog genres, List<FieldProblem> problems) {
+        int depth = 0;
+        for (Plan p = plan.source(); p != null; p = p.source()) {
+            if (++depth > MAX_SOURCE_DEPTH) {
+                problems.add(new FieldProblem("source", "source nests " + depth + " earlier plans; at most " + MAX_SOURCE_DEPTH
+                        + " are kept: generate a fresh plan for this cut"));
+                return null;
+            }
+        }
+        Plan source;
+        try {
+            source = validate(plan.source(), plan.source().duration(), genres);
+        } catch (InvalidParameter e) {
+            for (FieldProblem p : e.problems()) {
+                problems.add(new FieldProblem("source." + p.field(), p.message()));
+            }
+            return null;
+        }
+        for (int i = 0; i < plan.sections().size(); i++) {
+            Section.Origin origin = plan.sections().get(i).origin();
+            if (origin == null) {
+                continue;
+            }
+            double length = plan.sections().get(i).durationSeconds();
+            if (!(origin.sourceStart() >= 0 && origin.sourceStart() + length <= source.duration() + FRAME_TOLERANCE_SECONDS)) {
+                problems.add(new FieldProblem("sections[" + i + "].origin.source_start", "source_start " + num(origin.sourceStart())
+                        + " with the section's " + num(round3(length)) + " s lies outside the source plan (0 to " + num(source.duration())
+                        + " s); keep the origin /sync/conform wrote, or remove it to compose the section afresh"));
+            }
+        }
+        return source;
     }
 
     private static void section(Section s, String at, int i, Section previous, boolean last, double videoEnd, GenreCatalog genres,
@@ -160,7 +207,8 @@ public final class PlanValidator {
         }
         if (s.bars() < 1) {
             problems.add(new FieldProblem(at + ".bars", "bars must be at least 1, not " + s.bars()));
-        } else if (timesOk && tempoOk && meterOk) {
+        } else if (timesOk && tempoOk && meterOk && s.origin() == null) {
+            // A section with an origin plays the source's bars where they fall (Section.Origin).
             double miss = s.durationSeconds() - s.barsSeconds();
             if (Math.abs(miss) > BAR_TOLERANCE_SECONDS) {
                 double fitting = s.bars() * s.beatsPerBar() * 60.0 / s.durationSeconds();

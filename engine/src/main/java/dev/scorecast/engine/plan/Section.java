@@ -34,7 +34,8 @@ public record Section(
         String lyrics,
         List<VoiceoverLine> voiceover,
         List<Hit> accents,
-        List<Double> barIntensity) {
+        List<Double> barIntensity,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Origin origin) {
 
     public Section {
         progression = progression == null ? List.of() : List.copyOf(progression);
@@ -42,6 +43,14 @@ public record Section(
         voiceover = voiceover == null ? List.of() : List.copyOf(voiceover);
         accents = accents == null ? List.of() : List.copyOf(accents);
         barIntensity = barIntensity == null ? List.of() : List.copyOf(barIntensity);
+    }
+
+    /** A section composed for this plan (no origin in an earlier cut's music). */
+    public Section(int index, double start, double end, String label, double tempo, String meter, int bars, double residual,
+                   String key, String mode, double intensity, List<String> progression, Map<String, Instrument> instruments,
+                   Hit hit, String lyrics, List<VoiceoverLine> voiceover, List<Hit> accents, List<Double> barIntensity) {
+        this(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, instruments, hit, lyrics,
+                voiceover, accents, barIntensity, null);
     }
 
     /** A section whose bars all play at its intensity. */
@@ -80,19 +89,19 @@ public record Section(
     /** This section renumbered and with its residual recomputed from its tempo, meter and bars. */
     public Section withIndexAndResidual(int index, double residual) {
         return new Section(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, instruments, hit,
-                lyrics, voiceover, accents, barIntensity);
+                lyrics, voiceover, accents, barIntensity, origin);
     }
 
     /** This section singing {@code newLyrics} with {@code newInstruments} (the vocals group among them). */
     public Section withVocals(Map<String, Instrument> newInstruments, String newLyrics) {
         return new Section(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, newInstruments, hit,
-                newLyrics, voiceover, accents, barIntensity);
+                newLyrics, voiceover, accents, barIntensity, origin);
     }
 
     /** This section with {@code lines} spoken over it. */
     public Section withVoiceover(List<VoiceoverLine> lines) {
         return new Section(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, instruments, hit,
-                lyrics, lines, accents, barIntensity);
+                lyrics, lines, accents, barIntensity, origin);
     }
 
     public double durationSeconds() {
@@ -121,6 +130,16 @@ public record Section(
     /** An accent at {@code time}: "impact", "crash", "drop", "swell" or "cadence" (the final one). */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Hit(double time, String kind) {}
+
+    /**
+     * Where a section of a conformed plan (issue 27) takes its music from: the plan's {@code source}
+     * (the earlier cut's plan) from {@code sourceStart} seconds on, so the section plays the notes the
+     * earlier render played there, {@code start - sourceStart} seconds later. Its own tempo, key and
+     * instruments are the source section's, shown for reading; its bars need not fill it, since the
+     * source's bar grid runs through it unchanged.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Origin(double sourceStart) {}
 
     /** A spoken line starting at {@code start} seconds. */
     @JsonIgnoreProperties(ignoreUnknown = true)

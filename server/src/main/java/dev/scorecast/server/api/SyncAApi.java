@@ -12,6 +12,7 @@ import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.execution.ExecutionService.ExecutionState;
 import dev.scorecast.server.execution.PlanService;
+import dev.scorecast.server.execution.ConformService;
 import dev.scorecast.server.execution.StoredPlan;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.upload.Chunk;
@@ -44,9 +45,11 @@ public final class SyncAApi {
     private final Requests requests;
     private final long maxChunkBytes;
     private final EventLinks eventLinks;
+    private final ConformService conforms;
 
     public SyncAApi(UploadService uploads, AnalysisService analyses, PlanService plans, ExecutionService executions,
-                    GenreCatalog genres, Requests requests, long maxChunkBytes, EventLinks eventLinks) {
+                    GenreCatalog genres, Requests requests, long maxChunkBytes, EventLinks eventLinks, ConformService conforms) {
+        this.conforms = conforms;
         this.uploads = uploads;
         this.analyses = analyses;
         this.plans = plans;
@@ -66,6 +69,8 @@ public final class SyncAApi {
         routes.post("/sync/video_analysis", this::analyse);
         routes.post("/sync/generate", this::generate);
         routes.post("/sync/execute", this::execute);
+        routes.post("/sync/conform", this::conform);
+        routes.post("/sync/read_markers", this::readMarkers);
         routes.post("/sync/status", this::status);
     }
 
@@ -77,6 +82,41 @@ public final class SyncAApi {
         fields.check();
         StoredPlan plan = plans.generate(Authenticator.principal(ctx), analysisId, options, markers);
         ctx.json(new Generated(plan.id(), scoring.planNode(plan.plan(), requests.mapper())));
+    }
+
+    /**
+     * A plan for a re-cut that keeps the music of the shots an earlier execution scored (issue 27):
+     * answered like generate, with what happened to every span.
+     */
+    private void conform(Context ctx) {
+        JsonFields fields = requests.body(ctx);
+        String analysisId = fields.requiredString("analysis_id");
+        String executionId = fields.requiredString("execution_id");
+        fields.check();
+        ConformService.Result result = conforms.conform(Authenticator.principal(ctx), analysisId, executionId);
+        ctx.json(new Conformed(result.plan().id(), scoring.planNode(result.plan().plan(), requests.mapper()), ConformReport.of(result.spans())));
+    }
+
+    /**
+     * The markers of an editor's marker file (EDL, FCPXML, Premiere CSV; base64 in JSON), read for the
+     * video of {@code analysis_id}: the studio shows them to edit before generate. A file that cannot
+     * be read is 422 naming the line.
+     */
+    private void readMarkers(Context ctx) {
+        JsonFields fields = requests.body(ctx);
+        String analysisId = fields.requiredString("analysis_id");
+        String encoded = fields.requiredString("markers_file");
+        byte[] file = null;
+        if (encoded != null) {
+            try {
+                file = java.util.Base64.getDecoder().decode(encoded.replaceFirst("^data:[^,]*,", ""));
+            } catch (IllegalArgumentException e) {
+                fields.problem("markers_file", "markers_file must be the file's bytes in base64 (a data: URL is accepted too).");
+            }
+        }
+        fields.check();
+        var read = plans.readMarkers(Authenticator.principal(ctx), analysisId, file);
+        ctx.json(java.util.Map.of("markers", read.stream().map(m -> java.util.Map.of("time", m.time(), "kind", m.kind().wire())).toList()));
     }
 
     /** Runs the stored plan, or the edited copy the client sends as {@code plan} (validated against the video). */
@@ -202,6 +242,8 @@ public final class SyncAApi {
     record AnalysisStarted(String jobId, String analysisId, String videoId, String status, String eventsUrl) {}
 
     record Generated(String planId, JsonNode plan) {}
+
+    record Conformed(String planId, JsonNode plan, ConformReport conform) {}
 
     record ExecutionStarted(String jobId, String executionId, String status, String message, String eventsUrl) {}
 

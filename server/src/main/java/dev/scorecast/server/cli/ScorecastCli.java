@@ -37,6 +37,9 @@ public final class ScorecastCli {
             "score", """
                     scorecast score VIDEO -o OUT.mp4 [--genre G] [--seed N] [--vocals] [--voiceover "SCRIPT"]
                                                        score a video with no server (outputs in OUT-outputs/)""",
+            "conform", """
+                    scorecast conform OLD-outputs/ NEW.mp4 -o NEW-scored.mp4
+                                                       score a re-cut keeping the music of the shots it kept (issue 27)""",
             "bench", """
                     scorecast bench upload|analysis|score|live|soak [options]
                                                        the benchmarks (scorecast help bench; docs/BENCHMARKS.md)""",
@@ -90,6 +93,14 @@ public final class ScorecastCli {
             }
             if (!args.isEmpty() && args.getFirst().equals("score")) {
                 return score(args.subList(1, args.size()), env, out, err);
+            }
+            if (args.size() == 5 && args.getFirst().equals("conform") && (args.get(3).equals("-o") || args.get(3).equals("--output"))) {
+                ConformCommand.run(Path.of(args.get(1)), Path.of(args.get(2)), Path.of(args.get(4)), ServerConfig.from(env).soundFont(), out);
+                return 0;
+            }
+            if (!args.isEmpty() && args.getFirst().equals("conform")) {
+                err.println("conform needs OLD-outputs/ NEW.mp4 -o NEW-scored.mp4\n" + USAGE);
+                return 2;
             }
             err.println(args.isEmpty() ? USAGE : "unknown arguments: " + String.join(" ", args) + "\n" + USAGE);
             return 2;

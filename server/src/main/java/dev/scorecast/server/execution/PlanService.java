@@ -115,6 +115,35 @@ public final class PlanService {
         return store(owner, video.id(), key, analysisJson, plan);
     }
 
+    /**
+     * Keeps a plan made elsewhere (a re-cut's conformed plan, issue 27) for {@code videoId}, planned
+     * from the analysis under {@code analysisKey}, as generate keeps its own.
+     */
+    public StoredPlan keep(Principal owner, String videoId, String analysisKey, Plan plan) {
+        return store(owner, videoId, analysisKey, null, plan);
+    }
+
+    /**
+     * The editor's markers in {@code file} (an EDL, FCPXML or Premiere Pro marker list), read at the
+     * frame rate and length of the video of the finished analysis {@code analysisId}, for a client to
+     * show and edit before generate (the studio's Markers card); nothing is stored.
+     */
+    public List<EditorMarker> readMarkers(Principal owner, String analysisId, byte[] file) {
+        AnalysisState state = analyses.byId(owner, analysisId);
+        if (state.job().status() != JobStatus.FINISHED) {
+            throw new WrongState("analysis_id", "Analysis " + analysisId + " is " + state.job().status().wire()
+                    + "; poll /sync/status with its job_id until it is finished, then read markers.",
+                    Map.of("status", state.job().status().wire(), "job_id", state.job().id()));
+        }
+        Analysis analysis = readAnalysis(analyses.resultJson(state), "analysis_id");
+        return MarkerFiles.read(file, FrameRate.of(fps(analysis)), analysis.video().duration(), "markers_file");
+    }
+
+    /** The plan stored under {@code key} (an execution's plan, as it ran). */
+    public Plan plan(String key) {
+        return readPlan(key);
+    }
+
     public StoredPlan find(Principal owner, String planId) {
         return database.query(c -> Rows.one(c, "SELECT * FROM plans WHERE id = ? AND owner = ?",
                         row -> new StoredPlan(row.getString("id"), row.getString("owner"), row.getString("video_id"),

@@ -1,0 +1,352 @@
+package dev.scorecast.engine.conform;
+
+import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.core.Span;
+import dev.scorecast.engine.music.Composer;
+import dev.scorecast.engine.music.Note;
+import dev.scorecast.engine.music.Part;
+import dev.scorecast.engine.music.Part.Control;
+import dev.scorecast.engine.music.Part.ProgramChange;
+import dev.scorecast.engine.music.Score;
+import dev.scorecast.engine.plan.Plan;
+import dev.scorecast.engine.plan.Section;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The score of a conformed plan (issue 27): the sections with an {@link Section.Origin} play the
+ * notes, program changes and expression the source plan's own score plays at their source times,
+ * moved by the section's shift; the other sections are composed as any plan's are. Why not compose
+ * the kept sections again from their seeds: a writer's voicings lead on from the section before
+ * (ChordWriter, TopsWriter, BassWriter, MelodyWriter keep the last voicing), and a section's bar
+ * grid and fills depend on where it starts and what follows, so only the source's own score gives
+ * back the same notes; composing it again is deterministic (the plan and its seed fix every choice).
+ *
+ * <p>At the joins the band does what it does at every struck cut: nothing starts in the 200 ms
+ * before the new cut and what still sounds is let go there, so no note is cut off mid-way (the
+ * synthesiser releases it) and the cut is struck by the new composition's hit on the frame. Pure
+ * apart from the composer it calls.
+ */
+public final class ConformedScore {
+    /** The band's quiet moment before a struck cut (Composer.CLEAR_BEFORE_HIT_SECONDS, docs/PLAN.md "How a hit sounds"). */
+    static final double CLEAR_BEFORE_HIT_SECONDS = 0.2;
+    /** Notes struck this close to a new cut are the new composition's hit on it. */
+    private static final double ON_HIT_SECONDS = 0.001;
+    /** The groups that strike a new cut inside kept music. */
+    private static final Set<InstrumentGroup> STRIKES_INSIDE_KEPT = EnumSet.of(InstrumentGroup.BEATS, InstrumentGroup.FX);
+    /** General MIDI crash, china, splash and second crash cymbals: they ring for seconds. */
+    private static final Set<Integer> CYMBALS = Set.of(49, 52, 55, 57);
+    private static final Set<InstrumentGroup> CLEARS_BEFORE_HITS = EnumSet.of(InstrumentGroup.BEATS, InstrumentGroup.BASS,
+            InstrumentGroup.HARMONY, InstrumentGroup.PADS, InstrumentGroup.TOPS, InstrumentGroup.MELODY);
+
+    private ConformedScore() {}
+
+    /** The score of {@code plan}: the composer's own for a plan without a source. */
+    public static Score compose(Plan plan, List<Span> speech) {
+        if (plan.source() == null) {
+            return new Composer().compose(plan, speech);
+        }
+        // The source is scored as its own execution scored it (without this cut's speech: see docs/EDITING.md).
+        Score source = compose(plan.source(), List.of());
+        Score fresh = new Composer().compose(composable(plan), speech);
+        List<Kept> kept = kept(plan);
+        List<Double> newHits = newHits(plan, source, kept);
+        // Where kept music starts after other music, the music before it clears the way as before any
+        // struck cut, even where the source strikes the same moment itself.
+        List<Double> clears = new ArrayList<>(newHits);
+        for (int i = 0; i < kept.size(); i++) {
+            boolean joined = i > 0 && kept.get(i - 1).continues() && Math.abs(kept.get(i - 1).end() - kept.get(i).start()) < 1e-6;
+            if (!joined && kept.get(i).start() > 0) {
+                clears.add(kept.get(i).start());
+            }
+        }
+        List<Double> allHits = new ArrayList<>(fresh.accents().stream().map(Score.Accent::time).toList());
+        for (int i = 1; i < plan.sections().size(); i++) {
+            allHits.add(plan.sections().get(i).start());
+        }
+        Map<InstrumentGroup, Part> freshParts = byGroup(fresh.parts());
+        Map<InstrumentGroup, Part> sourceParts = byGroup(source.parts());
+        List<Part> parts = new ArrayList<>();
+        for (InstrumentGroup group : InstrumentGroup.values()) {
+            Part f = freshParts.get(group);
+            Part s = sourceParts.get(group);
+            if (f == null && s == null) {
+                continue;
+            }
+            List<Note> notes = new ArrayList<>();
+            List<Note> strikes = new ArrayList<>();
+            if (f != null) {
+                for (Note n : f.notes()) {
+                    Kept in = at(kept, n.start());
+                    // A new cut inside kept music is struck by the drums and the effects alone: a ringing
+                    // cymbal, a bass note or a chord stab there would cover seconds of the kept music.
+                    boolean strike = in != null && STRIKES_INSIDE_KEPT.contains(group) && !(f.drums() && CYMBALS.contains(n.pitch()))
+                            && newHits.stream().anyMatch(h -> Math.abs(n.start() - h) < ON_HIT_SECONDS && in.contains(h));
+                    if (in == null || strike) {
+                        notes.add(n);
+                    }
+                    if (strike) {
+                        strikes.add(n);
+                    }
+                }
+            }
+            if (s != null) {
+                for (int ki = 0; ki < kept.size(); ki++) {
+                    Kept k = kept.get(ki);
+                    boolean joined = ki > 0 && kept.get(ki - 1).continues();
+                    if (!joined && !s.drums()) {
+                        // What the source still holds where the kept music begins (a pad's chord, a long
+                        // bass note) sounds again from the join, for what is left of it, so the kept shot
+                        // does not open on a hole until the next chord.
+                        for (Note n : s.notes()) {
+                            if (n.start() < k.sourceStart() - 1e-9 && n.end() > k.sourceStart() + 0.05) {
+                                double end = Math.min(n.end(), k.sourceEnd());
+                                notes.add(new Note(k.start(), end - k.sourceStart(), n.pitch(), n.velocity()));
+                            }
+                        }
+                    }
+                    for (Note n : s.notes()) {
+                        if (n.start() >= k.sourceStart() - 1e-9 && n.start() < k.sourceEnd() - 1e-9) {
+                            double start = n.start() + k.shift();
+                            // A note that would ring on into music of another origin is let go at the join.
+                            double end = Math.min(n.end() + k.shift(), k.continues() ? n.end() + k.shift() : k.end());
+                            if (end - start >= 0.01 && strikes.stream().noneMatch(o -> o.pitch() == n.pitch() && Math.abs(o.start() - start) < 0.005)) {
+                                notes.add(new Note(start, end - start, n.pitch(), n.velocity()));
+                            }
+                        }
+                    }
+                }
+            }
+            if (CLEARS_BEFORE_HITS.contains(group)) {
+                clearBefore(notes, clears);
+            }
+            notes.removeIf(n -> n.start() >= plan.duration());
+            notes.sort(Comparator.comparingDouble(Note::start).thenComparingInt(Note::pitch));
+            Part base = f != null ? f : s;
+            parts.add(new Part(group, base.program(), base.drums(), base.gainDb(), base.pan(), notes,
+                    programChanges(f, s, kept), controls(f, s, kept)));
+        }
+        List<Score.Accent> accents = new ArrayList<>();
+        for (Score.Accent a : fresh.accents()) {
+            Kept in = at(kept, a.time());
+            if (a.kind().equals("cadence") && in != null) {
+                // The source's own ending plays here: its cadence is where the source struck it.
+                source.accents().stream().filter(c -> c.kind().equals("cadence")).findFirst()
+                        .ifPresent(c -> accents.add(new Score.Accent(c.time() + in.shift(), c.kind(), a.section())));
+            } else {
+                accents.add(a);
+            }
+        }
+        return new Score(plan.duration(), tempoMap(plan), parts, accents, fresh.vocal());
+    }
+
+    /** One stretch of the new video that plays the source's music, {@code shift} seconds later. */
+    record Kept(double start, double end, double shift, boolean continues) {
+        double sourceStart() {
+            return start - shift;
+        }
+
+        double sourceEnd() {
+            return end - shift;
+        }
+
+        boolean contains(double t) {
+            return t >= start - 1e-9 && t < end - 1e-9;
+        }
+    }
+
+    /** The kept stretches in order; {@code continues} when the next section carries on the same source music. */
+    static List<Kept> kept(Plan plan) {
+        List<Section> sections = plan.sections();
+        List<Kept> out = new ArrayList<>();
+        for (int i = 0; i < sections.size(); i++) {
+            Section s = sections.get(i);
+            if (s.origin() == null) {
+                continue;
+            }
+            double shift = s.start() - s.origin().sourceStart();
+            Section next = i + 1 < sections.size() ? sections.get(i + 1) : null;
+            boolean continues = next != null && next.origin() != null
+                    && Math.abs((next.start() - next.origin().sourceStart()) - shift) < 1e-6;
+            out.add(new Kept(s.start(), s.end(), shift, continues));
+        }
+        return out;
+    }
+
+    private static Kept at(List<Kept> kept, double t) {
+        for (Kept k : kept) {
+            if (k.contains(t)) {
+                return k;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The plan the composer can write: each section with an origin gets whole bars of its length
+     * (so none of its notes spill into the next section) and no lyrics; only its hit is used.
+     */
+    static Plan composable(Plan plan) {
+        List<Section> out = new ArrayList<>();
+        for (Section s : plan.sections()) {
+            if (s.origin() == null) {
+                out.add(s);
+                continue;
+            }
+            double barSeconds = s.beatsPerBar() * 60.0 / s.tempo();
+            int bars = Math.max(1, (int) Math.floor(s.durationSeconds() / barSeconds + 1e-6));
+            double tempo = Math.clamp(bars * s.beatsPerBar() * 60.0 / s.durationSeconds(), 1, 10_000);
+            out.add(new Section(s.index(), s.start(), s.end(), s.label(), tempo, s.meter(), bars, 0, s.key(), s.mode(), s.intensity(),
+                    s.progression(), s.instruments(), s.hit(), null, s.voiceover(), s.accents(), List.of(), null));
+        }
+        return new Plan(plan.version(), plan.id(), plan.seed(), plan.genre(), plan.duration(), plan.options(), plan.master(), out,
+                plan.markers(), null);
+    }
+
+    /**
+     * The struck moments of the new plan inside kept stretches that the source does not strike at
+     * the same place: the cuts of the new video that are not the source's own boundaries or accents.
+     */
+    static List<Double> newHits(Plan plan, Score source, List<Kept> kept) {
+        List<Double> sourceHits = new ArrayList<>(source.accents().stream().map(Score.Accent::time).toList());
+        for (Section s : plan.source().sections()) {
+            sourceHits.add(s.start());
+        }
+        List<Double> out = new ArrayList<>();
+        for (Section s : plan.sections()) {
+            List<Double> struck = new ArrayList<>();
+            if (s.hit() != null && !"swell".equals(s.hit().kind())) {
+                struck.add(s.start());
+            }
+            s.accents().stream().filter(a -> !"swell".equals(a.kind())).forEach(a -> struck.add(a.time()));
+            for (double t : struck) {
+                Kept in = at(kept, t);
+                if (in == null || sourceHits.stream().noneMatch(h -> Math.abs(h + in.shift() - t) < 0.005)) {
+                    out.add(t);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Nothing starts in the 200 ms before a new hit, and what sounds then is let go there. */
+    static void clearBefore(List<Note> notes, List<Double> hits) {
+        for (double h : hits) {
+            double cut = h - CLEAR_BEFORE_HIT_SECONDS;
+            notes.removeIf(n -> n.start() < h - 1e-4 && n.start() > cut);
+            for (int k = 0; k < notes.size(); k++) {
+                Note n = notes.get(k);
+                if (n.start() < cut && n.end() > cut) {
+                    if (cut - n.start() >= 0.02) {
+                        notes.set(k, new Note(n.start(), cut - n.start(), n.pitch(), n.velocity()));
+                    } else {
+                        notes.remove(k--);
+                    }
+                }
+            }
+        }
+    }
+
+    /** The fresh part's program changes outside the kept stretches, the source's inside them (and the one in force at each start). */
+    private static List<ProgramChange> programChanges(Part fresh, Part source, List<Kept> kept) {
+        List<ProgramChange> out = new ArrayList<>();
+        if (fresh != null) {
+            for (ProgramChange c : fresh.programChanges()) {
+                if (at(kept, c.time()) == null) {
+                    out.add(c);
+                }
+            }
+        }
+        for (Kept k : kept) {
+            int atStart = source == null ? -1 : source.program();
+            if (source != null) {
+                for (ProgramChange c : source.programChanges()) {
+                    if (c.time() <= k.sourceStart() + 1e-9) {
+                        atStart = c.program();
+                    } else if (c.time() < k.sourceEnd() - 1e-9) {
+                        out.add(new ProgramChange(c.time() + k.shift(), c.program()));
+                    }
+                }
+            }
+            if (atStart >= 0) {
+                out.add(new ProgramChange(k.start(), atStart));
+            }
+            // After the stretch, the fresh part's program in force there comes back.
+            if (fresh != null && !k.continues() && k.end() < Double.MAX_VALUE) {
+                int after = fresh.program();
+                for (ProgramChange c : fresh.programChanges()) {
+                    if (c.time() <= k.end() + 1e-9) {
+                        after = c.program();
+                    }
+                }
+                out.add(new ProgramChange(k.end(), after));
+            }
+        }
+        out.sort(Comparator.comparingDouble(ProgramChange::time));
+        return out;
+    }
+
+    /** Expression the same way: the source's curve inside the kept stretches, the fresh one outside. */
+    private static List<Control> controls(Part fresh, Part source, List<Kept> kept) {
+        List<Control> out = new ArrayList<>();
+        if ((fresh == null || fresh.controls().isEmpty()) && (source == null || source.controls().isEmpty())) {
+            return out;
+        }
+        if (fresh != null) {
+            for (Control c : fresh.controls()) {
+                if (at(kept, c.time()) == null) {
+                    out.add(c);
+                }
+            }
+        }
+        for (Kept k : kept) {
+            Control inForce = null;
+            if (source != null) {
+                for (Control c : source.controls()) {
+                    if (c.time() <= k.sourceStart() + 1e-9) {
+                        inForce = c;
+                    } else if (c.time() < k.sourceEnd() - 1e-9) {
+                        out.add(new Control(c.time() + k.shift(), c.controller(), c.value()));
+                    }
+                }
+            }
+            out.add(new Control(k.start(), Control.EXPRESSION, inForce == null ? 127 : inForce.value()));
+            if (!k.continues()) {
+                Control after = null;
+                if (fresh != null) {
+                    for (Control c : fresh.controls()) {
+                        if (c.time() <= k.end() + 1e-9) {
+                            after = c;
+                        }
+                    }
+                }
+                out.add(new Control(k.end(), Control.EXPRESSION, after == null ? 127 : after.value()));
+            }
+        }
+        out.sort(Comparator.comparingDouble(Control::time));
+        return out;
+    }
+
+    /** Each section's tempo: a kept section's is its source section's (the plan shows it), so the mix's tempo-synced effects match. */
+    private static List<Score.TempoChange> tempoMap(Plan plan) {
+        List<Score.TempoChange> out = new ArrayList<>();
+        for (int i = 0; i < plan.sections().size(); i++) {
+            Section s = plan.sections().get(i);
+            out.add(new Score.TempoChange(i == 0 ? 0 : s.start(), s.tempo(), s.meter()));
+        }
+        return out;
+    }
+
+    private static Map<InstrumentGroup, Part> byGroup(List<Part> parts) {
+        Map<InstrumentGroup, Part> out = new EnumMap<>(InstrumentGroup.class);
+        for (Part p : parts) {
+            out.put(p.group(), p);
+        }
+        return out;
+    }
+}

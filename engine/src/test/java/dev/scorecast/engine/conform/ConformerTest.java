@@ -1,0 +1,107 @@
+package dev.scorecast.engine.conform;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.scorecast.engine.conform.ShotMatcher.Match;
+import dev.scorecast.engine.conform.ShotMatcher.Shot;
+import dev.scorecast.engine.music.Composer;
+import dev.scorecast.engine.music.Note;
+import dev.scorecast.engine.music.Part;
+import dev.scorecast.engine.music.Score;
+import dev.scorecast.engine.plan.Plan;
+import dev.scorecast.engine.plan.PlanJson;
+import dev.scorecast.engine.plan.PlanValidator;
+import dev.scorecast.engine.plan.Section;
+import dev.scorecast.engine.style.GenreCatalog;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The conformed plan and its score, without media (issue 27): the music of a kept shot is the old
+ * score's, note for note, moved with the shot; new music is written in whole bars; the plan is a
+ * valid plan that survives JSON; the report names every span. ConformTest (server) measures the
+ * rendered audio of real re-cuts.
+ */
+class ConformerTest {
+    static final GenreCatalog GENRES = GenreCatalog.builtIn();
+    static final List<String> GROUPS = List.of("beats", "bass", "harmony", "pads", "tops", "melody", "fx");
+
+    /** Four sections of 6 s at 120 bpm (3 bars each), a cut at every section start and one at 9 s inside the second. */
+    static Plan oldPlan() {
+        List<Section> sections = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Map<String, Section.Instrument> instruments = new LinkedHashMap<>();
+            for (String g : GROUPS) {
+                instruments.put(g, new Section.Instrument("pop", g.equals("beats") ? 0 : 4, null, 0, 0, "pop/" + g + "/2"));
+            }
+            List<Section.Hit> accents = i == 1 ? List.of(new Section.Hit(9, "crash")) : List.of();
+            sections.add(new Section(i, 6 * i, 6 * i + 6, i == 3 ? "outro" : "build", 120, "4/4", 3, 0, "C", "major", 0.6,
+                    List.of("I", "V", "vi", "IV"), instruments, i == 0 ? null : new Section.Hit(6 * i, "crash"), null, null, accents));
+        }
+        return PlanValidator.validate(new Plan(1, "plan_old", 42, "pop", 24, null, Plan.Master.DEFAULT, sections), 24, GENRES);
+    }
+
+    static final List<Shot> OLD_SHOTS = ShotMatcher.shots(List.of(6.0, 9.0, 12.0, 18.0), 24);
+
+    @Test
+    void aRemovedShotKeepsTheMusicOfTheOthersNoteForNote() {
+        Plan old = oldPlan();
+        // The re-cut drops the shot from 12 to 18 s: the last shot now starts at 12.
+        List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.0, 12.0), 18);
+        List<Match> matches = List.of(new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0), new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0), new Match(shots.get(3), OLD_SHOTS.get(4), -6, 0));
+        var conformed = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 12.0), 18);
+        Plan plan = PlanValidator.validate(PlanJson.parse(PlanJson.write(conformed.plan())), 18, GENRES);
+        assertEquals(List.of("kept", "kept", "kept", "kept", "removed"), conformed.spans().stream().map(Conformer.ConformSpan::kind).toList());
+        assertTrue(plan.sections().stream().allMatch(s -> s.origin() != null), plan.sections()::toString);
+        assertEquals(18.0, plan.sections().getLast().origin().sourceStart(), 1e-9);
+        Score before = new Composer().compose(old);
+        Score after = ConformedScore.compose(plan, List.of());
+        for (String group : List.of("bass", "harmony", "melody")) {
+            // Away from the join at 12 s, every note under the kept shots is the old one, moved with its shot.
+            assertEquals(notes(before, group, 0, 11.7, 0), notes(after, group, 0, 11.7, 0), group);
+            assertEquals(notes(before, group, 18.3, 24, -6), notes(after, group, 12.3, 18, 0), group);
+        }
+        assertTrue(after.accents().stream().anyMatch(a -> Math.abs(a.time() - 12) < 1e-9), after.accents()::toString);
+    }
+
+    @Test
+    void aNewShotGetsWholeBarsInTheSameKeyAndTheEndingStaysOnTheLastFrame() {
+        Plan old = oldPlan();
+        // 2.5 s of new pictures inserted at 12 s, and the last shot trimmed at its end by 2 s.
+        List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.0, 12.0, 14.5, 20.5), 24.5);
+        List<Match> matches = List.of(new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0), new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0), new Match(shots.get(3), null, 0, 1),
+                new Match(shots.get(4), OLD_SHOTS.get(3), 2.5, 0), new Match(shots.get(5), OLD_SHOTS.get(4), 2.5, 0));
+        var conformed = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 12.0, 14.5, 20.5), 24.5);
+        Plan plan = PlanValidator.validate(conformed.plan(), 24.5, GENRES);
+        Section inserted = plan.sections().stream().filter(s -> Math.abs(s.start() - 12) < 1e-9).findFirst().orElseThrow();
+        assertNull(inserted.origin());
+        assertEquals("C", inserted.key());
+        assertEquals(inserted.end() - inserted.start(), inserted.barsSeconds(), 1e-3);
+        assertNotNull(inserted.hit());
+        // The last shot (old 18-22 s at 20.5-24.5) does not end where the old music did: its last bar
+        // (from the old bar line at 20 s, now 22.5) becomes a new closing section; two bars would take the
+        // whole shot.
+        Section last = plan.sections().getLast();
+        assertNull(last.origin());
+        assertEquals(22.5, last.start(), 1e-9);
+        assertEquals(24.5, last.end(), 1e-9);
+        assertEquals(1, last.bars(), last::toString);
+        assertEquals(List.of("kept", "kept", "kept", "new", "kept", "trimmed", "removed"),
+                conformed.spans().stream().map(Conformer.ConformSpan::kind).toList());
+    }
+
+    private static List<Note> notes(Score score, String group, double from, double to, double shift) {
+        Part part = score.parts().stream().filter(p -> p.group().wire().equals(group)).findFirst().orElseThrow();
+        return part.notes().stream().filter(n -> n.start() >= from && n.start() < to)
+                .map(n -> new Note(Math.round((n.start() + shift) * 1e6) / 1e6, Math.round(n.duration() * 1e6) / 1e6, n.pitch(), n.velocity()))
+                .toList();
+    }
+}

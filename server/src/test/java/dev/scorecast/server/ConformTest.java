@@ -1,0 +1,338 @@
+package dev.scorecast.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Follow a re-cut (issue 27), through the API on real media: a 20 s cut of five shots (4 s each,
+ * 25 fps) is scored once; then re-cuts made from it with FFmpeg (re-encoded every time) are
+ * conformed to that execution and executed, and each render is measured against the first:
+ * <ul>
+ * <li>every kept, trimmed or moved shot plays the old music again: the new master under the shot,
+ * moved back by the shot's offset, correlates at 0.99 or more with the old master in 250 ms windows
+ * that cover at least 80 % of the shot's length (the correlation over its middle 80 % is printed too);
+ * <li>every cut of the new video is struck within a frame (results.json's sync report);
+ * <li>the music ends on the last frame (the master lasts the video, and still sounds in its last second);
+ * <li>no click at a splice: around every join of old and new music, no sample-to-sample step is
+ * larger than the largest the music makes anywhere else.
+ * </ul>
+ * The numbers are printed for docs/EDITING.md.
+ */
+class ConformTest {
+    static final double FPS = 25;
+    static final int RATE = 48000;
+
+    @TempDir
+    static Path data;
+    @TempDir
+    static Path work;
+    static TestServer server;
+    static Api api;
+    static Path original;
+    static String executionId;
+    static float[] oldAudio;
+
+    @BeforeAll
+    static void scoreTheFirstCut() throws Exception {
+        server = TestServer.start(data);
+        api = server.alice();
+        original = Videos.make("recut-original.mp4", "-t 4 -f lavfi -i testsrc2=size=320x240:rate=25 -t 4 -f lavfi -i mandelbrot=size=320x240:rate=25"
+                + " -t 4 -f lavfi -i cellauto=size=320x240:rate=25:rule=110 -t 4 -f lavfi -i sierpinski=size=320x240:rate=25"
+                + " -t 4 -f lavfi -i testsrc=size=320x240:rate=25 -f lavfi -i sine=frequency=220:sample_rate=48000"
+                + " -filter_complex [2:v]lutrgb=g=val*0.3:b=val*0.3[c];[3:v]lutrgb=r=val*0.2:g=val*0.6[s];"
+                + "[0:v][1:v][c][s][4:v]concat=n=5:v=1:a=0,format=yuv420p[v];[5:a]volume=0.2[a]"
+                + " -map [v] -map [a] -t 20 -c:v libx264 -preset ultrafast -c:a aac");
+        String analysisId = analyse(original);
+        Api.Response generated = api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "genre", "pop", "seed", 11));
+        assertEquals(200, generated.status(), generated::toString);
+        JsonNode status = execute(generated.body().get("plan_id").asText());
+        executionId = status.get("execution_id").asText();
+        oldAudio = mono(ScoringFlowTest.fetch(status.at("/links/audio_wav").asText()), "old");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void removingAMiddleShotKeepsTheOthersMusic() throws Exception {
+        JsonNode conform = recut("remove", "-i " + original + " -f lavfi -i sine=frequency=330:sample_rate=48000 -filter_complex "
+                + segments(new double[][] {{0, 4}, {4, 8}, {12, 16}, {16, 20}}) + " -map [v] -map 1:a -t 16 -c:v libx264 -preset ultrafast -c:a aac");
+        assertEquals(4, conform.get("kept").asInt(), conform::toString);
+        assertEquals(1, conform.get("removed").asInt(), conform::toString);
+    }
+
+    @Test
+    void trimmingTwoShotsKeepsWhatIsLeftOfThem() throws Exception {
+        JsonNode conform = recut("trim", "-i " + original + " -f lavfi -i sine=frequency=330:sample_rate=48000 -filter_complex "
+                + segments(new double[][] {{0, 4}, {5, 8}, {8, 12}, {12, 14.8}, {16, 20}})
+                + " -map [v] -map 1:a -t 17.8 -c:v libx264 -preset ultrafast -c:a aac");
+        assertEquals(2, conform.get("trimmed").asInt(), conform::toString);
+        assertEquals(3, conform.get("kept").asInt(), conform::toString);
+    }
+
+    @Test
+    void swappingTwoShotsMovesTheirMusicWithThem() throws Exception {
+        JsonNode conform = recut("swap", "-i " + original + " -f lavfi -i sine=frequency=330:sample_rate=48000 -filter_complex "
+                + segments(new double[][] {{0, 4}, {8, 12}, {4, 8}, {12, 16}, {16, 20}})
+                + " -map [v] -map 1:a -t 20 -c:v libx264 -preset ultrafast -c:a aac");
+        assertEquals(1, conform.get("moved").asInt(), conform::toString);
+        assertEquals(4, conform.get("kept").asInt(), conform::toString);
+    }
+
+    @Test
+    void anInsertedShotGetsNewMusic() throws Exception {
+        JsonNode conform = recut("insert", "-i " + original + " -t 3 -f lavfi -i life=size=320x240:rate=25:seed=5:mold=10"
+                + " -f lavfi -i sine=frequency=330:sample_rate=48000 -filter_complex "
+                + "[1:v]lutrgb=r=val*0.3:b=val*0.3,format=yuv420p,setsar=1[n];" + segmentsWith(new double[][] {{0, 4}, {4, 8}, {-1, -1},
+                {8, 12}, {12, 16}, {16, 20}}, "[n]") + " -map [v] -map 2:a -t 23 -c:v libx264 -preset ultrafast -c:a aac");
+        assertEquals(1, conform.get("new").asInt(), conform::toString);
+        assertEquals(5, conform.get("kept").asInt(), conform::toString);
+    }
+
+    @Test
+    void anotherFrameRateAndSizeKeepsEveryShot() throws Exception {
+        JsonNode conform = recut("fps", "-i " + original + " -f lavfi -i sine=frequency=330:sample_rate=48000 -vf fps=30,scale=480:360"
+                + " -map 0:v -map 1:a -t 20 -c:v libx264 -preset ultrafast -crf 30 -c:a aac");
+        assertEquals(5, conform.get("kept").asInt(), conform::toString);
+    }
+
+    @Test
+    void anotherUsersIdsAreNotFoundAndUnfinishedOnesAreRefused() throws Exception {
+        String analysisId = analyse(original);
+        Api.Response foreign = server.bob().postJson("/sync/conform", Map.of("analysis_id", analysisId, "execution_id", executionId));
+        assertEquals(404, foreign.status(), foreign::toString);
+        Api.Response missing = api.postJson("/sync/conform", Map.of("analysis_id", analysisId));
+        assertEquals(400, missing.status(), missing::toString);
+        assertEquals("execution_id", missing.body().get("field").asText(), missing::toString);
+        Api.Response generated = api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "seed", 3));
+        Api.Response started = api.postJson("/sync/execute", Map.of("plan_id", generated.body().get("plan_id").asText()));
+        Api.Response early = api.postJson("/sync/conform", Map.of("analysis_id", analysisId,
+                "execution_id", started.body().get("execution_id").asText()));
+        assertEquals(409, early.status(), early::toString);
+        assertEquals("execution_id", early.body().get("field").asText(), early::toString);
+        ScoringFlowTest.awaitExecution(api, "/sync/status", Map.of("job_id", started.body().get("job_id").asText()));
+    }
+
+    /** Builds the re-cut, conforms it to the first execution, executes it and measures it; answers the conform object. */
+    private static JsonNode recut(String name, String ffmpeg) throws Exception {
+        Path video = Videos.make("recut-" + name + ".mp4", ffmpeg);
+        String analysisId = analyse(video);
+        Api.Response conformed = api.postJson("/sync/conform", Map.of("analysis_id", analysisId, "execution_id", executionId));
+        assertEquals(200, conformed.status(), conformed::toString);
+        JsonNode conform = conformed.body().get("conform");
+        JsonNode plan = conformed.body().get("plan");
+        JsonNode status = execute(conformed.body().get("plan_id").asText());
+        JsonNode results = Api.JSON.readTree(ScoringFlowTest.fetch(status.at("/links/results").asText()));
+        float[] audio = mono(ScoringFlowTest.fetch(status.at("/links/audio_wav").asText()), name);
+        double duration = plan.get("duration").asDouble();
+        List<String> failures = new ArrayList<>();
+        StringBuilder table = new StringBuilder();
+        for (JsonNode span : conform.get("spans")) {
+            String kind = span.get("kind").asText();
+            if (!List.of("kept", "trimmed", "moved").contains(kind)) {
+                table.append(String.format(Locale.ROOT, "%-8s %-7s old %s-%s new %s-%s%n", name, kind, span.get("old_start"),
+                        span.get("old_end"), span.get("new_start"), span.get("new_end")));
+                continue;
+            }
+            double newStart = span.get("new_start").asDouble();
+            double newEnd = span.get("new_end").asDouble();
+            double shift = newStart - span.get("old_start").asDouble();
+            double[] measured = keptMatch(oldAudio, audio, newStart, newEnd, shift);
+            table.append(String.format(Locale.ROOT, "%-8s %-7s old %6.3f-%6.3f new %6.3f-%6.3f  correlation %.4f, windows >= 0.99 over %.0f %%%n",
+                    name, kind, span.get("old_start").asDouble(), span.get("old_end").asDouble(), newStart, newEnd, measured[0], 100 * measured[1]));
+            if (measured[1] < 0.8) {
+                failures.add(kind + " span " + newStart + "-" + newEnd + ": windows at >= 0.99 cover only " + Math.round(100 * measured[1]) + " %");
+            }
+        }
+        // Every cut of the new video is struck within a frame.
+        List<Double> cuts = new ArrayList<>();
+        for (JsonNode section : plan.get("sections")) {
+            if (!section.get("hit").isNull() && section.get("start").asDouble() > 0 && !"swell".equals(section.at("/hit/kind").asText())) {
+                cuts.add(section.get("start").asDouble());
+            }
+            for (JsonNode a : section.get("accents")) {
+                cuts.add(a.get("time").asDouble());
+            }
+        }
+        double worst = 0;
+        for (JsonNode point : results.at("/sync/points")) {
+            if (point.get("error_seconds").isNull() || !point.get("within_frame").asBoolean()) {
+                failures.add("accent at " + point.get("target") + " (" + point.get("kind").asText() + ") heard at " + point.get("measured"));
+            } else {
+                worst = Math.max(worst, Math.abs(point.get("error_seconds").asDouble()));
+            }
+        }
+        table.append(String.format(Locale.ROOT, "%-8s accents: %d points, worst %.1f ms (a frame is %.1f ms), all within a frame: %s%n", name,
+                results.at("/sync/points").size(), 1000 * worst, 1000 / FPS, results.at("/sync/all_within_frame").asBoolean()));
+        // The music ends on the last frame: the master lasts the video and sounds in its last second.
+        double length = audio.length / (double) RATE;
+        double lastSecond = rms(audio, duration - 1.0, duration - 0.2);
+        table.append(String.format(Locale.ROOT, "%-8s ends: master %.3f s for a %.3f s video, last second at %.1f dBFS%n", name, length,
+                duration, 20 * Math.log10(lastSecond + 1e-12)));
+        if (Math.abs(length - duration) > 1 / FPS) {
+            failures.add("the master lasts " + length + " s, the video " + duration + " s");
+        }
+        if (lastSecond < 1e-3) {
+            failures.add("the music is silent in its last second (" + lastSecond + ")");
+        }
+        // No click at a splice: a join of kept music and other music is no steeper than the music itself.
+        List<Double> joins = new ArrayList<>();
+        for (JsonNode section : plan.get("sections")) {
+            joins.add(section.get("start").asDouble());
+        }
+        double own = 0;
+        double atJoins = 0;
+        for (int i = 1; i < audio.length; i++) {
+            double step = Math.abs(audio[i] - audio[i - 1]);
+            double t = i / (double) RATE;
+            if (joins.stream().anyMatch(j -> Math.abs(t - j) < 0.05)) {
+                atJoins = Math.max(atJoins, step);
+            } else {
+                own = Math.max(own, step);
+            }
+        }
+        table.append(String.format(Locale.ROOT, "%-8s splices: largest step %.4f at the joins, %.4f elsewhere%n", name, atJoins, own));
+        if (atJoins > own) {
+            failures.add("a step of " + atJoins + " at a join, above the music's own " + own);
+        }
+        System.out.print(table);
+        assertTrue(failures.isEmpty(), () -> String.join("\n", failures) + "\n" + table);
+        return conform;
+    }
+
+    /**
+     * The correlation of the new audio over the kept span's middle 80 % with the old audio under the
+     * same shot (moved back by {@code shift}), and the share of the whole span's length covered by
+     * 250 ms windows correlating at 0.99 or more.
+     */
+    static double[] keptMatch(float[] old, float[] now, double start, double end, double shift) {
+        double margin = 0.1 * (end - start);
+        int lag = (int) Math.round(shift * RATE);
+        double whole = correlation(old, now, (int) Math.round((start + margin) * RATE), (int) Math.round((end - margin) * RATE), lag);
+        int from = (int) Math.round(start * RATE);
+        int to = (int) Math.round(end * RATE);
+        int window = RATE / 4;
+        int good = 0;
+        StringBuilder windows = new StringBuilder();
+        for (int w = from; w + window <= to; w += window) {
+            double c = correlation(old, now, w, w + window, lag);
+            windows.append(String.format(Locale.ROOT, " %.3f", c));
+            if (c >= 0.99) {
+                good++;
+            }
+        }
+        double share = good * (double) window / (to - from);
+        if (share < 1) {
+            System.out.println("windows of " + start + "-" + end + ":" + windows);
+        }
+        return new double[] {whole, share};
+    }
+
+    private static double correlation(float[] old, float[] now, int from, int to, int lag) {
+        double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            int j = i - lag;
+            if (i < 0 || i >= now.length || j < 0 || j >= old.length) {
+                continue;
+            }
+            double x = now[i];
+            double y = old[j];
+            sx += x;
+            sy += y;
+            sxx += x * x;
+            syy += y * y;
+            sxy += x * y;
+            n++;
+        }
+        if (n == 0) {
+            return 0;
+        }
+        double cov = sxy - sx * sy / n;
+        double vx = sxx - sx * sx / n;
+        double vy = syy - sy * sy / n;
+        return vx <= 0 || vy <= 0 ? 0 : cov / Math.sqrt(vx * vy);
+    }
+
+    private static double rms(float[] audio, double from, double to) {
+        double sum = 0;
+        int n = 0;
+        for (int i = (int) (from * RATE); i < Math.min(audio.length, (int) (to * RATE)); i++) {
+            sum += audio[i] * audio[i];
+            n++;
+        }
+        return n == 0 ? 0 : Math.sqrt(sum / n);
+    }
+
+    /** A filter graph that cuts {@code spans} (seconds of the original) out of input 0 and joins them in order. */
+    private static String segments(double[][] spans) {
+        return segmentsWith(spans, null);
+    }
+
+    /** The same, with {@code inserted} (a labelled stream) where a span is {-1, -1}. */
+    private static String segmentsWith(double[][] spans, String inserted) {
+        StringBuilder graph = new StringBuilder();
+        StringBuilder joined = new StringBuilder();
+        for (int i = 0; i < spans.length; i++) {
+            if (spans[i][0] < 0) {
+                joined.append(inserted);
+                continue;
+            }
+            graph.append(String.format(Locale.ROOT, "[0:v]trim=start=%.3f:end=%.3f,setpts=PTS-STARTPTS,format=yuv420p,setsar=1[p%d];",
+                    spans[i][0], spans[i][1], i));
+            joined.append("[p").append(i).append(']');
+        }
+        int count = (int) java.util.Arrays.stream(spans).count();
+        return graph + joined.toString() + "concat=n=" + count + ":v=1:a=0[v]";
+    }
+
+    private static String analyse(Path video) throws Exception {
+        Api.Response done = Uploads.uploadA(api, video, "video/mp4", 1);
+        assertEquals(200, done.status(), done::toString);
+        Api.Response started = api.postJson("/sync/video_analysis", Map.of("video_id", done.body().get("video_id").asText()));
+        JsonNode analysed = AnalysisFlowTest.awaitJob(api, started.body().get("job_id").asText());
+        assertEquals("finished", analysed.get("status").asText(), analysed::toString);
+        return started.body().get("analysis_id").asText();
+    }
+
+    private static JsonNode execute(String planId) throws Exception {
+        Api.Response executed = api.postJson("/sync/execute", Map.of("plan_id", planId));
+        assertEquals(200, executed.status(), executed::toString);
+        JsonNode status = ScoringFlowTest.awaitExecution(api, "/sync/status", Map.of("job_id", executed.body().get("job_id").asText()));
+        assertEquals("finished", status.get("status").asText(), status::toString);
+        return status;
+    }
+
+    /** The WAV's samples, mixed to one channel at 48 kHz (decoded by FFmpeg). */
+    private static float[] mono(byte[] wav, String name) throws Exception {
+        Path in = work.resolve(name + ".wav");
+        Path raw = work.resolve(name + ".f32");
+        Files.write(in, wav);
+        Process p = new ProcessBuilder("ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i", in.toString(), "-ac", "1", "-ar",
+                String.valueOf(RATE), "-f", "f32le", raw.toString()).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), output);
+        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(raw)).order(ByteOrder.LITTLE_ENDIAN);
+        float[] out = new float[bytes.remaining() / 4];
+        bytes.asFloatBuffer().get(out);
+        return out;
+    }
+}
