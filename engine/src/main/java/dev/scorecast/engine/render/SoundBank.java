@@ -90,6 +90,25 @@ public final class SoundBank implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether instruments listed in {@code instruments/sampler.json} are played by Scorecast's sampler
+     * (the default) rather than by Gervill from their SF2 bank; {@code -Dscorecast.sampler=off} plays
+     * everything on Gervill, as before the sampler, to compare the two.
+     */
+    public boolean sampler() {
+        return SAMPLER;
+    }
+
+    private static final boolean SAMPLER = !"off".equals(System.getProperty("scorecast.sampler", "on"));
+
+    /** The sampler's instrument at {@code address}, when the sampler plays it ({@link #sampler()}). */
+    public java.util.Optional<dev.scorecast.engine.sampler.SampledInstrument> sampled(int address, boolean drums) {
+        if (!SAMPLER || closed) {
+            return java.util.Optional.empty();
+        }
+        return dev.scorecast.engine.sampler.SampledBanks.of(library).instrument(address, drums);
+    }
+
     /** How long each instrument of this bank takes to speak (measured once, kept for the bank's life). */
     public OnsetLatency onsets() {
         return onsets;
