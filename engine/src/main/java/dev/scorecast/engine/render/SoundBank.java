@@ -96,14 +96,19 @@ public final class SoundBank implements AutoCloseable {
      * everything on Gervill, as before the sampler, to compare the two.
      */
     public boolean sampler() {
-        return SAMPLER;
+        return sampler;
     }
 
-    private static final boolean SAMPLER = !"off".equals(System.getProperty("scorecast.sampler", "on"));
+    private volatile boolean sampler = !"off".equals(System.getProperty("scorecast.sampler", "on"));
+
+    /** Plays the sampler's instruments on Gervill instead (false), to compare the two; for tests and benchmarks. */
+    void useSampler(boolean on) {
+        sampler = on;
+    }
 
     /** The sampler's instrument at {@code address}, when the sampler plays it ({@link #sampler()}). */
     public java.util.Optional<dev.scorecast.engine.sampler.SampledInstrument> sampled(int address, boolean drums) {
-        if (!SAMPLER || closed) {
+        if (!sampler || closed) {
             return java.util.Optional.empty();
         }
         return dev.scorecast.engine.sampler.SampledBanks.of(library).instrument(address, drums);

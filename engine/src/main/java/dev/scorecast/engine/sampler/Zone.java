@@ -10,7 +10,7 @@ import java.util.Map;
  * robins ({@code seq_length seq_position}, or {@code lorand hirand}), release triggers
  * ({@code trigger=release}, {@code rt_decay}), loops ({@code loop_mode loop_start loop_end}),
  * one-shots, the amplitude envelope ({@code ampeg_delay attack hold decay sustain release}),
- * choke groups ({@code group off_by off_mode off_time}), level and placement ({@code volume pan
+ * choke groups ({@code group off_by off_mode off_time}), level and placement ({@code volume global_volume master_volume group_volume pan
  * amp_veltrack}), pitch ({@code pitch_keycenter pitch_keytrack tune transpose}) and the start
  * ({@code offset}), and how many notes of one key ring at once ({@code note_polyphony}), and a fixed low-pass ({@code fil_type=lpf_2p cutoff}).
  */
@@ -81,7 +81,10 @@ final class Zone {
         this.offBy = integer(o, "off_by", 0);
         this.offFast = !"normal".equals(o.get("off_mode"));
         this.offTime = real(o, "off_time", 0.006);
-        this.gain = (float) Math.pow(10, real(o, "volume", 0) / 20) * (float) Math.pow(10, real(o, "amplitude_db", 0) / 20);
+        // volume is the region's own (a lower header's overrides a higher one's); global_volume, master_volume and
+        // group_volume add to it, so a whole instrument can be levelled without touching every region.
+        double db = real(o, "volume", 0) + real(o, "global_volume", 0) + real(o, "master_volume", 0) + real(o, "group_volume", 0);
+        this.gain = (float) Math.pow(10, db / 20);
         this.pan = (float) Math.max(-1, Math.min(1, real(o, "pan", 0) / 100));
         this.ampVeltrack = real(o, "amp_veltrack", 100) / 100;
         this.keyCenter = note(o.get("pitch_keycenter"), 60);
