@@ -203,6 +203,16 @@ public final class SoundBank implements AutoCloseable {
         return SharedInstruments.sharing();
     }
 
+    /**
+     * Reads what playing {@code program} live needs, before a render loop needs it: the sampler's
+     * instrument (its samples mapped) when the sampler plays it, else Gervill's ({@link #live}).
+     */
+    public void prepare(int program, boolean drums) {
+        if (sampled(program, drums).isEmpty()) {
+            live(program, drums);
+        }
+    }
+
     public Live live(int program, boolean drums) {
         Resolved r = instrument(program, drums);
         return new Live(drums ? 1 << 20 | r.program() : r.program(), r.program(), r.instrument());
