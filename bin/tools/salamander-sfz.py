@@ -9,7 +9,8 @@ LAYERS = [  # Salamander velocity, top MIDI velocity of the layer, loudest note 
 XF = 6  # velocities of crossfade either side of a layer boundary
 NAMES = {0: "C", 3: "D#", 6: "F#", 9: "A"}
 RELEASE_DB = -28.0
-LEVEL_DB = -1.7  # measured: the same notes 1.7 dB louder than Gervill played the SF2 built from these samples (SampledInstrumentsTest)  # the npm release samples are normalised to 0 dBFS; a key-off thump is ~30 dB under a note
+WIDTH = 40  # percent: the spaced pair is as wide as its side (side/mid -4 to 0 dB per note); 40 % puts a chord near -8 dB, a produced piano
+LEVEL_DB = -0.5  # measured: at width 40 the same notes 0.5 dB louder than Gervill played the SF2 built from these samples (SampledInstrumentsTest)  # the npm release samples are normalised to 0 dBFS; a key-off thump is ~30 dB under a note
 
 def name(k):
     return NAMES[k % 12] + str(k // 12 - 1)
@@ -27,7 +28,7 @@ out.append("// (velocity sets the level through amp_veltrack, the layer the timb
 out.append("// the nearest sampled root, then for a key between roots the other root a semitone or two away, for a")
 out.append("// root key the same root from the neighbouring layer. Release samples on key-off (or pedal up).")
 out.append("<control> default_path=salamander/")
-out.append("<global> ampeg_release=0.9 amp_veltrack=100 note_polyphony=1 global_volume=%s" % LEVEL_DB)
+out.append("<global> ampeg_release=0.9 amp_veltrack=100 note_polyphony=1 width=%d global_volume=%s" % (WIDTH, LEVEL_DB))
 for li, (vel, top, peak) in enumerate(LAYERS):
     lo = 1 if li == 0 else LAYERS[li - 1][1] + 1
     hi = top

@@ -14,16 +14,30 @@ final class Sample {
 
     private final MemorySegment data;
     final int frames;
+    /** Channels as played: 1 when the file's two channels are the same (a mono source the decoder copied). */
     final int channels;
+    /** Channels in the file. */
+    private final int stride;
     final int rate;
     final String name;
 
     Sample(String name, MemorySegment data, int channels, int rate) {
         this.name = name;
         this.data = data;
-        this.channels = channels;
+        this.stride = channels;
         this.rate = rate;
         this.frames = (int) (data.byteSize() / (2L * channels));
+        this.channels = channels == 2 && sameChannels() ? 1 : channels;
+    }
+
+    /** Whether both channels hold the same samples (read until they first differ, so a real stereo file costs a few pages). */
+    private boolean sameChannels() {
+        for (long f = 0; f < frames; f++) {
+            if (data.get(PCM, f * 4) != data.get(PCM, f * 4 + 2)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Sample {@code frame} of channel {@code channel} (0 beyond either end, so interpolation needs no special edge). */
@@ -31,12 +45,12 @@ final class Sample {
         if (frame < 0 || frame >= frames) {
             return 0f;
         }
-        return data.get(PCM, ((long) frame * channels + channel) << 1) * SCALE;
+        return data.get(PCM, ((long) frame * stride + channel) << 1) * SCALE;
     }
 
     /** As {@link #at} for a frame known to be inside the sample. */
     float inside(int frame, int channel) {
-        return data.get(PCM, ((long) frame * channels + channel) << 1) * SCALE;
+        return data.get(PCM, ((long) frame * stride + channel) << 1) * SCALE;
     }
 
     /** The largest absolute sample value, scanned once (for tests and levels). */

@@ -464,6 +464,12 @@ public final class Sampler implements BlockProcessor {
                     r = l;
                 }
             }
+            if (stereo && z.width != 1f) {
+                float mid = 0.5f * (l + r);
+                float side = 0.5f * (l - r) * z.width;
+                l = mid + side;
+                r = mid - side;
+            }
             if (v.filtered) {
                 float yl = v.b0 * l + v.b1 * v.xl1 + v.b0 * v.xl2 - v.a1 * v.yl1 - v.a2 * v.yl2;
                 v.xl2 = v.xl1;

@@ -10,7 +10,7 @@ import java.util.Map;
  * robins ({@code seq_length seq_position}, or {@code lorand hirand}), release triggers
  * ({@code trigger=release}, {@code rt_decay}), loops ({@code loop_mode loop_start loop_end}),
  * one-shots, the amplitude envelope ({@code ampeg_delay attack hold decay sustain release}),
- * choke groups ({@code group off_by off_mode off_time}), level and placement ({@code volume global_volume master_volume group_volume pan
+ * choke groups ({@code group off_by off_mode off_time}), level and placement ({@code volume global_volume master_volume group_volume pan width
  * amp_veltrack}), pitch ({@code pitch_keycenter pitch_keytrack tune transpose}) and the start
  * ({@code offset}), and how many notes of one key ring at once ({@code note_polyphony}), and a fixed low-pass ({@code fil_type=lpf_2p cutoff}).
  */
@@ -43,6 +43,8 @@ final class Zone {
     final int notePolyphony;
     /** A two-pole low-pass at this frequency (fil_type=lpf_2p, cutoff), 0 for none: a soft hit made darker. */
     final double cutoff;
+    /** A stereo sample's width, SFZ's {@code width} in percent: 100 as recorded, 0 mono. */
+    final float width;
 
     Zone(Map<String, String> o, Path base) {
         String path = o.getOrDefault("default_path", "") + req(o, "sample");
@@ -97,6 +99,7 @@ final class Zone {
             throw new IllegalArgumentException("fil_type " + fil + " is not supported (lpf_2p only)");
         }
         this.cutoff = real(o, "cutoff", 0);
+        this.width = (float) Math.max(-100, Math.min(100, real(o, "width", 100))) / 100;
     }
 
     boolean matches(int key, int velocity) {
