@@ -236,6 +236,9 @@ public final class SoundBank implements AutoCloseable {
         List<ModelByteBuffer> toRead = new ArrayList<>();
         for (ModelPerformer performer : performers) {
             for (ModelOscillator osc : oscillators(performer)) {
+                if (osc instanceof ModelByteBufferWavetable w && FloatWavetable.holds(w) && MAP_SAMPLES && w.getBuffer().getFile() != null) {
+                    continue; // played from the mapped file, nothing to read
+                }
                 if (osc instanceof ModelByteBufferWavetable w && FloatWavetable.holds(w) && !floats.containsKey(SampleKey.of(w.getBuffer()))) {
                     toRead.add(w.getBuffer());
                 } else if (osc instanceof ModelByteBufferWavetable w && !FloatWavetable.holds(w)) {
@@ -259,6 +262,10 @@ public final class SoundBank implements AutoCloseable {
             for (int i = 0; i < oscillators.size(); i++) {
                 if (oscillators.get(i) instanceof ModelByteBufferWavetable w && FloatWavetable.holds(w)) {
                     ModelByteBuffer bytes = w.getBuffer();
+                    if (MAP_SAMPLES && bytes.getFile() != null) {
+                        oscillators.set(i, FloatWavetable.mapped(w, mapped(bytes.getFile().toPath()).asSlice(bytes.getFilePointer(), bytes.capacity())));
+                        continue;
+                    }
                     float[] samples = floats.computeIfAbsent(SampleKey.of(bytes),
                             k -> FloatWavetable.toFloats(bytes.array(), (int) bytes.arrayOffset(), (int) bytes.capacity()));
                     oscillators.set(i, FloatWavetable.of(w, samples));
@@ -268,6 +275,25 @@ public final class SoundBank implements AutoCloseable {
         // The bytes were only read to be converted; the floats are what plays.
         toRead.stream().filter(b -> b.getFile() != null && floats.containsKey(SampleKey.of(b))).forEach(ModelByteBuffer::unload);
         return new FloatInstrument(instrument, performers, patch);
+    }
+
+    /**
+     * Whether SF2 samples are played from the memory-mapped bank file (the default) rather than copied
+     * to the heap as floats ({@code -Dscorecast.sf2.heap=on}, as before): with MuseScore General's
+     * instruments for every live experience, the heap copies alone took the server past a 1.5 GB heap.
+     */
+    private static final boolean MAP_SAMPLES = !"on".equals(System.getProperty("scorecast.sf2.heap", "off"));
+    /** Each SF2 file mapped once for the process, whole; pages are read as voices play them. */
+    private static final Map<Path, java.lang.foreign.MemorySegment> MAPPINGS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static java.lang.foreign.MemorySegment mapped(Path file) {
+        return MAPPINGS.computeIfAbsent(file.toAbsolutePath().normalize(), f -> {
+            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+                return ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), java.lang.foreign.Arena.global());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot map " + f, e);
+            }
+        });
     }
 
     private static List<ModelOscillator> oscillators(ModelPerformer performer) {
