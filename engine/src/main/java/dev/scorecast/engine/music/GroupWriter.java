@@ -16,8 +16,18 @@ interface GroupWriter {
      */
     /** Drum velocities above this are compressed toward 127 rather than clipped. */
     int KNEE = 108;
-    /** Velocity between the calmest bar (intensity 0) and the most intense (1). */
-    int INTENSITY_RANGE = 30;
+    /**
+     * Velocity per unit of intensity under the middle (0.5) and over it: steeper over it, where the
+     * master's limiter takes part of every step up, and the calm bars keep their velocity (a softer
+     * hit is also a darker one: the analog voices' filters open with velocity).
+     */
+    int INTENSITY_RANGE = 24;
+    int BUSY_INTENSITY_RANGE = 36;
+    /**
+     * The drums' share of it: they follow the picture mostly by their pattern, and softer hits
+     * would also be darker layers (the calm mixes' 6-12 kHz band is the hats').
+     */
+    int DRUM_INTENSITY_RANGE = 12;
 
     record Ctx(Bars bars, StyleBook.Pattern pattern, Section.Instrument instrument, SplittableRandom rng, NoteOut out,
                Section next, double duration, IntPredicate playsAtLevel) {
@@ -149,10 +159,10 @@ interface GroupWriter {
             double raw = base * (1 + feel().dynamics() * (ratio - 1));
             // A soft knee under 127: the hardest hits stay distinct instead of all clipping to one velocity.
             double played = raw <= KNEE ? raw : KNEE + (127 - KNEE) * Math.tanh((raw - KNEE) / (127 - KNEE));
-            // The drums follow the picture mostly by their pattern; their velocity moves half as far,
+            // The drums follow the picture mostly by their pattern; their velocity moves less far,
             // or the hardest bars would lose their drummer's spread against the top.
             int bar = Math.clamp(step / bars.stepsPerBar, 0, bars.bars - 1);
-            return Math.clamp((int) Math.round(played + INTENSITY_RANGE / 2.0 * (intensity(bar) - 0.5)), 1, 127);
+            return Math.clamp((int) Math.round(played + DRUM_INTENSITY_RANGE * (intensity(bar) - 0.5)), 1, 127);
         }
 
         /**
@@ -190,12 +200,13 @@ interface GroupWriter {
         }
 
         /**
-         * {@code base} moved by {@code intensity}: +-15 between the calmest and the most intense
+         * {@code base} moved by {@code intensity}: -12 at the calmest, +18 at the most intense
          * (issue 26: level is one of the ways the music follows the picture; the pattern, the parts
          * and the register are the others).
          */
         static int byIntensity(int base, double intensity) {
-            return Math.clamp(base + (int) Math.round((intensity - 0.5) * INTENSITY_RANGE), 1, 127);
+            double away = intensity - 0.5;
+            return Math.clamp(base + (int) Math.round(away * (away < 0 ? INTENSITY_RANGE : BUSY_INTENSITY_RANGE)), 1, 127);
         }
     }
 }
