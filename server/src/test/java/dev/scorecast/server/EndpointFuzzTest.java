@@ -221,6 +221,12 @@ class EndpointFuzzTest {
                 path = "/studio/" + (r.nextInt(4) == 0 ? URLEncoder.encode(junkString(r), StandardCharsets.UTF_8)
                         : files[r.nextInt(files.length)]);
             }
+            if (path.startsWith("/player/hls/")) {
+                // Public and shared: no user's object to swap, so unknown or junk experiences and files, each answered 404
+                // (a real experience's channel answers 503 while it starts, which HlsTest covers).
+                path = path.replace("{experience}", r.nextBoolean() ? "nothing-here" : URLEncoder.encode(junkString(r), StandardCharsets.UTF_8));
+                path = path.replace("{file}", r.nextBoolean() ? "init.mp4" : URLEncoder.encode(junkString(r), StandardCharsets.UTF_8));
+            }
             if (path.startsWith("/webhooks/")) {
                 // Both users' endpoints and deliveries, or junk, in the path.
                 path = path.replace("{webhook_id}", URLEncoder.encode(id(w, r, "webhook", asBob, alices), StandardCharsets.UTF_8));
