@@ -91,8 +91,9 @@ class EventStreamTest {
                 lastStage = stage;
                 lastPercent = percent;
             }
-            // The long stages are seen as they run (a short one may pass between two looks, or before the stream opened).
-            assertTrue(stages.containsAll(List.of("render", "master")), "the stages are seen as they run: " + stages);
+            // The long stage is seen as it runs, among others; a short one may pass between two looks of the 250 ms poll, or before
+            // the stream opened (the master of this short clip did once in CI: [compose, render, mux]).
+            assertTrue(stages.contains("render") && stages.size() >= 2, "the stages are seen as they run: " + stages);
             JsonNode finished = Api.JSON.readTree(events.getLast().data());
             JsonNode executionStatus = alice.postJson("/sync/status", Map.of("job_id", execution.get("job_id").asText())).body();
             assertEquals("finished", finished.get("status").asText(), finished::toString);
