@@ -93,24 +93,7 @@ final class Phrasing {
         if (letter == 'A' || pattern == null || pattern.isEmpty()) {
             return pattern;
         }
-        java.util.Set<java.util.BitSet> heard = new java.util.HashSet<>();
-        heard.add(onsets(slice(pattern, bar)));
-        String chosen = pattern;
-        for (char c = 'B'; c <= letter; c++) {
-            chosen = pattern;
-            String first = null;
-            for (JsonNode candidate : candidates(variants.apply(c))) {
-                String varied = overlay(pattern, bar, candidate.asText());
-                first = first == null ? varied : first;
-                if (!heard.contains(onsets(varied))) {
-                    chosen = varied;
-                    break;
-                }
-                chosen = first;
-            }
-            heard.add(onsets(chosen.length() == 16 ? chosen : slice(chosen, bar)));
-        }
-        return chosen;
+        return choose(pattern, slice(pattern, bar), letter, variants, c -> overlay(pattern, bar, c.asText()), Phrasing::onsets);
     }
 
     /** The same for a drum grid: a candidate is heard as new when the bar's onsets, all drums together, differ. */
@@ -118,22 +101,31 @@ final class Phrasing {
         if (letter == 'A' || grid.isEmpty()) {
             return grid;
         }
+        return choose(grid, overlay(grid, bar, null), letter, variants, c -> overlay(grid, bar, c), Phrasing::onsets);
+    }
+
+    /**
+     * Letter by letter from B, the first candidate whose onsets no earlier letter (nor the bar itself, {@code own}) has;
+     * the first candidate when none is new; the level's bar when a letter has none.
+     */
+    private static <T> T choose(T level, T own, char letter, java.util.function.IntFunction<JsonNode> variants,
+                                java.util.function.Function<JsonNode, T> apply, java.util.function.Function<T, java.util.BitSet> onsets) {
         java.util.Set<java.util.BitSet> heard = new java.util.HashSet<>();
-        heard.add(onsets(overlay(grid, bar, null)));
-        Map<String, String> chosen = grid;
+        heard.add(onsets.apply(own));
+        T chosen = level;
         for (char c = 'B'; c <= letter; c++) {
-            chosen = grid;
-            Map<String, String> first = null;
+            chosen = level;
+            T first = null;
             for (JsonNode candidate : candidates(variants.apply(c))) {
-                Map<String, String> varied = overlay(grid, bar, candidate);
+                T varied = apply.apply(candidate);
                 first = first == null ? varied : first;
-                if (!heard.contains(onsets(varied))) {
+                if (!heard.contains(onsets.apply(varied))) {
                     chosen = varied;
                     break;
                 }
                 chosen = first;
             }
-            heard.add(onsets(chosen == grid ? overlay(grid, bar, null) : chosen));
+            heard.add(onsets.apply(chosen == level ? own : chosen));
         }
         return chosen;
     }
