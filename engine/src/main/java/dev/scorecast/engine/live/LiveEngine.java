@@ -117,11 +117,11 @@ public final class LiveEngine implements AutoCloseable {
     public void prepare(String genre, dev.scorecast.engine.plan.Plan plan) {
         SoundBank b = context().bank();
         genres.find(genre).ifPresent(g -> g.arrangement().groups().forEach((group, style) -> style.palette()
-                .forEach(voice -> b.live(voice.program(), group.equals("beats")))));
+                .forEach(voice -> b.prepare(voice.program(), group.equals("beats")))));
         if (plan != null) {
             plan.sections().forEach(s -> s.instruments().forEach((group, instrument) -> {
                 if (instrument != null && dev.scorecast.engine.instruments.Library.known(instrument.program())) {
-                    b.live(instrument.program(), group.equals("beats"));
+                    b.prepare(instrument.program(), group.equals("beats"));
                 }
             }));
         }

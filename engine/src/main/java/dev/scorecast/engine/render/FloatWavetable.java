@@ -16,7 +16,17 @@ import javax.sound.sampled.AudioFormat;
  * zero, x/32768 below), so the audio is the same to the bit.
  */
 final class FloatWavetable implements ModelWavetable {
+    private static final java.lang.foreign.ValueLayout.OfShort PCM16 = java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
+    /** The floats, when held on the heap; else null and {@link #pcm} holds the sample. */
     private final float[] samples;
+    /**
+     * The sample's 16-bit little-endian data inside the memory-mapped SF2 file, when it is played from
+     * there: nothing of it on the heap, the pages shared by every synthesizer and read from disk when
+     * first played. Each read converts the block it copies (a plain loop, the same formula as
+     * {@link #toFloats}, so the audio is the same to the bit).
+     */
+    private final java.lang.foreign.MemorySegment pcm;
+    private final int length;
     private final AudioFormat format;
     private final float loopStart;
     private final float loopLength;
@@ -24,8 +34,10 @@ final class FloatWavetable implements ModelWavetable {
     private final float pitchCorrection;
     private final float attenuation;
 
-    private FloatWavetable(float[] samples, float sampleRate, ModelByteBufferWavetable original) {
+    private FloatWavetable(float[] samples, java.lang.foreign.MemorySegment pcm, float sampleRate, ModelByteBufferWavetable original) {
         this.samples = samples;
+        this.pcm = pcm;
+        this.length = samples != null ? samples.length : (int) (pcm.byteSize() / 2);
         this.format = new AudioFormat(AudioFormat.Encoding.PCM_FLOAT, sampleRate, 32, 1, 4, sampleRate, false);
         this.loopStart = original.getLoopStart();
         this.loopLength = original.getLoopLength();
@@ -43,7 +55,12 @@ final class FloatWavetable implements ModelWavetable {
 
     /** {@code w} played from {@code samples}, its data converted by {@link #toFloats}. */
     static FloatWavetable of(ModelByteBufferWavetable w, float[] samples) {
-        return new FloatWavetable(samples, w.getFormat().getSampleRate(), w);
+        return new FloatWavetable(samples, null, w.getFormat().getSampleRate(), w);
+    }
+
+    /** {@code w} played from {@code pcm}, its 16-bit data in a memory-mapped file. */
+    static FloatWavetable mapped(ModelByteBufferWavetable w, java.lang.foreign.MemorySegment pcm) {
+        return new FloatWavetable(null, pcm, w.getFormat().getSampleRate(), w);
     }
 
     /** Gervill's 16-bit little-endian to float conversion, done once for the whole sample. */
@@ -58,7 +75,7 @@ final class FloatWavetable implements ModelWavetable {
 
     @Override
     public AudioFloatInputStream openStream() {
-        return new Reader(samples, format);
+        return new Reader(samples, pcm, length, format);
     }
 
     @Override
@@ -99,12 +116,16 @@ final class FloatWavetable implements ModelWavetable {
     /** One voice's read position in the shared samples; mark and reset are how the resampler loops. */
     private static final class Reader extends AudioFloatInputStream {
         private final float[] samples;
+        private final java.lang.foreign.MemorySegment pcm;
+        private final int length;
         private final AudioFormat format;
         private int position;
         private int mark;
 
-        Reader(float[] samples, AudioFormat format) {
+        Reader(float[] samples, java.lang.foreign.MemorySegment pcm, int length, AudioFormat format) {
             this.samples = samples;
+            this.pcm = pcm;
+            this.length = length;
             this.format = format;
         }
 
@@ -115,36 +136,44 @@ final class FloatWavetable implements ModelWavetable {
 
         @Override
         public long getFrameLength() {
-            return samples.length;
+            return length;
         }
 
         @Override
         public int read(float[] b, int off, int len) {
-            if (position >= samples.length) {
+            if (position >= length) {
                 return -1;
             }
-            int n = Math.min(len, samples.length - position);
-            System.arraycopy(samples, position, b, off, n);
+            int n = Math.min(len, length - position);
+            if (samples != null) {
+                System.arraycopy(samples, position, b, off, n);
+            } else {
+                long at = (long) position * 2;
+                for (int i = 0; i < n; i++, at += 2) {
+                    short x = pcm.get(PCM16, at);
+                    b[off + i] = x > 0 ? x / 32767.0f : x / 32768.0f;
+                }
+            }
             position += n;
             return n;
         }
 
         @Override
         public long skip(long len) {
-            if (position >= samples.length) {
+            if (position >= length) {
                 return -1; // as Gervill's own byte-array stream answers at the end
             }
             if (len <= 0) {
                 return 0;
             }
-            int n = (int) Math.min(len, samples.length - position);
+            int n = (int) Math.min(len, length - position);
             position += n;
             return n;
         }
 
         @Override
         public int available() {
-            return samples.length - position;
+            return length - position;
         }
 
         @Override

@@ -103,10 +103,19 @@ public final class OnsetLatency {
     }
 
     private double measure(int program, boolean drums, int key) {
-        SoundBank.Resolved resolved = bank.instrument(program, drums);
         int channel = drums ? DRUM_CHANNEL : 0;
         int frames = WINDOW_MS * FRAMES_PER_MS;
         float[][] block = new float[2][frames];
+        var sampled = bank.sampled(program, drums);
+        if (sampled.isPresent()) {
+            // An instrument the sampler plays is measured as the sampler plays it (its first take).
+            dev.scorecast.engine.sampler.Sampler s = new dev.scorecast.engine.sampler.Sampler(POLYPHONY, true, 0);
+            s.program(channel, sampled.get());
+            s.noteOn(channel, key, VELOCITY, 0);
+            s.process(block, 0, frames);
+            return heardAt(block, frames);
+        }
+        SoundBank.Resolved resolved = bank.instrument(program, drums);
         try (SynthDriver synth = SynthDriver.open(POLYPHONY, Renderer.INTERPOLATION, false, frames)) {
             synth.load(resolved.instrument());
             synth.sendNow(ShortMessage.CONTROL_CHANGE, channel, 0, SoundBank.bankOf(resolved.program()));

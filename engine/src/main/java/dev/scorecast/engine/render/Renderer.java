@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleConsumer;
 import javax.sound.midi.ShortMessage;
+import dev.scorecast.engine.sampler.SampledBanks;
+import dev.scorecast.engine.sampler.SampledInstrument;
+import dev.scorecast.engine.sampler.Sampler;
 
 /**
  * Renders a {@link Score} to one stem per instrument group, each group on its own Gervill
@@ -50,6 +53,8 @@ public final class Renderer {
     private static final int BLOCK = 4096;
     /** Voices per group's synthesizer: a stem must never lose a note to voice stealing. */
     private static final int POLYPHONY = 96;
+    /** The sampler's voices per group: a sustained piano with release samples and crossfaded layers needs more than Gervill's 96. */
+    private static final int SAMPLER_POLYPHONY = 160;
     private static final int DRUM_CHANNEL = 9;
     static final String INTERPOLATION = System.getProperty("scorecast.render.interpolation", "cubic");
     private static final double PROGRESS_SECONDS = 0.1;
@@ -138,8 +143,15 @@ public final class Renderer {
         }
     }
 
-    /** A MIDI message at a sample; at one sample, controllers and programs go first, then note-offs, then note-ons. */
-    private record Event(long sample, int order, int command, int channel, int data1, int data2) {}
+    /**
+     * A MIDI message at a sample; at one sample, controllers and programs go first, then note-offs, then note-ons.
+     * {@code sampled}: for the group's {@link Sampler} (a program change then carries the address), else for Gervill.
+     */
+    private record Event(long sample, int order, int command, int channel, int data1, int data2, boolean sampled) {
+        Event(long sample, int order, int command, int channel, int data1, int data2) {
+            this(sample, order, command, channel, data1, data2, false);
+        }
+    }
 
     private static final Comparator<Event> ORDER = Comparator.comparingLong(Event::sample).thenComparingInt(Event::order);
 
@@ -150,6 +162,9 @@ public final class Renderer {
         private final List<Event> setup = new ArrayList<>();
         private final List<Event> events = new ArrayList<>();
         private final List<SoundBank.Resolved> instruments = new ArrayList<>();
+        private final Map<Integer, SampledInstrument> sampledInstruments = new java.util.HashMap<>();
+        private boolean gervill;
+        private boolean sampler;
         private final float gain;
 
         GroupJob(InstrumentGroup group, List<Part> parts, long frames, Path wav) {
@@ -175,7 +190,12 @@ public final class Renderer {
                     channel = nextChannel++;
                 }
                 // Notes start as much early as their instruments take to speak, so they sound on time.
-                schedule(bank.onsets().aligned(part), channel, part.gainDb() - top);
+                Part aligned = bank.onsets().aligned(part);
+                if (sampled(part)) {
+                    scheduleSampled(aligned, channel, part.gainDb() - top);
+                } else {
+                    schedule(aligned, channel, part.gainDb() - top);
+                }
             }
             events.sort(ORDER);
         }
@@ -230,24 +250,99 @@ public final class Renderer {
             }
         }
 
+        /** Whether every program {@code part} plays is one the sampler plays (else Gervill plays the whole part). */
+        private boolean sampled(Part part) {
+            if (!bank.sampler() || !SampledBanks.plays(part.program(), part.drums())) {
+                return false;
+            }
+            return part.programChanges().stream().allMatch(pc -> SampledBanks.plays(pc.program(), part.drums()));
+        }
+
+        /** {@code part} for the group's sampler: the same events as {@link #schedule}, with notes never cut by a restrike. */
+        private void scheduleSampled(Part part, int channel, double relativeDb) {
+            sampler = true;
+            int volume = (int) Math.round(Math.max(0, Math.min(127, 100 * Math.pow(10, relativeDb / 40))));
+            int pan = (int) Math.round(Math.max(0, Math.min(127, 64 + part.pan() * 63.5)));
+            setup.add(new Event(0, 0, ShortMessage.PROGRAM_CHANGE, channel, sampledProgram(part.program(), part.drums()), 0, true));
+            setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 7, volume, true));
+            setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 10, pan, true));
+            for (Part.ProgramChange pc : part.programChanges()) {
+                long at = Math.round(pc.time() * RATE);
+                if (at < frames) {
+                    events.add(new Event(Math.max(0, at), 0, ShortMessage.PROGRAM_CHANGE, channel, sampledProgram(pc.program(), part.drums()), 0, true));
+                }
+            }
+            for (Part.Control c : part.controls()) {
+                long at = Math.round(c.time() * RATE);
+                if (at < frames) {
+                    events.add(new Event(Math.max(0, at), 0, ShortMessage.CONTROL_CHANGE, channel, c.controller(), c.value(), true));
+                }
+            }
+            // As for Gervill, a note that overlaps the next one of its key ends where the next begins
+            // (the sampler lets the first ring on under the second, as a struck string does).
+            List<Note> notes = new ArrayList<>(part.notes());
+            notes.sort(Comparator.comparingInt(Note::pitch).thenComparingDouble(Note::start));
+            for (int i = 0; i < notes.size(); i++) {
+                Note n = notes.get(i);
+                long on = Math.round(n.start() * RATE);
+                long off = Math.max(on + 1, Math.round(n.end() * RATE));
+                if (i + 1 < notes.size() && notes.get(i + 1).pitch() == n.pitch()) {
+                    long next = Math.round(notes.get(i + 1).start() * RATE);
+                    if (next <= on) {
+                        continue;
+                    }
+                    off = Math.min(off, next);
+                }
+                if (on >= frames) {
+                    continue;
+                }
+                events.add(new Event(on, 2, ShortMessage.NOTE_ON, channel, n.pitch(), n.velocity(), true));
+                if (off < frames) {
+                    events.add(new Event(off, 1, ShortMessage.NOTE_OFF, channel, n.pitch(), 0, true));
+                }
+            }
+        }
+
+        private int sampledProgram(int address, boolean drums) {
+            sampledInstruments.computeIfAbsent(address, a -> bank.sampled(a, drums).orElseThrow());
+            return address;
+        }
+
         private int program(int program, boolean drums) {
             if (program < 0 || program >= 128 * 128) {
                 throw new InvalidParameter("program", "must be 0-16383 (128 x bank + program), was " + program);
             }
             SoundBank.Resolved r = bank.instrument(program, drums);
             instruments.add(r);
+            gervill = true;
             return r.program();
+        }
+
+        private void sendSampled(Sampler s, Event e) {
+            switch (e.command()) {
+                case ShortMessage.NOTE_ON -> s.noteOn(e.channel(), e.data1(), e.data2(), e.sample());
+                case ShortMessage.NOTE_OFF -> s.noteOff(e.channel(), e.data1(), e.sample());
+                case ShortMessage.CONTROL_CHANGE -> s.control(e.channel(), e.data1(), e.data2(), e.sample());
+                case ShortMessage.PROGRAM_CHANGE -> s.program(e.channel(), sampledInstruments.get(e.data1()), e.sample());
+                default -> throw new IllegalStateException("event " + e);
+            }
         }
 
         Stem render(AtomicLong done, AtomicBoolean stop) throws IOException {
             float peak = 0;
-            try (SynthDriver synth = SynthDriver.open(POLYPHONY, INTERPOLATION, SynthDriver.OFFLINE_CHORUS, BLOCK);
+            // Gervill only when a part of the group needs it; the sampler only when one is sampled.
+            try (SynthDriver synth = gervill ? SynthDriver.open(POLYPHONY, INTERPOLATION, SynthDriver.OFFLINE_CHORUS, BLOCK) : null;
                     WavWriter out = WavWriter.scratch(wav, WavEncoding.FLOAT32, RATE, 2)) {
+                Sampler sampled = sampler ? new Sampler(SAMPLER_POLYPHONY, !"linear".equals(INTERPOLATION), group.ordinal()) : null;
                 for (SoundBank.Resolved r : instruments) {
                     synth.load(r.instrument());
                 }
                 for (Event e : setup) {
-                    synth.sendNow(e.command(), e.channel(), e.data1(), e.data2());
+                    if (e.sampled()) {
+                        sendSampled(sampled, new Event(0, e.order(), e.command(), e.channel(), e.data1(), e.data2(), true));
+                    } else {
+                        synth.sendNow(e.command(), e.channel(), e.data1(), e.data2());
+                    }
                 }
                 float[][] block = new float[2][BLOCK];
                 int next = 0;
@@ -261,9 +356,21 @@ public final class Renderer {
                     long horizon = pos + n + SynthDriver.LATENCY + SynthDriver.CONTROL_BLOCK;
                     while (next < events.size() && events.get(next).sample() < horizon) {
                         Event e = events.get(next++);
-                        synth.send(e.command(), e.channel(), e.data1(), e.data2(), e.sample());
+                        if (e.sampled()) {
+                            sendSampled(sampled, e);
+                        } else {
+                            synth.send(e.command(), e.channel(), e.data1(), e.data2(), e.sample());
+                        }
                     }
-                    synth.read(block, 0, n);
+                    if (synth != null) {
+                        synth.read(block, 0, n);
+                    } else {
+                        java.util.Arrays.fill(block[0], 0, n, 0f);
+                        java.util.Arrays.fill(block[1], 0, n, 0f);
+                    }
+                    if (sampled != null) {
+                        sampled.process(block, 0, n);
+                    }
                     float[] l = block[0];
                     float[] r = block[1];
                     for (int i = 0; i < n; i++) {

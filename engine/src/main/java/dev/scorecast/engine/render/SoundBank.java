@@ -90,6 +90,30 @@ public final class SoundBank implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether instruments listed in {@code instruments/sampler.json} are played by Scorecast's sampler
+     * (the default) rather than by Gervill from their SF2 bank; {@code -Dscorecast.sampler=off} plays
+     * everything on Gervill, as before the sampler, to compare the two.
+     */
+    public boolean sampler() {
+        return sampler;
+    }
+
+    private volatile boolean sampler = !"off".equals(System.getProperty("scorecast.sampler", "on"));
+
+    /** Plays the sampler's instruments on Gervill instead (false), to compare the two; for tests and benchmarks. */
+    void useSampler(boolean on) {
+        sampler = on;
+    }
+
+    /** The sampler's instrument at {@code address}, when the sampler plays it ({@link #sampler()}). */
+    public java.util.Optional<dev.scorecast.engine.sampler.SampledInstrument> sampled(int address, boolean drums) {
+        if (!sampler || closed) {
+            return java.util.Optional.empty();
+        }
+        return dev.scorecast.engine.sampler.SampledBanks.of(library).instrument(address, drums);
+    }
+
     /** How long each instrument of this bank takes to speak (measured once, kept for the bank's life). */
     public OnsetLatency onsets() {
         return onsets;
@@ -179,6 +203,16 @@ public final class SoundBank implements AutoCloseable {
         return SharedInstruments.sharing();
     }
 
+    /**
+     * Reads what playing {@code program} live needs, before a render loop needs it: the sampler's
+     * instrument (its samples mapped) when the sampler plays it, else Gervill's ({@link #live}).
+     */
+    public void prepare(int program, boolean drums) {
+        if (sampled(program, drums).isEmpty()) {
+            live(program, drums);
+        }
+    }
+
     public Live live(int program, boolean drums) {
         Resolved r = instrument(program, drums);
         return new Live(drums ? 1 << 20 | r.program() : r.program(), r.program(), r.instrument());
@@ -202,6 +236,9 @@ public final class SoundBank implements AutoCloseable {
         List<ModelByteBuffer> toRead = new ArrayList<>();
         for (ModelPerformer performer : performers) {
             for (ModelOscillator osc : oscillators(performer)) {
+                if (osc instanceof ModelByteBufferWavetable w && FloatWavetable.holds(w) && MAP_SAMPLES && w.getBuffer().getFile() != null) {
+                    continue; // played from the mapped file, nothing to read
+                }
                 if (osc instanceof ModelByteBufferWavetable w && FloatWavetable.holds(w) && !floats.containsKey(SampleKey.of(w.getBuffer()))) {
                     toRead.add(w.getBuffer());
                 } else if (osc instanceof ModelByteBufferWavetable w && !FloatWavetable.holds(w)) {
@@ -225,6 +262,10 @@ public final class SoundBank implements AutoCloseable {
             for (int i = 0; i < oscillators.size(); i++) {
                 if (oscillators.get(i) instanceof ModelByteBufferWavetable w && FloatWavetable.holds(w)) {
                     ModelByteBuffer bytes = w.getBuffer();
+                    if (MAP_SAMPLES && bytes.getFile() != null) {
+                        oscillators.set(i, FloatWavetable.mapped(w, mapped(bytes.getFile().toPath()).asSlice(bytes.getFilePointer(), bytes.capacity())));
+                        continue;
+                    }
                     float[] samples = floats.computeIfAbsent(SampleKey.of(bytes),
                             k -> FloatWavetable.toFloats(bytes.array(), (int) bytes.arrayOffset(), (int) bytes.capacity()));
                     oscillators.set(i, FloatWavetable.of(w, samples));
@@ -234,6 +275,25 @@ public final class SoundBank implements AutoCloseable {
         // The bytes were only read to be converted; the floats are what plays.
         toRead.stream().filter(b -> b.getFile() != null && floats.containsKey(SampleKey.of(b))).forEach(ModelByteBuffer::unload);
         return new FloatInstrument(instrument, performers, patch);
+    }
+
+    /**
+     * Whether SF2 samples are played from the memory-mapped bank file (the default) rather than copied
+     * to the heap as floats ({@code -Dscorecast.sf2.heap=on}, as before): with MuseScore General's
+     * instruments for every live experience, the heap copies alone took the server past a 1.5 GB heap.
+     */
+    private static final boolean MAP_SAMPLES = !"on".equals(System.getProperty("scorecast.sf2.heap", "off"));
+    /** Each SF2 file mapped once for the process, whole; pages are read as voices play them. */
+    private static final Map<Path, java.lang.foreign.MemorySegment> MAPPINGS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static java.lang.foreign.MemorySegment mapped(Path file) {
+        return MAPPINGS.computeIfAbsent(file.toAbsolutePath().normalize(), f -> {
+            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+                return ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), java.lang.foreign.Arena.global());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot map " + f, e);
+            }
+        });
     }
 
     private static List<ModelOscillator> oscillators(ModelPerformer performer) {
