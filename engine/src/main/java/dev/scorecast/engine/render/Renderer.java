@@ -201,9 +201,8 @@ public final class Renderer {
         }
 
         private void schedule(Part part, int channel, double relativeDb) {
-            // GM channel volume is 40 log10(cc7 / 127) dB; Gervill's default is 100.
-            int volume = (int) Math.round(Math.max(0, Math.min(127, 100 * Math.pow(10, relativeDb / 40))));
-            int pan = (int) Math.round(Math.max(0, Math.min(127, 64 + part.pan() * 63.5)));
+            int volume = volume(relativeDb);
+            int pan = pan(part);
             // A program is an address in the SoundBank, 128 x bank + program: bank select, then program change.
             int address = program(part.program(), part.drums());
             setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 0, SoundBank.bankOf(address))); // bank select MSB
@@ -219,14 +218,46 @@ public final class Renderer {
                     events.add(new Event(Math.max(0, at), 0, ShortMessage.PROGRAM_CHANGE, channel, SoundBank.programOf(changed), 0));
                 }
             }
+            scheduleControlsAndNotes(part, channel, false);
+        }
+
+        /** Whether every program {@code part} plays is one the sampler plays (else Gervill plays the whole part). */
+        private boolean sampled(Part part) {
+            if (!bank.sampler() || !SampledBanks.plays(part.program(), part.drums())) {
+                return false;
+            }
+            return part.programChanges().stream().allMatch(pc -> SampledBanks.plays(pc.program(), part.drums()));
+        }
+
+        /** {@code part} for the group's sampler: the same events as {@link #schedule}, with notes never cut by a restrike. */
+        private void scheduleSampled(Part part, int channel, double relativeDb) {
+            sampler = true;
+            int volume = volume(relativeDb);
+            int pan = pan(part);
+            setup.add(new Event(0, 0, ShortMessage.PROGRAM_CHANGE, channel, sampledProgram(part.program(), part.drums()), 0, true));
+            setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 7, volume, true));
+            setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 10, pan, true));
+            for (Part.ProgramChange pc : part.programChanges()) {
+                long at = Math.round(pc.time() * RATE);
+                if (at < frames) {
+                    events.add(new Event(Math.max(0, at), 0, ShortMessage.PROGRAM_CHANGE, channel, sampledProgram(pc.program(), part.drums()), 0, true));
+                }
+            }
+            scheduleControlsAndNotes(part, channel, true);
+        }
+
+        /**
+         * A part's controls and notes for its synthesizer (Gervill, or the group's sampler when {@code sampled}). A note that
+         * overlaps the next one of the same pitch ends where the next begins: on Gervill two voices of one key would let the
+         * first note-off silence the second note (the sampler lets the first ring on under the second, as a struck string does).
+         */
+        private void scheduleControlsAndNotes(Part part, int channel, boolean sampled) {
             for (Part.Control c : part.controls()) {
                 long at = Math.round(c.time() * RATE);
                 if (at < frames) {
-                    events.add(new Event(Math.max(0, at), 0, ShortMessage.CONTROL_CHANGE, channel, c.controller(), c.value()));
+                    events.add(new Event(Math.max(0, at), 0, ShortMessage.CONTROL_CHANGE, channel, c.controller(), c.value(), sampled));
                 }
             }
-            // A note that overlaps the next one of the same pitch ends where the next begins: two
-            // voices of one key would let the first note-off silence the second note.
             List<Note> notes = new ArrayList<>(part.notes());
             notes.sort(Comparator.comparingInt(Note::pitch).thenComparingDouble(Note::start));
             for (int i = 0; i < notes.size(); i++) {
@@ -243,64 +274,20 @@ public final class Renderer {
                 if (on >= frames) {
                     continue;
                 }
-                events.add(new Event(on, 2, ShortMessage.NOTE_ON, channel, n.pitch(), n.velocity()));
+                events.add(new Event(on, 2, ShortMessage.NOTE_ON, channel, n.pitch(), n.velocity(), sampled));
                 if (off < frames) {
-                    events.add(new Event(off, 1, ShortMessage.NOTE_OFF, channel, n.pitch(), 0));
+                    events.add(new Event(off, 1, ShortMessage.NOTE_OFF, channel, n.pitch(), 0, sampled));
                 }
             }
         }
 
-        /** Whether every program {@code part} plays is one the sampler plays (else Gervill plays the whole part). */
-        private boolean sampled(Part part) {
-            if (!bank.sampler() || !SampledBanks.plays(part.program(), part.drums())) {
-                return false;
-            }
-            return part.programChanges().stream().allMatch(pc -> SampledBanks.plays(pc.program(), part.drums()));
+        /** GM channel volume is 40 log10(cc7 / 127) dB; Gervill's default is 100. */
+        private static int volume(double relativeDb) {
+            return (int) Math.round(Math.max(0, Math.min(127, 100 * Math.pow(10, relativeDb / 40))));
         }
 
-        /** {@code part} for the group's sampler: the same events as {@link #schedule}, with notes never cut by a restrike. */
-        private void scheduleSampled(Part part, int channel, double relativeDb) {
-            sampler = true;
-            int volume = (int) Math.round(Math.max(0, Math.min(127, 100 * Math.pow(10, relativeDb / 40))));
-            int pan = (int) Math.round(Math.max(0, Math.min(127, 64 + part.pan() * 63.5)));
-            setup.add(new Event(0, 0, ShortMessage.PROGRAM_CHANGE, channel, sampledProgram(part.program(), part.drums()), 0, true));
-            setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 7, volume, true));
-            setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 10, pan, true));
-            for (Part.ProgramChange pc : part.programChanges()) {
-                long at = Math.round(pc.time() * RATE);
-                if (at < frames) {
-                    events.add(new Event(Math.max(0, at), 0, ShortMessage.PROGRAM_CHANGE, channel, sampledProgram(pc.program(), part.drums()), 0, true));
-                }
-            }
-            for (Part.Control c : part.controls()) {
-                long at = Math.round(c.time() * RATE);
-                if (at < frames) {
-                    events.add(new Event(Math.max(0, at), 0, ShortMessage.CONTROL_CHANGE, channel, c.controller(), c.value(), true));
-                }
-            }
-            // As for Gervill, a note that overlaps the next one of its key ends where the next begins
-            // (the sampler lets the first ring on under the second, as a struck string does).
-            List<Note> notes = new ArrayList<>(part.notes());
-            notes.sort(Comparator.comparingInt(Note::pitch).thenComparingDouble(Note::start));
-            for (int i = 0; i < notes.size(); i++) {
-                Note n = notes.get(i);
-                long on = Math.round(n.start() * RATE);
-                long off = Math.max(on + 1, Math.round(n.end() * RATE));
-                if (i + 1 < notes.size() && notes.get(i + 1).pitch() == n.pitch()) {
-                    long next = Math.round(notes.get(i + 1).start() * RATE);
-                    if (next <= on) {
-                        continue;
-                    }
-                    off = Math.min(off, next);
-                }
-                if (on >= frames) {
-                    continue;
-                }
-                events.add(new Event(on, 2, ShortMessage.NOTE_ON, channel, n.pitch(), n.velocity(), true));
-                if (off < frames) {
-                    events.add(new Event(off, 1, ShortMessage.NOTE_OFF, channel, n.pitch(), 0, true));
-                }
-            }
+        private static int pan(Part part) {
+            return (int) Math.round(Math.max(0, Math.min(127, 64 + part.pan() * 63.5)));
         }
 
         private int sampledProgram(int address, boolean drums) {
