@@ -106,7 +106,7 @@ public final class ConformedScore {
                         for (Note n : s.notes()) {
                             if (n.start() < k.sourceStart() - 1e-9 && n.end() > k.sourceStart() + 0.05) {
                                 double end = Math.min(n.end(), k.sourceEnd());
-                                notes.add(new Note(k.start(), end - k.sourceStart(), n.pitch(), n.velocity()));
+                                notes.add(n.moved(k.start(), end - k.sourceStart()));
                             }
                         }
                     }
@@ -116,7 +116,7 @@ public final class ConformedScore {
                             // A note that would ring on into music of another origin is let go at the join.
                             double end = Math.min(n.end() + k.shift(), k.continues() ? n.end() + k.shift() : k.end());
                             if (end - start >= 0.01 && strikes.stream().noneMatch(o -> o.pitch() == n.pitch() && Math.abs(o.start() - start) < 0.005)) {
-                                notes.add(new Note(start, end - start, n.pitch(), n.velocity()));
+                                notes.add(n.moved(start, end - start));
                             }
                         }
                     }
@@ -243,7 +243,7 @@ public final class ConformedScore {
                 Note n = notes.get(k);
                 if (n.start() < cut && n.end() > cut) {
                     if (cut - n.start() >= 0.02) {
-                        notes.set(k, new Note(n.start(), cut - n.start(), n.pitch(), n.velocity()));
+                        notes.set(k, n.moved(n.start(), cut - n.start()));
                     } else {
                         notes.remove(k--);
                     }

@@ -109,7 +109,7 @@ public final class Composer {
             List<Note> notes = vocal.stream().map(n -> new Note(n.start(), n.duration(), n.pitch(), n.velocity())).toList();
             parts.add(new Part(InstrumentGroup.VOCALS, voice.program(), false, voice.gainDb(), voice.pan(), notes, List.of()));
         }
-        return new Score(duration, tempoMap, parts, accents, vocal);
+        return new Score(duration, tempoMap, parts.stream().map(Takes::numbered).toList(), accents, vocal);
     }
 
     private Part compose(Plan plan, InstrumentGroup group, Bars[] bars, double duration, List<Double> hits) {
@@ -168,7 +168,7 @@ public final class Composer {
                 for (double h : hits) {
                     double cut = h - CLEAR_BEFORE_HIT_SECONDS;
                     if (n.start() < cut && n.end() > cut) {
-                        n = cut - n.start() >= 0.02 ? new Note(n.start(), cut - n.start(), n.pitch(), n.velocity()) : null;
+                        n = cut - n.start() >= 0.02 ? n.moved(n.start(), cut - n.start()) : null;
                         break;
                     }
                 }

@@ -67,7 +67,7 @@ public final class OnsetLatency {
             int c = lastAtOrBefore(changes, n.start());
             int program = c < 0 ? part.program() : changes.get(c).program();
             double start = Math.max(0, n.start() - seconds(program, part.drums(), part.drums() ? n.pitch() : bucket(n.pitch())));
-            notes.add(new Note(start, n.duration(), n.pitch(), n.velocity()));
+            notes.add(n.moved(start, n.duration()));
             if (c >= 0) {
                 changeAt[c] = Math.min(changeAt[c], start);
             }

@@ -147,7 +147,11 @@ public final class Renderer {
      * A MIDI message at a sample; at one sample, controllers and programs go first, then note-offs, then note-ons.
      * {@code sampled}: for the group's {@link Sampler} (a program change then carries the address), else for Gervill.
      */
-    private record Event(long sample, int order, int command, int channel, int data1, int data2, boolean sampled) {
+    private record Event(long sample, int order, int command, int channel, int data1, int data2, boolean sampled, int take) {
+        Event(long sample, int order, int command, int channel, int data1, int data2, boolean sampled) {
+            this(sample, order, command, channel, data1, data2, sampled, -1);
+        }
+
         Event(long sample, int order, int command, int channel, int data1, int data2) {
             this(sample, order, command, channel, data1, data2, false);
         }
@@ -274,7 +278,7 @@ public final class Renderer {
                 if (on >= frames) {
                     continue;
                 }
-                events.add(new Event(on, 2, ShortMessage.NOTE_ON, channel, n.pitch(), n.velocity(), sampled));
+                events.add(new Event(on, 2, ShortMessage.NOTE_ON, channel, n.pitch(), n.velocity(), sampled, n.take()));
                 if (off < frames) {
                     events.add(new Event(off, 1, ShortMessage.NOTE_OFF, channel, n.pitch(), 0, sampled));
                 }
@@ -307,7 +311,7 @@ public final class Renderer {
 
         private void sendSampled(Sampler s, Event e) {
             switch (e.command()) {
-                case ShortMessage.NOTE_ON -> s.noteOn(e.channel(), e.data1(), e.data2(), e.sample());
+                case ShortMessage.NOTE_ON -> s.noteOn(e.channel(), e.data1(), e.data2(), e.take(), e.sample());
                 case ShortMessage.NOTE_OFF -> s.noteOff(e.channel(), e.data1(), e.sample());
                 case ShortMessage.CONTROL_CHANGE -> s.control(e.channel(), e.data1(), e.data2(), e.sample());
                 case ShortMessage.PROGRAM_CHANGE -> s.program(e.channel(), sampledInstruments.get(e.data1()), e.sample());

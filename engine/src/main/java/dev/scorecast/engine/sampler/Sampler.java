@@ -2,7 +2,6 @@ package dev.scorecast.engine.sampler;
 
 import dev.scorecast.engine.dsp.BlockProcessor;
 import java.util.Arrays;
-import java.util.SplittableRandom;
 
 /**
  * Scorecast's own sampler: plays {@link SampledInstrument}s on sixteen MIDI-like channels, the way
@@ -12,8 +11,8 @@ import java.util.SplittableRandom;
  * source, so "in place" means summed into the bus it plays on).
  *
  * <p>What a player does that a plain sample player does not: a key struck again plays another take
- * (SFZ round robins, {@code seq_length}/{@code seq_position} counted per key, or {@code lorand}/
- * {@code hirand}), velocity chooses and crossfades layers, letting a key go plays its release
+ * (SFZ round robins, {@code seq_length}/{@code seq_position}, or {@code lorand}/{@code hirand}),
+ * velocity chooses and crossfades layers, letting a key go plays its release
  * sample ({@code trigger=release}), the sustain pedal (CC64) holds notes and releases them, with
  * their release samples, when it lifts, a hi-hat closes the open one (choke groups), and a
  * channel set to legato turns an overlap of two notes into a glide and crossfade instead of a new
@@ -29,11 +28,13 @@ public final class Sampler implements BlockProcessor {
     /** Below this envelope level (-90 dB) a releasing voice is silent and freed. */
     private static final float SILENT = 3.2e-5f;
     private static final float GLIDE = (float) (1 - Math.exp(-1.0 / (0.005 * RATE)));
+    /** Bits of an event's second value that hold a note's velocity; its take (plus one) is above them. */
+    private static final int VELOCITY_BITS = 7;
 
     private final Voice[] voices;
     private final boolean cubic;
     private final Channel[] channels = new Channel[CHANNELS];
-    private final SplittableRandom random;
+    private final long seed;
     private SampledInstrument[] programs = new SampledInstrument[8];
     private int programCount;
     private long frame;
@@ -50,8 +51,8 @@ public final class Sampler implements BlockProcessor {
 
     /**
      * A sampler of {@code polyphony} voices, {@code cubic} (4-point Hermite) or linear interpolation
-     * (the offline renderer's and the live player's choices, as for Gervill), its random round robins
-     * drawn from {@code seed} so that a render is repeatable.
+     * (the offline renderer's and the live player's choices, as for Gervill), its round robins chosen
+     * from each note's take and {@code seed} (see {@link #setTake}) so that a render is repeatable.
      */
     public Sampler(int polyphony, boolean cubic, long seed) {
         this.voices = new Voice[polyphony];
@@ -59,7 +60,7 @@ public final class Sampler implements BlockProcessor {
             voices[i] = new Voice();
         }
         this.cubic = cubic;
-        this.random = new SplittableRandom(seed);
+        this.seed = seed;
         for (int c = 0; c < CHANNELS; c++) {
             channels[c] = new Channel();
         }
@@ -101,12 +102,22 @@ public final class Sampler implements BlockProcessor {
         channels[channel].legatoFrames = (int) Math.round(Math.max(0, seconds) * RATE);
     }
 
+    /** A note without a take of its own: it plays its key's next round robin on this channel. */
     public void noteOn(int channel, int key, int velocity, long at) {
+        noteOn(channel, key, velocity, -1, at);
+    }
+
+    /**
+     * A note that plays round robin {@code take} (its strike number in the score, music.Takes;
+     * modulo the takes its zones have), or the key's next when -1.
+     */
+    public void noteOn(int channel, int key, int velocity, int take, long at) {
         if (velocity <= 0) {
             noteOff(channel, key, at);
             return;
         }
-        queue(at, NOTE_ON, channel, key & 127, Math.min(127, velocity));
+        int t = Math.clamp(take, -1, (1 << 23) - 1) + 1;
+        queue(at, NOTE_ON, channel, key & 127, Math.min(127, velocity) | t << VELOCITY_BITS);
     }
 
     public void noteOff(int channel, int key, long at) {
@@ -208,7 +219,7 @@ public final class Sampler implements BlockProcessor {
     private void apply(int kind, int ch, int a, int b) {
         Channel c = channels[ch];
         switch (kind) {
-            case NOTE_ON -> noteOnNow(ch, c, a, b);
+            case NOTE_ON -> noteOnNow(ch, c, a, b & ((1 << VELOCITY_BITS) - 1), (b >>> VELOCITY_BITS) - 1);
             case NOTE_OFF -> noteOffNow(ch, c, a);
             case PROGRAM -> c.instrument = programs[a];
             case CONTROL -> {
@@ -236,13 +247,14 @@ public final class Sampler implements BlockProcessor {
         }
     }
 
-    private void noteOnNow(int ch, Channel c, int key, int velocity) {
+    private void noteOnNow(int ch, Channel c, int key, int velocity, int take) {
         SampledInstrument ins = c.instrument;
         if (ins == null) {
             return;
         }
-        int count = c.seq[key]++;
-        double r = random.nextDouble();
+        setTake(c, key, take);
+        int count = c.take[key];
+        double r = c.draw[key];
         int legatoFrom = c.legatoFrames > 0 && c.lastHeld >= 0 && c.lastHeld != key && c.down[c.lastHeld] ? c.lastHeld : -1;
         double legatoPos = -1;
         if (legatoFrom >= 0) {
@@ -304,6 +316,25 @@ public final class Sampler implements BlockProcessor {
         }
     }
 
+    /**
+     * Sets the take the strike of {@code key} plays: the note's own ({@code take} >= 0, numbered in the
+     * score: music.Takes says why), or, for a note without one (-1), the key's next strike on this
+     * channel as SFZ counts them. Its lorand draw is a hash of the seed, the key and the take, so a note
+     * plays the same zones wherever it is played.
+     */
+    private void setTake(Channel c, int key, int take) {
+        int t = take >= 0 ? take : c.strikes[key]++;
+        c.take[key] = t;
+        c.draw[key] = (mix(seed ^ mix(key * 0x9E3779B97F4A7C15L ^ t)) >>> 11) * 0x1.0p-53;
+    }
+
+    /** SplitMix64's finaliser: every bit of the input moves about half of the output's. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
     private static boolean selected(Zone z, int count, double r) {
         if (z.seqLength > 1 && (count % z.seqLength) + 1 != z.seqPosition) {
             return false;
@@ -356,8 +387,9 @@ public final class Sampler implements BlockProcessor {
         }
         int velocity = c.onVelocity[key];
         double held = (frame - c.onFrame[key]) / (double) RATE;
-        double r = random.nextDouble();
-        int count = c.releaseSeq[key]++;
+        // The release sample of the take that was struck, so a take's attack and release belong together.
+        double r = c.draw[key];
+        int count = c.take[key];
         for (Zone z : ins.releaseByKey[key]) {
             if (!z.matches(key, velocity) || !selected(z, count, r)) {
                 continue;
@@ -531,8 +563,11 @@ public final class Sampler implements BlockProcessor {
         final boolean[] handedOver = new boolean[128];
         final long[] onFrame = new long[128];
         final int[] onVelocity = new int[128];
-        final int[] seq = new int[128];
-        final int[] releaseSeq = new int[128];
+        /** The take each key's last strike played and that strike's lorand draw. */
+        final int[] take = new int[128];
+        final double[] draw = new double[128];
+        /** Strikes of each key so far of notes that came without a take. */
+        final int[] strikes = new int[128];
 
         /** General MIDI's volume and expression curves: 40 log10(value / 127) dB each. */
         float gain() {

@@ -108,6 +108,30 @@ class SamplerTest {
     }
 
     @Test
+    void aNoteWithItsTakePlaysThatTakeWhateverCameBefore() {
+        // A re-cut's kept music (conform) plays the source score's notes after other music: the score's
+        // take, not the sampler's count of earlier strikes, says which round robin a note plays.
+        SampledInstrument ins = sfz("<group> key=60 pitch_keycenter=60 seq_length=2 ampeg_release=0.01\n"
+                + "<region> seq_position=1 sample=sine440.wav\n<region> seq_position=2 sample=sine660.wav\n");
+        float[][] alone = render(new Sampler(8, true, 1), 0.5, 4096, x -> {
+            x.program(0, ins);
+            x.noteOn(0, 60, 100, 5, 4_800L);
+        });
+        float[][] afterOthers = render(new Sampler(8, true, 1), 0.5, 4096, x -> {
+            x.program(0, ins);
+            x.noteOn(0, 60, 100, 0, 0L);
+            x.noteOff(0, 60, 2_400L);
+            x.noteOn(0, 60, 100, 5, 4_800L);
+        });
+        float[][] otherTake = render(new Sampler(8, true, 1), 0.5, 4096, x -> {
+            x.program(0, ins);
+            x.noteOn(0, 60, 100, 4, 4_800L);
+        });
+        assertArrayEquals(slice(alone[0], 8_000, 8_000), slice(afterOthers[0], 8_000, 8_000), 1e-6f);
+        assertTrue(diff(slice(alone[0], 8_000, 8_000), slice(otherTake[0], 8_000, 8_000)) > 0.1, "takes 5 and 4 sounded alike");
+    }
+
+    @Test
     void randomRoundRobinsAreRepeatableBySeed() {
         SampledInstrument ins = sfz("<group> key=60 pitch_keycenter=60\n<region> lorand=0 hirand=0.5 sample=sine440.wav\n"
                 + "<region> lorand=0.5 hirand=1 sample=sine660.wav\n");
