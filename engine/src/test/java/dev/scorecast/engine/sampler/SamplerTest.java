@@ -113,22 +113,24 @@ class SamplerTest {
         // take, not the sampler's count of earlier strikes, says which round robin a note plays.
         SampledInstrument ins = sfz("<group> key=60 pitch_keycenter=60 seq_length=2 ampeg_release=0.01\n"
                 + "<region> seq_position=1 sample=sine440.wav\n<region> seq_position=2 sample=sine660.wav\n");
-        float[][] alone = render(new Sampler(8, true, 1), 0.5, 4096, x -> {
-            x.program(0, ins);
-            x.noteOn(0, 60, 100, 5, 4_800L);
-        });
-        float[][] afterOthers = render(new Sampler(8, true, 1), 0.5, 4096, x -> {
-            x.program(0, ins);
+        float[] alone = heard(ins, x -> x.noteOn(0, 60, 100, 5, 4_800L));
+        float[] afterOthers = heard(ins, x -> {
             x.noteOn(0, 60, 100, 0, 0L);
             x.noteOff(0, 60, 2_400L);
             x.noteOn(0, 60, 100, 5, 4_800L);
         });
-        float[][] otherTake = render(new Sampler(8, true, 1), 0.5, 4096, x -> {
+        float[] otherTake = heard(ins, x -> x.noteOn(0, 60, 100, 4, 4_800L));
+        assertArrayEquals(alone, afterOthers, 1e-6f);
+        assertTrue(diff(alone, otherTake) > 0.1, "takes 5 and 4 sounded alike");
+    }
+
+    /** The left channel from 8,000 to 16,000 frames of {@code notes} played on channel 0 set to {@code ins}. */
+    private static float[] heard(SampledInstrument ins, Consumer<Sampler> notes) {
+        float[][] out = render(new Sampler(8, true, 1), 0.5, 4096, x -> {
             x.program(0, ins);
-            x.noteOn(0, 60, 100, 4, 4_800L);
+            notes.accept(x);
         });
-        assertArrayEquals(slice(alone[0], 8_000, 8_000), slice(afterOthers[0], 8_000, 8_000), 1e-6f);
-        assertTrue(diff(slice(alone[0], 8_000, 8_000), slice(otherTake[0], 8_000, 8_000)) > 0.1, "takes 5 and 4 sounded alike");
+        return slice(out[0], 8_000, 8_000);
     }
 
     @Test
