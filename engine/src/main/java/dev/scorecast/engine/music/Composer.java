@@ -184,12 +184,14 @@ public final class Composer {
         if (Expression.sustains(group, firstInstrument.program())) {
             // The swell of each held chord peaks higher the more intense its section.
             controls = Expression.curve(notes, t -> 100 + (int) Math.round(27 * intensityAt(sections, t)));
-        } else if (group != InstrumentGroup.BEATS && group != InstrumentGroup.FX && sections.stream().anyMatch(s -> !s.barIntensity().isEmpty())) {
-            // Struck and plucked parts follow the picture in level too, bar by bar (issue 26), each bar
-            // as far under full as it is under the video's most intense one: an even video keeps its level.
+        } else if (group != InstrumentGroup.FX && sections.stream().anyMatch(s -> !s.barIntensity().isEmpty())) {
+            // Struck and plucked parts (and, less far, the drums) follow the picture in level too, bar by
+            // bar (issue 26), each bar as far under full as it is under the video's most intense one: an
+            // even video keeps its level.
             double top = sections.stream().flatMapToDouble(s -> java.util.stream.IntStream.range(0, s.bars())
                     .mapToDouble(s::intensityOfBar)).max().orElse(1);
-            controls = Expression.barLevels(sections, (section, bar) -> 1 - (top - section.intensityOfBar(bar)));
+            controls = Expression.barLevels(sections, (section, bar) -> 1 - (top - section.intensityOfBar(bar)),
+                    group == InstrumentGroup.BEATS ? Expression.DRUM_CALM_LEVEL : Expression.CALM_LEVEL);
         }
         if (group != InstrumentGroup.BEATS && group != InstrumentGroup.FX && bars[bars.length - 1].last) {
             // The closing chord dies away into its release instead of stopping (NoteOut lets it go).

@@ -60,6 +60,12 @@ final class Expression {
     /** The expression of the calmest bar and of the most intense: about 8 dB apart (GM's expression is squared). */
     static final int CALM_LEVEL = 80;
     static final int FULL_LEVEL = 127;
+    /**
+     * The drums' calmest bar: about 3.5 dB under full. The drums follow the picture mostly by their
+     * pattern and velocity; this fader ride adds the level step a mixer would, so that a fast shot
+     * after a normal one is audibly louder and not only busier (the speed ladder, docs/SOUND.md).
+     */
+    static final int DRUM_CALM_LEVEL = 103;
 
     /**
      * One expression step on each bar's downbeat, from {@link #CALM_LEVEL} at {@code level} 0 to
@@ -68,12 +74,18 @@ final class Expression {
      */
     static List<Control> barLevels(List<dev.scorecast.engine.plan.Section> sections,
                                    java.util.function.ToDoubleBiFunction<dev.scorecast.engine.plan.Section, Integer> intensity) {
+        return barLevels(sections, intensity, CALM_LEVEL);
+    }
+
+    /** As {@link #barLevels(List, java.util.function.ToDoubleBiFunction)}, from {@code calm} at level 0. */
+    static List<Control> barLevels(List<dev.scorecast.engine.plan.Section> sections,
+                                   java.util.function.ToDoubleBiFunction<dev.scorecast.engine.plan.Section, Integer> intensity, int calm) {
         List<Control> out = new ArrayList<>();
         int last = -1;
         for (var s : sections) {
             double bar = s.durationSeconds() / Math.max(1, s.bars());
             for (int b = 0; b < s.bars(); b++) {
-                int value = (int) Math.round(CALM_LEVEL + (FULL_LEVEL - CALM_LEVEL) * Math.clamp(intensity.applyAsDouble(s, b), 0, 1));
+                int value = (int) Math.round(calm + (FULL_LEVEL - calm) * Math.clamp(intensity.applyAsDouble(s, b), 0, 1));
                 if (value != last) {
                     out.add(new Control(s.start() + b * bar, Control.EXPRESSION, value));
                     last = value;

@@ -22,7 +22,7 @@ interface GroupWriter {
      * hit is also a darker one: the analog voices' filters open with velocity).
      */
     int INTENSITY_RANGE = 24;
-    int BUSY_INTENSITY_RANGE = 36;
+    int BUSY_INTENSITY_RANGE = 42;
     /**
      * The drums' share of it: they follow the picture mostly by their pattern, and softer hits
      * would also be darker layers (the calm mixes' 6-12 kHz band is the hats').
@@ -200,7 +200,7 @@ interface GroupWriter {
         }
 
         /**
-         * {@code base} moved by {@code intensity}: -12 at the calmest, +18 at the most intense
+         * {@code base} moved by {@code intensity}: -12 at the calmest, +21 at the most intense
          * (issue 26: level is one of the ways the music follows the picture; the pattern, the parts
          * and the register are the others).
          */
