@@ -508,6 +508,11 @@ public final class ScorecastServer implements AutoCloseable {
     }
 
     /** The key created because the database had none, to be shown once; empty on later starts. */
+    /** The revoked keys as this node knows them (read from the database every second). */
+    public RevokedKeys revokedKeys() {
+        return revokedKeys;
+    }
+
     public Optional<String> developmentKey() {
         return Optional.ofNullable(developmentKey);
     }
