@@ -211,7 +211,7 @@ public final class ScorecastServer implements AutoCloseable {
         Supplier<String> nodeUrl = () -> config.nodeUrl(listening.get().port());
         PlayerService player = role.servesClients() ? startPlayer(config, soundBank, genres, streams, nodeUrl, downloadLinks, clock) : null;
         if (player != null) {
-            metrics.player(player::streams, () -> player.engine().lateBlocks());
+            metrics.player(player::streams, () -> player.engine().lateBlocks(), () -> player.engine().lateSections());
         }
         var relay = new NodeRelay(nodeUrl);
 
