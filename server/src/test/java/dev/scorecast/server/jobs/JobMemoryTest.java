@@ -45,6 +45,15 @@ class JobMemoryTest {
         CountDownLatch hogEnded = new CountDownLatch(1);
         long[] heldWhenStopped = {0};
         JobMemory memory = new JobMemory(BUDGET);
+        // Garbage in the old generation as the jobs start, as earlier work leaves it (in the suite, 1.4 GB of earlier
+        // tests'): 640 MiB of small arrays moved there by a full collection, then let go, which only another full or a
+        // mixed collection clears. A baseline that counted it let the collection judging the hog hide as much of its growth.
+        List<byte[]> earlier = new ArrayList<>();
+        for (int i = 0; i < 10_240; i++) {
+            earlier.add(new byte[64 << 10]);
+        }
+        System.gc();
+        earlier.clear();
         try (Database database = Database.open("jdbc:sqlite:" + data.resolve("jobs.db"));
                 JobRunner runner = JobRunner.builder(database, "node-memory").threads(2).pollingInterval(Duration.ofMillis(100))
                         .memory(memory)
@@ -93,7 +102,7 @@ class JobMemoryTest {
                 memory.forcedCollections(), outcome.get("light"));
         assertTrue(outcome.get("hog") instanceof Throwable t && JobMemory.exceededIn(t).isPresent(), "the hog was stopped: " + outcome.get("hog"));
         assertEquals("finished", outcome.get("light"), "the job beside it was not blamed and finished");
-        // At most one and a half budgets and a step by the guard's design; 2x is the bound held here.
+        // At most one and a quarter budgets and a step by the guard's design; 2x is the bound held here.
         assertTrue(heldWhenStopped[0] <= 2 * BUDGET, "stopped near its budget, at " + (heldWhenStopped[0] >> 20) + " MiB on " + (BUDGET >> 20));
         // And not much before it: the guard judges the node's heap, of which the test's own work takes a few MiB.
         assertTrue(heldWhenStopped[0] > BUDGET * 3 / 4, "not long before it was over its budget: " + (heldWhenStopped[0] >> 20) + " MiB");
