@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * the trigger: a stage hands its work to other threads (the render's groups run on a pool), whose
  * allocations that count never sees; the heap reading sees them all and is as cheap.
  *
- * <p>Forced collections are rare: they come only when the reading is past a budget, which ordinary
- * jobs never reach (docs/RELIABILITY.md has the render's peak growth), and then at most one every
+ * <p>Forced collections are rare: besides the baseline's (the node's first job, and a job starting
+ * over much garbage), they come only when the reading is past a budget, which ordinary jobs never
+ * reach (docs/RELIABILITY.md has the render's peak growth), and then at most one every
  * {@link #SETTLE_NANOS}, sooner only when the heap grew by a quarter of a budget more since the last
  * one found it within the budget: so however fast a job allocates, it is stopped holding at most one
  * and a quarter budgets and one progress step. A job's growth is counted from a reading taken as it
