@@ -17,6 +17,7 @@ public final class Bench {
             case "capacity" -> CapacityModel.run(rest);
             case "hls" -> HlsBenchmark.run(rest);
             case "chaos" -> ChaosBenchmark.run(rest);
+            case "flood" -> FloodBenchmark.run(rest);
             case HeapCheck.SUBCOMMAND -> HeapCheck.child(rest);
             default -> {
                 boolean asked = args.length > 0 && (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help"));
@@ -29,7 +30,8 @@ public final class Bench {
                                scorecast bench hls [--listeners 1000] [--seconds 60] [--experience house-rooftop] [--base URL]
                                scorecast bench capacity [--jobs-per-hour 60,250,1000,4000] [--minutes 1.5] [--cores 2] [--slots 2] [--seed 16]
                                scorecast bench chaos [--campaigns pg-restart-fast,pg-restart-immediate,pg-pause,s3-pause,s3-restart,disk-full,clock-ahead]
-                                                     [--seed 20261127] [--users 2] [--warm-seconds 20] [--fault-seconds 30] [--settle-seconds 300]""");
+                                                     [--seed 20261127] [--users 2] [--warm-seconds 20] [--fault-seconds 30] [--settle-seconds 300]
+                               scorecast bench flood [--streams 24] [--seconds 30] [--in-flight 32] [--seed 20261127]""");
                 System.exit(asked ? 0 : 2);
             }
         }

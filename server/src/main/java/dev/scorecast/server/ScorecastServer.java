@@ -211,7 +211,7 @@ public final class ScorecastServer implements AutoCloseable {
         Supplier<String> nodeUrl = () -> config.nodeUrl(listening.get().port());
         PlayerService player = role.servesClients() ? startPlayer(config, soundBank, genres, streams, nodeUrl, downloadLinks, clock) : null;
         if (player != null) {
-            metrics.player(player::streams, () -> player.engine().lateBlocks());
+            metrics.player(player::streams, () -> player.engine().lateBlocks(), () -> player.engine().lateSections());
         }
         var relay = new NodeRelay(nodeUrl);
 
@@ -508,6 +508,11 @@ public final class ScorecastServer implements AutoCloseable {
     }
 
     /** The key created because the database had none, to be shown once; empty on later starts. */
+    /** The revoked keys as this node knows them (read from the database every second). */
+    public RevokedKeys revokedKeys() {
+        return revokedKeys;
+    }
+
     public Optional<String> developmentKey() {
         return Optional.ofNullable(developmentKey);
     }

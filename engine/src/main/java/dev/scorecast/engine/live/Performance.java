@@ -311,7 +311,10 @@ public final class Performance implements AutoCloseable {
     private void apply(SectionFeed.Due due) {
         switch (due) {
             case SectionFeed.Begin b -> begin(b);
-            case SectionFeed.Relevel r -> feed.applyRelevel(r, vocals);
+            case SectionFeed.Relevel r -> {
+                feed.applyRelevel(r, vocals);
+                publishNow(); // the section playing is now the re-levelled one (or still the one before, when it waits a bar)
+            }
             case SectionFeed.SectionEnd ignored -> {
                 if (feed.advanceSection(vocals)) {
                     clock.setTempo(feed.targetTempo());

@@ -118,6 +118,12 @@ final class SectionFeed {
     private Section following;
     /** {@code upcoming} being composed, for when it begins. */
     private Composition prepared;
+    /**
+     * The upcoming section as composed before a re-levelling composed it again, kept once its score is there: when the
+     * new one is not ready at the section's start, the section begins with this one (its notes all there, at the old
+     * level) and the new level follows at its next bar line.
+     */
+    private Composition fallback;
     private long noteIds;
     /** Whole bars played before the current section (or before the stop). */
     private long barsBefore;
@@ -142,6 +148,7 @@ final class SectionFeed {
         c.upcoming = upcoming;
         c.following = following;
         c.prepared = prepared; // its score is immutable: both may take it
+        c.fallback = fallback;
         c.noteIds = noteIds;
         c.barsBefore = barsBefore;
         c.cues.addAll(cues);
@@ -267,6 +274,7 @@ final class SectionFeed {
         upcoming = b.first();
         following = b.second();
         prepared = b.composition();
+        fallback = null; // the section the old music would have begun with: never this one's
         beginSection(b.beat(), b.composition().bar(), vocals);
     }
 
@@ -291,10 +299,23 @@ final class SectionFeed {
         }
         double at = r.beat();
         if (r.composition() != null) {
-            current = new Segment(r.section(), current.startBeat(), current.beats(), current.bar());
-            cues.removeIf(c -> c.beat() >= at - 1e-9 && !(c instanceof Cue.NoteOff));
-            late.clear();
-            take(r.composition(), false, at, current.end(), vocals);
+            Composition composed = again(r.composition());
+            if (!composed.score().isDone()) {
+                // Not composed by its bar line (a busy composing thread): the arrangement playing goes on to the next bar
+                // line, where the re-levelling is tried again, rather than the rest of the section playing without notes
+                // until the score arrives. Past the section's last bar line only the sections after it are re-levelled.
+                double next = at + current.beatsPerBar();
+                if (next < current.end() - 1e-9) {
+                    dues.add(new Relevel(next, r.segment(), r.section(), composed));
+                    return;
+                }
+                withdraw(composed);
+            } else {
+                current = new Segment(r.section(), current.startBeat(), current.beats(), current.bar());
+                cues.removeIf(c -> c.beat() >= at - 1e-9 && !(c instanceof Cue.NoteOff));
+                late.clear();
+                take(composed, false, at, current.end(), vocals);
+            }
         }
         upcoming = upcoming == null ? null : Continuation.relevel(source.genre, upcoming, levelFor(upcoming), true, source.seed);
         following = following == null ? null : Continuation.relevel(source.genre, following, levelFor(following), true, source.seed);
@@ -321,6 +342,7 @@ final class SectionFeed {
         clear();
         withdraw(prepared);
         prepared = null;
+        fallback = null;
         current = null;
     }
 
@@ -347,6 +369,22 @@ final class SectionFeed {
         Section next = following != null ? following : source.next(intensity);
         following = null;
         Composition composed = takePrepared(section, at);
+        Composition before = takeFallback(at);
+        Section relevelled = null;
+        if (before != null && (composed == null || !ready(composed)) && before.section().bars() == section.bars()
+                && before.section().beatsPerBar() == section.beatsPerBar()) {
+            // Re-levelled too close to its start for the new score to be there: it begins with the one composed before.
+            relevelled = section;
+            if (composed == null) {
+                composed = compose(source, section, next, at, bar);
+            }
+            Composition atNewLevel = composed;
+            composed = before;
+            section = before.section();
+            before = atNewLevel;
+        } else {
+            withdraw(before);
+        }
         upcoming = next;
         current = new Segment(section, at, section.bars() * (double) section.beatsPerBar(), bar);
         cues.removeIf(c -> c.beat() >= at - 1e-9 && !(c instanceof Cue.NoteOff));
@@ -357,12 +395,22 @@ final class SectionFeed {
         }
         take(composed, true, at, Double.POSITIVE_INFINITY, vocals);
         dues.add(new SectionEnd(current.end()));
+        if (relevelled != null && at + section.beatsPerBar() < current.end() - 1e-9) {
+            dues.add(new Relevel(at + section.beatsPerBar(), current, relevelled, before));
+        } else if (relevelled != null) {
+            withdraw(before);
+        }
         following = source.next(intensity);
         prepareUpcoming();
     }
 
     private void prepareUpcoming() {
-        withdraw(prepared);
+        if (prepared != null && ready(prepared)) {
+            withdraw(fallback);
+            fallback = prepared;
+        } else {
+            withdraw(prepared);
+        }
         prepared = compose(source, upcoming, following, current.end(), current.bar() + current.section().bars());
     }
 
@@ -385,6 +433,18 @@ final class SectionFeed {
         long sectionSeed = from.seed + bar;
         return new Composition(section, next, at, bar, lane.submit(
                 () -> SectionScore.compose(composer, genre, sectionSeed, section, next, at, first)));
+    }
+
+    /** What was composed before a re-levelling for the section beginning at {@code at}, if its score is there. */
+    private Composition takeFallback(double at) {
+        Composition f = fallback;
+        fallback = null;
+        return f != null && Math.abs(f.at() - at) <= 1e-9 && ready(f) ? f : null;
+    }
+
+    /** Whether {@code c}'s score is there and whole. */
+    private static boolean ready(Composition c) {
+        return c.score().isDone() && !c.score().isCompletedExceptionally();
     }
 
     /** {@code c} again, when it was cancelled before it was composed; else {@code c}. */

@@ -126,6 +126,87 @@ class ComposeAheadTest {
         p.pump(0);
     }
 
+    @Test
+    void aRelevellingWhoseScoreIsLateLeavesTheArrangementPlayingAndAppliesAtALaterBarLine() {
+        HeldExecutor composing = new HeldExecutor();
+        AtomicLong late = new AtomicLong();
+        Performance p = new Performance(context(composing, late), 0);
+        ear = new Listener(LiveEncoder.Format.WAV);
+        p.attach(ear);
+        Experience e = ExperienceCatalog.builtIn(GenreCatalog.builtIn()).all().stream()
+                .filter(x -> x.genre().equals("techno")).findFirst().orElseThrow();
+        p.send(new Control.Start(e, 0.5, false, new CompletableFuture<>()));
+        next(p);
+        composing.runAll(); // the first section
+        next(p);
+        composing.runAll(); // the one after it, composed ahead
+        Section first = p.now().section();
+        int perBar = first.beatsPerBar();
+        assertTrue(first.bars() >= 6, "a section long enough to re-level within: " + first.bars() + " bars");
+        p.send(new Control.SetIntensity(1.0));
+        next(p);
+        // Two bar lines pass while the re-levelling's score is held: before, the rest of the section was dropped at the
+        // first one and played without notes until the score came (a late section).
+        double from = p.transport().beat();
+        heard.reset();
+        while (p.transport().beat() < from + 2 * perBar) {
+            assertEquals(1, next(p), "the loop renders its block without waiting");
+        }
+        assertEquals(0, late.get(), "no section played without its notes");
+        assertTrue(p.now().section() == first, "the arrangement playing goes on");
+        assertTrue(peak(heard.toByteArray()) > 0.05, "with its notes: peak " + peak(heard.toByteArray()));
+        composing.runAll();
+        while (p.now().section() == first && p.transport().beat() < from + 4 * perBar) {
+            next(p);
+        }
+        assertTrue(p.now().section() != first, "once composed, the re-levelling applies at a bar line");
+        assertTrue(p.transport().bar() < first.bars(), "within the section it re-levels, at bar " + p.transport().bar());
+        assertEquals(0, late.get());
+        p.close();
+        p.pump(0);
+    }
+
+    @Test
+    void aSectionRelevelledJustBeforeItBeginsStartsWithItsEarlierScoreWhenTheNewOneIsLate() {
+        HeldExecutor composing = new HeldExecutor();
+        AtomicLong late = new AtomicLong();
+        Performance p = new Performance(context(composing, late), 0);
+        ear = new Listener(LiveEncoder.Format.WAV);
+        p.attach(ear);
+        Experience e = ExperienceCatalog.builtIn(GenreCatalog.builtIn()).all().stream()
+                .filter(x -> x.genre().equals("techno")).findFirst().orElseThrow();
+        p.send(new Control.Start(e, 0.5, false, new CompletableFuture<>()));
+        next(p);
+        composing.runAll(); // the first section
+        next(p);
+        composing.runAll(); // the one after it, composed ahead
+        Section first = p.now().section();
+        int perBar = first.beatsPerBar();
+        double end = first.bars() * (double) perBar;
+        while (p.transport().beat() < end - perBar / 2.0) {
+            next(p);
+        }
+        // In its last bar: the next section is re-levelled and composed again, and that score is held past its start.
+        p.send(new Control.SetIntensity(1.0));
+        next(p);
+        while (p.transport().beat() < end + 0.5) {
+            assertEquals(1, next(p));
+        }
+        heard.reset();
+        while (p.transport().beat() < end + perBar / 2.0) {
+            next(p);
+        }
+        assertTrue(p.now().section() != first, "the next section began on time");
+        assertTrue(peak(heard.toByteArray()) > 0.05, "with the notes of its earlier score: peak " + peak(heard.toByteArray()));
+        composing.runAll();
+        while (p.transport().beat() < end + 3 * perBar) {
+            next(p);
+        }
+        assertEquals(0, late.get(), "no section began without its notes (before, this one did until its new score came)");
+        p.close();
+        p.pump(0);
+    }
+
     /** Listens to the performance of the second test, block by block (a listener that falls behind is dropped). */
     private static Listener ear;
     private static java.io.ByteArrayOutputStream heard = new java.io.ByteArrayOutputStream();

@@ -108,14 +108,14 @@ final class Scoring {
     /** The spec's url: the video once finished, the failure report after an error, null otherwise. */
     String url(ExecutionState state) {
         return switch (state.job().status()) {
-            case FINISHED -> executions.linksFor(state.record().id()).get("video");
-            case ERROR -> executions.failureLink(state.record().id());
+            case FINISHED -> executions.linksFor(state.record()).get("video");
+            case ERROR -> executions.failureLink(state.record());
             case PENDING, PROCESSING -> null;
         };
     }
 
     String queryUrl(ExecutionState state) {
-        return state.job().status() == JobStatus.FINISHED ? executions.linksFor(state.record().id()).get("results") : null;
+        return state.job().status() == JobStatus.FINISHED ? executions.linksFor(state.record()).get("results") : null;
     }
 
     /** Links to a finished execution's outputs; no stems link when the plan asked for none (it would only answer 404). */
@@ -123,7 +123,7 @@ final class Scoring {
         if (state.job().status() != JobStatus.FINISHED) {
             return null;
         }
-        Map<String, String> links = new java.util.LinkedHashMap<>(executions.linksFor(state.record().id()));
+        Map<String, String> links = new java.util.LinkedHashMap<>(executions.linksFor(state.record()));
         if (executions.blobFor(state.record().id(), dev.scorecast.engine.pipeline.Execution.STEMS_ZIP).isEmpty()) {
             links.remove("stems");
         }

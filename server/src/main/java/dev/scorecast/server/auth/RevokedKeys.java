@@ -40,7 +40,11 @@ public final class RevokedKeys implements AutoCloseable {
         return keyId != null && revoked.contains(keyId);
     }
 
-    void poll() {
+    /**
+     * Reads the revoked keys now and ends the holdings of newly revoked ones, as the next poll would (it runs every
+     * {@link #POLL}; a test, or an operator's tool in the same process, need not wait for it).
+     */
+    public synchronized void poll() {
         try {
             Set<String> now = keys.revokedIds();
             revoked = now;

@@ -24,7 +24,8 @@ import javax.crypto.spec.SecretKeySpec;
  * other and across restarts.
  *
  * <p>A link made for a request that came with an API key carries the key's id ({@code key=}, signed
- * with the rest), and stops working as soon as that key is revoked. The secret can be rotated
+ * with the rest), and stops working as soon as that key is revoked; a link made outside a request
+ * (results.json, a webhook payload) carries the key its execution was started with. The secret can be rotated
  * ({@code scorecast keys rotate-link-secret}): links are then signed with the new one, and the
  * previous one still verifies until the overlap it was given ends, so links handed out just before
  * keep working for that long (by default their lifetime).
@@ -88,11 +89,19 @@ public final class DownloadLinks {
         ISSUER.remove();
     }
 
-    /** A link to {@code name} of execution {@code executionId}, valid for {@link #LIFETIME}. */
+    /** A link to {@code name} of execution {@code executionId}, valid for {@link #LIFETIME}, carrying the current request's key. */
     public String link(String executionId, String name) {
+        return link(executionId, name, null);
+    }
+
+    /**
+     * As {@link #link(String, String)}; made outside a request (no key on this thread: a job, a webhook delivery), it carries
+     * {@code madeWith}, the key the execution was started with (null: none).
+     */
+    public String link(String executionId, String name, String madeWith) {
         long expires = clock.instant().plus(LIFETIME).getEpochSecond();
         String path = PREFIX + executionId + "/" + name;
-        String key = ISSUER.get();
+        String key = ISSUER.get() != null ? ISSUER.get() : madeWith;
         return publicUrl.get() + path + "?expires=" + expires + (key == null ? "" : "&key=" + key)
                 + "&signature=" + sign(current(), path, expires, key);
     }

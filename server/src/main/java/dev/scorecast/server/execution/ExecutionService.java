@@ -122,7 +122,7 @@ public final class ExecutionService {
             return null;
         });
         blobs.write(planKey, new ByteArrayInputStream(planJson), Long.MAX_VALUE, "plan", false);
-        var record = new ExecutionRecord(executionId, owner.user(), job.id(), videoId, planKey, analysisKey, null, null, now);
+        var record = new ExecutionRecord(executionId, owner.user(), job.id(), videoId, planKey, analysisKey, null, null, now, owner.keyId());
         int queuedBefore;
         try {
             queuedBefore = database.transaction(c -> {
@@ -155,9 +155,10 @@ public final class ExecutionService {
     private void insert(java.sql.Connection c, Job job, ExecutionRecord record, Instant now) throws java.sql.SQLException {
         jobs.insert(c, job);
         Rows.update(c, """
-                INSERT INTO executions (id, owner, job_id, video_id, plan_key, analysis_key, outputs, failure_key, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?)""",
-                record.id(), record.owner(), record.jobId(), record.videoId(), record.planKey(), record.analysisKey(), now.toEpochMilli());
+                INSERT INTO executions (id, owner, job_id, video_id, plan_key, analysis_key, outputs, failure_key, created_at, key_id)
+                VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?)""",
+                record.id(), record.owner(), record.jobId(), record.videoId(), record.planKey(), record.analysisKey(), now.toEpochMilli(),
+                record.keyId());
     }
 
     /**
@@ -202,7 +203,8 @@ public final class ExecutionService {
             var throttle = new ProgressThrottle(fraction -> jobs.report(run, Math.min(0.99, fraction), stage.get().wire(), message(stage.get())));
             Directories.deleteTree(work);
             JobDeadline deadline = JobDeadline.forVideo(video.duration(), clock);
-            new Execution(soundBank.get()).run(inputs, work, linksFor(record.id()), (s, fraction) -> {
+            // The links results.json carries are made by no request: they carry the key that started the execution.
+            new Execution(soundBank.get()).run(inputs, work, linksFor(record), (s, fraction) -> {
                 // Stages only move on: the master's last pass still reports while the mux has started.
                 Stage was = stage.getAndAccumulate(s, (a, b) -> b.ordinal() > a.ordinal() ? b : a);
                 deadline.check();
@@ -408,8 +410,13 @@ public final class ExecutionService {
                 .flatMap(record -> withJob(owner, record));
     }
 
-    /** Signed links to a finished execution's files, by output name (video, results, audio_wav, ...). */
-    public Map<String, String> linksFor(String executionId) {
+    /**
+     * Signed links to a finished execution's files, by output name (video, results, audio_wav, ...). They carry the key of
+     * the request that asks for them, or, made outside a request (its job writing results.json, a webhook payload, an events
+     * stream opened with a signed link), the key the execution was started with: revoking that key ends them.
+     */
+    public Map<String, String> linksFor(ExecutionRecord record) {
+        String executionId = record.id();
         Map<String, String> out = new LinkedHashMap<>();
         for (var entry : List.of(
                 Map.entry("video", Execution.VIDEO), Map.entry("results", Execution.RESULTS),
@@ -418,7 +425,7 @@ public final class ExecutionService {
                 Map.entry("plan", Execution.PLAN), Map.entry("analysis", Execution.ANALYSIS),
                 Map.entry("fcpxml", Execution.FCPXML), Map.entry("otio", Execution.OTIO),
                 Map.entry("cue_sheet_csv", Execution.CUE_SHEET_CSV), Map.entry("cue_sheet_json", Execution.CUE_SHEET_JSON))) {
-            out.put(entry.getKey(), links.link(executionId, entry.getValue()));
+            out.put(entry.getKey(), links.link(executionId, entry.getValue(), record.keyId()));
         }
         return out;
     }
@@ -432,8 +439,9 @@ public final class ExecutionService {
         return name.length() > 200 ? name.substring(0, 200) : name;
     }
 
-    public String failureLink(String executionId) {
-        return links.link(executionId, "failure.json");
+    /** The signed link to a failed execution's report, with a key as {@link #linksFor} says. */
+    public String failureLink(ExecutionRecord record) {
+        return links.link(record.id(), "failure.json", record.keyId());
     }
 
     /** The blob key behind a verified download path, if that file exists. */
@@ -463,7 +471,7 @@ public final class ExecutionService {
     static ExecutionRecord record(ResultSet row) throws SQLException {
         return new ExecutionRecord(row.getString("id"), row.getString("owner"), row.getString("job_id"), row.getString("video_id"),
                 row.getString("plan_key"), row.getString("analysis_key"), row.getString("outputs"), row.getString("failure_key"),
-                Instant.ofEpochMilli(row.getLong("created_at")));
+                Instant.ofEpochMilli(row.getLong("created_at")), row.getString("key_id"));
     }
 
     /** An execution with its job, as read at one moment. */

@@ -27,6 +27,7 @@ public final class Metrics {
     private final ConcurrentMap<String, Histogram> http = new ConcurrentHashMap<>();
     private volatile LongSupplier liveStreams = () -> 0;
     private volatile LongSupplier lateBlocks = () -> 0;
+    private volatile LongSupplier lateSections = () -> 0;
     private volatile LongSupplier eventStreams = () -> 0;
     private volatile LongSupplier readinessChecks = () -> 0;
     private volatile LongSupplier authThrottled = () -> 0;
@@ -40,10 +41,11 @@ public final class Metrics {
         this.role = role;
     }
 
-    /** The live player of this node, when it has one. */
-    public void player(LongSupplier streams, LongSupplier late) {
+    /** The live player of this node, when it has one: its streams, blocks rendered late, sections whose notes came late. */
+    public void player(LongSupplier streams, LongSupplier late, LongSupplier sections) {
         this.liveStreams = streams;
         this.lateBlocks = late;
+        this.lateSections = sections;
     }
 
     /** The progress event streams this node holds open. */
@@ -93,6 +95,10 @@ public final class Metrics {
         out.append("# HELP scorecast_render_late_blocks_total Live audio blocks rendered after their deadline on this node.\n");
         out.append("# TYPE scorecast_render_late_blocks_total counter\n");
         out.append("scorecast_render_late_blocks_total ").append(lateBlocks.getAsLong()).append('\n');
+        out.append("# HELP scorecast_live_late_sections_total Live sections (or their rest) whose composition came after they were due,"
+                + " so that notes before its arrival were left out.\n");
+        out.append("# TYPE scorecast_live_late_sections_total counter\n");
+        out.append("scorecast_live_late_sections_total ").append(lateSections.getAsLong()).append('\n');
 
         out.append("# HELP scorecast_event_streams Progress event streams (/sync/events) open on this node.\n");
         out.append("# TYPE scorecast_event_streams gauge\n");
