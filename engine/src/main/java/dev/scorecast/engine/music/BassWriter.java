@@ -5,9 +5,16 @@ package dev.scorecast.engine.music;
  * A approach (a semitone under or over the next chord's root), N the next chord's root played early (an
  * anticipation), lower case for a ghost note; '-'
  * holds, '.' rests. Every section starts with a low root exactly on its first downbeat; the final
- * bar is the tonic root ringing to the end.
+ * bar is the tonic root ringing to the end. A style's {@code pedal} ("V" or "I") holds the bass on
+ * the key's dominant or tonic for the last {@link #PEDAL_BARS} bars before a rise into a busier
+ * section, while the chords move above it: the build a film composer writes into a climax.
  */
 final class BassWriter implements GroupWriter {
+    /** Bars of the pedal before a rise. */
+    static final int PEDAL_BARS = 2;
+    /** How much more intense the next section must be for the bars before it to build on a pedal. */
+    static final double PEDAL_RISE = 0.25;
+
     private int previous = -1;
 
     @Override
@@ -17,6 +24,7 @@ final class BassWriter implements GroupWriter {
         int hi = ctx.group().hi(52);
         int sectionBase = ctx.level().velocity() == null ? 96 : ctx.level().velocity();
         boolean startPlayed = false;
+        int pedal = pedal(ctx, lo);
         for (int bar = 0; bar < bars.bars; bar++) {
             int base = ctx.level(bar).velocity() == null ? 96 : ctx.level(bar).velocity();
             String rhythm = ctx.rhythm(bar);
@@ -50,12 +58,13 @@ final class BassWriter implements GroupWriter {
                 }
                 Chord chord = bars.chord(global);
                 int length = Math.min(e.length(), bars.stepsToChange(global));
-                int r = root(chord, lo);
+                boolean pedalling = pedal >= 0 && bar >= bars.bars - PEDAL_BARS;
+                int r = pedalling ? pedal : root(chord, lo);
                 int pitch = switch (Character.toUpperCase(e.symbol())) {
-                    case 'F' -> r + 7 <= hi ? r + 7 : r - 5;
+                    case 'F' -> pedalling ? (r + 12 <= hi ? r + 12 : r) : r + 7 <= hi ? r + 7 : r - 5; // a pedal keeps its note, in octaves
                     case 'O' -> r + 12 <= hi ? r + 12 : r;
-                    case 'T' -> r + chord.intervals().get(1);
-                    case 'S' -> r + (chord.intervals().size() > 3 ? chord.intervals().get(3) : 10);
+                    case 'T' -> pedalling ? r : r + chord.intervals().get(1);
+                    case 'S' -> pedalling ? r : r + (chord.intervals().size() > 3 ? chord.intervals().get(3) : 10);
                     case 'A' -> approach(bars.nextChord(global), lo, hi);
                     case 'N' -> root(bars.nextChord(global), lo);
                     default -> r;
@@ -80,6 +89,25 @@ final class BassWriter implements GroupWriter {
         int pitch = root(bars.chord(0), lo);
         ctx.out().add(bars.time(0), steps * bars.stepSec * 0.92, pitch, ctx.velocity(base + 14));
         previous = pitch;
+    }
+
+    /**
+     * The pedal note of this section (lowest octave of the register), or -1: only where the style
+     * has one, the section is long enough to build (twice the pedal) and the next is a rise.
+     */
+    static int pedal(Ctx ctx, int lo) {
+        String degree = ctx.group().pedal();
+        Bars bars = ctx.bars();
+        if (degree == null || ctx.next() == null || bars.last || bars.bars < 2 * PEDAL_BARS
+                || ctx.next().intensity() - bars.section.intensity() < PEDAL_RISE) {
+            return -1;
+        }
+        int interval = switch (degree) {
+            case "V" -> 7;
+            case "I" -> 0;
+            default -> throw new IllegalStateException("pedal " + degree + ": a style's pedal is V or I");
+        };
+        return lo + Math.floorMod(bars.tonic + interval - lo, 12);
     }
 
     /** The chord's root in the lowest octave of the register. */

@@ -96,7 +96,7 @@ final class StyleBook {
     record GroupStyle(List<Integer> register, String voicing, String color, Map<String, String> fill, Double stepRatio,
                       Integer motifBars, Integer phraseBars, Double syncopation, Sound riserSound, Sound impactSound,
                       Integer velocity, List<Level> levels, Double riserSeconds, List<String> forms,
-                      Map<String, com.fasterxml.jackson.databind.JsonNode> variants) {
+                      Map<String, com.fasterxml.jackson.databind.JsonNode> variants, String pedal) {
         int lo(int fallback) {
             return register == null ? fallback : register.get(0);
         }
