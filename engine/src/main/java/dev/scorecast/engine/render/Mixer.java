@@ -1,8 +1,6 @@
 package dev.scorecast.engine.render;
 
 import dev.scorecast.engine.analysis.audio.LoudnessMeter;
-import dev.scorecast.engine.dsp.SidechainKey;
-import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.style.Production;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
@@ -17,15 +15,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Mixes stems into the master, streaming in blocks of {@value #BLOCK} frames: memory grows with
  * the length only by the limiter forecast's 12 bytes a millisecond. Three passes, each over a file:
  * <ol>
- *   <li>sum: the bed, each stem through its group's {@link GainRamp} (gain and balance), plus the
- *       video's own sound at its gain when it is background, into a float WAV beside the master;
- *       its loudness measured. Each speech source (voiceover, dialogue) is measured on its own;</li>
+ *   <li>sum ({@link StemSum}): the bed, each stem through its production chain and its group's
+ *       {@link GainRamp} (gain and balance), plus the video's own sound at its gain when it is
+ *       background, into a float WAV beside the master; its loudness measured. Each speech source
+ *       (voiceover, dialogue) is measured on its own;</li>
  *   <li>bus: gain to bring the bed to the target, the {@link BusCompressor} (threshold
  *       {@value #COMPRESSOR_BELOW_TARGET_DB} dB below the target), then the {@link DuckingEnvelope};
  *       then the speech sources, each at the gain that puts its loudness at the target plus its
@@ -60,7 +58,7 @@ public final class Mixer {
     private Mixer() {}
 
     /** One file into the mix: its field name for errors, its gain and balance. */
-    private record Input(Path wav, String field, double gainDb, double pan) {}
+    record Input(Path wav, String field, double gainDb, double pan) {}
 
     /**
      * Mixes {@code stems} and writes the master to {@code masterWav} (48 kHz 16-bit stereo PCM),
@@ -139,7 +137,7 @@ public final class Mixer {
                 levelled.add(new Input(in.wav(), in.field(), gain, 0));
             }
             // Pass 1 (the production chains) is most of the work: about six times pass 2.
-            Summed summed = sum(stems, bed, settings.production(), frames, sum, f -> progress.accept(PASS_1_SHARE * f));
+            StemSum.Summed summed = StemSum.run(stems, bed, settings.production(), frames, sum, f -> progress.accept(PASS_1_SHARE * f));
             produced.accept(List.copyOf(summed.stems()));
             Double sumLufs = summed.lufs();
             double preGainDb = sumLufs == null ? 0 : target - sumLufs;
@@ -300,7 +298,7 @@ public final class Mixer {
         return wav;
     }
 
-    private static WavReader open(Input in) {
+    static WavReader open(Input in) {
         WavReader w = WavReader.open(in.wav(), in.field(), "the mixer");
         if (w.rateHz() != RATE) {
             String rate = in.wav().getFileName() + " is at " + w.rateHz() + " Hz; the mixer needs " + RATE + " Hz.";
@@ -332,219 +330,9 @@ public final class Mixer {
         return meter.finish().integratedLufs();
     }
 
-    /** What pass 1 gives: the bed's loudness (null when silent) and the stems as mixed. */
-    private record Summed(Double lufs, List<Stem> stems) {}
-
-    /**
-     * Pass 1: the bed's sum and its loudness. With a production, each stem goes through its
-     * {@link PartChain} (the kick's key read from the beats stem as it was rendered), then its
-     * group gain and balance, and is written as a produced stem before it is added: the produced
-     * stems are exactly the terms of the sum.
-     */
-    private static Summed sum(List<Stem> stems, List<Input> bed, Optional<MixSettings.Produced> production, long frames,
-                              Path out, java.util.function.DoubleConsumer progress) {
-        List<WavReader> inputs = new ArrayList<>();
-        List<GainRamp> gains = new ArrayList<>();
-        List<PartChain> chains = new ArrayList<>();
-        List<WavWriter> produced = new ArrayList<>();
-        List<Stem> mixed = new ArrayList<>();
-        float[] peaks = new float[stems.size()];
-        SidechainKey key = null;
-        int keyStem = -1;
-        java.util.concurrent.ExecutorService helper = null;
-        try {
-            if (production.isPresent()) {
-                Production p = production.get().production();
-                for (int s = 0; s < stems.size(); s++) {
-                    if (stems.get(s).group() == InstrumentGroup.BEATS) {
-                        keyStem = s;
-                    }
-                }
-                boolean anyDucks = stems.stream().anyMatch(st -> p.part(st.group()).sidechain());
-                key = keyStem >= 0 && anyDucks ? new SidechainKey(RATE) : null;
-                for (Stem stem : stems) {
-                    chains.add(new PartChain(p, p.part(stem.group()), key, production.get().bpm(), RATE, BLOCK));
-                    Path wav = producedPath(stem);
-                    createDirectories(wav.getParent());
-                    produced.add(WavWriter.scratch(wav, WavEncoding.FLOAT32, RATE, 2));
-                }
-            }
-            for (Input in : bed) {
-                inputs.add(open(in));
-                gains.add(new GainRamp(dbToGain(in.gainDb()), in.pan()));
-            }
-            LoudnessMeter meter = new LoudnessMeter(RATE, 2);
-            // Two sets of block buffers: the chains fill one while the other, the block before, is summed.
-            float[][][][] reads = new float[2][inputs.size()][2][BLOCK];
-            float[][] mix = new float[2][BLOCK];
-            // The chains are most of this pass's work and independent of each other once the key is
-            // read: on two cores or more, about half of them (by cost) run on a second thread, which
-            // also sums, measures and writes the block before (that share counted as SUM_COST).
-            boolean[] aside = new boolean[chains.size()];
-            if (chains.size() > 1 && Runtime.getRuntime().availableProcessors() > 1) {
-                double[] load = {0, SUM_COST};
-                List<Integer> order = new ArrayList<>();
-                for (int i = 0; i < chains.size(); i++) {
-                    order.add(i);
-                }
-                order.sort((a, b) -> Double.compare(chains.get(b).cost(), chains.get(a).cost()));
-                for (int i : order) {
-                    int side = load[1] < load[0] ? 1 : 0;
-                    aside[i] = side == 1;
-                    load[side] += chains.get(i).cost();
-                }
-                helper = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-                    Thread t = new Thread(r, "scorecast-mix");
-                    t.setDaemon(true);
-                    return t;
-                });
-            }
-            final SidechainKey theKey = key;
-            final int keyIndex = key != null ? keyStem : -1;
-            try (WavWriter w = WavWriter.scratch(out, WavEncoding.FLOAT32, RATE, 2)) {
-                Summer summer = new Summer(inputs, chains.size(), gains, mix, meter, w);
-                float[][][] last = reads[1]; // the block before, waiting to be summed: none yet
-                int before = 0;
-                for (long pos = 0; pos < frames; ) {
-                    int n = (int) Math.min(BLOCK, frames - pos);
-                    float[][][] now = last == reads[0] ? reads[1] : reads[0];
-                    if (theKey != null) {
-                        inputs.get(keyIndex).readStereo(now[keyIndex], n);
-                        theKey.analyse(now[keyIndex], 0, n);
-                    }
-                    if (helper != null) {
-                        float[][][] waitingBlock = last;
-                        int waiting = before;
-                        java.util.concurrent.Future<?> other = helper.submit(() -> {
-                            summer.add(waitingBlock, waiting);
-                            produce(true, aside, inputs, now, chains, gains, produced, peaks, keyIndex, n);
-                        });
-                        produce(false, aside, inputs, now, chains, gains, produced, peaks, keyIndex, n);
-                        join(other);
-                        last = now;
-                        before = n;
-                    } else {
-                        produce(false, aside, inputs, now, chains, gains, produced, peaks, keyIndex, n);
-                        summer.add(now, n);
-                    }
-                    pos += n;
-                    progress.accept(pos / (double) frames);
-                }
-                summer.add(last, before); // the last block, when the helper sums behind
-                w.commit();
-            }
-            for (int s = 0; s < produced.size(); s++) {
-                produced.get(s).commit();
-                Stem stem = stems.get(s);
-                mixed.add(new Stem(stem.group(), producedPath(stem), 20 * Math.log10(peaks[s])));
-                PartChain c = chains.get(s);
-                if (c.ducks()) {
-                    LOG.log(System.Logger.Level.DEBUG, () -> String.format("sidechain %s: deepest %.1f dB", stem.group().wire(),
-                            c.maxSidechainDb()));
-                }
-            }
-            return new Summed(meter.finish().integratedLufs(), production.isPresent() ? mixed : stems);
-        } finally {
-            if (helper != null) {
-                helper.shutdownNow();
-            }
-            for (WavReader in : inputs) {
-                in.close();
-            }
-            for (WavWriter o : produced) {
-                o.close();
-            }
-        }
-    }
-
-    /**
-     * One block of the produced stems on one side ({@code aside}: the helper thread's share): read
-     * (the key stem is already read), chain, group gain and balance, written; its peak kept.
-     */
-    private static void produce(boolean side, boolean[] aside, List<WavReader> inputs, float[][][] reads, List<PartChain> chains,
-                                List<GainRamp> gains, List<WavWriter> produced, float[] peaks, int keyStem, int n) {
-        for (int s = 0; s < chains.size(); s++) {
-            if (aside[s] != side) {
-                continue;
-            }
-            float[][] read = reads[s];
-            if (s != keyStem) {
-                inputs.get(s).readStereo(read, n);
-            }
-            chains.get(s).process(read, 0, n);
-            gains.get(s).apply(read, n);
-            produced.get(s).write(read, n);
-            peaks[s] = Math.max(peaks[s], peak(read, n));
-        }
-    }
-
-    /** Pass 1's serial end: a block of produced stems (and background recordings) summed, measured and written. */
-    private record Summer(List<WavReader> inputs, int chains, List<GainRamp> gains, float[][] mix, LoudnessMeter meter,
-                          WavWriter out) {
-        void add(float[][][] reads, int n) {
-            if (n == 0) {
-                return;
-            }
-            java.util.Arrays.fill(mix[0], 0, n, 0f);
-            java.util.Arrays.fill(mix[1], 0, n, 0f);
-            for (int s = 0; s < inputs.size(); s++) {
-                if (s < chains) {
-                    Mixer.add(reads[s], mix, n);
-                } else {
-                    inputs.get(s).readStereo(reads[s], n);
-                    gains.get(s).addTo(reads[s], mix, n);
-                }
-            }
-            meter.accept(mix, n);
-            out.write(mix, n);
-        }
-    }
-
-    private static void join(java.util.concurrent.Future<?> f) {
-        try {
-            f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while mixing", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException("mixing failed", e.getCause());
-        }
-    }
-
     /** Where the produced version of {@code stem} goes: {@code produced/<group>.wav} beside it. */
     static Path producedPath(Stem stem) {
         return stem.wav().toAbsolutePath().getParent().resolve("produced").resolve(stem.group().wire() + ".wav");
-    }
-
-    private static void createDirectories(Path dir) {
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + dir, e);
-        }
-    }
-
-    private static void add(float[][] in, float[][] out, int n) {
-        for (int c = 0; c < 2; c++) {
-            float[] a = in[c];
-            float[] b = out[c];
-            for (int i = 0; i < n; i++) {
-                b[i] += a[i];
-            }
-        }
-    }
-
-    private static float peak(float[][] buf, int n) {
-        float p = 0;
-        for (int c = 0; c < 2; c++) {
-            for (int i = 0; i < n; i++) {
-                p = Math.max(p, Math.abs(buf[c][i]));
-            }
-        }
-        return p;
     }
 
     /**
