@@ -10,10 +10,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layering docs/ARCHITECTURE.md describes, held on the compiled classes: the engine knows
- * nothing of HTTP, databases or the server; FFmpeg is used only behind engine.media; neither the
- * engine's nor the server's packages depend on each other in a circle; the voice's three parts
- * (speech detection, speaking, singing) share only what engine.voice itself holds.
+ * The server's part of the layering docs/ARCHITECTURE.md describes, held on the compiled classes:
+ * FFmpeg is used only behind engine.media; the server's packages do not depend on each other in a
+ * circle; the player service knows no HTTP. The engine's floors (and that it knows nothing of the
+ * server) are the engine's own test, EngineLayeringTest, so an engine-only build checks them.
  */
 class LayeringTest {
     private static JavaClasses classes;
@@ -21,43 +21,14 @@ class LayeringTest {
     @BeforeAll
     static void load() {
         classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("dev.scorecast");
+                .importPackages("dev.scorecast.server");
     }
 
     @Test
-    void theEngineNeverUsesTheServerHttpOrADatabase() {
-        noClasses().that().resideInAPackage("dev.scorecast.engine..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.scorecast.server..", "io.javalin..", "org.eclipse.jetty..",
-                        "java.sql..", "javax.sql..", "com.github.kagkarlsson..", "org.flywaydb..", "software.amazon..")
-                .because("engine is the library every front end drives: a test, the CLI, a benchmark or the server")
-                .check(classes);
-    }
-
-    @Test
-    void onlyEngineMediaUsesFfmpeg() {
-        noClasses().that().resideOutsideOfPackage("dev.scorecast.engine.media..")
+    void theServerLeavesFfmpegToEngineMedia() {
+        noClasses().that().resideInAPackage("dev.scorecast.server..")
                 .should().dependOnClassesThat().resideInAPackage("org.bytedeco..")
                 .because("native decoding and encoding stay behind one package that knows their limits and failure modes")
-                .check(classes);
-    }
-
-    @Test
-    void enginePackagesHaveNoCycles() {
-        // The shared vocabulary (Span, InstrumentGroup) lives in engine.core; dsp holds processors
-        // only (the production chain that reads the style data is render's PartChain).
-        slices().matching("dev.scorecast.engine.(*)..").should().beFreeOfCycles().check(classes);
-    }
-
-    @Test
-    void speechDetectionSpeakingAndSingingStandApart() {
-        slices().matching("dev.scorecast.engine.voice.(*)..").should().notDependOnEachOther()
-                .because("each is used on its own (the analysis detects speech, the pipeline speaks and sings);"
-                        + " what they share, espeak-ng and YIN, is engine.voice's")
-                .check(classes);
-        noClasses().that().resideInAPackage("dev.scorecast.engine.voice")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.scorecast.engine.voice.speech..",
-                        "dev.scorecast.engine.voice.speaking..", "dev.scorecast.engine.voice.singing..")
-                .because("engine.voice holds the shared tools the three parts build on")
                 .check(classes);
     }
 
