@@ -215,3 +215,4 @@ final class Fleet implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
     }
+}
