@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RenderedTempoTest {
     static final Path TIM = Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2");
 
-    // Tagged slow (bin/test --all): a master rendered per genre and listened to, 9 to 13 s; the estimator's own test stays fast.
+    // Tagged slow (bin/test --all): a master rendered per genre and listened to, 5 to 13 s; the estimator's own test stays fast.
     @ParameterizedTest
     @ValueSource(strings = {"house", "hip-hop", "rock"})
     @Tag("slow")
