@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,7 +16,11 @@ import org.junit.jupiter.api.Test;
  * {@code -m immediate} (no checkpoint: crash recovery at the next start) and started again. Every
  * job must end, no answer be a 500, every 503 carry Retry-After, the store hold exactly what the
  * rows name, and the listener hear the stream after the fault.
+ *
+ * <p>Tagged slow (bin/test --all, CI): a fault campaign on real processes, 37 s; CapacityModelTest is the
+ * bench package's fast test.
  */
+@Tag("slow")
 class ChaosSliceTest {
     @Test
     void anImmediatePostgresRestartMidWorkLosesNothing() throws Exception {

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,8 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
  * webhook delivery's signature with the helper. What they need is installed by bin/test
  * (ensure_client_test_tools): TypeScript from npm into clients/typescript/node_modules, and a
  * Python with pydantic 2 (SCORECAST_CLIENT_PYTHON, else python3).
+ *
+ * <p>Tagged slow (bin/test --all, CI): two interpreters (Python, Node) each scoring a clip end to end;
+ * ClientTest (the Java client) stays in the fast tier.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("slow")
 class ClientsEndToEndTest {
     private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
     private static final long SCRIPT_SECONDS = 120;

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,7 +72,9 @@ class ConformTest {
         }
     }
 
+    // Tagged slow (bin/test --all): a whole re-cut scored, 4 to 6 s each; swapping shots and another user's ids stay fast.
     @Test
+    @Tag("slow")
     void removingAMiddleShotKeepsTheOthersMusic() throws Exception {
         JsonNode conform = recut("remove", "-i " + original + " -f lavfi -i sine=frequency=330:sample_rate=48000 -filter_complex "
                 + segments(new double[][] {{0, 4}, {4, 8}, {12, 16}, {16, 20}}) + " -map [v] -map 1:a -t 16 -c:v libx264 -preset ultrafast -c:a aac");
@@ -79,7 +82,9 @@ class ConformTest {
         assertEquals(1, conform.get("removed").asInt(), conform::toString);
     }
 
+    // Tagged slow (bin/test --all): a whole re-cut scored, 4 to 6 s each; swapping shots and another user's ids stay fast.
     @Test
+    @Tag("slow")
     void trimmingTwoShotsKeepsWhatIsLeftOfThem() throws Exception {
         JsonNode conform = recut("trim", "-i " + original + " -f lavfi -i sine=frequency=330:sample_rate=48000 -filter_complex "
                 + segments(new double[][] {{0, 4}, {5, 8}, {8, 12}, {12, 14.8}, {16, 20}})
@@ -97,7 +102,9 @@ class ConformTest {
         assertEquals(4, conform.get("kept").asInt(), conform::toString);
     }
 
+    // Tagged slow (bin/test --all): a whole re-cut scored, 4 to 6 s each; swapping shots and another user's ids stay fast.
     @Test
+    @Tag("slow")
     void anInsertedShotGetsNewMusic() throws Exception {
         JsonNode conform = recut("insert", "-i " + original + " -t 3 -f lavfi -i life=size=320x240:rate=25:seed=5:mold=10"
                 + " -f lavfi -i sine=frequency=330:sample_rate=48000 -filter_complex "
@@ -107,7 +114,9 @@ class ConformTest {
         assertEquals(5, conform.get("kept").asInt(), conform::toString);
     }
 
+    // Tagged slow (bin/test --all): a whole re-cut scored, 4 to 6 s each; swapping shots and another user's ids stay fast.
     @Test
+    @Tag("slow")
     void anotherFrameRateAndSizeKeepsEveryShot() throws Exception {
         JsonNode conform = recut("fps", "-i " + original + " -f lavfi -i sine=frequency=330:sample_rate=48000 -vf fps=30,scale=480:360"
                 + " -map 0:v -map 1:a -t 20 -c:v libx264 -preset ultrafast -crf 30 -c:a aac");

@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
  * is left that no row refers to. Webhooks too: every ended job's terminal event and every completed
  * upload's event reaches a receiver that was listening throughout, however often the server died
  * around it (at least once; duplicates are allowed). {@code -Dscorecast.crash.kills=200} is the benchmark run.
+ *
+ * <p>Tagged slow (bin/test --all, CI): twenty kills of the packaged server, 112 s; failsafe leaves the
+ * slow tag out in the fast tier as surefire does.
  */
+@Tag("slow")
 class CrashRecoveryIT {
     @TempDir
     Path data;

@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +33,9 @@ class DownloadsTest {
     @TempDir
     Path dir;
 
+    // Tagged slow (bin/test --all): an S3 store (S3Proxy) started for one redirect, 9 s; S3BlobStoreTest stays fast.
     @Test
+    @Tag("slow")
     void onS3ALinkRedirectsToTheStoreByDefault() throws Exception {
         try (S3Proxy store = S3Proxy.start(dir.resolve("s3"), BUCKET)) {
             var env = new HashMap<>(store.env(BUCKET, "t"));

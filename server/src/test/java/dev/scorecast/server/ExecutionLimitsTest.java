@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,7 +41,9 @@ class ExecutionLimitsTest {
         return generated.body().get("plan_id").asText();
     }
 
+    // Tagged slow (bin/test --all): eleven executions run one after another, 23 s.
     @Test
+    @Tag("slow")
     void theEleventhExecutionWaitsItsTurn() throws Exception {
         Api api = server.alice();
         String planId = plan(api);

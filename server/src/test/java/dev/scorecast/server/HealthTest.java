@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -113,7 +114,9 @@ class HealthTest {
      * host) and every other call 503, and serves once the database answers; when the database goes
      * away later, /readyz turns 503 again, still naming no host or port.
      */
+    // Tagged slow (bin/test --all): a node waiting on the wall clock for a database that is not there, 12.5 s.
     @Test
+    @Tag("slow")
     void aNodeWaitsForItsDatabaseAndNamesNoHost() throws Exception {
         PostgresSchema.run(url -> {
             URI target = URI.create(url.substring("jdbc:".length()));

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -95,7 +96,9 @@ class HlsTest {
         }
     }
 
+    // Tagged slow (bin/test --all): a player reading the live stream for seconds on the wall clock; the publishing test stays fast.
     @Test
+    @Tag("slow")
     void ffmpegPlaysTheSharedExperience() throws Exception {
         try (TestServer server = TestServer.start(data)) {
             String url = server.server.publicUrl() + HLS + "index.m3u8";
@@ -129,7 +132,9 @@ class HlsTest {
         }
     }
 
+    // Tagged slow (bin/test --all): a player reading the live stream for seconds on the wall clock; the publishing test stays fast.
     @Test
+    @Tag("slow")
     void hlsJsPlaysTheSharedExperienceInChromiumAtLowLatency() throws Exception {
         assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER), "Chromium or chromedriver is not installed");
         try (TestServer server = TestServer.start(data, Map.of("SCORECAST_LIVE_WARMUP_SECONDS", "4"))) {

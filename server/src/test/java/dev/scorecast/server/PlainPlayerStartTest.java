@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -31,7 +32,10 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * (no length, no duration) back until it has 64 KiB at its first look or 128 KiB later.
  *
  * <p>Skipped without Chromium and chromedriver, as {@link StudioBrowserTest} is (bin/test installs them).
+ *
+ * <p>Tagged slow (bin/test --all, CI): a wall-clock bound (playing within 1.5 s) in Chromium, 28 s.
  */
+@Tag("slow")
 class PlainPlayerStartTest {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");

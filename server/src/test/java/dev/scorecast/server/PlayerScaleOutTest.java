@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Scale-out (DESIGN.md §2): two server nodes in one JVM, on their own ports, sharing one data
  * directory and SQLite database. A stream lives on the node that created it; every player call
  * works on either node and acts on that one stream.
+ *
+ * <p>Tagged slow (bin/test --all, CI): two nodes with live streams, 15 s, as ScaleOutTest's fleet is.
  */
+@Tag("slow")
 class PlayerScaleOutTest {
     private static final Principal ALICE = new Principal("alice");
 

@@ -5,15 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.scorecast.server.auth.ApiKeys;
+import dev.scorecast.server.Fleet.Node;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.SharedSecrets;
 import dev.scorecast.server.downloads.DownloadLinks;
 import java.time.Clock;
 import dev.scorecast.server.storage.S3Proxy;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,10 +19,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,11 +28,11 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,10 +45,13 @@ import org.junit.jupiter.api.io.TempDir;
  * killed with SIGKILL mid-execution, the store goes down for 10 s mid-execution, and an API node
  * is killed. Worker heartbeats are 1 s here (5 s by default), so a dead worker is found in ~6 s
  * instead of ~30 s; {@code SCORECAST_SCALEOUT_HEARTBEAT=5} runs it at the default (docs/BENCHMARKS.md).
+ * Four JVMs and a store take minutes on two cores: tagged slow, run by {@code bin/test --all} (CI).
+ * The throughput benchmark of the two layouts is ScaleOutThroughputTest, on a fleet of its own.
  */
+@Tag("slow")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ScaleOutTest {
-    private static final String BUCKET = "scorecast";
+    private static final String BUCKET = Fleet.BUCKET;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     /** A dead worker's job must be running on another worker within this (issue 16). */
     private static final Duration FAILOVER_BOUND = Duration.ofMinutes(1);
@@ -61,7 +59,7 @@ class ScaleOutTest {
     /** Kept when a test fails: the nodes' logs are in it. */
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     static Path dir;
-    static String schema;
+    static Fleet fleet;
     static String dbUrl;
     static S3Proxy store;
     static Node apiA;
@@ -74,25 +72,15 @@ class ScaleOutTest {
 
     @BeforeAll
     static void startFleet() throws Exception {
-        schema = "scorecast_scaleout_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
-        try (var connection = DriverManager.getConnection(PostgresSchema.SERVER)) {
-            connection.createStatement().execute("CREATE SCHEMA " + schema);
-        } catch (SQLException e) {
-            if (System.getenv("CI") != null) {
-                throw e;
-            }
-            Assumptions.abort("PostgreSQL is not reachable at " + PostgresSchema.SERVER + ": " + e.getMessage());
-        }
-        dbUrl = PostgresSchema.SERVER + "&currentSchema=" + schema;
-        try (Database database = Database.open(dbUrl)) {
-            aliceKey = new ApiKeys(database).create("alice");
-        }
-        store = S3Proxy.start(dir.resolve("s3"), BUCKET);
+        fleet = Fleet.open(dir, "scaleout");
+        dbUrl = fleet.dbUrl;
+        store = fleet.store;
+        aliceKey = fleet.key;
         // Started together: each JVM takes seconds to come up on two cores.
-        apiA = Node.launch("api", "api-a");
-        apiB = Node.launch("api", "api-b");
-        worker1 = Node.launch("worker", "worker-1");
-        worker2 = Node.launch("worker", "worker-2");
+        apiA = fleet.launch("api", "api-a");
+        apiB = fleet.launch("api", "api-b");
+        worker1 = fleet.launch("worker", "worker-1");
+        worker2 = fleet.launch("worker", "worker-2");
         for (Node node : List.of(apiA, apiB, worker1, worker2)) {
             node.awaitReady();
         }
@@ -105,13 +93,8 @@ class ScaleOutTest {
                 node.kill();
             }
         }
-        if (store != null) {
-            store.close();
-        }
-        if (schema != null) {
-            try (var connection = DriverManager.getConnection(PostgresSchema.SERVER)) {
-                connection.createStatement().execute("DROP SCHEMA " + schema + " CASCADE");
-            }
+        if (fleet != null) {
+            fleet.close();
         }
     }
 
@@ -198,9 +181,9 @@ class ScaleOutTest {
 
         // The killed worker comes back under the same node id (ready by the last test; it starts beside the next one).
         if (victim == worker1) {
-            worker1 = Node.launch("worker", "worker-1", victim.port);
+            worker1 = fleet.launch("worker", "worker-1", victim.port);
         } else {
-            worker2 = Node.launch("worker", "worker-2", victim.port);
+            worker2 = fleet.launch("worker", "worker-2", victim.port);
         }
     }
 
@@ -270,82 +253,6 @@ class ScaleOutTest {
     }
 
     /** Waits until a worker holds {@code jobId}'s execution, other than {@code not}; returns its node id. */
-    /**
-     * Not a check, a benchmark (docs/SCALING.md): {@code -Dscorecast.throughput.jobs=N} scores N
-     * 30 s 1080p videos at once through 1 api + 2 worker nodes, then through one {@code all} node
-     * with as many job slots (2), on this machine, and prints jobs per hour and each layout's CPU.
-     * {@code mvn -pl server -am test -Dtest=ScaleOutTest -Dscorecast.throughput.jobs=6}.
-     */
-    @Test
-    @Order(5)
-    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "scorecast.throughput.jobs", matches = "[0-9]+")
-    void throughputOfOneApiAndTwoWorkersAgainstOneAllNode() throws Exception {
-        int jobs = Integer.getInteger("scorecast.throughput.jobs");
-        Path clip = Videos.make("throughput.mp4", "-f lavfi -i testsrc2=size=1920x1080:rate=30 -f lavfi"
-                + " -i anoisesrc=color=pink:amplitude=0.1:sample_rate=48000 -t 30 -c:v libx264 -preset veryfast -pix_fmt yuv420p -c:a aac");
-        for (Node node : new Node[] {apiA, apiB, worker1, worker2}) {
-            node.kill(); // the campaign's fleet leaves the cores to the benchmark
-        }
-        // One user queues all the jobs: lift the per-user analysis quota (4) for the benchmark.
-        Map<String, String> quota = Map.of("SCORECAST_QUOTA_ANALYSES", "64");
-        Node api = Node.launch("api", "tp-api", freePort(), quota);
-        Node w1 = Node.launch("worker", "tp-worker-1", freePort(), quota);
-        Node w2 = Node.launch("worker", "tp-worker-2", freePort(), quota);
-        for (Node node : List.of(api, w1, w2)) {
-            node.awaitReady();
-        }
-        scoreAtOnce(api, clip, 1); // warm-up: JIT and instruments on both workers' first job
-        double[] split = timed(List.of(api, w1, w2), () -> scoreAtOnce(api, clip, jobs));
-        for (Node node : List.of(api, w1, w2)) {
-            node.kill();
-        }
-        Node all = Node.launch("all", "tp-all", freePort(), Map.of("SCORECAST_WORKERS", "2", "SCORECAST_QUOTA_ANALYSES", "64"));
-        all.awaitReady();
-        scoreAtOnce(all, clip, 1);
-        double[] one = timed(List.of(all), () -> scoreAtOnce(all, clip, jobs));
-        all.kill();
-        System.out.printf("throughput, %d jobs of a 30 s 1080p30 clip at once, 2 job slots in each layout:%n", jobs);
-        System.out.printf("  1 api + 2 worker nodes: %.1f s, %.0f jobs/hour, %.1f CPU-s (all three processes)%n", split[0], 3600 * jobs / split[0], split[1]);
-        System.out.printf("  1 all node:             %.1f s, %.0f jobs/hour, %.1f CPU-s%n", one[0], 3600 * jobs / one[0], one[1]);
-    }
-
-    private interface Work {
-        void run() throws Exception;
-    }
-
-    /** Wall seconds and the nodes' CPU seconds that {@code work} took. */
-    private static double[] timed(List<Node> nodes, Work work) throws Exception {
-        double cpu = nodes.stream().mapToDouble(Node::cpuSeconds).sum();
-        long start = System.nanoTime();
-        work.run();
-        return new double[] {(System.nanoTime() - start) / 1e9, nodes.stream().mapToDouble(Node::cpuSeconds).sum() - cpu};
-    }
-
-    /** Uploads, analyses, plans and executes {@code count} copies of {@code clip} at once through {@code node}; each must finish. */
-    private static void scoreAtOnce(Node node, Path clip, int count) throws Exception {
-        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-            List<java.util.concurrent.Future<String>> runs = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                runs.add(pool.submit(() -> {
-                    Api a = node.api();
-                    Api.Response video = Uploads.uploadA(a, clip, "video/mp4", 2);
-                    assertEquals(200, video.status(), video::toString);
-                    Api.Response analysing = a.postJson("/sync/video_analysis", Map.of("video_id", video.body().get("video_id").asText()));
-                    assertEquals("finished", AnalysisFlowTest.awaitJob(a, analysing.body().get("job_id").asText()).get("status").asText());
-                    Api.Response generated = a.postJson("/sync/generate",
-                            Map.of("analysis_id", analysing.body().get("analysis_id").asText(), "genre", "house", "seed", 7));
-                    Api.Response executed = a.postJson("/sync/execute", Map.of("plan_id", generated.body().get("plan_id").asText()));
-                    JsonNode done = ScoringFlowTest.awaitExecution(a, "/sync/status", Map.of("job_id", executed.body().get("job_id").asText()));
-                    assertEquals("finished", done.get("status").asText(), done::toString);
-                    return done.get("status").asText();
-                }));
-            }
-            for (var run : runs) {
-                run.get();
-            }
-        }
-    }
-
     private static String awaitHolder(String jobId, Optional<String> not) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         try (var connection = DriverManager.getConnection(dbUrl)) {
@@ -407,145 +314,5 @@ class ScaleOutTest {
         assertFalse(duration.contains("Invalid"), duration);
         String probed = ScoringFlowTest.probe(file, "a:0", "codec_name");
         assertEquals("aac", probed.strip());
-    }
-
-    /** One server process: {@code scorecast serve --role ROLE} with its own data directory, on PostgreSQL and the store. */
-    static final class Node {
-        final String name;
-        final int port;
-        final String nodeId;
-        final Process process;
-        final Path log;
-
-        private Node(String name, int port, Process process, Path log) {
-            this.name = name;
-            this.port = port;
-            this.nodeId = "node-" + name;
-            this.process = process;
-            this.log = log;
-        }
-
-        static Node launch(String role, String name) {
-            return launch(role, name, freePort());
-        }
-
-        static Node launch(String role, String name, int port) {
-            return launch(role, name, port, Map.of());
-        }
-
-        static Node launch(String role, String name, int port, Map<String, String> settings) {
-            Path data = dir.resolve(name);
-            Path log = dir.resolve(name + ".log");
-            var env = new HashMap<>(store.env(BUCKET, "fleet"));
-            env.put("SCORECAST_DB_URL", dbUrl);
-            env.put("SCORECAST_DATA", data.toString());
-            env.put("SCORECAST_HOST", "127.0.0.1");
-            env.put("SCORECAST_PORT", Integer.toString(port));
-            env.put("SCORECAST_NODE_ID", "node-" + name);
-            env.put("SCORECAST_PUBLIC_URL", "http://127.0.0.1:" + port);
-            env.put("SCORECAST_JOB_HEARTBEAT_SECONDS", System.getenv().getOrDefault("SCORECAST_SCALEOUT_HEARTBEAT", "1"));
-            env.put("SCORECAST_WORKERS", "1");
-            env.put("SCORECAST_SOUNDFONT", "/usr/share/sounds/sf2/TimGM6mb.sf2");
-            env.put("SCORECAST_LIVE_WARMUP_SECONDS", "0");
-            env.put("SCORECAST_LIVE_THREADS", "1");
-            env.put("SCORECAST_MIN_FREE_BYTES", "0");
-            // This campaign fetches outputs through the api nodes (on S3 a link redirects to the store by default).
-            env.put("SCORECAST_PUBLIC_DOWNLOADS", "proxied");
-            env.putAll(settings);
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "--add-exports", "java.desktop/com.sun.media.sound=ALL-UNNAMED", "--add-opens", "java.desktop/com.sun.media.sound=ALL-UNNAMED",
-                    "--enable-native-access=ALL-UNNAMED", "-Xmx768m", "-XX:+UseSerialGC", "-Djava.util.prefs.userRoot=" + data.resolve("prefs"),
-                    "-cp", pathingJar().toString()));
-            // The build's own settings (where the repository and its speech model are) carry over.
-            System.getProperties().stringPropertyNames().stream().filter(key -> key.startsWith("scorecast."))
-                    .forEach(key -> command.add("-D" + key + "=" + System.getProperty(key)));
-            command.addAll(List.of(
-                    "dev.scorecast.server.cli.ScorecastCli", "serve", "--role", role));
-            var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            builder.environment().putAll(env);
-            try {
-                Files.createDirectories(data);
-                return new Node(name, port, builder.start(), log);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        void awaitReady() throws Exception {
-            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-            while (System.nanoTime() < deadline) {
-                if (!process.isAlive()) {
-                    throw new AssertionError(name + " exited: " + tail());
-                }
-                try {
-                    if (get("/readyz").statusCode() == 200) {
-                        return;
-                    }
-                } catch (IOException notYet) {
-                    // not listening yet
-                }
-                Thread.sleep(200);
-            }
-            throw new AssertionError(name + " not ready within 120 s: " + tail());
-        }
-
-        HttpResponse<byte[]> get(String path) throws IOException, InterruptedException {
-            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
-        }
-
-        Api api() {
-            return new Api("http://127.0.0.1:" + port, aliceKey);
-        }
-
-        /** CPU seconds the node's process has used so far. */
-        double cpuSeconds() {
-            return process.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
-        }
-
-        /** SIGKILL: no shutdown hook, no goodbye to the database. */
-        void kill() throws InterruptedException {
-            process.destroyForcibly();
-            process.waitFor();
-        }
-
-        String tail() throws IOException {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        }
-    }
-
-    /**
-     * The test classpath as one jar whose manifest lists it, as the release jar does: a command line
-     * some kilobytes long made the native speech model's loader crash the JVM (SIGSEGV) here.
-     */
-    private static synchronized Path pathingJar() {
-        Path jar = dir.resolve("classpath.jar");
-        if (Files.exists(jar)) {
-            return jar;
-        }
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        var entries = new StringBuilder();
-        for (String entry : classpath.split(java.io.File.pathSeparator)) {
-            if (!entry.isBlank()) {
-                entries.append(entries.isEmpty() ? "" : " ").append(Path.of(entry).toAbsolutePath().toUri());
-            }
-        }
-        var manifest = new java.util.jar.Manifest();
-        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.CLASS_PATH, entries.toString());
-        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar), manifest)) {
-            return jar;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static int freePort() {
-        try (var socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -24,6 +24,7 @@ import javax.sound.midi.MidiSystem;
 import javax.sound.midi.Sequence;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -297,7 +298,9 @@ class ScoringFlowTest {
                 piled.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)), 400, "invalid_parameter", "analysis.cuts");
     }
 
+    // Tagged slow (bin/test --all): a whole execution with singing and a voiceover, 6 to 9 s; the voice package's engine tests and both variants' flows stay fast.
     @Test
+    @Tag("slow")
     void vocalsAndVoiceoverAreSungSpokenAndMeasured() throws Exception {
         Api api = server.alice();
         String analysisId = analysedA(api);

@@ -8,6 +8,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,7 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
  * A client that trickles a request body (slow-loris) is cut off once the body's average rate falls
  * under SCORECAST_MIN_REQUEST_BYTES_PER_SECOND, instead of holding a connection and a handler for
  * as long as it likes. Real sockets and real time: the rate is the wire's.
+ *
+ * <p>Tagged slow (bin/test --all, CI): real sockets on the wall clock (a trickled body).
  */
+@Tag("slow")
 class SlowBodyTest {
     @TempDir
     Path data;

@@ -9,6 +9,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,7 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Headers sent a byte at a time (slow-loris) are cut off SCORECAST_HEADER_TIMEOUT_SECONDS after
  * their first byte; Jetty's idle timeout alone let them run, since every byte renews it. A
  * kept-alive connection quiet between two requests is not a slow header. Real sockets, real time.
+ *
+ * <p>Tagged slow (bin/test --all, CI): real sockets on the wall clock (a byte a second).
  */
+@Tag("slow")
 class SlowHeadersTest {
     @TempDir
     Path data;

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,7 +100,9 @@ class StorageQuotaTest {
     }
 
     /** A video keeps its newest plans: past the cap, generating removes the oldest plan and the analysis sent with it. */
+    // Tagged slow (bin/test --all): whole executions and plans filling a share, 10 to 13 s each; the other share tests stay fast.
     @Test
+    @Tag("slow")
     void aVideoKeepsItsNewestPlans() throws Exception {
         try (TestServer server = TestServer.start(data, Map.of("SCORECAST_QUOTA_PLANS_PER_VIDEO", "2"))) {
             Api alice = server.alice();
@@ -140,7 +143,9 @@ class StorageQuotaTest {
      * finishes and every file it keeps is counted; with a share too small for them it ends
      * {@code insufficient_storage} and keeps no output.
      */
+    // Tagged slow (bin/test --all): whole executions and plans filling a share, 10 to 13 s each; the other share tests stay fast.
     @Test
+    @Tag("slow")
     void executionOutputsCountInTheShare() throws Exception {
         try (TestServer server = TestServer.start(data)) {
             Api alice = server.alice();

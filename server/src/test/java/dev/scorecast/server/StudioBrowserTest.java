@@ -34,6 +34,7 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -73,7 +74,11 @@ import org.openqa.selenium.support.ui.Select;
  * STUDIO_API_KEY, STUDIO_VIDEO, STUDIO_CUTS (seconds, comma-separated), and optionally STUDIO_LIVE_SECONDS (how long the
  * live stream plays while underruns are counted, default 12), STUDIO_STRICT_GLITCHES=1 (fail on any underrun, and
  * measure a plain {@code <audio>} element on the same stream for reference), STUDIO_SCREENSHOTS (a folder).
+ *
+ * <p>Tagged slow (bin/test --all, CI): Chromium end to end, 62 s; StudioPageTest checks the page's files
+ * and API in the fast tier.
  */
+@Tag("slow")
 class StudioBrowserTest {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,7 +43,9 @@ class StudioPageTest {
      * 20,000 unknown names of 2,000 characters each (40 MB of names) must each answer 404 and leave
      * the live heap where it was.
      */
+    // Tagged slow (bin/test --all): many unknown names tried one after another, 11 s.
     @Test
+    @Tag("slow")
     void unknownNamesLeaveNothingBehind() throws Exception {
         try (TestServer server = TestServer.start(data)) {
             var http = java.net.http.HttpClient.newHttpClient();

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -36,7 +37,11 @@ import org.openqa.selenium.support.ui.Select;
  * the Markers card: markers added by clicking the timeline, changed, deleted, read from a Premiere
  * marker list (a broken one refused naming its line), and written into the generated plan. No console
  * errors. Screenshots land in target/studio-screenshots (docs/editing/ keeps copies).
+ *
+ * <p>Tagged slow (bin/test --all, CI): Chromium end to end, 11 s; ConformTest and EditorMarkersTest check
+ * the API behind it.
  */
+@Tag("slow")
 class StudioRecutBrowserTest {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
  * the status call and a third listens to a live stream. Before the strip pool, every strip decoded
  * the whole video on a request's virtual thread and the node's few carrier threads were pinned:
  * another user's cheapest call waited 20 s at p99 (issue 28).
+ *
+ * <p>Tagged slow (bin/test --all, CI): a load test on the wall clock (32 strips at once while others poll
+ * and listen), 19 s; ThumbnailsTest stays in the fast tier.
  */
+@Tag("slow")
 class ThumbnailsLoadTest {
     @TempDir
     Path data;

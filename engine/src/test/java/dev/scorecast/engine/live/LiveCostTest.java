@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,7 +23,10 @@ import org.junit.jupiter.api.Test;
  * -Dlive.cost.seconds=30). A stream must cost well under a tenth of a core, or two cores could
  * not carry even twenty private streams. With vocals, the singer's share too: its thread's CPU
  * time and that of the espeak-ng processes it runs, per second of stream.
+ *
+ * <p>CPU-time bounds on a shared machine: tagged slow, run by {@code bin/test --all} (CI).
  */
+@Tag("slow")
 class LiveCostTest {
     static final Path SF2 = Path.of(System.getProperty("live.cost.sf2", "/usr/share/sounds/sf2/TimGM6mb.sf2"));
     static final int SECONDS = Integer.getInteger("live.cost.seconds", 8);

@@ -12,9 +12,14 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** The live loop without HTTP: audio flows in real time, sessions share until one changes something. */
+/**
+ * The live loop without HTTP, on the real render loop and clock: sessions share until one changes
+ * something. The tests that listen for seconds of real-time audio are tagged slow (`bin/test --all`);
+ * LiveControlsTest checks what they hear on virtual time.
+ */
 class LiveEngineTest {
     static LiveEngine engine;
 
@@ -43,7 +48,22 @@ class LiveEngineTest {
     }
 
     @Test
-    void sessionsShareAPerformanceUntilOneChangesSomething() throws Exception {
+    void sessionsShareAPerformanceUntilOneChangesSomething() {
+        Experience e = engine.experiences().find("house-rooftop").orElseThrow();
+        LiveSession a = engine.open();
+        LiveSession b = engine.open();
+        a.start(e);
+        b.start(e);
+        assertTrue(a.shared() && b.shared());
+        a.setIntensity(1.0); // returns once the loop made a's own copy
+        assertTrue(!a.shared() && b.shared());
+        a.end();
+        b.end();
+    }
+
+    @Test
+    @Tag("slow")
+    void theForkedCopyPlaysOnAtItsOwnTempoWhileTheSharedOneKeepsItsInRealTime() throws Exception {
         Experience e = engine.experiences().find("house-rooftop").orElseThrow();
         LiveSession a = engine.open();
         LiveSession b = engine.open();
@@ -67,6 +87,7 @@ class LiveEngineTest {
     }
 
     @Test
+    @Tag("slow")
     void listenersOfOneStreamHearTheSameAudioAndASlowOneIsDroppedWithoutStallingTheOther() throws Exception {
         LiveSession s = engine.open();
         Listener reader = s.listen(LiveEncoder.Format.WAV);

@@ -7,6 +7,7 @@ import dev.scorecast.engine.analysis.audio.LoudnessMeter;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,7 +17,11 @@ import org.junit.jupiter.api.Test;
  * ({@code -Dlive.loudness.sf2=/usr/share/sounds/sf2/FluidR3_GM.sf2 -Dlive.loudness.seconds=60}
  * prints the figures the gains come from; uncalibrated they spanned -31 to -10 LUFS); with the
  * small bank the tests fall back to without FluidR3 the spread stays within 8 LU.
+ *
+ * <p>Tagged slow (bin/test --all, CI): every experience played and measured, 37 s; LiveControlsTest and
+ * the live package's other tests stay in the fast tier.
  */
+@Tag("slow")
 class LiveLoudnessTest {
     static final Path DEFAULT_BANK = Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2");
     static final Path SF2 = Path.of(System.getProperty("live.loudness.sf2", DEFAULT_BANK.toString()));

@@ -175,7 +175,9 @@ class AudioExtractorTest {
         assertFalse(Files.exists(out));
     }
 
+    /** A wall-clock bound (10 s for a minute): tagged slow like the half hour below; the other tests check what is extracted. */
     @Test
+    @Tag("slow")
     void sixtySecondsExtractQuickly() throws Exception {
         Path video = TestVideos.make(dir, "minute.mp4",
                 "-f lavfi -i testsrc2=size=1280x720:rate=30 -f lavfi -i sine=frequency=440:sample_rate=44100 -t 60 "

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,7 +26,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The production chain in a real mix of composed music: the dance genres' bass and pads duck under
  * every kick, and the produced stems sum to the mix that goes into the master stage.
+ *
+ * <p>Tagged slow (bin/test --all, CI): three genres rendered and produced, 16 s; the music package's
+ * other tests stay in the fast tier.
  */
+@Tag("slow")
 class ProductionMixTest {
     static final Path TIM = Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2");
     static final int RATE = 48_000;

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,7 +90,9 @@ class PictureFollowingTest {
         }
     }
 
+    // Tagged slow (bin/test --all): a plan rendered and measured per speed, 6 to 15 s; the motion ranking stays fast.
     @Test
+    @Tag("slow")
     void thePlanGradesTheSpeedsAndTheMusicFollowsInLevel() throws Exception {
         var facts = new Analysis.VideoFacts(4 * SCENE, 320, 180, 30, (long) (4 * SCENE * 30), false, "h264", 0);
         Analysis analysis = AnalysisAssembler.assemble(facts, visual, Optional.empty(), GenreCatalog.builtIn());

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,7 +38,11 @@ import org.junit.jupiter.api.io.TempDir;
  * final cadence.
  * </ul>
  * One render per genre serves the three checks, as rendering is what costs.
+ *
+ * <p>Tagged slow (bin/test --all, CI): a whole render measured against its report, 16 s; the server's
+ * ScoringFlowTest checks the sync report of a real execution in the fast tier.
  */
+@Tag("slow")
 class RenderedAccentsTest {
     static final List<String> GENRES = List.of("deep", "cinematic", "ambient", "lofi", "house", "techno", "hip-hop", "rock", "pop",
             "acoustic", "orchestral", "corporate");

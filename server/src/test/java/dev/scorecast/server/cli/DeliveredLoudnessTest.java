@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,7 +25,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * own ebur128 filter: -14 +-1 LUFS and a true peak of at most -1.0 dBTP. The genres are the ones
  * whose AAC encode overshot the master before the delivery check (house -0.8, cinematic +0.6,
  * rock +0.8 dBTP).
+ *
+ * <p>Tagged slow (bin/test --all, CI): three whole scorings through the CLI, 32 s; ScorecastCliTest stays
+ * in the fast tier, the engine's DeliveryTest checks the delivery check itself.
  */
+@Tag("slow")
 class DeliveredLoudnessTest {
 
     @ParameterizedTest

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
  * and the ffmpeg CLI: utterances placed at known times in silence, over music-like tones and over
  * noise, and clips of music or noise alone. Writes the table of results to
  * {@code target/speech-accuracy.md} (the table in docs/ANALYSIS-ACCURACY.md comes from it).
+ *
+ * <p>Tagged slow (bin/test --all, CI): the accuracy table of docs/ANALYSIS-ACCURACY.md, measured on built
+ * clips, 6 to 9 s; SileroSpeechDetectorTest and SpeechSpansTest stay in the fast tier.
  */
+@Tag("slow")
 class SpeechAccuracyTest {
 
     private static final double TOLERANCE_SECONDS = 0.3;
