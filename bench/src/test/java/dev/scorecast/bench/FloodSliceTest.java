@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * stream must end at its last call's intensity. The 30 s flood beside 24 streams is the campaign
  * itself (docs/RELIABILITY.md has its figures).
  */
+@Tag("slow")
 class FloodSliceTest {
     @Test
     void aFloodOfIntensityCallsOnOneStreamLeavesTheOthersWhole() throws Exception {

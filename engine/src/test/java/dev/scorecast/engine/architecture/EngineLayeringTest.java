@@ -41,7 +41,7 @@ class EngineLayeringTest {
             List.of("core", "dsp", "io"),
             List.of("media", "voice"),
             List.of("instruments", "voice.speech", "voice.speaking", "voice.singing"),
-            List.of("style"),
+            List.of("style", "sampler"),
             List.of("analysis"),
             List.of("plan"),
             List.of("music", "interchange"),
