@@ -60,6 +60,7 @@ class ConformTest {
         String analysisId = analyse(original);
         Api.Response generated = api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "genre", "pop", "seed", 11));
         assertEquals(200, generated.status(), generated::toString);
+        System.out.print(sections("first", generated.body().get("plan")));
         JsonNode status = execute(generated.body().get("plan_id").asText());
         executionId = status.get("execution_id").asText();
         oldAudio = mono(ScoringFlowTest.fetch(status.at("/links/audio_wav").asText()), "old");
@@ -91,6 +92,14 @@ class ConformTest {
                 + " -map [v] -map 1:a -t 17.8 -c:v libx264 -preset ultrafast -c:a aac");
         assertEquals(2, conform.get("trimmed").asInt(), conform::toString);
         assertEquals(3, conform.get("kept").asInt(), conform::toString);
+        // 120 bpm: the head trimmed by 1 s (two beats) leaves the cut at 4 s on a beat of both sides (a bar of
+        // two beats); the tail trimmed by 1.2 s leaves the outgoing music 0.3 s past its beat at the cut at
+        // 13.8 s, so it stops on that beat and a transition bridges it to the incoming music's next beat.
+        JsonNode atFour = transition(conform, 4.0);
+        assertEquals(0, atFour.get("beats").asInt(), atFour::toString);
+        JsonNode midBeat = transition(conform, 13.8);
+        assertEquals(13.5, midBeat.get("from").asDouble(), 1e-3, midBeat::toString);
+        assertTrue(midBeat.get("beats").asInt() >= 1, midBeat::toString);
     }
 
     @Test
@@ -140,6 +149,15 @@ class ConformTest {
         ScoringFlowTest.awaitExecution(api, "/sync/status", Map.of("job_id", started.body().get("job_id").asText()));
     }
 
+    private static JsonNode transition(JsonNode conform, double cut) {
+        for (JsonNode t : conform.get("transitions")) {
+            if (Math.abs(t.get("cut").asDouble() - cut) < 1e-3) {
+                return t;
+            }
+        }
+        throw new AssertionError("no transition at " + cut + ": " + conform);
+    }
+
     /** Builds the re-cut, conforms it to the first execution, executes it and measures it; answers the conform object. */
     private static JsonNode recut(String name, String ffmpeg) throws Exception {
         Path video = Videos.make("recut-" + name + ".mp4", ffmpeg);
@@ -153,7 +171,7 @@ class ConformTest {
         float[] audio = mono(ScoringFlowTest.fetch(status.at("/links/audio_wav").asText()), name);
         double duration = plan.get("duration").asDouble();
         List<String> failures = new ArrayList<>();
-        StringBuilder table = new StringBuilder();
+        StringBuilder table = new StringBuilder(sections(name, plan));
         for (JsonNode span : conform.get("spans")) {
             String kind = span.get("kind").asText();
             if (!List.of("kept", "trimmed", "moved").contains(kind)) {
@@ -203,28 +221,54 @@ class ConformTest {
             failures.add("the music is silent in its last second (" + lastSecond + ")");
         }
         // No click at a splice: a join of kept music and other music is no steeper than the music itself.
-        List<Double> joins = new ArrayList<>();
+        // A splice is where music of one origin gives way to another: the cut, where the outgoing music is
+        // let go on its beat and where the incoming comes in on its own (the report's transitions).
+        List<Double> splices = new ArrayList<>();
         for (JsonNode section : plan.get("sections")) {
-            joins.add(section.get("start").asDouble());
+            splices.add(section.get("start").asDouble());
         }
+        for (JsonNode t : conform.get("transitions")) {
+            splices.add(t.get("from").asDouble());
+            splices.add(t.get("to").asDouble());
+            table.append(String.format(Locale.ROOT, "%-8s transition at the cut %.3f: from %.3f to %.3f, %d beats%s%n", name,
+                    t.get("cut").asDouble(), t.get("from").asDouble(), t.get("to").asDouble(), t.get("beats").asInt(),
+                    t.get("tempo").isNull() ? " (on the beat)" : String.format(Locale.ROOT, " at %.1f bpm", t.get("tempo").asDouble())));
+        }
+        List<double[]> joins = splices.stream().map(t -> new double[] {t - 0.05, t + 0.05}).toList();
         double own = 0;
         double atJoins = 0;
+        double atJoinsTime = 0;
         for (int i = 1; i < audio.length; i++) {
             double step = Math.abs(audio[i] - audio[i - 1]);
             double t = i / (double) RATE;
-            if (joins.stream().anyMatch(j -> Math.abs(t - j) < 0.05)) {
-                atJoins = Math.max(atJoins, step);
+            if (joins.stream().anyMatch(j -> t > j[0] && t < j[1])) {
+                if (step > atJoins) {
+                    atJoins = step;
+                    atJoinsTime = t;
+                }
             } else {
                 own = Math.max(own, step);
             }
         }
-        table.append(String.format(Locale.ROOT, "%-8s splices: largest step %.4f at the joins, %.4f elsewhere%n", name, atJoins, own));
+        table.append(String.format(Locale.ROOT, "%-8s splices: largest step %.4f at the joins (at %.3f s), %.4f elsewhere%n", name, atJoins,
+                atJoinsTime, own));
         if (atJoins > own) {
             failures.add("a step of " + atJoins + " at a join, above the music's own " + own);
         }
         System.out.print(table);
         assertTrue(failures.isEmpty(), () -> String.join("\n", failures) + "\n" + table);
         return conform;
+    }
+
+    /** The plan's sections, one a line: where, tempo, metre, bars and where its music comes from. */
+    static String sections(String name, JsonNode plan) {
+        StringBuilder out = new StringBuilder();
+        for (JsonNode s : plan.get("sections")) {
+            out.append(String.format(Locale.ROOT, "%-8s section %6.3f-%6.3f %7.3f bpm %s x %d%s%n", name, s.get("start").asDouble(),
+                    s.get("end").asDouble(), s.get("tempo").asDouble(), s.get("meter").asText(), s.get("bars").asInt(),
+                    s.path("origin").isMissingNode() || s.path("origin").isNull() ? "" : " from " + s.at("/origin/source_start").asDouble()));
+        }
+        return out.toString();
     }
 
     /**

@@ -69,6 +69,7 @@ public final class ConformedScore {
         for (int i = 1; i < plan.sections().size(); i++) {
             allHits.add(plan.sections().get(i).start());
         }
+        List<Bridge> bridges = bridges(plan);
         Map<InstrumentGroup, Part> freshParts = byGroup(fresh.parts());
         Map<InstrumentGroup, Part> sourceParts = byGroup(source.parts());
         List<Part> parts = new ArrayList<>();
@@ -125,9 +126,12 @@ public final class ConformedScore {
             if (CLEARS_BEFORE_HITS.contains(group)) {
                 clearBefore(notes, clears);
             }
+            for (Bridge b : bridges) {
+                b.apply(notes, base(f, s).drums(), group == InstrumentGroup.BEATS, group == InstrumentGroup.FX, strikes);
+            }
             notes.removeIf(n -> n.start() >= plan.duration());
             notes.sort(Comparator.comparingDouble(Note::start).thenComparingInt(Note::pitch));
-            Part base = f != null ? f : s;
+            Part base = base(f, s);
             parts.add(new Part(group, base.program(), base.drums(), base.gainDb(), base.pan(), notes,
                     programChanges(f, s, kept), controls(f, s, kept)));
         }
@@ -143,6 +147,155 @@ public final class ConformedScore {
             }
         }
         return new Score(plan.duration(), tempoMap(plan), parts, accents, fresh.vocal());
+    }
+
+    private static Part base(Part fresh, Part source) {
+        return fresh != null ? fresh : source;
+    }
+
+    /** Beat lines at {@code origin + n * beat} (seconds of the new video). */
+    record Grid(double origin, double beat) {
+        /** A time within this share of a beat of a beat line is on it. */
+        static final double ON_BEAT = 0.02;
+
+        double lastAtOrBefore(double t) {
+            return origin + Math.floor((t - origin) / beat + ON_BEAT) * beat;
+        }
+
+        double firstAtOrAfter(double t) {
+            return origin + Math.ceil((t - origin) / beat - ON_BEAT) * beat;
+        }
+    }
+
+    /** The beat grid a section's music plays to: its source section's, moved by its shift, or its own bars'. */
+    static Grid grid(Plan plan, Section s, boolean atEnd) {
+        if (s.origin() == null) {
+            return new Grid(s.start(), s.durationSeconds() / (s.bars() * s.beatsPerBar()));
+        }
+        double shift = s.start() - s.origin().sourceStart();
+        Section src = Conformer.sectionAt(plan.source(), (atEnd ? s.end() - 1e-6 : s.start() + 1e-6) - shift);
+        return new Grid(src.start() + shift, 60.0 / src.tempo());
+    }
+
+    /**
+     * Where music of one origin gives way to music of another at a cut: the outgoing music stops on
+     * its last beat line at or before the cut ({@code from}), the incoming starts on its first beat
+     * line at or after it ({@code to}), and between them is a transition of {@code beats} beats at
+     * {@code tempo} (a ramp from the music's own where the gap is not a whole number of its beats):
+     * a snare fill up to the band's quiet moment before the cut, the strike on the cut, the incoming
+     * music on its beat. So no note is cut off (what sounds at {@code from} is let go there and the
+     * synthesiser releases it), and the bar across the join is a bar of whole beats, the outgoing
+     * music's since its bar line, the transition's and the incoming music's to its next bar line.
+     * A join on the beat of both ({@code from == cut == to}) needs no transition.
+     */
+    public record Bridge(double from, double cut, double to, int beats, double tempo) {
+        /** The snare the fill is played on (General MIDI acoustic snare). */
+        static final int SNARE = 38;
+
+        public boolean onTheBeat() {
+            return to - from < 1e-6;
+        }
+
+        /**
+         * The outgoing music's notes from {@code from} to the cut are taken out and what still sounds at
+         * {@code from} is let go there; the incoming music's notes from the cut to {@code to} are taken
+         * out but for the strike on the cut (drums, effects), and what it holds over {@code to} sounds from there;
+         * on the drums, the fill.
+         */
+        void apply(List<Note> notes, boolean drums, boolean fill, boolean effects, List<Note> strikes) {
+            if (onTheBeat()) {
+                return;
+            }
+            List<Note> out = new ArrayList<>();
+            for (Note n : notes) {
+                boolean onCut = Math.abs(n.start() - cut) < ON_HIT_SECONDS;
+                if (n.start() < from - 1e-6) {
+                    // The outgoing music: let go on its beat line.
+                    if (n.end() > from + 1e-6 && from - n.start() >= 0.02) {
+                        out.add(new Note(n.start(), from - n.start(), n.pitch(), n.velocity()));
+                    } else if (n.end() <= from + 1e-6) {
+                        out.add(n);
+                    }
+                } else if (n.start() < cut - ON_HIT_SECONDS) {
+                    // Outgoing notes after its last beat line: the transition replaces them.
+                    continue;
+                } else if (n.start() < to - 1e-6 && !(onCut && (drums || effects || strikes.contains(n)))) {
+                    // Incoming notes before its first beat line: a held one sounds again from that beat.
+                    if (!drums && n.end() > to + 0.05) {
+                        out.add(new Note(to, n.end() - to, n.pitch(), n.velocity()));
+                    }
+                } else {
+                    out.add(n);
+                }
+            }
+            if (fill && drums) {
+                // Sixteenths of the transition's beats, growing louder, up to the quiet moment before the cut.
+                int steps = 4 * beats;
+                double step = (to - from) / steps;
+                for (int i = 0; i < steps; i++) {
+                    double t = from + i * step;
+                    if (t >= cut - CLEAR_BEFORE_HIT_SECONDS - 1e-4) {
+                        break;
+                    }
+                    out.add(new Note(t, Math.min(step, 0.1), SNARE, 56 + 50 * i / steps));
+                }
+            }
+            out.sort(Comparator.comparingDouble(Note::start).thenComparingInt(Note::pitch));
+            notes.clear();
+            notes.addAll(out);
+        }
+    }
+
+    /**
+     * The transitions of a conformed plan: one at every section start where the music changes origin
+     * (kept music after other music, or other music after kept music). Where the gap between the two
+     * beat lines is under two thirds of a beat (a ramp of more than half again), one more beat of the
+     * music goes to it, from the side whose shot (up to its other cut) has more music left.
+     */
+    public static List<Bridge> bridges(Plan plan) {
+        List<Bridge> out = new ArrayList<>();
+        List<Section> sections = plan.sections();
+        List<Double> cuts = new ArrayList<>();
+        for (Section s : sections) {
+            cuts.add(s.start());
+            s.accents().forEach(a -> cuts.add(a.time()));
+        }
+        for (int i = 1; i < sections.size(); i++) {
+            Section before = sections.get(i - 1);
+            Section after = sections.get(i);
+            if (before.origin() == null && after.origin() == null) {
+                continue;
+            }
+            boolean continues = before.origin() != null && after.origin() != null
+                    && Math.abs((before.start() - before.origin().sourceStart()) - (after.start() - after.origin().sourceStart())) < 1e-6;
+            if (continues) {
+                continue;
+            }
+            double cut = after.start();
+            Grid out1 = grid(plan, before, true);
+            Grid in = grid(plan, after, false);
+            double from = Math.min(cut, out1.lastAtOrBefore(cut));
+            double to = Math.max(cut, in.firstAtOrAfter(cut));
+            if (cut - from < 1e-3 && to - cut < 1e-3) {
+                out.add(new Bridge(cut, cut, cut, 0, 0));
+                continue;
+            }
+            double beat = (out1.beat() + in.beat()) / 2;
+            if (to - from < 2.0 / 3 * beat) {
+                // The beat goes to the side whose shot has more of its music left.
+                double previousCut = cuts.stream().filter(c -> c < cut - 1e-6).max(Double::compare).orElse(0.0);
+                double nextCut = cuts.stream().filter(c -> c > cut + 1e-6).min(Double::compare).orElse(plan.duration());
+                boolean incomingLonger = nextCut - to > from - previousCut;
+                if (incomingLonger && to + in.beat() <= after.end() - 1e-6) {
+                    to += in.beat();
+                } else if (from - out1.beat() >= before.start() - 1e-6) {
+                    from -= out1.beat();
+                }
+            }
+            int beats = Math.max(1, (int) Math.round((to - from) / beat));
+            out.add(new Bridge(from, cut, to, beats, 60.0 * beats / (to - from)));
+        }
+        return out;
     }
 
     /** One stretch of the new video that plays the source's music, {@code shift} seconds later. */

@@ -98,6 +98,53 @@ class ConformerTest {
                 conformed.spans().stream().map(Conformer.ConformSpan::kind).toList());
     }
 
+    @Test
+    void aShotTrimmedMidBeatIsBridgedOnTheBeatsNeverMidNote() {
+        Plan old = oldPlan();
+        // The second shot (old 6-9 s) loses 0.1 s at its tail: the third (old 9-12) now starts at 8.9 s,
+        // 0.4 s after the outgoing music's last beat (8.5) and on a beat of the incoming (old 9).
+        List<Shot> shots = ShotMatcher.shots(List.of(6.0, 8.9, 11.9, 17.9), 23.9);
+        List<Match> matches = List.of(new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0), new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(2), -0.1, 0), new Match(shots.get(3), OLD_SHOTS.get(3), -0.1, 0),
+                new Match(shots.get(4), OLD_SHOTS.get(4), -0.1, 0));
+        var conformed = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 8.9, 11.9, 17.9), 23.9);
+        Plan plan = PlanValidator.validate(PlanJson.parse(PlanJson.write(conformed.plan())), 23.9, GENRES);
+        List<ConformedScore.Bridge> bridges = ConformedScore.bridges(plan);
+        ConformedScore.Bridge bridge = bridges.stream().filter(b -> Math.abs(b.cut() - 8.9) < 1e-9).findFirst().orElseThrow();
+        // The outgoing music stops on its beat at 8.5 s, the incoming one comes in on its beat at the cut:
+        // between them one transition beat of 0.4 s (a ramp from 120 to 150 bpm), a fill into the strike.
+        assertEquals(8.5, bridge.from(), 1e-9, bridges::toString);
+        assertEquals(8.9, bridge.to(), 1e-9, bridges::toString);
+        assertEquals(1, bridge.beats());
+        assertEquals(150, bridge.tempo(), 1e-6);
+        // Every other join (kept music after kept music on both beats) needs no transition.
+        assertTrue(bridges.stream().filter(b -> b != bridge).allMatch(ConformedScore.Bridge::onTheBeat), bridges::toString);
+        Score before = new Composer().compose(old);
+        Score after = ConformedScore.compose(plan, List.of());
+        for (Part part : after.parts()) {
+            for (Note n : part.notes()) {
+                // Nothing sounds on over the outgoing music's last beat: what sounded there was let go on it.
+                assertTrue(n.start() >= bridge.from() - 1e-6 || n.end() <= bridge.from() + 1e-6, () -> part.group() + " " + n);
+                // Inside the transition only the fill (drums, up to the quiet moment before the cut) and the strike on the cut.
+                if (n.start() > bridge.from() - 1e-6 && n.start() < bridge.to() - 1e-6) {
+                    boolean fill = part.drums() && n.pitch() == ConformedScore.Bridge.SNARE && n.start() < bridge.cut() - 0.2;
+                    boolean strike = Math.abs(n.start() - bridge.cut()) < 1e-3;
+                    assertTrue(fill || strike, () -> part.group() + " " + n + " inside " + bridge);
+                }
+            }
+        }
+        assertTrue(notes(after, "beats", bridge.from(), bridge.cut(), 0).stream().anyMatch(n -> n.pitch() == ConformedScore.Bridge.SNARE));
+        for (String group : List.of("bass", "harmony", "melody")) {
+            // Away from the transition every onset is the old one, moved with its shot.
+            assertEquals(onsets(before, group, 0, 8.5, 0), onsets(after, group, 0, 8.5, 0), group);
+            assertEquals(onsets(before, group, 9.0, 12.0, -0.1), onsets(after, group, 8.9, 11.9, 0), group);
+        }
+    }
+
+    private static List<String> onsets(Score score, String group, double from, double to, double shift) {
+        return notes(score, group, from, to, shift).stream().map(n -> n.start() + ":" + n.pitch()).toList();
+    }
+
     private static List<Note> notes(Score score, String group, double from, double to, double shift) {
         Part part = score.parts().stream().filter(p -> p.group().wire().equals(group)).findFirst().orElseThrow();
         return part.notes().stream().filter(n -> n.start() >= from && n.start() < to)

@@ -94,7 +94,7 @@ public final class SyncAApi {
         String executionId = fields.requiredString("execution_id");
         fields.check();
         ConformService.Result result = conforms.conform(Authenticator.principal(ctx), analysisId, executionId);
-        ctx.json(new Conformed(result.plan().id(), scoring.planNode(result.plan().plan(), requests.mapper()), ConformReport.of(result.spans())));
+        ctx.json(new Conformed(result.plan().id(), scoring.planNode(result.plan().plan(), requests.mapper()), ConformReport.of(result.spans(), result.plan().plan())));
     }
 
     /**
