@@ -51,10 +51,12 @@ public final class ConformedScore {
         if (plan.source() == null) {
             return new Composer().compose(plan, speech);
         }
-        // The source is scored as its own execution scored it (without this cut's speech: see docs/EDITING.md).
-        Score source = compose(plan.source(), List.of());
-        Score fresh = new Composer().compose(composable(plan), speech);
         List<Kept> kept = kept(plan);
+        // The source is scored as its own execution scored it, with the speech it made room for: under the
+        // kept stretches that is this cut's speech moved back with the shots (the voiceover lines the kept
+        // sections carry are spoken again where they moved; the kept shots' dialogue moved with them).
+        Score source = compose(plan.source(), sourceSpeech(speech, kept));
+        Score fresh = new Composer().compose(composable(plan), speech);
         List<Double> newHits = newHits(plan, source, kept);
         // Where kept music starts after other music, the music before it clears the way as before any
         // struck cut, even where the source strikes the same moment itself.
@@ -296,6 +298,32 @@ public final class ConformedScore {
             out.add(new Bridge(from, cut, to, beats, 60.0 * beats / (to - from)));
         }
         return out;
+    }
+
+    /** The speech under the kept stretches, in the source's time. */
+    static List<Span> sourceSpeech(List<Span> speech, List<Kept> kept) {
+        List<Span> out = new ArrayList<>();
+        for (Kept k : kept) {
+            for (Span s : speech) {
+                double from = Math.max(s.start(), k.start());
+                double to = Math.min(s.end(), k.end());
+                if (to - from > 1e-6) {
+                    out.add(new Span(from - k.shift(), to - k.shift()));
+                }
+            }
+        }
+        out.sort(Comparator.comparingDouble(Span::start));
+        // Stretches cut at a section boundary of the new plan are one again in the source.
+        List<Span> merged = new ArrayList<>();
+        for (Span s : out) {
+            if (!merged.isEmpty() && s.start() <= merged.getLast().end() + 1e-6) {
+                Span last = merged.removeLast();
+                merged.add(new Span(last.start(), Math.max(last.end(), s.end())));
+            } else {
+                merged.add(s);
+            }
+        }
+        return merged;
     }
 
     /** One stretch of the new video that plays the source's music, {@code shift} seconds later. */

@@ -1,12 +1,14 @@
 package dev.scorecast.engine.conform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.conform.ShotMatcher.Match;
 import dev.scorecast.engine.conform.ShotMatcher.Shot;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.music.Composer;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
@@ -139,6 +141,24 @@ class ConformerTest {
             assertEquals(onsets(before, group, 0, 8.5, 0), onsets(after, group, 0, 8.5, 0), group);
             assertEquals(onsets(before, group, 9.0, 12.0, -0.1), onsets(after, group, 8.9, 11.9, 0), group);
         }
+    }
+
+    @Test
+    void theMelodyRestsUnderSpeechThatMovedWithItsShot() {
+        Plan old = oldPlan();
+        // The old execution spoke over 13-16 s (a voiceover line or the shot's own dialogue): its melody rested there.
+        List<Span> oldSpeech = List.of(new Span(13, 16));
+        Score before = new Composer().compose(old, oldSpeech);
+        // The re-cut drops the shot from 6 to 9 s: the speech moves with its shot to 10-13 s.
+        List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.0, 15.0), 21);
+        List<Match> matches = List.of(new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0), new Match(shots.get(1), OLD_SHOTS.get(2), -3, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(3), -3, 0), new Match(shots.get(3), OLD_SHOTS.get(4), -3, 0));
+        Plan plan = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 15.0), 21).plan();
+        Score after = ConformedScore.compose(plan, List.of(new Span(10, 13)));
+        // Under and around the speech, the kept melody is the one that rested under it, not one composed without it.
+        assertEquals(notes(before, "melody", 12, 18, -3), notes(after, "melody", 9, 15, 0));
+        assertNotEquals(notes(new Composer().compose(old, List.of()), "melody", 13, 16, 0), notes(before, "melody", 13, 16, 0),
+                "the old melody made room for the speech");
     }
 
     private static List<String> onsets(Score score, String group, double from, double to, double shift) {
