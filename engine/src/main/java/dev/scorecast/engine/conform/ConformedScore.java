@@ -103,13 +103,19 @@ public final class ConformedScore {
                     Kept k = kept.get(ki);
                     boolean joined = ki > 0 && kept.get(ki - 1).continues();
                     if (!joined && !s.drums()) {
-                        // What the source still holds where the kept music begins (a pad's chord, a long
-                        // bass note) sounds again from the join, for what is left of it, so the kept shot
-                        // does not open on a hole until the next chord.
+                        // What the source still holds where the kept music comes in (a pad's chord, a long
+                        // bass note) sounds again from there, for what is left of it, so the kept shot does
+                        // not open on a hole until the next chord: from the join, or from the first beat after
+                        // a transition.
+                        double entry = bridges.stream().filter(b -> Math.abs(b.cut() - k.start()) < 1e-6).mapToDouble(Bridge::to)
+                                .findFirst().orElse(k.start());
+                        double sourceEntry = entry - k.shift();
                         for (Note n : s.notes()) {
-                            if (n.start() < k.sourceStart() - 1e-9 && n.end() > k.sourceStart() + 0.05) {
+                            // (Notes struck on the join itself ring on from it: the transition keeps them.)
+                            boolean onJoin = Math.abs(n.start() - k.sourceStart()) < ON_HIT_SECONDS && entry > k.start();
+                            if (n.start() < sourceEntry - 1e-9 && n.end() > sourceEntry + 0.05 && sourceEntry < k.sourceEnd() && !onJoin) {
                                 double end = Math.min(n.end(), k.sourceEnd());
-                                notes.add(n.moved(k.start(), end - k.sourceStart()));
+                                notes.add(n.moved(entry, end - sourceEntry));
                             }
                         }
                     }
@@ -129,7 +135,7 @@ public final class ConformedScore {
                 clearBefore(notes, clears);
             }
             for (Bridge b : bridges) {
-                b.apply(notes, base(f, s).drums(), group == InstrumentGroup.BEATS, group == InstrumentGroup.FX, strikes);
+                b.apply(notes, base(f, s).drums(), group == InstrumentGroup.BEATS);
             }
             notes.removeIf(n -> n.start() >= plan.duration());
             notes.sort(Comparator.comparingDouble(Note::start).thenComparingInt(Note::pitch));
@@ -184,8 +190,8 @@ public final class ConformedScore {
      * its last beat line at or before the cut ({@code from}), the incoming starts on its first beat
      * line at or after it ({@code to}), and between them is a transition of {@code beats} beats at
      * {@code tempo} (a ramp from the music's own where the gap is not a whole number of its beats):
-     * a snare fill up to the band's quiet moment before the cut, the strike on the cut, the incoming
-     * music on its beat. So no note is cut off (what sounds at {@code from} is let go there and the
+     * a snare fill up to the band's quiet moment before the cut, the strike on the cut (with what the
+     * incoming music plays on it, ringing), the incoming music on its beat. So no note is cut off (what sounds at {@code from} is let go there and the
      * synthesiser releases it), and the bar across the join is a bar of whole beats, the outgoing
      * music's since its bar line, the transition's and the incoming music's to its next bar line.
      * A join on the beat of both ({@code from == cut == to}) needs no transition.
@@ -200,11 +206,12 @@ public final class ConformedScore {
 
         /**
          * The outgoing music's notes from {@code from} to the cut are taken out and what still sounds at
-         * {@code from} is let go there; the incoming music's notes from the cut to {@code to} are taken
-         * out but for the strike on the cut (drums, effects), and what it holds over {@code to} sounds from there;
-         * on the drums, the fill.
+         * {@code from} is let go there; the incoming music's notes after the cut and before {@code to}
+         * are taken out (what it holds over {@code to} sounds from there), those struck on the cut stay:
+         * the strike, and the incoming music's own notes on it ring through the transition; on the
+         * drums, the fill.
          */
-        void apply(List<Note> notes, boolean drums, boolean fill, boolean effects, List<Note> strikes) {
+        void apply(List<Note> notes, boolean drums, boolean fill) {
             if (onTheBeat()) {
                 return;
             }
@@ -214,17 +221,17 @@ public final class ConformedScore {
                 if (n.start() < from - 1e-6) {
                     // The outgoing music: let go on its beat line.
                     if (n.end() > from + 1e-6 && from - n.start() >= 0.02) {
-                        out.add(new Note(n.start(), from - n.start(), n.pitch(), n.velocity()));
+                        out.add(n.moved(n.start(), from - n.start()));
                     } else if (n.end() <= from + 1e-6) {
                         out.add(n);
                     }
                 } else if (n.start() < cut - ON_HIT_SECONDS) {
                     // Outgoing notes after its last beat line: the transition replaces them.
                     continue;
-                } else if (n.start() < to - 1e-6 && !(onCut && (drums || effects || strikes.contains(n)))) {
+                } else if (n.start() < to - 1e-6 && !onCut) {
                     // Incoming notes before its first beat line: a held one sounds again from that beat.
                     if (!drums && n.end() > to + 0.05) {
-                        out.add(new Note(to, n.end() - to, n.pitch(), n.velocity()));
+                        out.add(n.moved(to, n.end() - to));
                     }
                 } else {
                     out.add(n);
