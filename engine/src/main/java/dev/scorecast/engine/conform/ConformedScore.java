@@ -33,6 +33,8 @@ import java.util.Set;
  * apart from the composer it calls.
  */
 public final class ConformedScore {
+    /** The fastest a transition's beats go: the plan's own ceiling for a bar (docs/PLAN.md). */
+    static final double MAX_TRANSITION_BPM = 240;
     /** The band's quiet moment before a struck cut (Composer.CLEAR_BEFORE_HIT_SECONDS, docs/PLAN.md "How a hit sounds"). */
     static final double CLEAR_BEFORE_HIT_SECONDS = 0.2;
     /** Notes struck this close to a new cut are the new composition's hit on it. */
@@ -258,8 +260,8 @@ public final class ConformedScore {
     /**
      * The transitions of a conformed plan: one at every section start where the music changes origin
      * (kept music after other music, or other music after kept music). Where the gap between the two
-     * beat lines is under two thirds of a beat (a ramp of more than half again), one more beat of the
-     * music goes to it, from the side whose shot (up to its other cut) has more music left.
+     * beat lines is too short for one beat at {@link #MAX_TRANSITION_BPM}, one more beat of the music
+     * goes to it, from the side whose shot (up to its other cut) has more music left.
      */
     public static List<Bridge> bridges(Plan plan) {
         List<Bridge> out = new ArrayList<>();
@@ -290,7 +292,7 @@ public final class ConformedScore {
                 continue;
             }
             double beat = (out1.beat() + in.beat()) / 2;
-            if (to - from < 2.0 / 3 * beat) {
+            if (to - from < 60.0 / MAX_TRANSITION_BPM) {
                 // The beat goes to the side whose shot has more of its music left.
                 double previousCut = cuts.stream().filter(c -> c < cut - 1e-6).max(Double::compare).orElse(0.0);
                 double nextCut = cuts.stream().filter(c -> c > cut + 1e-6).min(Double::compare).orElse(plan.duration());

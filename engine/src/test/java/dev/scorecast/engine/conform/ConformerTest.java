@@ -144,6 +144,26 @@ class ConformerTest {
     }
 
     @Test
+    void aTransitionTooShortForABeatAt240BpmTakesABeatMoreFromTheLongerShot() {
+        Plan old = oldPlan();
+        // The second shot loses 0.4 s at its tail: the cut at 8.6 s is 0.1 s after the outgoing music's beat
+        // (one beat there would be 600 bpm) and on a beat of the incoming music, whose shot (to 11.6 s) has
+        // more music left than the outgoing one's (from 6 s): the transition takes the incoming music's
+        // first beat too, 8.5 to 9.1 s, one beat at 100 bpm.
+        List<Shot> shots = ShotMatcher.shots(List.of(6.0, 8.6, 11.6, 17.6), 23.6);
+        List<Match> matches = List.of(new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0), new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(2), -0.4, 0), new Match(shots.get(3), OLD_SHOTS.get(3), -0.4, 0),
+                new Match(shots.get(4), OLD_SHOTS.get(4), -0.4, 0));
+        Plan plan = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 8.6, 11.6, 17.6), 23.6).plan();
+        ConformedScore.Bridge bridge = ConformedScore.bridges(plan).stream().filter(b -> Math.abs(b.cut() - 8.6) < 1e-9).findFirst()
+                .orElseThrow();
+        assertEquals(8.5, bridge.from(), 1e-9, bridge::toString);
+        assertEquals(9.1, bridge.to(), 1e-9, bridge::toString);
+        assertEquals(1, bridge.beats());
+        assertEquals(100, bridge.tempo(), 1e-6);
+    }
+
+    @Test
     void theMelodyRestsUnderSpeechThatMovedWithItsShot() {
         Plan old = oldPlan();
         // The old execution spoke over 13-16 s (a voiceover line or the shot's own dialogue): its melody rested there.
