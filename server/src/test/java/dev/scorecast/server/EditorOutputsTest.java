@@ -3,6 +3,7 @@ package dev.scorecast.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayInputStream;
@@ -114,8 +115,7 @@ class EditorOutputsTest {
         if (apple.isPresent()) {
             assertEquals("", xmllint(fcpxml, apple.get()), "valid against Apple's FCPXML 1.10 DTD " + apple.get());
         } else {
-            System.out.println("EditorOutputsTest: Apple's FCPXMLv1_10.dtd not available (set SCORECAST_FCPXML_DTD); "
-                    + "validated against Scorecast's subset only");
+            missingTool("Apple's FCPXMLv1_10.dtd not available (set SCORECAST_FCPXML_DTD); validated against Scorecast's subset only");
         }
         Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(fcpxml.toFile());
         assertEquals("1.10", doc.getDocumentElement().getAttribute("version"));
@@ -176,8 +176,7 @@ class EditorOutputsTest {
             assertEquals(FRAMES, theirs.get("duration").asLong());
             assertEquals(30000.0 / 1001, theirs.get("rate").asDouble(), 1e-9);
         } else {
-            System.out.println("EditorOutputsTest: OpenTimelineIO's Python package not available (SCORECAST_OTIO_PYTHON); "
-                    + "the .otio was checked against its schema only");
+            missingTool("OpenTimelineIO's Python package not available (SCORECAST_OTIO_PYTHON); the .otio was checked against its schema only");
         }
         JsonNode tracks = summary.get("tracks");
         assertEquals("Video", tracks.get(0).get("kind").asText());
@@ -357,6 +356,19 @@ class EditorOutputsTest {
         double own = rationalTime.get("rate").asDouble();
         // As OpenTimelineIO rescales: a time already at the rate is kept exactly.
         return own == rate ? rationalTime.get("value").asDouble() : rationalTime.get("value").asDouble() * rate / own;
+    }
+
+    /**
+     * A check that could not run for want of its tool: said, or a failure where
+     * SCORECAST_REQUIRE_TIMELINE_TOOLS is true (a run that must have checked with the editing
+     * pipelines' own tools: CI, by default; bin/lib/common.sh ensure_timeline_tools installs them).
+     */
+    static void missingTool(String what) {
+        if (Boolean.parseBoolean(System.getenv("SCORECAST_REQUIRE_TIMELINE_TOOLS"))) {
+            fail("SCORECAST_REQUIRE_TIMELINE_TOOLS is true (CI's default): " + what
+                    + "; docs/EDITING.md, \"How the files are checked\", says how to provide it");
+        }
+        System.out.println("EditorOutputsTest: " + what);
     }
 
     /** Apple's DTD where SCORECAST_FCPXML_DTD names a copy (it ships inside Final Cut Pro; it is not ours to redistribute). */

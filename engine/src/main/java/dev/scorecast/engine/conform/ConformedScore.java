@@ -285,8 +285,9 @@ public final class ConformedScore {
             double cut = after.start();
             Grid out1 = grid(plan, before, true);
             Grid in = grid(plan, after, false);
-            double from = Math.min(cut, out1.lastAtOrBefore(cut));
-            double to = Math.max(cut, in.firstAtOrAfter(cut));
+            // Within the two sections: a section shorter than a beat (a slow one of about a second) gives at most itself.
+            double from = Math.max(before.start(), Math.min(cut, out1.lastAtOrBefore(cut)));
+            double to = Math.min(after.end(), Math.max(cut, in.firstAtOrAfter(cut)));
             if (cut - from < 1e-3 && to - cut < 1e-3) {
                 out.add(new Bridge(cut, cut, cut, 0, 0));
                 continue;

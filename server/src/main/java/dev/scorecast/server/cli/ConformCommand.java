@@ -2,6 +2,7 @@ package dev.scorecast.server.cli;
 
 import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.analysis.Cut;
+import dev.scorecast.engine.conform.ConformedScore;
 import dev.scorecast.engine.conform.Conformer;
 import dev.scorecast.engine.conform.ShotMatcher;
 import dev.scorecast.engine.conform.Signatures;
@@ -58,6 +59,13 @@ final class ConformCommand {
             for (Conformer.ConformSpan span : conformed.spans()) {
                 out.printf(Locale.ROOT, "%-8s old %s new %s%n", span.kind(), range(span.oldStart(), span.oldEnd()),
                         range(span.newStart(), span.newEnd()));
+            }
+            for (ConformedScore.Bridge b : ConformedScore.bridges(plan)) {
+                if (!b.onTheBeat()) {
+                    out.printf(Locale.ROOT, "transition at the cut %.3f: the music before stops on its beat at %.3f, the music after"
+                            + " comes in on its beat at %.3f (%d beat%s at %.1f bpm)%n", b.cut(), b.from(), b.to(), b.beats(),
+                            b.beats() == 1 ? "" : "s", b.tempo());
+                }
             }
             String name = output.getFileName().toString();
             Path outputs = output.resolveSibling(name.replaceFirst("\\.[^.]+$", "") + "-outputs");
