@@ -151,7 +151,7 @@ class ConformTest {
 
     private static JsonNode transition(JsonNode conform, double cut) {
         for (JsonNode t : conform.get("transitions")) {
-            if (Math.abs(t.get("cut").asDouble() - cut) < 1e-3) {
+            if (Math.abs(t.get("at").asDouble() - cut) < 1e-3) {
                 return t;
             }
         }
@@ -230,8 +230,8 @@ class ConformTest {
         for (JsonNode t : conform.get("transitions")) {
             splices.add(t.get("from").asDouble());
             splices.add(t.get("to").asDouble());
-            table.append(String.format(Locale.ROOT, "%-8s transition at the cut %.3f: from %.3f to %.3f, %d beats%s%n", name,
-                    t.get("cut").asDouble(), t.get("from").asDouble(), t.get("to").asDouble(), t.get("beats").asInt(),
+            table.append(String.format(Locale.ROOT, "%-8s transition at %.3f: from %.3f to %.3f, %d beats%s%n", name,
+                    t.get("at").asDouble(), t.get("from").asDouble(), t.get("to").asDouble(), t.get("beats").asInt(),
                     t.get("tempo").isNull() ? " (on the beat)" : String.format(Locale.ROOT, " at %.1f bpm", t.get("tempo").asDouble())));
         }
         List<double[]> joins = splices.stream().map(t -> new double[] {t - 0.05, t + 0.05}).toList();

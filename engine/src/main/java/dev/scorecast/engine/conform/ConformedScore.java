@@ -63,6 +63,14 @@ public final class ConformedScore {
         // Where kept music starts after other music, the music before it clears the way as before any
         // struck cut, even where the source strikes the same moment itself.
         List<Double> clears = new ArrayList<>(newHits);
+        // A cut the kept music came in just before (on its own beat, Conformer.leadIn) is struck on top
+        // of it: clearing there would let go what the kept shot opens with.
+        for (Section s : plan.sections()) {
+            if (s.origin() != null && s.hit() == null) {
+                double beat = 60.0 / s.tempo();
+                clears.removeIf(t -> t > s.start() + 1e-6 && t < s.start() + beat - 1e-6);
+            }
+        }
         for (int i = 0; i < kept.size(); i++) {
             boolean joined = i > 0 && kept.get(i - 1).continues() && Math.abs(kept.get(i - 1).end() - kept.get(i).start()) < 1e-6;
             if (!joined && kept.get(i).start() > 0) {

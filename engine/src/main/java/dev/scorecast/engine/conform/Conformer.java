@@ -18,7 +18,7 @@ import java.util.List;
  * <li>new shots, and kept bits too short for music of their own (under {@link #MIN_SECONDS}), get
  * new sections in the key, instruments and style of the music beside them, in whole bars at the
  * tempo nearest theirs that fits (a tempo ramp where a bar cannot fit), resuming the kept music on
- * one of its own bar lines;
+ * one of its own bar lines, or on its own beat just before the cut ({@link #leadIn});
  * <li>every cut of the new video is struck: a section's hit where it starts, an accent inside;
  * <li>the music ends on the last frame: on the old music's own ending when the last shot keeps it,
  * else on a new closing section of two bars (one where the shot leaves no room for two).
@@ -104,7 +104,38 @@ public final class Conformer {
         List<Piece> pieces = mergeFresh(split.stream().map(p -> p.kept() && p.length() < MIN_SECONDS
                 ? new Piece(p.start(), p.end(), false, 0) : p).toList());
         pieces = widenShortFresh(old, pieces);
+        pieces = leadIn(old, pieces);
         return ending(old, pieces, duration);
+    }
+
+    /**
+     * Kept music after new music comes in on its own beat: where the cut falls after one of its beat
+     * lines, the kept music starts on that beat, under the last fraction of a beat of the shot before
+     * (the new music, fitted to end there, gives it up), so the kept shot loses none of its own music
+     * and the cut is struck inside it. Not where the new music would be left under {@link #MIN_SECONDS}.
+     */
+    static List<Piece> leadIn(Plan old, List<Piece> in) {
+        List<Piece> pieces = new ArrayList<>(in);
+        for (int i = 1; i < pieces.size(); i++) {
+            Piece before = pieces.get(i - 1);
+            Piece kept = pieces.get(i);
+            if (before.kept() || !kept.kept()) {
+                continue;
+            }
+            double beat = beatLineBefore(old, kept.start() - kept.shift() + SAME) + kept.shift();
+            if (kept.start() - beat > SAME && beat - before.start() >= MIN_SECONDS && beat - kept.shift() >= 0) {
+                pieces.set(i - 1, new Piece(before.start(), beat, false, 0));
+                pieces.set(i, new Piece(beat, kept.end(), true, kept.shift()));
+            }
+        }
+        return pieces;
+    }
+
+    /** The last beat line of the old music at or before old time {@code t}. */
+    static double beatLineBefore(Plan old, double t) {
+        Section s = sectionAt(old, t);
+        double beat = 60.0 / s.tempo();
+        return s.start() + Math.max(0, Math.floor((t - s.start()) / beat + 1e-6)) * beat;
     }
 
     private static List<Piece> mergeFresh(List<Piece> in) {

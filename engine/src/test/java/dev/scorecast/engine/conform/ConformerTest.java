@@ -164,6 +164,37 @@ class ConformerTest {
     }
 
     @Test
+    void keptMusicAfterNewMusicComesInOnItsOwnBeatBeforeTheCut() {
+        Plan old = oldPlan();
+        // 2.5 s of new pictures inserted 1.35 s into the third shot (old 10.35 s, 0.35 s past a beat).
+        List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.0, 10.35, 12.85, 14.5, 20.5), 26.5);
+        List<Match> matches = List.of(new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0), new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0), new Match(shots.get(3), null, 0, 1),
+                new Match(shots.get(4), OLD_SHOTS.get(2), 2.5, 0), new Match(shots.get(5), OLD_SHOTS.get(3), 2.5, 0),
+                new Match(shots.get(6), OLD_SHOTS.get(4), 2.5, 0));
+        Plan plan = PlanValidator.validate(Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 10.35, 12.85, 14.5, 20.5), 26.5)
+                .plan(), 26.5, GENRES);
+        // The new music ends, and the kept music (old 10 s) starts, on that music's beat at 12.5 s, 0.35 s
+        // before the cut, which is struck inside the kept music; so the kept shot loses none of its music.
+        Section fresh = plan.sections().stream().filter(s -> s.origin() == null && s.start() > 10).findFirst().orElseThrow();
+        assertEquals(10.35, fresh.start(), 1e-9);
+        assertEquals(12.5, fresh.end(), 1e-9, plan.sections()::toString);
+        assertEquals(fresh.end() - fresh.start(), fresh.barsSeconds(), 1e-3);
+        Section kept = plan.sections().stream().filter(s -> Math.abs(s.start() - 12.5) < 1e-9).findFirst().orElseThrow();
+        assertEquals(10.0, kept.origin().sourceStart(), 1e-9);
+        assertTrue(kept.accents().stream().anyMatch(a -> Math.abs(a.time() - 12.85) < 1e-9), kept::toString);
+        ConformedScore.Bridge join = ConformedScore.bridges(plan).stream().filter(b -> Math.abs(b.cut() - 12.5) < 1e-9).findFirst()
+                .orElseThrow();
+        assertTrue(join.onTheBeat(), join::toString);
+        // The kept shot's music from its cut on is the old music, moved by its offset.
+        Score before = new Composer().compose(old);
+        Score after = ConformedScore.compose(plan, List.of());
+        for (String group : List.of("bass", "harmony", "melody")) {
+            assertEquals(onsets(before, group, 10.35, 11.8, 2.5), onsets(after, group, 12.85, 14.3, 0), group);
+        }
+    }
+
+    @Test
     void theMelodyRestsUnderSpeechThatMovedWithItsShot() {
         Plan old = oldPlan();
         // The old execution spoke over 13-16 s (a voiceover line or the shot's own dialogue): its melody rested there.

@@ -14,11 +14,12 @@ record ConformReport(int kept, int moved, int trimmed, int removed, @com.fasterx
                      List<ConformSpan> spans, List<Transition> transitions) {
 
     /**
-     * A join at the new cut {@code cut}: the outgoing music stops on its beat at {@code from}, the
-     * incoming starts on its beat at {@code to}, and between them {@code beats} beats at {@code tempo}
-     * bpm (none, tempo null, where the cut is on the beat of both).
+     * A join {@code at} a cut of the new video (or on the kept music's beat just before one): the
+     * outgoing music stops on its beat at {@code from}, the incoming starts on its beat at {@code to},
+     * and between them {@code beats} beats at {@code tempo} bpm (none, tempo null, where the join is
+     * on the beat of both).
      */
-    record Transition(double cut, double from, double to, int beats, Double tempo) {}
+    record Transition(double at, double from, double to, int beats, Double tempo) {}
 
     static ConformReport of(List<ConformSpan> spans, Plan plan) {
         List<Transition> transitions = ConformedScore.bridges(plan).stream().map(b -> new Transition(round(b.cut()), round(b.from()),
