@@ -65,8 +65,9 @@ public final class ConformedScore {
         List<Double> clears = new ArrayList<>(newHits);
         // A cut the kept music came in just before (on its own beat, Conformer.leadIn) is struck on top
         // of it: clearing there would let go what the kept shot opens with.
-        for (Section s : plan.sections()) {
-            if (s.origin() != null && s.hit() == null) {
+        for (int i = 1; i < plan.sections().size(); i++) {
+            Section s = plan.sections().get(i);
+            if (s.origin() != null && s.hit() == null && plan.sections().get(i - 1).origin() == null) {
                 double beat = 60.0 / s.tempo();
                 clears.removeIf(t -> t > s.start() + 1e-6 && t < s.start() + beat - 1e-6);
             }
