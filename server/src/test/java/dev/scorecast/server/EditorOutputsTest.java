@@ -365,7 +365,7 @@ class EditorOutputsTest {
      */
     static void missingTool(String what) {
         if (Boolean.parseBoolean(System.getenv("SCORECAST_REQUIRE_TIMELINE_TOOLS"))) {
-            fail("SCORECAST_REQUIRE_TIMELINE_TOOLS is true (CI's default): " + what
+            fail("SCORECAST_REQUIRE_TIMELINE_TOOLS is true: " + what
                     + "; docs/EDITING.md, \"How the files are checked\", says how to provide it");
         }
         System.out.println("EditorOutputsTest: " + what);
