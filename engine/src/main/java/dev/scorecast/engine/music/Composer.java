@@ -28,6 +28,8 @@ public final class Composer {
             InstrumentGroup.BASS, InstrumentGroup.HARMONY, InstrumentGroup.PADS, InstrumentGroup.TOPS, InstrumentGroup.MELODY);
 
     private static final dev.scorecast.engine.style.GenreCatalog GENRES = dev.scorecast.engine.style.GenreCatalog.builtIn();
+    /** The single-line groups whose legato instruments slur (Legato); harmony and pads are chords. */
+    private static final java.util.Set<InstrumentGroup> SLURRED = java.util.EnumSet.of(InstrumentGroup.MELODY, InstrumentGroup.BASS);
     private final StyleBook book;
 
     public Composer() {
@@ -128,11 +130,15 @@ public final class Composer {
         Section.Instrument firstInstrument = null;
         int program = -1;
         List<Section> sections = plan.sections();
+        List<Legato.Span> legato = new ArrayList<>();
         for (int i = 0; i < sections.size(); i++) {
             Section s = sections.get(i);
             Section.Instrument instrument = s.instruments().get(group.wire());
             if (instrument == null) {
                 continue;
+            }
+            if (SLURRED.contains(group) && playsLegato(instrument, group)) {
+                legato.add(new Legato.Span(s.start(), s.start() + s.durationSeconds()));
             }
             StyleBook.Pattern pattern = book.pattern(instrument.pattern());
             if (firstInstrument == null) {
@@ -179,6 +185,7 @@ public final class Composer {
                 }
             }
         }
+        notes = new ArrayList<>(Legato.slurred(notes, legato, hits));
         notes.sort(java.util.Comparator.comparingDouble(Note::start).thenComparingInt(Note::pitch));
         List<Part.Control> controls = List.of();
         if (Expression.sustains(group, firstInstrument.program())) {
@@ -198,7 +205,15 @@ public final class Composer {
             controls = Expression.fadeOut(controls, out.releaseBy());
         }
         return new Part(group, firstInstrument.program(), group == InstrumentGroup.BEATS, firstInstrument.gainDb(), firstInstrument.pan(),
-                notes, changes, controls);
+                notes, changes, Legato.framed(controls, legato));
+    }
+
+    /** Whether the palette entry a section's instrument came from is a legato one (styles/genres.json). */
+    private static boolean playsLegato(Section.Instrument instrument, InstrumentGroup group) {
+        return GENRES.find(instrument.soundset())
+                .map(g -> g.arrangement().groups().get(group.wire()))
+                .map(style -> style.palette().stream().anyMatch(sound -> sound.program() == instrument.program() && sound.legato()))
+                .orElse(false);
     }
 
     /**

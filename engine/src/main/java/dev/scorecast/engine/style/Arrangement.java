@@ -131,19 +131,27 @@ public record Arrangement(
      * A named sound: {@code program} is its address in the sound banks, 128 x bank + program
      * (0-127: a General MIDI program of the default bank; for beats a kit). In the style data a
      * palette entry names its bank by id ({@code "bank": "electronic"}, see instruments/banks.json)
-     * and its program within that bank.
+     * and its program within that bank. {@code legato}: a single-line instrument (a wind, a bowed
+     * string, a lead) whose connected notes are slurred, one note passing into the next without a new
+     * attack (music.Legato).
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Sound(String name, int program) {
+    public record Sound(String name, int program, boolean legato) {
         public Sound {
             if (name == null || name.isBlank() || !dev.scorecast.engine.instruments.Library.known(program)) {
                 throw new IllegalArgumentException("a palette entry needs a name and a program 0-127 of a known bank");
             }
         }
 
+        /** A sound whose notes are struck one by one. */
+        public Sound(String name, int program) {
+            this(name, program, false);
+        }
+
         @com.fasterxml.jackson.annotation.JsonCreator
-        static Sound of(@JsonProperty("name") String name, @JsonProperty("bank") String bank, @JsonProperty("program") int program) {
-            return new Sound(name, dev.scorecast.engine.instruments.Library.address(bank, program));
+        static Sound of(@JsonProperty("name") String name, @JsonProperty("bank") String bank, @JsonProperty("program") int program,
+                        @JsonProperty("legato") Boolean legato) {
+            return new Sound(name, dev.scorecast.engine.instruments.Library.address(bank, program), Boolean.TRUE.equals(legato));
         }
     }
 }
