@@ -279,14 +279,14 @@ class ConformTest {
     static double[] keptMatch(float[] old, float[] now, double start, double end, double shift) {
         double margin = 0.1 * (end - start);
         int lag = (int) Math.round(shift * RATE);
-        double whole = correlation(old, now, (int) Math.round((start + margin) * RATE), (int) Math.round((end - margin) * RATE), lag);
+        double whole = AlignedCorrelation.of(old, now, (int) Math.round((start + margin) * RATE), (int) Math.round((end - margin) * RATE), lag);
         int from = (int) Math.round(start * RATE);
         int to = (int) Math.round(end * RATE);
         int window = RATE / 4;
         int good = 0;
         StringBuilder windows = new StringBuilder();
         for (int w = from; w + window <= to; w += window) {
-            double c = correlation(old, now, w, w + window, lag);
+            double c = AlignedCorrelation.of(old, now, w, w + window, lag);
             windows.append(String.format(Locale.ROOT, " %.3f", c));
             if (c >= 0.99) {
                 good++;
@@ -297,32 +297,6 @@ class ConformTest {
             System.out.println("windows of " + start + "-" + end + ":" + windows);
         }
         return new double[] {whole, share};
-    }
-
-    private static double correlation(float[] old, float[] now, int from, int to, int lag) {
-        double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
-        int n = 0;
-        for (int i = from; i < to; i++) {
-            int j = i - lag;
-            if (i < 0 || i >= now.length || j < 0 || j >= old.length) {
-                continue;
-            }
-            double x = now[i];
-            double y = old[j];
-            sx += x;
-            sy += y;
-            sxx += x * x;
-            syy += y * y;
-            sxy += x * y;
-            n++;
-        }
-        if (n == 0) {
-            return 0;
-        }
-        double cov = sxy - sx * sy / n;
-        double vx = sxx - sx * sx / n;
-        double vy = syy - sy * sy / n;
-        return vx <= 0 || vy <= 0 ? 0 : cov / Math.sqrt(vx * vy);
     }
 
     private static double rms(float[] audio, double from, double to) {

@@ -67,7 +67,7 @@ class ConformCommandTest {
         float[] before = mono(dir.resolve("first-scored-outputs").resolve("audio.wav"), dir.resolve("before.f32"));
         float[] after = mono(outputs.resolve("audio.wav"), dir.resolve("after.f32"));
         // The last shot: old 8-12 s, now 4-8 s; its middle 80 %.
-        double c = correlation(before, after, (int) (4.4 * RATE), (int) (7.6 * RATE), -4 * RATE);
+        double c = dev.scorecast.server.AlignedCorrelation.of(before, after, (int) (4.4 * RATE), (int) (7.6 * RATE), -4 * RATE);
         System.out.printf(Locale.ROOT, "conform CLI: last shot's audio against the first cut's under it: correlation %.4f%n", c);
         assertTrue(c >= 0.99, "correlation " + c);
     }
@@ -80,27 +80,6 @@ class ConformCommandTest {
         int status = ScorecastCli.run(args, System.getenv(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Captured(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    private static double correlation(float[] old, float[] now, int from, int to, int lag) {
-        double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
-        int n = 0;
-        for (int i = from; i < to; i++) {
-            int j = i - lag;
-            if (i >= now.length || j < 0 || j >= old.length) {
-                continue;
-            }
-            double x = now[i];
-            double y = old[j];
-            sx += x;
-            sy += y;
-            sxx += x * x;
-            syy += y * y;
-            sxy += x * y;
-            n++;
-        }
-        double cov = sxy - sx * sy / n;
-        return cov / Math.sqrt((sxx - sx * sx / n) * (syy - sy * sy / n));
     }
 
     /** The WAV's samples, mixed to one channel at 48 kHz (decoded by FFmpeg). */
