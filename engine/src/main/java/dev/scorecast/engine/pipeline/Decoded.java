@@ -1,6 +1,6 @@
 package dev.scorecast.engine.pipeline;
 
-import dev.scorecast.engine.analysis.audio.LoudnessMeter;
+import dev.scorecast.engine.dsp.LoudnessMeter;
 import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.media.AudioExtractor;

@@ -46,7 +46,7 @@ public record Results(
 
     /** A download decoded: integrated loudness (null when silent) and true peak. */
     public record Decoding(Double integratedLufs, double truePeakDbtp) {
-        static Decoding of(dev.scorecast.engine.analysis.audio.LoudnessMeter.Result r) {
+        static Decoding of(dev.scorecast.engine.dsp.LoudnessMeter.Result r) {
             return new Decoding(r.integratedLufs() == null ? null : round(r.integratedLufs()),
                     Double.isFinite(r.truePeakDbtp()) ? round(r.truePeakDbtp()) : -144);
         }

@@ -1,7 +1,7 @@
 package dev.scorecast.engine.render;
 
-import dev.scorecast.engine.analysis.audio.Loudness;
-import dev.scorecast.engine.analysis.audio.LoudnessMeter;
+import dev.scorecast.engine.dsp.Loudness;
+import dev.scorecast.engine.dsp.LoudnessMeter;
 import java.util.Arrays;
 
 /**

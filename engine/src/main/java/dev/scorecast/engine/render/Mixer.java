@@ -1,6 +1,6 @@
 package dev.scorecast.engine.render;
 
-import dev.scorecast.engine.analysis.audio.LoudnessMeter;
+import dev.scorecast.engine.dsp.LoudnessMeter;
 import dev.scorecast.engine.style.Production;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;

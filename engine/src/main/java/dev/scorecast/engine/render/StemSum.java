@@ -1,6 +1,6 @@
 package dev.scorecast.engine.render;
 
-import dev.scorecast.engine.analysis.audio.LoudnessMeter;
+import dev.scorecast.engine.dsp.LoudnessMeter;
 import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.dsp.SidechainKey;
 import dev.scorecast.engine.io.WavEncoding;

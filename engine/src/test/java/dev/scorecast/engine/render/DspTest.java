@@ -3,7 +3,7 @@ package dev.scorecast.engine.render;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.engine.analysis.audio.LoudnessMeter;
+import dev.scorecast.engine.dsp.LoudnessMeter;
 import org.junit.jupiter.api.Test;
 
 /** The mixer's stages on synthetic signals, where the right answer is known. */

@@ -1,5 +1,7 @@
 package dev.scorecast.engine.analysis.audio;
 
+import dev.scorecast.engine.dsp.Loudness;
+import dev.scorecast.engine.dsp.LoudnessMeter;
 import dev.scorecast.engine.dsp.PolyphaseResampler;
 import dev.scorecast.engine.analysis.AudioAnalysis;
 import dev.scorecast.engine.core.Span;

@@ -1,5 +1,6 @@
 package dev.scorecast.engine.analysis.audio;
 
+import dev.scorecast.engine.dsp.Loudness;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

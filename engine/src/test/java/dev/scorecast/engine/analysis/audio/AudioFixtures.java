@@ -18,7 +18,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Sound fixtures made at test time (Java, ffmpeg CLI, espeak-ng), so no audio sits in git. */
-final class AudioFixtures {
+public final class AudioFixtures {
 
     private static final long TIMEOUT_SECONDS = 600;
     private static final Pattern INTEGRATED = Pattern.compile("I:\\s+(-?[0-9.]+|-inf) LUFS");
@@ -27,7 +27,7 @@ final class AudioFixtures {
     private AudioFixtures() {}
 
     /** Runs {@code ffmpeg <args> out}, overwriting {@code out}. */
-    static Path ffmpeg(Path out, String... args) {
+    public static Path ffmpeg(Path out, String... args) {
         List<String> cmd = new ArrayList<>(List.of("ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"));
         cmd.addAll(Arrays.asList(args));
         cmd.add(out.toString());
@@ -36,19 +36,19 @@ final class AudioFixtures {
     }
 
     /** A 48 kHz 16-bit stereo WAV, as {@code AudioExtractor} writes, from an ffmpeg filter graph source. */
-    static Path lavfi(Path out, String source, double seconds) {
+    public static Path lavfi(Path out, String source, double seconds) {
         return ffmpeg(out, "-f", "lavfi", "-i", source, "-t", Double.toString(seconds),
                 "-ar", "48000", "-ac", "2", "-c:a", "pcm_s16le");
     }
 
     /** espeak-ng's rendering of {@code text} (22.05 kHz mono WAV). */
-    static Path speak(Path out, String voice, String text) {
+    public static Path speak(Path out, String voice, String text) {
         run(List.of("espeak-ng", "-v", voice, "-w", out.toString(), text));
         return out;
     }
 
     /** Where a clean recording is audible: the first and last sample above -50 dBFS. */
-    static Span audibleExtent(Path wav) {
+    public static Span audibleExtent(Path wav) {
         WavFiles.Sound sound = WavFiles.read(wav);
         float[][] all = sound.stereo();
         double limit = Math.pow(10, -50 / 20.0);
@@ -66,7 +66,7 @@ final class AudioFixtures {
     }
 
     /** Writes 16-bit PCM (rounded, clipped), one array per channel. */
-    static Path write(Path out, int sampleRateHz, float[]... channels) {
+    public static Path write(Path out, int sampleRateHz, float[]... channels) {
         int frames = channels[0].length;
         ByteBuffer b = ByteBuffer.allocate(frames * channels.length * 2).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < frames; i++) {
@@ -82,9 +82,9 @@ final class AudioFixtures {
     }
 
     /** FFmpeg's own EBU R128 reading of a file: integrated LUFS (null for its -70 "nothing") and true peak. */
-    record Ebur128(Double integratedLufs, double truePeakDbtp) {}
+    public record Ebur128(Double integratedLufs, double truePeakDbtp) {}
 
-    static Ebur128 ebur128(Path wav) {
+    public static Ebur128 ebur128(Path wav) {
         String log = run(List.of("ffmpeg", "-nostdin", "-hide_banner", "-nostats", "-i", wav.toString(),
                 "-af", "ebur128=peak=true", "-f", "null", "-"));
         String summary = log.substring(log.lastIndexOf("Summary:"));
@@ -102,7 +102,7 @@ final class AudioFixtures {
     }
 
     /** Runs a command, returning its combined output; fails with that output when it fails. */
-    static String run(List<String> cmd) {
+    public static String run(List<String> cmd) {
         try {
             Path log = Files.createTempFile("fixture", ".log");
             try {

@@ -194,13 +194,13 @@ class SpeechAccuracyTest {
             return "none";
         }
         Path bg = AudioFixtures.lavfi(dir.resolve("bg-" + clip.name().replace(' ', '-') + ".wav"), clip.background(), CLIP_SECONDS);
-        Double background = LoudnessVsFfmpegTest.measure(bg).integratedLufs();
+        Double background = dev.scorecast.engine.dsp.LoudnessVsFfmpegTest.measure(bg).integratedLufs();
         if (clip.speech().isEmpty()) {
             return String.format(Locale.ROOT, "%.0f LUFS", background);
         }
         // The speech alone, from the silent build of the same utterances.
         Path speech = build(new Clip(clip.category(), clip.name() + " speech", SILENCE, clip.speech()));
-        Double voice = LoudnessVsFfmpegTest.measure(speech).integratedLufs();
+        Double voice = dev.scorecast.engine.dsp.LoudnessVsFfmpegTest.measure(speech).integratedLufs();
         return String.format(Locale.ROOT, "%+.0f LU", background - voice);
     }
 

@@ -1,4 +1,4 @@
-package dev.scorecast.engine.analysis.audio;
+package dev.scorecast.engine.dsp;
 
 /**
  * A second-order IIR section's coefficients, normalised so that {@code a0 = 1}:

@@ -1,6 +1,5 @@
-package dev.scorecast.engine.analysis.audio;
+package dev.scorecast.engine.dsp;
 
-import dev.scorecast.engine.dsp.InterSampleFilter;
 import dev.scorecast.engine.error.InvalidParameter;
 import java.util.Arrays;
 

@@ -1,5 +1,6 @@
-package dev.scorecast.engine.analysis.audio;
+package dev.scorecast.engine.dsp;
 
+import dev.scorecast.engine.analysis.audio.AudioFixtures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -13,7 +14,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Our meter against FFmpeg's ebur128 filter (libavfilter's own BS.1770 implementation) on generated sound. */
-class LoudnessVsFfmpegTest {
+public class LoudnessVsFfmpegTest {
 
     private static final double LU_TOLERANCE = 0.2;
     private static final double PEAK_TOLERANCE_DB = 0.3;
@@ -88,7 +89,7 @@ class LoudnessVsFfmpegTest {
         assertEquals(ffmpeg.truePeakDbtp(), ours.truePeakDbtp(), PEAK_TOLERANCE_DB, name + ": true peak");
     }
 
-    static LoudnessMeter.Result measure(Path wav) {
+    public static LoudnessMeter.Result measure(Path wav) {
         try (WavReader in = WavReader.open(wav, "test", "the test")) {
             LoudnessMeter meter = new LoudnessMeter(in.rateHz(), in.channels());
             float[][] block = new float[in.channels()][3000]; // not a divisor of a step, to exercise the seams
