@@ -4,7 +4,8 @@ package dev.scorecast.engine.dsp;
  * One second-order filter section on every channel, in place: high-pass, low-pass, shelves and
  * peaks from the RBJ "Audio EQ Cookbook" formulas. Transposed direct form II in double, so a
  * 30 Hz high-pass at 48 kHz stays exact. The coefficients are fixed when it is built (a part's EQ
- * does not move while a piece plays); {@link #reset()} clears the state.
+ * does not move while a piece plays, and are a {@link Biquad}, the one coefficient type the meters'
+ * K-weighting uses too); {@link #reset()} clears the state.
  */
 public final class BiquadFilter implements BlockProcessor {
 
@@ -27,11 +28,7 @@ public final class BiquadFilter implements BlockProcessor {
         }
     }
 
-    private final double b0;
-    private final double b1;
-    private final double b2;
-    private final double a1;
-    private final double a2;
+    private final Biquad c;
     private final double[] z1;
     private final double[] z2;
 
@@ -101,33 +98,28 @@ public final class BiquadFilter implements BlockProcessor {
             }
             default -> throw new IllegalArgumentException(shape.toString());
         }
-        this.b0 = nb0 / na0;
-        this.b1 = nb1 / na0;
-        this.b2 = nb2 / na0;
-        this.a1 = na1 / na0;
-        this.a2 = na2 / na0;
+        this.c = new Biquad(nb0 / na0, nb1 / na0, nb2 / na0, na1 / na0, na2 / na0);
         this.z1 = new double[channels];
         this.z2 = new double[channels];
     }
 
     /** The magnitude response in dB at {@code frequencyHz}, from the coefficients (for tests and docs). */
     public double responseDb(double frequencyHz, int rate) {
-        // |H(e^jw)|^2 from the coefficients; computed here so dsp depends on no analysis class.
-        double w = 2 * Math.PI * frequencyHz / rate;
-        double numRe = b0 + b1 * Math.cos(w) + b2 * Math.cos(2 * w);
-        double numIm = -(b1 * Math.sin(w) + b2 * Math.sin(2 * w));
-        double denRe = 1 + a1 * Math.cos(w) + a2 * Math.cos(2 * w);
-        double denIm = -(a1 * Math.sin(w) + a2 * Math.sin(2 * w));
-        return 10 * Math.log10((numRe * numRe + numIm * numIm) / (denRe * denRe + denIm * denIm));
+        return c.gainDb(frequencyHz, rate);
     }
 
     @Override
     public void process(float[][] channels, int offset, int frames) {
         int n = Math.min(channels.length, z1.length);
-        for (int c = 0; c < n; c++) {
-            float[] x = channels[c];
-            double s1 = z1[c];
-            double s2 = z2[c];
+        double b0 = c.b0();
+        double b1 = c.b1();
+        double b2 = c.b2();
+        double a1 = c.a1();
+        double a2 = c.a2();
+        for (int ch = 0; ch < n; ch++) {
+            float[] x = channels[ch];
+            double s1 = z1[ch];
+            double s2 = z2[ch];
             for (int i = offset, end = offset + frames; i < end; i++) {
                 double in = x[i];
                 double out = b0 * in + s1;
@@ -136,8 +128,8 @@ public final class BiquadFilter implements BlockProcessor {
                 x[i] = (float) out;
             }
             // Denormals: a decayed state is flushed to zero rather than crawling through subnormal doubles.
-            z1[c] = Math.abs(s1) < 1e-25 ? 0 : s1;
-            z2[c] = Math.abs(s2) < 1e-25 ? 0 : s2;
+            z1[ch] = Math.abs(s1) < 1e-25 ? 0 : s1;
+            z2[ch] = Math.abs(s2) < 1e-25 ? 0 : s2;
         }
     }
 
