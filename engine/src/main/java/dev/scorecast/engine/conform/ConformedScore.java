@@ -40,6 +40,9 @@ public final class ConformedScore {
     /** Notes struck this close to a new cut are the new composition's hit on it. */
     private static final double ON_HIT_SECONDS = 0.001;
     /** The groups that strike a new cut inside kept music. */
+    /** General MIDI's mono and poly mode switches: one state, whichever came last. */
+    private static final int MONO_ON = 126;
+    private static final int POLY_ON = 127;
     private static final Set<InstrumentGroup> STRIKES_INSIDE_KEPT = EnumSet.of(InstrumentGroup.BEATS, InstrumentGroup.FX);
     /** General MIDI crash, china, splash and second crash cymbals: they ring for seconds. */
     private static final Set<Integer> CYMBALS = Set.of(49, 52, 55, 57);
@@ -491,7 +494,13 @@ public final class ConformedScore {
         return out;
     }
 
-    /** Expression the same way: the source's curve inside the kept stretches, the fresh one outside. */
+    /**
+     * Controllers the same way: the source's moves inside the kept stretches, the fresh ones outside.
+     * Where a kept stretch begins, every controller the source had set by then is set again (expression
+     * 127 when it had none), and where it ends before fresh music, every controller the fresh part had
+     * set by then: expression, and a legato part's mono mode and portamento (music.Legato), so the
+     * kept music plays as it did and the fresh music as it was composed.
+     */
     private static List<Control> controls(Part fresh, Part source, List<Kept> kept) {
         List<Control> out = new ArrayList<>();
         if ((fresh == null || fresh.controls().isEmpty()) && (source == null || source.controls().isEmpty())) {
@@ -505,30 +514,51 @@ public final class ConformedScore {
             }
         }
         for (Kept k : kept) {
-            Control inForce = null;
+            List<Control> before = new ArrayList<>();
             if (source != null) {
                 for (Control c : source.controls()) {
                     if (c.time() <= k.sourceStart() + 1e-9) {
-                        inForce = c;
+                        before.add(c);
                     } else if (c.time() < k.sourceEnd() - 1e-9) {
                         out.add(new Control(c.time() + k.shift(), c.controller(), c.value()));
                     }
                 }
             }
-            out.add(new Control(k.start(), Control.EXPRESSION, inForce == null ? 127 : inForce.value()));
+            out.addAll(inForce(before, k.start()));
             if (!k.continues()) {
-                Control after = null;
+                List<Control> fresher = new ArrayList<>();
                 if (fresh != null) {
                     for (Control c : fresh.controls()) {
                         if (c.time() <= k.end() + 1e-9) {
-                            after = c;
+                            fresher.add(c);
                         }
                     }
                 }
-                out.add(new Control(k.end(), Control.EXPRESSION, after == null ? 127 : after.value()));
+                out.addAll(inForce(fresher, k.end()));
             }
         }
         out.sort(Comparator.comparingDouble(Control::time));
+        return out;
+    }
+
+    /**
+     * The controllers {@code moves} (in time order) leave in force, set again at {@code time}:
+     * expression (127 when never moved), then the last of each other controller, the mono and poly
+     * mode switches (126, 127) counting as one.
+     */
+    private static List<Control> inForce(List<Control> moves, double time) {
+        java.util.Map<Integer, Control> last = new java.util.LinkedHashMap<>();
+        for (Control c : moves) {
+            int key = c.controller() == MONO_ON || c.controller() == POLY_ON ? MONO_ON : c.controller();
+            last.remove(key);
+            last.put(key, c);
+        }
+        List<Control> out = new ArrayList<>();
+        Control expression = last.remove(Control.EXPRESSION);
+        out.add(new Control(time, Control.EXPRESSION, expression == null ? 127 : expression.value()));
+        for (Control c : last.values()) {
+            out.add(new Control(time, c.controller(), c.value()));
+        }
         return out;
     }
 

@@ -138,7 +138,7 @@ public final class Composer {
                 continue;
             }
             if (SLURRED.contains(group) && playsLegato(instrument, group)) {
-                legato.add(new Legato.Span(s.start(), s.start() + s.durationSeconds()));
+                legato.add(new Legato.Span(s.start(), s.start() + s.durationSeconds(), 60 / s.tempo()));
             }
             StyleBook.Pattern pattern = book.pattern(instrument.pattern());
             if (firstInstrument == null) {

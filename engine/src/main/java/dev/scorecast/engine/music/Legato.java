@@ -14,8 +14,8 @@ import java.util.List;
  * portamento time (CC5) at its start, poly mode (CC127) and portamento off at its end. Gervill then
  * moves the sounding voice to the new pitch instead of striking a new one (its SoftChannel does so for
  * a note-on while a note is held in mono mode with portamento on), so the phrase has one attack. A
- * longer gap (a breath, a phrase end; the band's clearing before a hit is one) and a note on a hit
- * are struck again. Pure.
+ * longer gap (a breath, a phrase end; the band's clearing before a hit is one), a note on a beat
+ * ({@link Span}) and a note on a hit are struck again. Pure.
  */
 public final class Legato {
     /** The silence between two notes under which they are slurred: a sixteenth at 75 bpm. */
@@ -34,8 +34,19 @@ public final class Legato {
 
     private Legato() {}
 
-    /** A stretch of the part, in seconds, played legato. */
-    public record Span(double start, double end) {}
+    /**
+     * A stretch of the part, in seconds, played legato, and its beat (seconds from {@code start}):
+     * slurs group the notes within a beat, as string players bow them, and a note on a beat is struck.
+     * Why not slur across beats: a slurred phrase is one voice whose envelope and vibrato run on from
+     * its first note, so a re-cut that keeps a shot from mid-phrase (conform) would start that voice
+     * afresh and sound different until the phrase breathes; a beat bounds that to one beat.
+     */
+    public record Span(double start, double end, double beatSeconds) {
+        boolean onBeat(double t) {
+            double beats = (t - start) / beatSeconds;
+            return Math.abs(beats - Math.rint(beats)) * beatSeconds < 0.01;
+        }
+    }
 
     /** {@code notes} with the slurred ones lengthened inside {@code spans}; the rest as they were. */
     static List<Note> slurred(List<Note> notes, List<Span> spans, List<Double> hits) {
@@ -50,7 +61,7 @@ public final class Legato {
             Note next = i + 1 < sorted.size() ? sorted.get(i + 1) : null;
             Span span = spanOf(spans, n.start());
             if (span != null && next != null && next.start() > n.start() + 1e-6 && next.start() < span.end()
-                    && next.start() - n.end() < SLUR_GAP_SECONDS && next.pitch() != n.pitch()
+                    && next.start() - n.end() < SLUR_GAP_SECONDS && next.pitch() != n.pitch() && !span.onBeat(next.start())
                     && hits.stream().noneMatch(h -> Math.abs(next.start() - h) < 0.005)) { // a hit is struck, never slurred into
                 out.add(n.moved(n.start(), next.start() + OVERLAP_SECONDS - n.start()));
             } else {

@@ -37,7 +37,7 @@ class LegatoTest {
     void connectedNotesOverlapTheNextWhileABreathAndAHitAreStruck() {
         List<Note> notes = new ArrayList<>(line());
         notes.add(new Note(4.5, 0.4, 72, 90)); // after a breath of 0.44 s
-        List<Note> slurred = Legato.slurred(notes, List.of(new Legato.Span(0, 6)), List.of(2.0));
+        List<Note> slurred = Legato.slurred(notes, List.of(new Legato.Span(0, 6, 10)), List.of(2.0));
         for (int i = 0; i < 7; i++) {
             Note n = slurred.get(i);
             double next = slurred.get(i + 1).start();
@@ -49,13 +49,16 @@ class LegatoTest {
         }
         assertTrue(slurred.get(7).end() < 4.5, "a breath is not slurred over");
         assertEquals(notes.stream().map(Note::take).toList(), slurred.stream().map(Note::take).toList());
-        List<Part.Control> framed = Legato.framed(List.of(new Part.Control(1.0, 11, 100)), List.of(new Legato.Span(0, 6)));
+        List<Note> byBeat = Legato.slurred(line(), List.of(new Legato.Span(0, 6, 1.0)), List.of());
+        assertTrue(byBeat.get(0).end() > byBeat.get(1).start(), "within a beat: slurred");
+        assertTrue(byBeat.get(1).end() < byBeat.get(2).start(), "a note on the beat is struck");
+        List<Part.Control> framed = Legato.framed(List.of(new Part.Control(1.0, 11, 100)), List.of(new Legato.Span(0, 6, 10)));
         assertEquals(List.of(5, 65, 126, 11, 65, 127), framed.stream().map(Part.Control::controller).toList());
     }
 
     @Test
     void aSlurredFluteLineHasOneAttackAndKeepsItsPitches(@TempDir Path dir) {
-        List<Legato.Span> spans = List.of(new Legato.Span(0, LINE.length * STEP));
+        List<Legato.Span> spans = List.of(new Legato.Span(0, LINE.length * STEP, 100)); // one slur over the whole line
         double[] detached = boundaryDips(render(line(), List.of(), dir.resolve("detached")));
         float[] slurredPcm = render(Legato.slurred(line(), spans, List.of()), Legato.framed(List.of(), spans), dir.resolve("slurred"));
         double[] slurred = boundaryDips(slurredPcm);
