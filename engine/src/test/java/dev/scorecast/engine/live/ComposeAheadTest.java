@@ -89,15 +89,7 @@ class ComposeAheadTest {
     void aSectionWhoseScoreIsLateBeginsOnTimeAndItsNotesJoinWhenItArrives() {
         HeldExecutor composing = new HeldExecutor();
         AtomicLong late = new AtomicLong();
-        Performance p = new Performance(context(composing, late), 0);
-        ear = new Listener(LiveEncoder.Format.WAV);
-        p.attach(ear);
-        Experience e = ExperienceCatalog.builtIn(GenreCatalog.builtIn()).all().stream()
-                .filter(x -> x.genre().equals("techno")).findFirst().orElseThrow();
-        p.send(new Control.Start(e, 0.8, false, new CompletableFuture<>()));
-        next(p);
-        composing.runAll(); // the first section
-        next(p);
+        Performance p = startedTechno(composing, late, 0.8);
         Section first = p.now().section();
         // From here on nothing is composed: the next section is due while its score is held.
         assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
@@ -130,15 +122,7 @@ class ComposeAheadTest {
     void aRelevellingWhoseScoreIsLateLeavesTheArrangementPlayingAndAppliesAtALaterBarLine() {
         HeldExecutor composing = new HeldExecutor();
         AtomicLong late = new AtomicLong();
-        Performance p = new Performance(context(composing, late), 0);
-        ear = new Listener(LiveEncoder.Format.WAV);
-        p.attach(ear);
-        Experience e = ExperienceCatalog.builtIn(GenreCatalog.builtIn()).all().stream()
-                .filter(x -> x.genre().equals("techno")).findFirst().orElseThrow();
-        p.send(new Control.Start(e, 0.5, false, new CompletableFuture<>()));
-        next(p);
-        composing.runAll(); // the first section
-        next(p);
+        Performance p = startedTechno(composing, late, 0.5);
         composing.runAll(); // the one after it, composed ahead
         Section first = p.now().section();
         int perBar = first.beatsPerBar();
@@ -170,15 +154,7 @@ class ComposeAheadTest {
     void aSectionRelevelledJustBeforeItBeginsStartsWithItsEarlierScoreWhenTheNewOneIsLate() {
         HeldExecutor composing = new HeldExecutor();
         AtomicLong late = new AtomicLong();
-        Performance p = new Performance(context(composing, late), 0);
-        ear = new Listener(LiveEncoder.Format.WAV);
-        p.attach(ear);
-        Experience e = ExperienceCatalog.builtIn(GenreCatalog.builtIn()).all().stream()
-                .filter(x -> x.genre().equals("techno")).findFirst().orElseThrow();
-        p.send(new Control.Start(e, 0.5, false, new CompletableFuture<>()));
-        next(p);
-        composing.runAll(); // the first section
-        next(p);
+        Performance p = startedTechno(composing, late, 0.5);
         composing.runAll(); // the one after it, composed ahead
         Section first = p.now().section();
         int perBar = first.beatsPerBar();
@@ -240,5 +216,18 @@ class ComposeAheadTest {
             max = Math.max(max, Math.abs((short) ((pcm[i] & 0xff) | (pcm[i + 1] << 8))));
         }
         return max / 32768.0;
+    }
+    /** A performance of the techno experience at {@code intensity}, heard, its first section composed and a block played. */
+    private Performance startedTechno(HeldExecutor composing, AtomicLong late, double intensity) {
+        Performance p = new Performance(context(composing, late), 0);
+        ear = new Listener(LiveEncoder.Format.WAV);
+        p.attach(ear);
+        Experience e = ExperienceCatalog.builtIn(GenreCatalog.builtIn()).all().stream()
+                .filter(x -> x.genre().equals("techno")).findFirst().orElseThrow();
+        p.send(new Control.Start(e, intensity, false, new CompletableFuture<>()));
+        next(p);
+        composing.runAll(); // the first section
+        next(p);
+        return p;
     }
 }
