@@ -2,6 +2,7 @@ package dev.scorecast.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.scorecast.engine.core.AudioRate;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -28,7 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class LiveBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private static final int RATE = 48_000;
+    private static final int RATE = AudioRate.HZ;
     /** A listener that falls further behind than this has underrun (a browser buffers a few seconds). */
     private static final double MAX_LAG_SECONDS = 1.0;
     private static final double REQUIRED_FRACTION = 0.995;

@@ -1,5 +1,6 @@
 package dev.scorecast.bench;
 
+import dev.scorecast.engine.core.AudioRate;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -15,7 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * being measured on, this takes a fraction of that.
  */
 final class StreamListener {
-    private static final int RATE = 48_000;
+    private static final int RATE = AudioRate.HZ;
     final java.net.Socket socket;
     final InputStream in;
     final long connected;

@@ -1,5 +1,6 @@
 package dev.scorecast.engine.instruments;
 
+import dev.scorecast.engine.core.AudioRate;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.media.AudioExtractor;
@@ -14,7 +15,7 @@ import java.nio.file.Path;
  * the same FFmpeg extraction the pipeline uses for a video's sound.
  */
 final class SampleDecoder {
-    static final int RATE = 48_000;
+    static final int RATE = AudioRate.HZ;
 
     private SampleDecoder() {}
 

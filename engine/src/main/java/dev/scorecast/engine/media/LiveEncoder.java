@@ -30,6 +30,7 @@ import static org.bytedeco.ffmpeg.global.avutil.av_frame_make_writable;
 import static org.bytedeco.ffmpeg.global.avutil.av_free;
 import static org.bytedeco.ffmpeg.global.avutil.av_make_q;
 
+import dev.scorecast.engine.core.AudioRate;
 import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.io.WavWriter;
 import java.io.ByteArrayOutputStream;
@@ -98,7 +99,7 @@ public final class LiveEncoder implements AutoCloseable {
         }
     }
 
-    public static final int RATE = 48_000;
+    public static final int RATE = AudioRate.HZ;
     private static final Map<String, String> MUXER_OPTIONS = Map.of(
             // No ID3 tag or Xing frame: a listener joins anywhere, and there is no end to describe.
             "id3v2_version", "0", "write_xing", "0",

@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.scorecast.engine.core.AudioRate;
 import dev.scorecast.engine.io.PendingFile;
 import dev.scorecast.engine.io.StereoSource;
 import dev.scorecast.engine.io.WavReader;
@@ -28,7 +29,7 @@ import java.util.Objects;
  * MP3 is the last output a scoring job waits for.
  */
 public final class Mp3Encoder {
-    static final int RATE = 48_000;
+    static final int RATE = AudioRate.HZ;
     static final int KBPS = 192;
     /** Frames per call; a multiple of the 1152-sample MP3 frame. */
     private static final int BLOCK = 4608;

@@ -41,6 +41,7 @@ import static org.bytedeco.ffmpeg.global.avutil.av_make_q;
 import static org.bytedeco.ffmpeg.global.avutil.av_q2d;
 import static org.bytedeco.ffmpeg.global.avutil.av_rescale_q;
 
+import dev.scorecast.engine.core.AudioRate;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.io.StereoSource;
 import dev.scorecast.engine.io.WavReader;
@@ -78,7 +79,7 @@ import org.bytedeco.javacpp.BytePointer;
  */
 public final class Muxer {
 
-    static final int RATE = 48_000;
+    static final int RATE = AudioRate.HZ;
     static final int AAC_BIT_RATE = 192_000;
     /**
      * Silent encoder frames before the master, at negative timestamps the edit list hides. FFmpeg's

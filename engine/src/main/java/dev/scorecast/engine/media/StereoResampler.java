@@ -17,6 +17,7 @@ import static org.bytedeco.ffmpeg.global.swresample.swr_init;
 import static org.bytedeco.ffmpeg.global.swresample.swr_inject_silence;
 import static org.bytedeco.ffmpeg.global.swresample.swr_set_matrix;
 
+import dev.scorecast.engine.core.AudioRate;
 import dev.scorecast.engine.io.WavEncoding;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -39,7 +40,7 @@ import org.bytedeco.javacpp.PointerPointer;
  */
 final class StereoResampler implements AutoCloseable {
 
-    static final int RATE = 48_000;
+    static final int RATE = AudioRate.HZ;
     static final int CHANNELS = 2;
     private final int outFormat;
     private final int frameBytes;

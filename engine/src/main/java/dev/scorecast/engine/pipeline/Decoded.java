@@ -1,5 +1,6 @@
 package dev.scorecast.engine.pipeline;
 
+import dev.scorecast.engine.core.AudioRate;
 import dev.scorecast.engine.dsp.LoudnessMeter;
 import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.io.WavEncoding;
@@ -28,7 +29,7 @@ final class Decoded {
             if (AudioExtractor.extractWav(encoded, wav, MediaLimits.DEFAULT, WavEncoding.FLOAT32).isEmpty()) {
                 throw new IllegalStateException(encoded + " has no audio track");
             }
-            LoudnessMeter meter = new LoudnessMeter(48_000, 2);
+            LoudnessMeter meter = new LoudnessMeter(AudioRate.HZ, 2);
             float[][] buf = new float[2][4096];
             try (WavReader in = WavReader.open(wav, "delivered", "the delivery check")) {
                 for (long pos = 0, frames = in.frames(); pos < frames; ) {

@@ -1,5 +1,6 @@
 package dev.scorecast.engine.render;
 
+import dev.scorecast.engine.core.AudioRate;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.io.WavWriter;
@@ -49,7 +50,7 @@ import dev.scorecast.engine.sampler.Sampler;
 public final class Renderer {
 
     /** Sample rate of every stem and of the master. */
-    public static final int RATE = 48_000;
+    public static final int RATE = AudioRate.HZ;
     private static final int BLOCK = 4096;
     /** Voices per group's synthesizer: a stem must never lose a note to voice stealing. */
     private static final int POLYPHONY = 96;

@@ -2,6 +2,7 @@ package dev.scorecast.engine.render;
 
 import com.sun.media.sound.AudioSynthesizer;
 import com.sun.media.sound.SoftSynthesizer;
+import dev.scorecast.engine.core.AudioRate;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -30,7 +31,7 @@ import javax.sound.sampled.AudioInputStream;
  * <p>Not thread-safe: one owner (a render thread, a live render loop) at a time.
  */
 public final class SynthDriver implements AutoCloseable {
-    public static final int RATE = 48_000;
+    public static final int RATE = AudioRate.HZ;
     // 48000 / 150 = 320 frames per control block, a whole number, so Gervill's block clock and its
     // microsecond event clock stay in step. (100 Hz blocks would save a twentieth of the synthesizer's
     // time, but a note that has to take over a voice starts at the next block boundary, and 10 ms late

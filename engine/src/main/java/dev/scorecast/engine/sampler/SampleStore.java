@@ -1,5 +1,6 @@
 package dev.scorecast.engine.sampler;
 
+import dev.scorecast.engine.core.AudioRate;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.io.Riff;
 import dev.scorecast.engine.media.AudioExtractor;
@@ -73,7 +74,7 @@ public final class SampleStore {
                 try {
                     AudioTrack track = AudioExtractor.extractWav(source, part)
                             .orElseThrow(() -> new UnsupportedMedia("sample", source + " has no audio"));
-                    if (track.sampleRate() != 48_000) {
+                    if (track.sampleRate() != AudioRate.HZ) {
                         throw new UnsupportedMedia("sample", source + " decoded at " + track.sampleRate() + " Hz, not 48000");
                     }
                     Files.move(part, wav, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

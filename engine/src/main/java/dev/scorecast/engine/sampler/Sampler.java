@@ -1,5 +1,6 @@
 package dev.scorecast.engine.sampler;
 
+import dev.scorecast.engine.core.AudioRate;
 import dev.scorecast.engine.dsp.BlockProcessor;
 import java.util.Arrays;
 
@@ -22,7 +23,7 @@ import java.util.Arrays;
  * processing (voices and event queues are sized when built), one thread at a time.
  */
 public final class Sampler implements BlockProcessor {
-    public static final int RATE = 48_000;
+    public static final int RATE = AudioRate.HZ;
     private static final int CHANNELS = 16;
     private static final int NOTE_ON = 1, NOTE_OFF = 2, CONTROL = 3, PROGRAM = 4;
     /** Below this envelope level (-90 dB) a releasing voice is silent and freed. */

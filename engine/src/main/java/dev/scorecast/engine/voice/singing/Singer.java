@@ -1,5 +1,6 @@
 package dev.scorecast.engine.voice.singing;
 
+import dev.scorecast.engine.core.AudioRate;
 import java.util.List;
 
 /**
@@ -9,7 +10,7 @@ import java.util.List;
 public interface Singer {
 
     /** The rate of every {@link Vocal} a singer returns, in Hz; output is mono. */
-    int SAMPLE_RATE_HZ = 48_000;
+    int SAMPLE_RATE_HZ = AudioRate.HZ;
 
     /**
      * @param notes in time order, not overlapping; the first must carry a syllable
