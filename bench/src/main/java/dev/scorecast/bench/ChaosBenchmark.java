@@ -6,6 +6,7 @@ import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -415,7 +416,7 @@ final class ChaosBenchmark {
                         HttpResponse.BodyHandlers.ofInputStream());
                 long n;
                 try (InputStream in = r.body()) {
-                    n = in.transferTo(java.io.OutputStream.nullOutputStream());
+                    n = in.transferTo(OutputStream.nullOutputStream());
                 }
                 answers.merge(r.statusCode(), 1L, Long::sum);
                 if (r.statusCode() == 200 && n > 0) {

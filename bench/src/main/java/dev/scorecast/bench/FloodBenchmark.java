@@ -2,6 +2,8 @@ package dev.scorecast.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -177,8 +179,8 @@ final class FloodBenchmark {
         double wall;
     }
 
-    private static final com.sun.management.OperatingSystemMXBean SELF =
-            (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    private static final OperatingSystemMXBean SELF =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private static Phase phase(ServerProcess server, List<StreamListener> listeners, List<String> others, Options options, String floodKey,
             Random seeded) throws Exception {

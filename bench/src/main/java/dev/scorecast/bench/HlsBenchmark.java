@@ -11,7 +11,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,7 +30,7 @@ final class HlsBenchmark {
     private static final Pattern HINT = Pattern.compile("PRELOAD-HINT:TYPE=PART,URI=\"media/([0-9a-z]+)-p([0-9]+)\\.([0-9])\\.m4s\"");
 
     /** What went wrong, counted by kind (a status, or an exception's class). */
-    private static final java.util.concurrent.ConcurrentHashMap<String, AtomicLong> ERRORS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<String, AtomicLong> ERRORS = new ConcurrentHashMap<>();
 
     private HlsBenchmark() {}
 
@@ -68,7 +70,7 @@ final class HlsBenchmark {
     private static void load(String base, int listeners, int seconds, String experience, ServerProcess server) throws Exception {
         {
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
-                    .executor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()).build();
+                    .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
             // Open the channel first (a listener before the crowd), as a CDN's first request would.
             client.send(HttpRequest.newBuilder(URI.create(base + "index.m3u8")).build(), HttpResponse.BodyHandlers.ofString());
             AtomicLong requests = new AtomicLong();

@@ -2,9 +2,11 @@ package dev.scorecast.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.management.OperatingSystemMXBean;
 import dev.scorecast.engine.core.AudioRate;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -96,7 +98,7 @@ final class LiveBenchmark {
         List<String> experiences = new ArrayList<>();
         get(server.baseUrl, keys.getFirst(), "/player/genres").get("genres").forEach(g -> experiences.add(g.get("id").asText()));
         List<StreamListener> listeners = new ArrayList<>();
-        var self = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        var self = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         double listenersBefore = self.getProcessCpuTime() / 1e9;
         double cpuBefore = server.cpuSeconds();
         double busyBefore = Machine.busySeconds();

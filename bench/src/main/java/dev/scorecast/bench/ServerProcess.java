@@ -6,13 +6,17 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -108,7 +112,7 @@ final class ServerProcess implements AutoCloseable {
         var errors = new AtomicLong();
         List<String> firstErrors = new CopyOnWriteArrayList<>();
         // The last lines of its log, to say why when it does not start.
-        var lastLines = new java.util.concurrent.ConcurrentLinkedDeque<String>();
+        var lastLines = new ConcurrentLinkedDeque<String>();
         Thread.ofPlatform().daemon().start(() -> {
             try (var lines = new BufferedReader(new InputStreamReader(process.getInputStream()))) {
                 String line;
@@ -152,12 +156,12 @@ final class ServerProcess implements AutoCloseable {
     }
 
     private static void awaitHealthy(String baseUrl, Process process) throws InterruptedException {
-        var client = java.net.http.HttpClient.newHttpClient();
+        var client = HttpClient.newHttpClient();
         long deadline = System.nanoTime() + 300_000_000_000L;
         while (System.nanoTime() < deadline && process.isAlive()) {
             try {
                 var answer = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl + "/healthz"))
-                        .timeout(Duration.ofSeconds(5)).build(), java.net.http.HttpResponse.BodyHandlers.discarding());
+                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
                 if (answer.statusCode() == 200) {
                     return;
                 }
@@ -171,7 +175,7 @@ final class ServerProcess implements AutoCloseable {
 
     /** New API keys for users {@code prefix-0} .. {@code prefix-(n-1)}, made in the server's database while it runs, as {@code scorecast keys create} does. */
     List<String> createKeys(String prefix, int n) throws Exception {
-        List<String> keys = new java.util.ArrayList<>();
+        List<String> keys = new ArrayList<>();
         try (Database db = Database.open("jdbc:sqlite:" + dataDir.resolve("scorecast.db"))) {
             ApiKeys apiKeys = new ApiKeys(db);
             for (int i = 0; i < n; i++) {

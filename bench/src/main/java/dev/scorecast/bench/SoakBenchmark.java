@@ -3,9 +3,12 @@ package dev.scorecast.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,16 +18,21 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiPredicate;
+import java.util.function.IntPredicate;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * {@code scorecast bench soak} (issue 15): the server jar as its own process on a fresh data directory
@@ -138,10 +146,10 @@ final class SoakBenchmark {
         final Calls calls = new Calls();
         final List<Sample> samples = new ArrayList<>();
         final List<StreamListener> listeners = new ArrayList<>();
-        final List<StreamListener> steeredListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<StreamListener> steeredListeners = new CopyOnWriteArrayList<>();
         final AtomicInteger jobsFinished = new AtomicInteger();
         final AtomicInteger jobsFailed = new AtomicInteger();
-        final List<String> jobErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<String> jobErrors = new CopyOnWriteArrayList<>();
         final AtomicInteger cyclesAbandoned = new AtomicInteger();
         final AtomicInteger streamsRenewed = new AtomicInteger();
         final AtomicLong bytesDownloaded = new AtomicLong();
@@ -404,7 +412,7 @@ final class SoakBenchmark {
             if (key != null) {
                 request.header("Authorization", "Bearer " + key);
             }
-            HttpResponse<java.io.InputStream> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<InputStream> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
             long n;
             try (var body = response.body()) {
                 n = body.transferTo(OutputStream.nullOutputStream());
@@ -511,7 +519,7 @@ final class SoakBenchmark {
                         }
                     }
                 }
-            } catch (java.io.FileNotFoundException e) {
+            } catch (FileNotFoundException e) {
                 // no collection yet
             }
             return lowest != Long.MAX_VALUE ? lowest : server.heapUsed();
@@ -520,7 +528,7 @@ final class SoakBenchmark {
         /** Listeners (plain and steered) that are more than a second behind real time now. */
         private int behind() {
             int n = 0;
-            for (StreamListener l : (Iterable<StreamListener>) java.util.stream.Stream.concat(listeners.stream(), steeredListeners.stream())::iterator) {
+            for (StreamListener l : (Iterable<StreamListener>) Stream.concat(listeners.stream(), steeredListeners.stream())::iterator) {
                 n += !l.closed.get() && l.firstByte >= 0 && (System.nanoTime() - l.firstByte) / 1e9 - l.received() > 1.0 ? 1 : 0;
             }
             return n;
@@ -545,8 +553,8 @@ final class SoakBenchmark {
             out.printf("%-36s %7s %8s %8s %9s | %9s %8s %9s  %s%n", "kind", "n", "p50 ms", "p99 ms", "max ms", "n", "p99 ms", "max ms", "answers");
             boolean controlOk = true;
             List<String> slow = new ArrayList<>();
-            var ordered = new TreeMap<String, Kind>(java.util.Comparator.comparing((String name) -> !calls.kinds.get(name).control)
-                    .thenComparing(java.util.Comparator.naturalOrder()));
+            var ordered = new TreeMap<String, Kind>(Comparator.comparing((String name) -> !calls.kinds.get(name).control)
+                    .thenComparing(Comparator.naturalOrder()));
             ordered.putAll(calls.kinds);
             for (var entry : ordered.entrySet()) {
                 Kind k = entry.getValue();
@@ -597,7 +605,7 @@ final class SoakBenchmark {
                         (samples.getLast().dataBytes() - samples.getFirst().dataBytes()) / 1e6 / Math.max(1, jobsFinished.get() - samples.getFirst().jobs()));
             }
 
-            int cutOff = (int) java.util.stream.Stream.concat(listeners.stream(), steeredListeners.stream()).filter(l -> l.endedEarly).count();
+            int cutOff = (int) Stream.concat(listeners.stream(), steeredListeners.stream()).filter(l -> l.endedEarly).count();
             List<String[]> verdicts = List.of(
                     verdict(controlOk, "p99 of every control call < %.0f ms from minute %.1f on%s".formatted(CONTROL_P99_MS, warm,
                             slow.isEmpty() ? "" : " (over: " + slow + ")")),
@@ -619,7 +627,7 @@ final class SoakBenchmark {
         }
 
         private boolean flat(String name, List<Sample> base, List<Sample> end, List<Sample> warmed, ToDoubleFunction<Sample> figure,
-                             java.util.function.BiPredicate<Double, Double> ok) {
+                             BiPredicate<Double, Double> ok) {
             if (base.isEmpty() || end.isEmpty()) {
                 out.printf("%-26s too few samples%n", name);
                 return false;
@@ -723,7 +731,7 @@ final class SoakBenchmark {
                     return 0; // removed meanwhile
                 }
             }).sum();
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return -1;
         }
     }
@@ -756,7 +764,7 @@ final class SoakBenchmark {
         }
 
         void note(String kind, String what) {
-            List<String> list = notes.computeIfAbsent(kind, name -> new java.util.concurrent.CopyOnWriteArrayList<>());
+            List<String> list = notes.computeIfAbsent(kind, name -> new CopyOnWriteArrayList<>());
             if (list.size() < 3) {
                 list.add(what.length() > 300 ? what.substring(0, 300) + "..." : what);
             }
@@ -774,7 +782,7 @@ final class SoakBenchmark {
             return kinds.values().stream().filter(k -> k.control).flatMapToDouble(k -> Arrays.stream(k.sorted(fromMinute))).sorted().toArray();
         }
 
-        long count(java.util.function.IntPredicate status) {
+        long count(IntPredicate status) {
             return kinds.values().stream().mapToLong(k -> {
                 synchronized (k) {
                     return k.statuses.entrySet().stream().filter(e -> status.test(e.getKey())).mapToLong(Map.Entry::getValue).sum();

@@ -1,11 +1,18 @@
 package dev.scorecast.bench;
 
 import dev.scorecast.engine.core.AudioRate;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -17,7 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class StreamListener {
     private static final int RATE = AudioRate.HZ;
-    final java.net.Socket socket;
+    final Socket socket;
     final InputStream in;
     final long connected;
     final boolean wav;
@@ -33,7 +40,7 @@ final class StreamListener {
     volatile double maxLag;
     /** Seconds after connecting when the listener was furthest behind. */
     volatile double maxLagAt;
-    final java.io.ByteArrayOutputStream kept = new java.io.ByteArrayOutputStream();
+    final ByteArrayOutputStream kept = new ByteArrayOutputStream();
     /** When the last bytes of {@link #kept} arrived (under its lock). */
     long lastArrival;
     final AtomicBoolean closed = new AtomicBoolean();
@@ -49,7 +56,7 @@ final class StreamListener {
     private long previousArrival = -1;
     final boolean chunked;
 
-    private StreamListener(java.net.Socket socket, InputStream in, Map<String, String> headers, long connected) {
+    private StreamListener(Socket socket, InputStream in, Map<String, String> headers, long connected) {
         this.socket = socket;
         this.in = in;
         this.connected = connected;
@@ -66,18 +73,18 @@ final class StreamListener {
     static StreamListener open(String url, String key) throws Exception {
         URI uri = URI.create(url);
         long start = System.nanoTime();
-        var socket = new java.net.Socket(uri.getHost(), uri.getPort());
+        var socket = new Socket(uri.getHost(), uri.getPort());
         socket.setTcpNoDelay(true);
         String request = "GET " + uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()) + " HTTP/1.1\r\n"
                 + "Host: " + uri.getHost() + ":" + uri.getPort() + "\r\n"
                 + (key == null ? "" : "Authorization: Bearer " + key + "\r\n") + "Connection: close\r\n\r\n";
-        socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-        var in = new java.io.BufferedInputStream(socket.getInputStream(), 16384);
+        socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+        var in = new BufferedInputStream(socket.getInputStream(), 16384);
         String status = line(in);
-        Map<String, String> headers = new java.util.HashMap<>();
+        Map<String, String> headers = new HashMap<>();
         for (String h = line(in); !h.isEmpty(); h = line(in)) {
             int colon = h.indexOf(':');
-            headers.put(h.substring(0, colon).strip().toLowerCase(java.util.Locale.ROOT), h.substring(colon + 1).strip());
+            headers.put(h.substring(0, colon).strip().toLowerCase(Locale.ROOT), h.substring(colon + 1).strip());
         }
         if (!status.contains(" 200 ")) {
             socket.close();
@@ -122,7 +129,7 @@ final class StreamListener {
         try (in) {
             while (true) {
                 if (body.length - have < 32768) {
-                    body = java.util.Arrays.copyOf(body, 2 * body.length);
+                    body = Arrays.copyOf(body, 2 * body.length);
                 }
                 int size = next(body, have);
                 if (size < 0) {

@@ -1,73 +1,75 @@
 package dev.scorecast.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.scorecast.server.analysis.AnalysisEngine;
-import dev.scorecast.server.analysis.AnalysisService;
-import dev.scorecast.server.analysis.EngineAnalysis;
 import dev.scorecast.engine.io.Json;
-import dev.scorecast.engine.plan.MarkerArrangement;
-import dev.scorecast.engine.plan.Planner;
-import dev.scorecast.engine.style.GenreCatalog;
-import dev.scorecast.server.api.ApiErrors;
-import dev.scorecast.server.api.BodyCaps;
-import dev.scorecast.server.api.DownloadsApi;
-import dev.scorecast.server.api.LibraryApi;
-import dev.scorecast.server.api.ThumbnailsApi;
-import dev.scorecast.server.thumbnails.Thumbnails;
-import dev.scorecast.server.library.Library;
-import dev.scorecast.server.downloads.DownloadLinks;
-import dev.scorecast.server.downloads.LinkSecrets;
-import dev.scorecast.server.auth.RevokedKeys;
-import dev.scorecast.server.jobs.JobMemory;
-import dev.scorecast.server.execution.ExecutionService;
-import dev.scorecast.server.execution.LazySoundBank;
-import dev.scorecast.server.execution.PlanService;
-import dev.scorecast.server.execution.ConformService;
-import dev.scorecast.server.execution.PlanningPool;
-import dev.scorecast.server.api.Authenticator;
-import dev.scorecast.server.api.OpenApiDocument;
-import dev.scorecast.server.api.NodeRelay;
-import dev.scorecast.server.api.HlsApi;
-import dev.scorecast.server.api.PlayerApi;
-import dev.scorecast.server.api.StreamRouting;
-import dev.scorecast.server.quota.MemoryBudget;
-import dev.scorecast.server.quota.QuotaGuard;
-import dev.scorecast.server.retention.OrphanSweeper;
-import dev.scorecast.server.retention.Retention;
-import dev.scorecast.server.quota.RequestsInFlight;
-import dev.scorecast.server.player.PlayerService;
-import dev.scorecast.server.player.StreamRegistry;
 import dev.scorecast.engine.live.ExperienceCatalog;
 import dev.scorecast.engine.live.LiveEngine;
 import dev.scorecast.engine.live.LiveSettings;
-import dev.scorecast.server.api.Requests;
-import dev.scorecast.server.api.SyncAApi;
-import dev.scorecast.server.api.SyncBApi;
-import dev.scorecast.server.auth.ApiKeys;
-import dev.scorecast.server.config.ServerConfig;
-import dev.scorecast.server.db.Database;
-import dev.scorecast.server.jobs.JobRepository;
-import dev.scorecast.server.jobs.JobRunner;
-import dev.scorecast.server.jobs.Upkeep;
-import dev.scorecast.server.storage.BlobStore;
-import dev.scorecast.server.storage.LocalBlobStore;
-import dev.scorecast.server.studio.StudioPage;
-import dev.scorecast.server.storage.S3BlobStore;
-import dev.scorecast.server.storage.Scratch;
-import dev.scorecast.server.config.Role;
-import dev.scorecast.server.db.SharedSecrets;
-import dev.scorecast.server.ops.HealthApi;
-import dev.scorecast.server.ops.Readiness;
-import dev.scorecast.server.ops.StartingNode;
-import dev.scorecast.server.auth.FailedAuthentications;
-import dev.scorecast.server.db.Rows;
-import dev.scorecast.server.ops.Metrics;
-import dev.scorecast.server.upload.UploadService;
+import dev.scorecast.engine.plan.MarkerArrangement;
+import dev.scorecast.engine.plan.Planner;
+import dev.scorecast.engine.style.GenreCatalog;
+import dev.scorecast.server.analysis.AnalysisEngine;
+import dev.scorecast.server.analysis.AnalysisService;
+import dev.scorecast.server.analysis.EngineAnalysis;
+import dev.scorecast.server.api.ApiErrors;
+import dev.scorecast.server.api.Authenticator;
+import dev.scorecast.server.api.BodyCaps;
+import dev.scorecast.server.api.DownloadsApi;
 import dev.scorecast.server.api.EventLinks;
 import dev.scorecast.server.api.EventObjects;
 import dev.scorecast.server.api.EventStreamApi;
+import dev.scorecast.server.api.HeaderTimeout;
+import dev.scorecast.server.api.HlsApi;
+import dev.scorecast.server.api.LibraryApi;
+import dev.scorecast.server.api.MinimumBodyRate;
+import dev.scorecast.server.api.NodeRelay;
+import dev.scorecast.server.api.OpenApiDocument;
+import dev.scorecast.server.api.PlayerApi;
+import dev.scorecast.server.api.Requests;
+import dev.scorecast.server.api.StreamRouting;
+import dev.scorecast.server.api.SyncAApi;
+import dev.scorecast.server.api.SyncBApi;
+import dev.scorecast.server.api.ThumbnailsApi;
 import dev.scorecast.server.api.WebhooksApi;
+import dev.scorecast.server.auth.ApiKeys;
+import dev.scorecast.server.auth.FailedAuthentications;
+import dev.scorecast.server.auth.RevokedKeys;
+import dev.scorecast.server.config.Role;
+import dev.scorecast.server.config.ServerConfig;
+import dev.scorecast.server.db.Database;
+import dev.scorecast.server.db.Rows;
+import dev.scorecast.server.db.SharedSecrets;
+import dev.scorecast.server.downloads.DownloadLinks;
+import dev.scorecast.server.downloads.LinkSecrets;
+import dev.scorecast.server.execution.ConformService;
+import dev.scorecast.server.execution.ExecutionService;
+import dev.scorecast.server.execution.LazySoundBank;
+import dev.scorecast.server.execution.PlanService;
+import dev.scorecast.server.execution.PlanningPool;
 import dev.scorecast.server.jobs.JobFeed;
+import dev.scorecast.server.jobs.JobMemory;
+import dev.scorecast.server.jobs.JobRepository;
+import dev.scorecast.server.jobs.JobRunner;
+import dev.scorecast.server.jobs.Upkeep;
+import dev.scorecast.server.library.Library;
+import dev.scorecast.server.ops.HealthApi;
+import dev.scorecast.server.ops.Metrics;
+import dev.scorecast.server.ops.Readiness;
+import dev.scorecast.server.ops.StartingNode;
+import dev.scorecast.server.player.PlayerService;
+import dev.scorecast.server.player.StreamRegistry;
+import dev.scorecast.server.quota.MemoryBudget;
+import dev.scorecast.server.quota.QuotaGuard;
+import dev.scorecast.server.quota.RequestsInFlight;
+import dev.scorecast.server.retention.OrphanSweeper;
+import dev.scorecast.server.retention.Retention;
+import dev.scorecast.server.storage.BlobStore;
+import dev.scorecast.server.storage.LocalBlobStore;
+import dev.scorecast.server.storage.S3BlobStore;
+import dev.scorecast.server.storage.Scratch;
+import dev.scorecast.server.studio.StudioPage;
+import dev.scorecast.server.thumbnails.Thumbnails;
+import dev.scorecast.server.upload.UploadService;
 import dev.scorecast.server.webhooks.AddressGuard;
 import dev.scorecast.server.webhooks.DeliveryRepository;
 import dev.scorecast.server.webhooks.Dispatcher;
@@ -82,15 +84,22 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocketFactory;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -220,7 +229,7 @@ public final class ScorecastServer implements AutoCloseable {
         Dispatcher dispatcher = role.runsJobs() ? new Dispatcher(deliveries, webhookRepository, outbox,
                 new EventObjects(uploads, analyses, executions, genres, mapper),
                 new Sender(new AddressGuard(config.webhooks().allowLocal()), AddressGuard.Resolver.SYSTEM, defaultTls(), config.webhooks().timeout()),
-                config.webhooks(), clock, nodeId, mapper, java.util.random.RandomGenerator.getDefault()) : null;
+                config.webhooks(), clock, nodeId, mapper, RandomGenerator.getDefault()) : null;
         JobFeed jobFeed = role.servesClients() ? new JobFeed(database, config.events().pollInterval()) : null;
         EventStreamApi eventStreams = role.servesClients() ? new EventStreamApi(executions, analyses, jobFeed, genres, config.events(), mapper) : null;
         var eventLinks = new EventLinks(downloadLinks, executions, analyses);
@@ -281,14 +290,14 @@ public final class ScorecastServer implements AutoCloseable {
             // A body trickled in (slow-loris) ends in 408 once its average rate falls under the minimum
             // (MinimumBodyRate says why not Jetty's own minRequestDataRate).
             javalin.jetty.modifyServletContextHandler(handler -> handler.addFilter(
-                    new org.eclipse.jetty.ee10.servlet.FilterHolder(new dev.scorecast.server.api.MinimumBodyRate(config.uploads().minBytesPerSecond())),
+                    new FilterHolder(new MinimumBodyRate(config.uploads().minBytesPerSecond())),
                     "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST)));
             javalin.startup.showJavalinBanner = false;
             // At most this many connections open at once: past it Jetty stops accepting until one closes (they wait in the backlog).
-            javalin.jetty.modifyServer(server -> server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(
+            javalin.jetty.modifyServer(server -> server.addBean(new NetworkConnectionLimit(
                     config.ops().maxConnections(), server)));
             // Jetty's idle timeout is renewed by each header byte: headers sent a byte a second are cut off here instead.
-            javalin.jetty.modifyServer(server -> server.addBean(new dev.scorecast.server.api.HeaderTimeout(server, config.ops().headerTimeout())));
+            javalin.jetty.modifyServer(server -> server.addBean(new HeaderTimeout(server, config.ops().headerTimeout())));
             javalin.events.handlerAdded(info -> {
                 if (info.getHttpMethod().isHttpMethod()) {
                     routes.add(new Route(info.getHttpMethod().name(), info.getPath()));
@@ -440,7 +449,7 @@ public final class ScorecastServer implements AutoCloseable {
     /** JSON bodies up to SCORECAST_MAX_JSON_BYTES; a raw chunk up to the chunk limit; multipart bodies a chunk and a JSON part. */
     private static BodyCaps bodyCaps(ServerConfig config) {
         long maxChunk = config.uploads().maxChunkBytes();
-        var caps = new java.util.HashMap<String, Long>();
+        var caps = new HashMap<String, Long>();
         caps.put("/sync/upload_chunk", maxChunk);
         SyncBApi.MULTIPART_PATHS.forEach(path -> caps.put(path, SyncBApi.maxBodyBytes(maxChunk, config.maxJsonBytes())));
         return new BodyCaps(config.maxJsonBytes(), caps);
@@ -464,10 +473,10 @@ public final class ScorecastServer implements AutoCloseable {
     }
 
     /** The JDK's TLS with its default trust store: webhook receivers need a certificate any client would accept. */
-    private static javax.net.ssl.SSLSocketFactory defaultTls() {
+    private static SSLSocketFactory defaultTls() {
         try {
-            return javax.net.ssl.SSLContext.getDefault().getSocketFactory();
-        } catch (java.security.NoSuchAlgorithmException e) {
+            return SSLContext.getDefault().getSocketFactory();
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("the JDK has no default TLS context", e);
         }
     }

@@ -2,6 +2,7 @@ package dev.scorecast.engine.analysis;
 
 import dev.scorecast.engine.media.GapScreen;
 import dev.scorecast.engine.media.VideoFrame;
+import java.util.Arrays;
 
 /**
  * Where the picture pass, decoding reference pictures only (or I and P pictures only), must
@@ -70,8 +71,8 @@ final class ChangeScreen implements GapScreen {
         if (n == 0) {
             return true;
         }
-        double[] sorted = java.util.Arrays.copyOf(recent, n);
-        java.util.Arrays.sort(sorted);
+        double[] sorted = Arrays.copyOf(recent, n);
+        Arrays.sort(sorted);
         // The median, so that one jump (into a flash, say) does not hide the jump back out of it.
         double typical = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
         return change / span >= RATIO * typical;
@@ -105,7 +106,7 @@ final class ChangeScreen implements GapScreen {
     }
 
     private void layout(byte[] rgb, float[] out) {
-        java.util.Arrays.fill(out, 0);
+        Arrays.fill(out, 0);
         for (int p = 0, i = 0; p < cellOf.length; p++, i += 3) {
             int c = 3 * cellOf[p];
             out[c] += rgb[i] & 0xff;

@@ -1,6 +1,7 @@
 package dev.scorecast.engine.analysis;
 
 import dev.scorecast.engine.media.VideoFrame;
+import java.util.Arrays;
 
 /**
  * Turns each decoded picture into a {@link Frame} in one pass over its pixels: luma, hue,
@@ -79,9 +80,9 @@ final class FrameMeasurer {
     }
 
     private void scan(byte[] rgb, boolean first) {
-        java.util.Arrays.fill(cellLuma, 0);
-        java.util.Arrays.fill(cellBlue, 0);
-        java.util.Arrays.fill(cellRed, 0);
+        Arrays.fill(cellLuma, 0);
+        Arrays.fill(cellBlue, 0);
+        Arrays.fill(cellRed, 0);
         byte[] hue = current.hue;
         byte[] sat = current.saturation;
         byte[] val = current.value;

@@ -4,9 +4,9 @@ import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.music.Composer;
 import dev.scorecast.engine.music.Note;
-import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Part.Control;
 import dev.scorecast.engine.music.Part.ProgramChange;
+import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.Section;
@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -547,7 +548,7 @@ public final class ConformedScore {
      * mode switches (126, 127) counting as one.
      */
     private static List<Control> inForce(List<Control> moves, double time) {
-        java.util.Map<Integer, Control> last = new java.util.LinkedHashMap<>();
+        Map<Integer, Control> last = new LinkedHashMap<>();
         for (Control c : moves) {
             int key = c.controller() == MONO_ON || c.controller() == POLY_ON ? MONO_ON : c.controller();
             last.remove(key);

@@ -1,5 +1,8 @@
 package dev.scorecast.engine.dsp;
 
+import java.util.Arrays;
+import java.util.Locale;
+
 /**
  * One second-order filter section on every channel, in place: high-pass, low-pass, shelves and
  * peaks from the RBJ "Audio EQ Cookbook" formulas. Transposed direct form II in double, so a
@@ -15,7 +18,7 @@ public final class BiquadFilter implements BlockProcessor {
 
         /** The data files' name: {@code high_pass}, {@code low_shelf}, ... */
         public String wire() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
 
         public static Shape fromWire(String wire) {
@@ -134,7 +137,7 @@ public final class BiquadFilter implements BlockProcessor {
     }
 
     public void reset() {
-        java.util.Arrays.fill(z1, 0);
-        java.util.Arrays.fill(z2, 0);
+        Arrays.fill(z1, 0);
+        Arrays.fill(z2, 0);
     }
 }

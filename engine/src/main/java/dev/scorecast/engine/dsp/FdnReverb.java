@@ -1,5 +1,7 @@
 package dev.scorecast.engine.dsp;
 
+import java.util.Arrays;
+
 /**
  * An algorithmic room for send effects: a feedback delay network of eight lines (29.7 to 73.1 ms
  * times {@code size}, mutually prime in samples) mixed by a Householder matrix (every line feeds
@@ -145,13 +147,13 @@ public final class FdnReverb implements BlockProcessor {
 
     public void reset() {
         for (float[] b : lines) {
-            java.util.Arrays.fill(b, 0);
+            Arrays.fill(b, 0);
         }
         for (float[] d : diffusers) {
-            java.util.Arrays.fill(d, 0);
+            Arrays.fill(d, 0);
         }
-        java.util.Arrays.fill(preDelay, 0);
-        java.util.Arrays.fill(lowState, 0);
+        Arrays.fill(preDelay, 0);
+        Arrays.fill(lowState, 0);
         write = 0;
     }
 

@@ -1,5 +1,7 @@
 package dev.scorecast.engine.dsp;
 
+import java.util.Arrays;
+
 /**
  * A ping-pong echo locked to the tempo: the input, summed to mono, repeats every {@code beats}
  * beats at {@code bpm}, first on the left, then on the right, and so on, each repeat
@@ -69,8 +71,8 @@ public final class TempoDelay implements BlockProcessor {
     }
 
     public void reset() {
-        java.util.Arrays.fill(left, 0);
-        java.util.Arrays.fill(right, 0);
+        Arrays.fill(left, 0);
+        Arrays.fill(right, 0);
         lowLeft = 0;
         lowRight = 0;
         pos = 0;

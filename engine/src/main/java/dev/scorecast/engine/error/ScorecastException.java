@@ -2,6 +2,7 @@ package dev.scorecast.engine.error;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Everything a caller can get wrong, in one small family that knows nothing of HTTP.
@@ -44,7 +45,7 @@ public abstract sealed class ScorecastException extends RuntimeException
      * Rebuilds a failure from its stored code, field and message (a failed job keeps those), so it
      * is reported exactly as the original was. Empty for codes outside this family.
      */
-    public static java.util.Optional<ScorecastException> restore(String code, String field, String message) {
+    public static Optional<ScorecastException> restore(String code, String field, String message) {
         ScorecastException restored = switch (code == null ? "" : code) {
             case "invalid_parameter" -> new InvalidParameter(field, message);
             case "not_found" -> new NotFound(field, message);
@@ -57,7 +58,7 @@ public abstract sealed class ScorecastException extends RuntimeException
             case "overloaded" -> new Overloaded(message, java.time.Duration.ofSeconds(30));
             default -> null;
         };
-        return java.util.Optional.ofNullable(restored);
+        return Optional.ofNullable(restored);
     }
 
     /** One field and what is wrong with it. */

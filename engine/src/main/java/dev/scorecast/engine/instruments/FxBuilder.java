@@ -5,6 +5,7 @@ import com.sun.media.sound.SF2Region;
 import com.sun.media.sound.SF2Sample;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,7 @@ final class FxBuilder {
             float[] hard = sound.has("riser") ? NoiseRiser.of(sound.path("riser")).render(SampleDecoder.RATE) : mix(sound, dir, decoded);
             double seconds = sound.path("max_seconds").asDouble(MAX_SAMPLE_SECONDS);
             if (hard.length > seconds * SampleDecoder.RATE) {
-                hard = java.util.Arrays.copyOf(hard, (int) (seconds * SampleDecoder.RATE));
+                hard = Arrays.copyOf(hard, (int) (seconds * SampleDecoder.RATE));
                 SampleDecoder.fadeOut(hard, 0.5);
             }
             hard = KitBuilder.level(hard, gain(sound));
@@ -70,7 +71,7 @@ final class FxBuilder {
             }
             int offset = (int) Math.round(layer.path("delay_ms").asDouble(0) * SampleDecoder.RATE / 1000);
             if (offset + x.length > out.length) {
-                out = java.util.Arrays.copyOf(out, offset + x.length);
+                out = Arrays.copyOf(out, offset + x.length);
             }
             for (int i = 0; i < x.length; i++) {
                 out[offset + i] += x[i];

@@ -7,9 +7,11 @@ import com.sun.media.sound.ModelPatch;
 import com.sun.media.sound.SF2Soundbank;
 import com.sun.media.sound.SimpleInstrument;
 import dev.scorecast.engine.error.UnsupportedMedia;
+import dev.scorecast.engine.io.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -45,7 +47,7 @@ public final class Library {
     private static final int BUILDERS_VERSION = 1;
     private static final String FIX = "run bin/scorecast serve or bin/test once (they install Scorecast's instrument sources),"
             + " or point " + SETTING + " at a directory that holds them";
-    private static final ObjectMapper JSON = dev.scorecast.engine.io.Json.mapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final Catalog CATALOG = Catalog.read();
 
     private final Path dir;
@@ -269,7 +271,7 @@ public final class Library {
             if (in == null) {
                 throw new IllegalStateException("instruments/" + name + " is missing from the engine jar");
             }
-            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

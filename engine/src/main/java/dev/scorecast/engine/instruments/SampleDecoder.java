@@ -69,7 +69,7 @@ final class SampleDecoder {
      */
     static float[] oneShot(Path dir, String name, double maxSeconds, double fadeSeconds, String what) {
         Path file = dir.resolve(name + ".flac");
-        if (!java.nio.file.Files.isRegularFile(file)) {
+        if (!Files.isRegularFile(file)) {
             throw new IllegalStateException("the " + what + " " + file + " is missing; install Debian's sonic-pi-samples");
         }
         float[] x = mono(file, maxSeconds);

@@ -1,6 +1,8 @@
 package dev.scorecast.engine.interchange;
 
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -21,7 +23,7 @@ public record Timeline(String title, Video video, List<Lane> lanes, List<Marker>
         Objects.requireNonNull(title, "title");
         Objects.requireNonNull(video, "video");
         lanes = List.copyOf(lanes);
-        markers = markers.stream().sorted(java.util.Comparator.comparingLong(Marker::frame)).toList();
+        markers = markers.stream().sorted(Comparator.comparingLong(Marker::frame)).toList();
         for (Marker m : markers) {
             if (m.frame() < 0 || m.frame() >= video.frames()) {
                 throw new IllegalArgumentException("marker '" + m.name() + "' at frame " + m.frame() + " is outside the video's "
@@ -54,7 +56,7 @@ public record Timeline(String title, Video video, List<Lane> lanes, List<Marker>
         MUSIC, DIALOGUE;
 
         public String fcpxml() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

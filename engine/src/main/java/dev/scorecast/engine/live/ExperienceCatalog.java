@@ -3,6 +3,7 @@ package dev.scorecast.engine.live;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.scorecast.engine.error.NotFound;
+import dev.scorecast.engine.io.Json;
 import dev.scorecast.engine.style.GenreCatalog;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +28,7 @@ public final class ExperienceCatalog {
             if (in == null) {
                 throw new IllegalStateException("live data " + resource + " is missing from the classpath");
             }
-            File file = dev.scorecast.engine.io.Json.mapper().readValue(in, File.class);
+            File file = Json.mapper().readValue(in, File.class);
             for (Experience e : file.experiences()) {
                 var genre = genres.find(e.genre()).orElseThrow(() -> new IllegalStateException(
                         "experience " + e.id() + " names genre " + e.genre() + ", which the catalogue lacks"));

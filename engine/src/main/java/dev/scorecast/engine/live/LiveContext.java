@@ -2,6 +2,9 @@ package dev.scorecast.engine.live;
 
 import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.style.GenreCatalog;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What every performance of one engine shares: the sound bank, the catalogues, the loop's
@@ -9,13 +12,13 @@ import dev.scorecast.engine.style.GenreCatalog;
  * whose score arrived after they had begun (composing fell behind).
  */
 record LiveContext(SoundBank bank, GenreCatalog genres, ExperienceCatalog experiences, LiveSettings settings,
-                   java.util.concurrent.atomic.AtomicInteger sounding, java.util.concurrent.Executor composing, PhraseSinger phrases,
-                   java.util.concurrent.atomic.AtomicLong lateSections) {
+                   AtomicInteger sounding, Executor composing, PhraseSinger phrases,
+                   AtomicLong lateSections) {
 
     /** With a fresh count of sections whose score arrived after they began. */
     LiveContext(SoundBank bank, GenreCatalog genres, ExperienceCatalog experiences, LiveSettings settings,
-                java.util.concurrent.atomic.AtomicInteger sounding, java.util.concurrent.Executor composing, PhraseSinger phrases) {
-        this(bank, genres, experiences, settings, sounding, composing, phrases, new java.util.concurrent.atomic.AtomicLong());
+                AtomicInteger sounding, Executor composing, PhraseSinger phrases) {
+        this(bank, genres, experiences, settings, sounding, composing, phrases, new AtomicLong());
     }
 
     int blockFrames() {

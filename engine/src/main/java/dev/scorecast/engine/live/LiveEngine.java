@@ -1,14 +1,20 @@
 package dev.scorecast.engine.live;
 
+import dev.scorecast.engine.instruments.Library;
 import dev.scorecast.engine.media.LiveEncoder;
-
+import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.style.GenreCatalog;
+import dev.scorecast.engine.voice.singing.EspeakSinger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -26,19 +32,19 @@ public final class LiveEngine implements AutoCloseable {
     private final LiveSettings settings;
     private volatile LiveContext context;
     private final List<RenderLoop> loops = new ArrayList<>();
-    private final List<Performance> running = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Performance> running = new CopyOnWriteArrayList<>();
     /**
      * Composes sections ahead, off the render loops (one thread: a section takes milliseconds and comes every few seconds).
      * Each performance reaches it through its own {@link ComposingLane}, which keeps at most one turn in this thread's
      * queue: the queue is as long as the performances at most, and they are served in turn.
      */
-    private final java.util.concurrent.ExecutorService composing = Executors.newSingleThreadExecutor(r -> {
+    private final ExecutorService composing = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "scorecast-live-compose");
         t.setDaemon(true);
         return t;
     });
     /** Sings the vocal lines of every performance, off the render loops; started (and warmed up) with the engine. */
-    private final PhraseSinger phrases = new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, System::nanoTime,
+    private final PhraseSinger phrases = new PhraseSinger(EspeakSinger::create, System::nanoTime,
             PhraseSinger.DEFAULT_CACHE_SAMPLES, this::singerHasHeadroom);
     /** Above this share of their time rendering, the loops give the singer no CPU (DESIGN: the stream before the voice). */
     private static final double SINGER_MAX_LOOP_LOAD = 0.7;
@@ -46,7 +52,7 @@ public final class LiveEngine implements AutoCloseable {
     private final AtomicLong lateBlocks = new AtomicLong();
     /** Sections whose score arrived after they had begun: the composing thread fell behind (their first notes were left out). */
     private final AtomicLong lateSections = new AtomicLong();
-    private final java.util.concurrent.atomic.AtomicInteger sounding = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger sounding = new AtomicInteger();
 
     private static final class Shared {
         final Performance performance;
@@ -114,13 +120,13 @@ public final class LiveEngine implements AutoCloseable {
      * on the caller's thread: a render loop that had to read them from the SoundFont would hold up
      * every performance on its thread. Instant once read.
      */
-    public void prepare(String genre, dev.scorecast.engine.plan.Plan plan) {
+    public void prepare(String genre, Plan plan) {
         SoundBank b = context().bank();
         genres.find(genre).ifPresent(g -> g.arrangement().groups().forEach((group, style) -> style.palette()
                 .forEach(voice -> b.prepare(voice.program(), group.equals("beats")))));
         if (plan != null) {
             plan.sections().forEach(s -> s.instruments().forEach((group, instrument) -> {
-                if (instrument != null && dev.scorecast.engine.instruments.Library.known(instrument.program())) {
+                if (instrument != null && Library.known(instrument.program())) {
                     b.prepare(instrument.program(), group.equals("beats"));
                 }
             }));
@@ -144,9 +150,9 @@ public final class LiveEngine implements AutoCloseable {
         for (Experience e : experiences.all()) {
             prepare(e.genre(), null);
             Performance p = new Performance(warmContext, 0);
-            Listener ear = new Listener(dev.scorecast.engine.media.LiveEncoder.Format.AAC);
+            Listener ear = new Listener(LiveEncoder.Format.AAC);
             p.attach(ear);
-            p.send(new Control.Start(e, e.intensity(), e.vocals(), new java.util.concurrent.CompletableFuture<>()));
+            p.send(new Control.Start(e, e.intensity(), e.vocals(), new CompletableFuture<>()));
             long nanosPerBlock = settings.blockFrames() * 1_000_000_000L / Performance.RATE;
             for (long block = 1; block * settings.blockFrames() <= frames; block++) {
                 if (block == frames / settings.blockFrames() / 2) {
@@ -221,7 +227,7 @@ public final class LiveEngine implements AutoCloseable {
         if (s == null || s.performance.closed) {
             admit();
             Performance p = newPerformance();
-            p.send(new Control.Start(experience, experience.intensity(), experience.vocals(), new java.util.concurrent.CompletableFuture<>()));
+            p.send(new Control.Start(experience, experience.intensity(), experience.vocals(), new CompletableFuture<>()));
             s = new Shared(p);
             shared.put(experience.id(), s);
         }

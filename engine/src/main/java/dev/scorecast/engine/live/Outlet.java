@@ -3,6 +3,7 @@ package dev.scorecast.engine.live;
 import dev.scorecast.engine.media.LiveEncoder;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -172,7 +173,7 @@ final class Outlet implements AutoCloseable {
     /** From the render loop. */
     synchronized void accept(float[] interleaved, int frames, long firstFrame) {
         if (priming) {
-            held.addLast(new Block(firstFrame, frames, java.util.Arrays.copyOf(interleaved, 2 * frames)));
+            held.addLast(new Block(firstFrame, frames, Arrays.copyOf(interleaved, 2 * frames)));
             return;
         }
         send(interleaved, frames, firstFrame);

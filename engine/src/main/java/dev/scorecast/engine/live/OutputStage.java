@@ -1,11 +1,12 @@
 package dev.scorecast.engine.live;
 
 import dev.scorecast.engine.dsp.BlockProcessor;
-import dev.scorecast.engine.render.PartChain;
 import dev.scorecast.engine.media.LiveEncoder;
 import dev.scorecast.engine.render.GainRamp;
+import dev.scorecast.engine.render.PartChain;
 import dev.scorecast.engine.style.Production;
 import dev.scorecast.engine.style.ProductionCatalog;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -36,7 +37,7 @@ final class OutputStage {
      * later is primed with them, so that its first listener also gets at once the audio already rendered, as much as a
      * plain player needs to start ({@link Outlet}). A fork's stage starts without: its listeners continue their streams.
      */
-    private final java.util.ArrayDeque<Recent> recent = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Recent> recent = new ArrayDeque<>();
     /** Chunks at least in each outlet's backlog (and blocks in {@link #recent}): {@link Outlet#BACKLOG} plus the lead's. */
     private int keepBlocks = Outlet.BACKLOG;
 

@@ -2,7 +2,9 @@ package dev.scorecast.engine.live;
 
 import dev.scorecast.engine.media.LiveEncoder;
 import dev.scorecast.engine.plan.Plan;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -333,7 +335,7 @@ public final class Performance implements AutoCloseable {
         if (controls.isEmpty()) {
             return;
         }
-        java.util.List<Control> sent = new java.util.ArrayList<>();
+        List<Control> sent = new ArrayList<>();
         for (Control c; (c = controls.poll()) != null; ) {
             sent.add(c);
         }

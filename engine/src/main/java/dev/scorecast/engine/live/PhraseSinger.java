@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -54,7 +55,7 @@ final class PhraseSinger implements AutoCloseable {
     /** Lines that expired waiting for the render loops to have CPU to spare. */
     private final AtomicLong shed = new AtomicLong();
     private static final long HEADROOM_WAIT_MILLIS = 50;
-    private final java.util.function.BooleanSupplier headroom;
+    private final BooleanSupplier headroom;
     private final AtomicLong started = new AtomicLong();
 
     /** A phrase: its future, how many performances want it, and when the soonest needs it. */
@@ -86,7 +87,7 @@ final class PhraseSinger implements AutoCloseable {
      * @param headroom whether the render loops can spare the CPU a line takes now; when they cannot,
      *                 the line is not sung (its loop skips it) rather than have every stream fall behind
      */
-    PhraseSinger(Supplier<? extends Singer> singers, LongSupplier clock, long cacheSamples, java.util.function.BooleanSupplier headroom) {
+    PhraseSinger(Supplier<? extends Singer> singers, LongSupplier clock, long cacheSamples, BooleanSupplier headroom) {
         this.singers = singers;
         this.clock = clock;
         this.cacheSamples = cacheSamples;

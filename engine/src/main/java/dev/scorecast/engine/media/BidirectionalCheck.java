@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32C;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
 import org.bytedeco.ffmpeg.avutil.AVFrame;
@@ -56,7 +57,7 @@ final class BidirectionalCheck {
             // Both ways at once, one on another thread: the check holds up the picture pass's start.
             // Its result comes back through a field, read once the thread has ended however it
             // ended (a thread that ran out of memory leaves it empty: the answer is no).
-            var passingOver = new java.util.concurrent.atomic.AtomicReference<Decoded>();
+            var passingOver = new AtomicReference<Decoded>();
             Thread other = Thread.ofPlatform().daemon().name("picture-check-b").start(() ->
                     passingOver.set(decode(in, videoIndex, packets, PassOver.BIDIRECTIONAL, limits)));
             try {

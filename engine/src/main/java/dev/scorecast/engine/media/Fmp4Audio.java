@@ -2,7 +2,9 @@ package dev.scorecast.engine.media;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A fragmented MP4 (CMAF) writer for one AAC-LC track, the container of HLS audio segments: an initialization segment
@@ -97,7 +99,7 @@ public final class Fmp4Audio {
     }
 
     /** The raw AAC frames in {@code adts} (whole ADTS frames, as the live encoder's AAC chunks are). */
-    public static void adtsFrames(byte[] adts, java.util.function.Consumer<byte[]> frame) {
+    public static void adtsFrames(byte[] adts, Consumer<byte[]> frame) {
         int i = 0;
         while (i + 7 <= adts.length) {
             if ((adts[i] & 0xff) != 0xff || (adts[i + 1] & 0xf0) != 0xf0) {
@@ -109,7 +111,7 @@ public final class Fmp4Audio {
             if (length < header || i + length > adts.length) {
                 throw new IllegalArgumentException("a cut ADTS frame at byte " + i);
             }
-            frame.accept(java.util.Arrays.copyOfRange(adts, i + header, i + length));
+            frame.accept(Arrays.copyOfRange(adts, i + header, i + length));
             i += length;
         }
     }

@@ -13,6 +13,7 @@ import static org.bytedeco.ffmpeg.global.avutil.av_q2d;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.LongStream;
 import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
@@ -108,7 +109,7 @@ final class PacketTimeline {
             }
             long[] sorted = pts.build().toArray();
             Arrays.sort(sorted);
-            keys.sort(java.util.Comparator.comparingLong(Keyframe::pts));
+            keys.sort(Comparator.comparingLong(Keyframe::pts));
             return new PacketTimeline(sorted, List.copyOf(keys), sets != null && sets.changed());
         }
     }

@@ -1,6 +1,7 @@
 package dev.scorecast.engine.music;
 
 import dev.scorecast.engine.plan.Section;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -68,8 +69,8 @@ final class Bars {
     }
 
     /** The section's struck accents (cuts inside it that the band hits together). */
-    java.util.List<Double> struckAccents() {
-        return section.accents().stream().filter(Composer::strikes).map(dev.scorecast.engine.plan.Section.Hit::time).toList();
+    List<Double> struckAccents() {
+        return section.accents().stream().filter(Composer::strikes).map(Section.Hit::time).toList();
     }
 
     double time(int step) {
@@ -149,7 +150,7 @@ final class Bars {
      * '-' holds it, '.' rests. A pattern of 32 characters spans two bars, and so on.
      */
     List<Event> events(String pattern, int bar) {
-        java.util.ArrayList<Event> events = new java.util.ArrayList<>();
+        ArrayList<Event> events = new ArrayList<>();
         if (pattern == null || pattern.isEmpty()) {
             return events;
         }

@@ -1,5 +1,6 @@
 package dev.scorecast.engine.music;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -77,7 +78,7 @@ final class ChordWriter implements GroupWriter {
         List<Integer> tones = Voicings.tones(chord, ctx.group().color(), bars);
         int[] voicing = Voicings.lead(previous, tones, style, voices, lo, hi);
         double start = tie ? bars.time(global) : ctx.onset(global);
-        boolean tied = pads && tie && previous != null && java.util.Arrays.equals(previous, voicing);
+        boolean tied = pads && tie && previous != null && Arrays.equals(previous, voicing);
         // A guitar strums: down (low string first) on the beat, up (high first, quicker and lighter)
         // off it, spread over the genre's strum_ms; other instruments roll their voices a few ms.
         boolean guitar = ctx.instrument().program() >= 24 && ctx.instrument().program() <= 31 && ctx.feel().strumMs() > 0;

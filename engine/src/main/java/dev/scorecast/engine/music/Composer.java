@@ -1,16 +1,22 @@
 package dev.scorecast.engine.music;
 
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.music.Part.ProgramChange;
 import dev.scorecast.engine.music.Score.Accent;
 import dev.scorecast.engine.music.Score.TempoChange;
-import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.Section;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.SplittableRandom;
+import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.engine.voice.singing.SungNote;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
 
 /**
  * Plan -> notes (issue 4). Each sounding instrument group is written section by section by its
@@ -24,12 +30,12 @@ public final class Composer {
     /** These groups start no note this long before a struck accent (a pickup or a fill's last hit would pre-empt it). */
     static final double CLEAR_BEFORE_HIT_SECONDS = 0.2;
     /** Every group but the effects, whose riser peaks on the hit; the sung line places its own lines. */
-    private static final java.util.Set<InstrumentGroup> CLEARS_BEFORE_HITS = java.util.EnumSet.of(InstrumentGroup.BEATS,
+    private static final Set<InstrumentGroup> CLEARS_BEFORE_HITS = EnumSet.of(InstrumentGroup.BEATS,
             InstrumentGroup.BASS, InstrumentGroup.HARMONY, InstrumentGroup.PADS, InstrumentGroup.TOPS, InstrumentGroup.MELODY);
 
-    private static final dev.scorecast.engine.style.GenreCatalog GENRES = dev.scorecast.engine.style.GenreCatalog.builtIn();
+    private static final GenreCatalog GENRES = GenreCatalog.builtIn();
     /** The single-line groups whose legato instruments slur (Legato); harmony and pads are chords. */
-    private static final java.util.Set<InstrumentGroup> SLURRED = java.util.EnumSet.of(InstrumentGroup.MELODY, InstrumentGroup.BASS);
+    private static final Set<InstrumentGroup> SLURRED = EnumSet.of(InstrumentGroup.MELODY, InstrumentGroup.BASS);
     private final StyleBook book;
 
     public Composer() {
@@ -73,7 +79,7 @@ public final class Composer {
                 }
             }
         }
-        accents.sort(java.util.Comparator.comparingDouble(Accent::time));
+        accents.sort(Comparator.comparingDouble(Accent::time));
         if (!sections.isEmpty()) {
             Bars lastBars = bars[bars.length - 1];
             accents.add(new Accent(lastBars.time(lastBars.bars - 1, 0), "cadence", sections.size() - 1));
@@ -157,7 +163,7 @@ public final class Composer {
         }
         if (writer instanceof FxWriter fx) {
             changes.addAll(fx.programChanges);
-            changes.sort(java.util.Comparator.comparingDouble(ProgramChange::time));
+            changes.sort(Comparator.comparingDouble(ProgramChange::time));
         }
         List<Note> notes = new ArrayList<>(out.notes());
         if (CLEARS_BEFORE_HITS.contains(group)) {
@@ -186,7 +192,7 @@ public final class Composer {
             }
         }
         notes = new ArrayList<>(Legato.slurred(notes, legato, hits));
-        notes.sort(java.util.Comparator.comparingDouble(Note::start).thenComparingInt(Note::pitch));
+        notes.sort(Comparator.comparingDouble(Note::start).thenComparingInt(Note::pitch));
         List<Part.Control> controls = List.of();
         if (Expression.sustains(group, firstInstrument.program())) {
             // The swell of each held chord peaks higher the more intense its section.
@@ -195,7 +201,7 @@ public final class Composer {
             // Struck and plucked parts (and, less far, the drums) follow the picture in level too, bar by
             // bar (issue 26), each bar as far under full as it is under the video's most intense one: an
             // even video keeps its level.
-            double top = sections.stream().flatMapToDouble(s -> java.util.stream.IntStream.range(0, s.bars())
+            double top = sections.stream().flatMapToDouble(s -> IntStream.range(0, s.bars())
                     .mapToDouble(s::intensityOfBar)).max().orElse(1);
             controls = Expression.barLevels(sections, (section, bar) -> 1 - (top - section.intensityOfBar(bar)),
                     group == InstrumentGroup.BEATS ? Expression.DRUM_CALM_LEVEL : Expression.CALM_LEVEL);
@@ -220,13 +226,13 @@ public final class Composer {
      * The levels at which the genre plays a group (styles/genres.json), for the bars of a section
      * graded bar by bar; the effects mark accents at any level.
      */
-    private static java.util.function.IntPredicate playsAt(StyleBook.Pattern pattern, InstrumentGroup group) {
+    private static IntPredicate playsAt(StyleBook.Pattern pattern, InstrumentGroup group) {
         if (group == InstrumentGroup.FX) {
             return level -> true;
         }
         return GENRES.find(pattern.style().genre())
                 .map(g -> g.arrangement().groups().get(group.wire()))
-                .<java.util.function.IntPredicate>map(style -> style::playsAt)
+                .<IntPredicate>map(style -> style::playsAt)
                 .orElse(level -> true);
     }
 

@@ -1,10 +1,13 @@
 package dev.scorecast.engine.music;
 
-import dev.scorecast.engine.music.Part.Control;
 import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.music.Part.Control;
+import dev.scorecast.engine.plan.Section;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.function.DoubleToIntFunction;
+import java.util.function.ToDoubleBiFunction;
 
 /**
  * Expression curves (CC11) for sustained parts, so a held chord breathes instead of sitting at one
@@ -72,14 +75,14 @@ final class Expression {
      * {@link #FULL_LEVEL} at 1, for a part that does not swell chord by chord: the level follows the
      * picture's intensity bar by bar (issue 26), a step only where it changes.
      */
-    static List<Control> barLevels(List<dev.scorecast.engine.plan.Section> sections,
-                                   java.util.function.ToDoubleBiFunction<dev.scorecast.engine.plan.Section, Integer> intensity) {
+    static List<Control> barLevels(List<Section> sections,
+                                   ToDoubleBiFunction<Section, Integer> intensity) {
         return barLevels(sections, intensity, CALM_LEVEL);
     }
 
     /** As {@link #barLevels(List, java.util.function.ToDoubleBiFunction)}, from {@code calm} at level 0. */
-    static List<Control> barLevels(List<dev.scorecast.engine.plan.Section> sections,
-                                   java.util.function.ToDoubleBiFunction<dev.scorecast.engine.plan.Section, Integer> intensity, int calm) {
+    static List<Control> barLevels(List<Section> sections,
+                                   ToDoubleBiFunction<Section, Integer> intensity, int calm) {
         List<Control> out = new ArrayList<>();
         int last = -1;
         for (var s : sections) {
@@ -105,7 +108,7 @@ final class Expression {
      * The curve for {@code notes}; {@code peakAt(time)} gives the peak value (up to 127) for a
      * chord struck at that time.
      */
-    static List<Control> curve(List<Note> notes, java.util.function.DoubleToIntFunction peakAt) {
+    static List<Control> curve(List<Note> notes, DoubleToIntFunction peakAt) {
         TreeMap<Double, Double> chords = new TreeMap<>(); // start -> latest end of the notes struck then
         for (Note n : notes) {
             double start = Math.round(n.start() * 1000) / 1000.0;

@@ -2,10 +2,12 @@ package dev.scorecast.engine.music;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.scorecast.engine.io.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -25,7 +27,7 @@ final class Groove {
     /** The relative weight of one hit stays within these bounds (a rare, soft hit in the data is no reason for an inaudible one). */
     private static final double MIN_RATIO = 0.55;
     private static final double MAX_RATIO = 1.3;
-    private static final ObjectMapper JSON = dev.scorecast.engine.io.Json.mapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final Map<String, Groove> LOADED = new ConcurrentHashMap<>();
 
     /** The drums a template knows (a drum kit's "voices"); every GM drum note is played as one of them. */
@@ -167,7 +169,7 @@ final class Groove {
     }
 
     private static String key(Drum v) {
-        return v.name().toLowerCase(java.util.Locale.ROOT);
+        return v.name().toLowerCase(Locale.ROOT);
     }
 
     @JsonIgnoreProperties(ignoreUnknown = true)

@@ -2,6 +2,7 @@ package dev.scorecast.engine.music;
 
 import dev.scorecast.engine.plan.Planner;
 import dev.scorecast.engine.plan.Section;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.IntPredicate;
 
@@ -106,8 +107,8 @@ interface GroupWriter {
         }
 
         /** A bar's drum grid: its level's, varied as the phrase form says. */
-        java.util.Map<String, String> grid(int bar) {
-            java.util.Map<String, String> grid = level(bar).grid() == null ? java.util.Map.of() : level(bar).grid();
+        Map<String, String> grid(int bar) {
+            Map<String, String> grid = level(bar).grid() == null ? Map.of() : level(bar).grid();
             StyleBook.Level level = level(bar);
             return Phrasing.grid(grid, bar, variant(bar), letter -> Phrasing.variant(groupName(), group(), level, (char) letter));
         }

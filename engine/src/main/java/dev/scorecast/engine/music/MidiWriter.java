@@ -1,14 +1,16 @@
 package dev.scorecast.engine.music;
 
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.music.Part.ProgramChange;
 import dev.scorecast.engine.music.Score.TempoChange;
-import dev.scorecast.engine.core.InstrumentGroup;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import javax.sound.midi.InvalidMidiDataException;
 import javax.sound.midi.MetaMessage;
@@ -37,7 +39,7 @@ public final class MidiWriter {
             try (var stream = Files.newOutputStream(tmp)) {
                 MidiSystem.write(sequence, 1, stream);
             }
-            Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write MIDI file " + out, e);
         } catch (InvalidMidiDataException e) {
@@ -86,7 +88,7 @@ public final class MidiWriter {
                 track.add(new MidiEvent(new ShortMessage(ShortMessage.CONTROL_CHANGE, channel, c.controller(), c.value()), ticks.tick(c.time())));
             }
             List<Note> notes = new ArrayList<>(part.notes());
-            notes.sort(java.util.Comparator.comparingDouble(Note::start));
+            notes.sort(Comparator.comparingDouble(Note::start));
             for (Note n : notes) {
                 long on = ticks.tick(n.start());
                 long off = Math.max(on + 1, ticks.tick(n.end()));

@@ -2,12 +2,21 @@ package dev.scorecast.engine.music;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.scorecast.engine.io.Json;
+import dev.scorecast.engine.plan.Section;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
 
 /**
  * How a part develops over a phrase instead of repeating one bar (issue 26): each bar of a section
@@ -89,7 +98,7 @@ final class Phrasing {
      * letters before it (B before C before D), so that each variant is heard as one at any level.
      * {@code variants} gives a letter's overlays (a string, an array of them, or null).
      */
-    static String rhythm(String pattern, int bar, char letter, java.util.function.IntFunction<JsonNode> variants) {
+    static String rhythm(String pattern, int bar, char letter, IntFunction<JsonNode> variants) {
         if (letter == 'A' || pattern == null || pattern.isEmpty()) {
             return pattern;
         }
@@ -97,7 +106,7 @@ final class Phrasing {
     }
 
     /** The same for a drum grid: a candidate is heard as new when the bar's onsets, all drums together, differ. */
-    static Map<String, String> grid(Map<String, String> grid, int bar, char letter, java.util.function.IntFunction<JsonNode> variants) {
+    static Map<String, String> grid(Map<String, String> grid, int bar, char letter, IntFunction<JsonNode> variants) {
         if (letter == 'A' || grid.isEmpty()) {
             return grid;
         }
@@ -108,9 +117,9 @@ final class Phrasing {
      * Letter by letter from B, the first candidate whose onsets no earlier letter (nor the bar itself, {@code own}) has;
      * the first candidate when none is new; the level's bar when a letter has none.
      */
-    private static <T> T choose(T level, T own, char letter, java.util.function.IntFunction<JsonNode> variants,
-                                java.util.function.Function<JsonNode, T> apply, java.util.function.Function<T, java.util.BitSet> onsets) {
-        java.util.Set<java.util.BitSet> heard = new java.util.HashSet<>();
+    private static <T> T choose(T level, T own, char letter, IntFunction<JsonNode> variants,
+                                Function<JsonNode, T> apply, Function<T, BitSet> onsets) {
+        Set<BitSet> heard = new HashSet<>();
         heard.add(onsets.apply(own));
         T chosen = level;
         for (char c = 'B'; c <= letter; c++) {
@@ -135,7 +144,7 @@ final class Phrasing {
             return List.of();
         }
         if (node.isArray()) {
-            List<JsonNode> out = new java.util.ArrayList<>();
+            List<JsonNode> out = new ArrayList<>();
             node.forEach(out::add);
             return out;
         }
@@ -143,8 +152,8 @@ final class Phrasing {
     }
 
     /** The steps a bar of a rhythm string starts a note on. */
-    static java.util.BitSet onsets(String bar) {
-        java.util.BitSet out = new java.util.BitSet(16);
+    static BitSet onsets(String bar) {
+        BitSet out = new BitSet(16);
         for (int i = 0; i < Math.min(16, bar.length()); i++) {
             char c = bar.charAt(i);
             if (c != '.' && c != '-') {
@@ -155,8 +164,8 @@ final class Phrasing {
     }
 
     /** The steps any drum of a bar's grid strikes on. */
-    static java.util.BitSet onsets(Map<String, String> bar) {
-        java.util.BitSet out = new java.util.BitSet(16);
+    static BitSet onsets(Map<String, String> bar) {
+        BitSet out = new BitSet(16);
         for (String row : bar.values()) {
             for (int i = 0; i < Math.min(16, row.length()); i++) {
                 if (row.charAt(i) >= '1' && row.charAt(i) <= '9') {
@@ -224,8 +233,8 @@ final class Phrasing {
      * outro takes them out, a long section rests some for a breakdown before its last phrase
      * ({@code calmThere}: the picture is no busier over those bars than over the section).
      */
-    static boolean inArc(String group, dev.scorecast.engine.plan.Section section, int bar, int bars, boolean last,
-                         java.util.function.IntPredicate calmThere) {
+    static boolean inArc(String group, Section section, int bar, int bars, boolean last,
+                         IntPredicate calmThere) {
         Arc arc = DATA.arc();
         if (arc == null) {
             return true;
@@ -261,7 +270,7 @@ final class Phrasing {
             if (in == null) {
                 throw new IllegalStateException("no phrase data " + resource);
             }
-            return dev.scorecast.engine.io.Json.mapper().readValue(in, File.class);
+            return Json.mapper().readValue(in, File.class);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + resource, e);
         }

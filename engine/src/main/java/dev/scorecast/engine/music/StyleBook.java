@@ -1,7 +1,10 @@
 package dev.scorecast.engine.music;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.io.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -20,7 +23,7 @@ final class StyleBook {
     static final List<String> GROUPS = List.of("beats", "bass", "harmony", "pads", "tops", "melody", "fx");
 
     private static final StyleBook BUILT_IN = new StyleBook();
-    private static final ObjectMapper JSON = dev.scorecast.engine.io.Json.mapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private final Map<String, GenreStyle> genres = new ConcurrentHashMap<>();
 
@@ -96,7 +99,7 @@ final class StyleBook {
     record GroupStyle(List<Integer> register, String voicing, String color, Map<String, String> fill, Double stepRatio,
                       Integer motifBars, Integer phraseBars, Double syncopation, Sound riserSound, Sound impactSound,
                       Integer velocity, List<Level> levels, Double riserSeconds, List<String> forms,
-                      Map<String, com.fasterxml.jackson.databind.JsonNode> variants, String pedal) {
+                      Map<String, JsonNode> variants, String pedal) {
         int lo(int fallback) {
             return register == null ? fallback : register.get(0);
         }
@@ -114,7 +117,7 @@ final class StyleBook {
     record Sound(String bank, int program) {
         /** The sound's address in the SoundBank, 128 x bank + program. */
         int address() {
-            return dev.scorecast.engine.instruments.Library.address(bank, program);
+            return Library.address(bank, program);
         }
     }
 
@@ -122,5 +125,5 @@ final class StyleBook {
     @JsonIgnoreProperties(ignoreUnknown = true)
     record Level(Map<String, String> grid, String rhythm, String pattern, Integer voices, Double density, Double gate,
                  Boolean riser, Boolean impact, Double riserBeats, Integer velocity, String voicing, Boolean octave,
-                 Map<String, com.fasterxml.jackson.databind.JsonNode> variants) {}
+                 Map<String, JsonNode> variants) {}
 }

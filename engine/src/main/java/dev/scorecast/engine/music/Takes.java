@@ -1,6 +1,7 @@
 package dev.scorecast.engine.music;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -21,7 +22,7 @@ public final class Takes {
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        java.util.Arrays.sort(order, Comparator.comparingDouble((Integer i) -> notes.get(i).start()).thenComparingInt(i -> i));
+        Arrays.sort(order, Comparator.comparingDouble((Integer i) -> notes.get(i).start()).thenComparingInt(i -> i));
         int[] strikes = new int[128];
         List<Note> out = new ArrayList<>(notes);
         for (int i : order) {

@@ -2,6 +2,7 @@ package dev.scorecast.engine.music;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -148,7 +149,7 @@ final class Voicings {
             chosen.add(chosen.get(0)); // double the root
         }
         int root = pcs.get(0);
-        chosen.sort(java.util.Comparator.comparingInt(pc -> Math.floorMod(pc - root, 12)));
+        chosen.sort(Comparator.comparingInt(pc -> Math.floorMod(pc - root, 12)));
         List<int[]> out = new ArrayList<>();
         for (int inversion = 0; inversion < chosen.size(); inversion++) {
             for (int bottom = lo; bottom < lo + 12; bottom++) {

@@ -1,13 +1,13 @@
 package dev.scorecast.engine.pipeline;
 
 import dev.scorecast.engine.analysis.Analysis;
+import dev.scorecast.engine.conform.ConformedScore;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.io.Directories;
 import dev.scorecast.engine.io.Json;
-import dev.scorecast.engine.conform.ConformedScore;
 import dev.scorecast.engine.music.MidiWriter;
 import dev.scorecast.engine.music.Score;
-import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanJson;
 import dev.scorecast.engine.render.Ducking;
@@ -18,9 +18,10 @@ import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.render.Stem;
 import dev.scorecast.engine.style.ProductionCatalog;
 import dev.scorecast.engine.voice.singing.EspeakSinger;
-import dev.scorecast.engine.voice.speaking.EspeakNarrator;
 import dev.scorecast.engine.voice.singing.Singer;
+import dev.scorecast.engine.voice.speaking.EspeakNarrator;
 import dev.scorecast.engine.voice.speaking.Narrator;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -29,10 +30,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
@@ -69,7 +76,7 @@ public final class Execution {
     static final String VOICEOVER_WAV = "voiceover.wav";
 
     /** Side outputs of executions running at once; daemon threads, so an idle pool never holds the JVM. */
-    private static final java.util.concurrent.ExecutorService OUTPUT_THREADS = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+    private static final ExecutorService OUTPUT_THREADS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "scorecast-outputs");
         t.setDaemon(true);
         return t;
@@ -125,7 +132,7 @@ public final class Execution {
         }
 
         public String wire() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -163,8 +170,8 @@ public final class Execution {
             // (pass 1 of the mix); the encoders beside the master's last pass (Delivery); the
             // sync check beside the encoders' last blocks and their check of what they wrote.
             boolean zipStems = plan.options().multitrack();
-            var stemsZip = new java.util.concurrent.atomic.AtomicReference<CompletableFuture<Void>>(CompletableFuture.completedFuture(null));
-            var syncCheck = new java.util.concurrent.atomic.AtomicReference<CompletableFuture<List<SyncCheck.Point>>>();
+            var stemsZip = new AtomicReference<CompletableFuture<Void>>(CompletableFuture.completedFuture(null));
+            var syncCheck = new AtomicReference<CompletableFuture<List<SyncCheck.Point>>>();
             List<Score.Accent> measurable = score.accents().stream()
                     .filter(a -> a.time() < score.duration() - SyncCheck.SEARCH_SECONDS).toList();
             // The editor's markers are measured in the same pass, after the planned accents (docs/EDITING.md).
@@ -221,7 +228,7 @@ public final class Execution {
             List<SyncCheck.Point> marks = measured.subList(measurable.size(), measured.size());
             Provenance provenance = Provenance.of(plan, score, bank.file());
             var produced = new Interchange.Produced(zipStems ? stems.stream().map(s -> s.group().wire()).toList() : List.of(),
-                    zipStems && voiceover.track().isPresent(), frames(master), dev.scorecast.engine.render.Renderer.RATE);
+                    zipStems && voiceover.track().isPresent(), frames(master), Renderer.RATE);
             files.putAll(Interchange.write(outDir, in.title(), plan, score, in.analysis(), produced, sync, marks, provenance));
             Directories.deleteTree(work);
             Results.Vocals vocals = sung.map(v -> new Results.Vocals(score.vocal().size(), v.pitch().voicedFrames(),
@@ -270,7 +277,7 @@ public final class Execution {
         for (CompletableFuture<Void> w : work) {
             try {
                 w.join();
-            } catch (java.util.concurrent.CompletionException e) {
+            } catch (CompletionException e) {
                 RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
                 if (first == null) {
                     first = cause;
@@ -292,7 +299,7 @@ public final class Execution {
 
     private static void zipTo(List<Stem> stems, Optional<Path> voiceover, Path out) throws IOException {
         // Buffered in large writes: the zip stream writes each copied chunk through as it comes.
-        try (OutputStream file = new java.io.BufferedOutputStream(Files.newOutputStream(out), ZIP_BUFFER_BYTES);
+        try (OutputStream file = new BufferedOutputStream(Files.newOutputStream(out), ZIP_BUFFER_BYTES);
              ZipOutputStream zip = new ZipOutputStream(file)) {
             for (Stem stem : stems) {
                 store(zip, stem.group().wire() + ".wav", stem.wav());
@@ -309,7 +316,7 @@ public final class Execution {
      * CPU-s deflated at level 0, 0.2 stored, CRC pass included), CPU the encoders beside it want.
      */
     private static void store(ZipOutputStream zip, String name, Path wav) throws IOException {
-        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        CRC32 crc = new CRC32();
         byte[] buf = new byte[ZIP_BUFFER_BYTES];
         try (var in = Files.newInputStream(wav)) {
             for (int n; (n = in.read(buf)) > 0; ) {

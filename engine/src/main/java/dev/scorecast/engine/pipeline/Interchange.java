@@ -21,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * The execution's outputs for the editor (docs/EDITING.md): a timeline that Final Cut Pro and
@@ -106,7 +108,7 @@ final class Interchange {
      * last frame (rounding) move onto it.
      */
     static List<Timeline.Marker> merged(List<Timeline.Marker> markers, long frames) {
-        Map<Long, Timeline.Marker> byFrame = new java.util.TreeMap<>();
+        Map<Long, Timeline.Marker> byFrame = new TreeMap<>();
         for (Timeline.Marker m : markers) {
             long frame = Math.min(frames - 1, Math.max(0, m.frame()));
             byFrame.merge(frame, new Timeline.Marker(frame, m.kind(), m.name(), m.note()), (a, b) ->
@@ -119,7 +121,7 @@ final class Interchange {
     static CueSheet cueSheet(String title, Plan plan, Score score, FrameRate rate, Provenance provenance) {
         List<CueSheet.Cue> cues = new ArrayList<>();
         for (Section s : plan.sections()) {
-            if (s.instruments().values().stream().allMatch(java.util.Objects::isNull)) {
+            if (s.instruments().values().stream().allMatch(Objects::isNull)) {
                 continue; // a rest (the editor's stop or mute): no music is used there
             }
             List<String> stems = new ArrayList<>();

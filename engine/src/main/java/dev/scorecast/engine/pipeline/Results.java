@@ -1,6 +1,7 @@
 package dev.scorecast.engine.pipeline;
 
 import dev.scorecast.engine.core.Span;
+import dev.scorecast.engine.dsp.LoudnessMeter;
 import dev.scorecast.engine.music.Score;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.render.MasterReport;
@@ -46,7 +47,7 @@ public record Results(
 
     /** A download decoded: integrated loudness (null when silent) and true peak. */
     public record Decoding(Double integratedLufs, double truePeakDbtp) {
-        static Decoding of(dev.scorecast.engine.dsp.LoudnessMeter.Result r) {
+        static Decoding of(LoudnessMeter.Result r) {
             return new Decoding(r.integratedLufs() == null ? null : round(r.integratedLufs()),
                     Double.isFinite(r.truePeakDbtp()) ? round(r.truePeakDbtp()) : -144);
         }

@@ -1,12 +1,13 @@
 package dev.scorecast.engine.plan;
 
-import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.analysis.Analysis;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Section.Hit;
 import dev.scorecast.engine.plan.Section.Instrument;
 import dev.scorecast.engine.style.Arrangement;
 import dev.scorecast.engine.style.Genre;
 import dev.scorecast.engine.style.Keys;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -87,7 +88,7 @@ public final class Continuation {
     /** {@code section} with another intensity: the genre's instruments at that level, everything else the same. */
     public static Section relevel(Genre genre, Section section, double intensity, boolean withVocals, long seed) {
         GenerationOptions options = GenerationOptions.DEFAULT.withVocals(withVocals).withGenre(genre.id()).withMultitrack(false).withSeed(seed);
-        Map<String, Instrument> instruments = new java.util.LinkedHashMap<>(
+        Map<String, Instrument> instruments = new LinkedHashMap<>(
                 Planner.instruments(genre, intensity, section.label(), options, seed, false, false));
         Instrument voice = section.instruments().get(InstrumentGroup.VOCALS.wire());
         if (voice != null) {

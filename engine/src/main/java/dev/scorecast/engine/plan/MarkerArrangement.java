@@ -7,6 +7,7 @@ import dev.scorecast.engine.plan.Section.Instrument;
 import dev.scorecast.engine.style.Genre;
 import dev.scorecast.engine.style.GenreCatalog;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -257,7 +258,7 @@ public final class MarkerArrangement {
     private static void addBoundary(TreeMap<Double, Boundary> forced, Boundary b, List<EditorMarker> markers) {
         var near = forced.floorEntry(b.time() + MIN_SECTION_SECONDS - 1e-9);
         var before = forced.ceilingEntry(b.time() - MIN_SECTION_SECONDS + 1e-9);
-        for (var other : java.util.Arrays.asList(near, before)) {
+        for (var other : Arrays.asList(near, before)) {
             if (other != null && Math.abs(other.getKey() - b.time()) < MIN_SECTION_SECONDS) {
                 throw new Unprocessable("markers[" + b.marker() + "].time", "the " + b.kind().wire() + " at " + b.time() + " s and the "
                         + other.getValue().kind().wire() + " at " + other.getKey() + " s (markers[" + other.getValue().marker()

@@ -3,6 +3,8 @@ package dev.scorecast.engine.plan;
 import dev.scorecast.engine.analysis.Cut;
 import dev.scorecast.engine.analysis.CutKind;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 
@@ -65,7 +67,7 @@ final class Phrasing {
         int[] previous = new int[m + 2];
         Fit[] fits = new Fit[m + 2];
         double[] tempoAt = new double[m + 2];
-        java.util.Arrays.fill(best, Double.NEGATIVE_INFINITY);
+        Arrays.fill(best, Double.NEGATIVE_INFINITY);
         best[0] = 0;
         tempoAt[0] = baseTempo;
         double window = Math.max(LOOKBACK_SECONDS, 3 * phraseBars * beatsPerBar * 60 / baseTempo);
@@ -114,7 +116,7 @@ final class Phrasing {
             chain.add(j);
         }
         chain.add(0);
-        java.util.Collections.reverse(chain);
+        Collections.reverse(chain);
 
         List<Stretch> stretches = new ArrayList<>();
         for (int c = 1; c < chain.size(); c++) {

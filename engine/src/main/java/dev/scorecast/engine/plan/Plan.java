@@ -1,6 +1,7 @@
 package dev.scorecast.engine.plan;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
@@ -19,7 +20,7 @@ public record Plan(
         Master master,
         List<Section> sections,
         List<EditorMarker> markers,
-        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Plan source) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Plan source) {
 
     public static final int VERSION = 1;
 

@@ -1,20 +1,22 @@
 package dev.scorecast.engine.plan;
 
-import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.analysis.Cut;
 import dev.scorecast.engine.analysis.CutKind;
+import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.Unprocessable;
 import dev.scorecast.engine.plan.Phrasing.Stretch;
 import dev.scorecast.engine.plan.Section.Hit;
 import dev.scorecast.engine.plan.Section.Instrument;
-import dev.scorecast.engine.style.Arrangement;
 import dev.scorecast.engine.style.Arrangement.GroupStyle;
+import dev.scorecast.engine.style.Arrangement;
 import dev.scorecast.engine.style.Genre;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.engine.style.Keys;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -23,6 +25,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 
 /**
  * Analysis in, editable plan out (docs/PLAN.md): sections on chosen cuts, a steady tempo per
@@ -73,7 +76,7 @@ public final class Planner {
         }
 
         double[][] barIntensity = IntensityCurve.bars(stretches, analysis);
-        double[] intensity = java.util.Arrays.stream(barIntensity).mapToDouble(IntensityCurve::section).toArray();
+        double[] intensity = Arrays.stream(barIntensity).mapToDouble(IntensityCurve::section).toArray();
         String[] labels = labels(intensity);
         Analysis.Mood mood = analysis.mood() != null ? analysis.mood() : new Analysis.Mood(0.5, 0.5);
         String[][] keys = keys(style, mood.valence(), labels, new SplittableRandom(mix(seed, 1)));
@@ -99,7 +102,7 @@ public final class Planner {
             List<Hit> accents = s.inside().stream().map(c -> new Hit(c.time(), accentKind(c))).toList();
             sections.add(new Section(i, s.start(), s.end(), labels[i], tempo, meter, s.bars(), residual, key, mode, intensity[i],
                     progression, instruments, hit, null, List.of(), accents,
-                    java.util.Arrays.stream(barIntensity[i]).boxed().toList()));
+                    Arrays.stream(barIntensity[i]).boxed().toList()));
         }
         if (options.withVocals()) {
             sections = Voices.sing(sections, genre, mood, seed);
@@ -131,7 +134,7 @@ public final class Planner {
                 clear[clearCount++] = cuts.get(i).time();
             }
         }
-        java.util.Arrays.sort(clear, 0, clearCount);
+        Arrays.sort(clear, 0, clearCount);
         List<Cut> out = new ArrayList<>(cuts.size());
         for (int i = 0; i < cuts.size(); i++) {
             Cut c = cuts.get(i);
@@ -143,8 +146,8 @@ public final class Planner {
     }
 
     /** The spans sorted by start with overlapping ones joined: {starts, ends}. */
-    private static double[][] mergedSpans(List<dev.scorecast.engine.core.Span> spans) {
-        var sorted = spans.stream().sorted(Comparator.comparingDouble(dev.scorecast.engine.core.Span::start)).toList();
+    private static double[][] mergedSpans(List<Span> spans) {
+        var sorted = spans.stream().sorted(Comparator.comparingDouble(Span::start)).toList();
         double[] starts = new double[sorted.size()];
         double[] ends = new double[sorted.size()];
         int n = 0;
@@ -157,19 +160,19 @@ public final class Planner {
                 n++;
             }
         }
-        return new double[][] {java.util.Arrays.copyOf(starts, n), java.util.Arrays.copyOf(ends, n)};
+        return new double[][] {Arrays.copyOf(starts, n), Arrays.copyOf(ends, n)};
     }
 
     /** Whether {@code t} is strictly inside one of the merged spans. */
     private static boolean inside(double[][] spans, double t) {
-        int k = java.util.Arrays.binarySearch(spans[0], t);
+        int k = Arrays.binarySearch(spans[0], t);
         int candidate = k >= 0 ? k - 1 : -k - 2; // the last span starting strictly before t
         return candidate >= 0 && t > spans[0][candidate] && t < spans[1][candidate];
     }
 
     /** Whether the first {@code n} of the sorted {@code times} hold one within {@code distance} of {@code t}. */
     private static boolean hasWithin(double[] times, int n, double t, double distance) {
-        int k = java.util.Arrays.binarySearch(times, 0, n, t - distance);
+        int k = Arrays.binarySearch(times, 0, n, t - distance);
         int first = k >= 0 ? k : -k - 1;
         return first < n && times[first] <= t + distance;
     }
@@ -223,8 +226,8 @@ public final class Planner {
             int to = (int) Math.min(values.length, Math.max(from + 1, Math.ceil(s.end() / hop - 1e-9)));
             mean[i] = from < to && to <= values.length ? (prefix[to] - prefix[from]) / (to - from) : 0.5;
         }
-        double low = java.util.Arrays.stream(mean).min().orElse(0);
-        double high = java.util.Arrays.stream(mean).max().orElse(0);
+        double low = Arrays.stream(mean).min().orElse(0);
+        double high = Arrays.stream(mean).max().orElse(0);
         double[] out = new double[n];
         for (int i = 0; i < n; i++) {
             double place = high - low > 0.05 ? (mean[i] - low) / (high - low) : 0.5;
@@ -237,8 +240,8 @@ public final class Planner {
     static String[] labels(double[] intensity) {
         int n = intensity.length;
         String[] labels = new String[n];
-        double low = java.util.Arrays.stream(intensity).min().orElse(0);
-        double high = java.util.Arrays.stream(intensity).max().orElse(0);
+        double low = Arrays.stream(intensity).min().orElse(0);
+        double high = Arrays.stream(intensity).max().orElse(0);
         for (int i = 0; i < n; i++) {
             double place = high - low > 0.05 ? (intensity[i] - low) / (high - low) : 0.5;
             if (n == 1) {
@@ -304,7 +307,7 @@ public final class Planner {
 
     /** The pattern levels the bars of a section reach. */
     static Set<Integer> levels(double[] barIntensity) {
-        Set<Integer> levels = new java.util.TreeSet<>();
+        Set<Integer> levels = new TreeSet<>();
         for (double v : barIntensity) {
             levels.add(level(v));
         }

@@ -1,6 +1,9 @@
 package dev.scorecast.engine.plan;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -35,11 +38,11 @@ public record Section(
         List<VoiceoverLine> voiceover,
         List<Hit> accents,
         List<Double> barIntensity,
-        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Origin origin) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Origin origin) {
 
     public Section {
         progression = progression == null ? List.of() : List.copyOf(progression);
-        instruments = instruments == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(instruments));
+        instruments = instruments == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(instruments));
         voiceover = voiceover == null ? List.of() : List.copyOf(voiceover);
         accents = accents == null ? List.of() : List.copyOf(accents);
         barIntensity = barIntensity == null ? List.of() : List.copyOf(barIntensity);

@@ -1,7 +1,7 @@
 package dev.scorecast.engine.plan;
 
-import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.analysis.Analysis;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.Unprocessable;
 import dev.scorecast.engine.plan.Section.Instrument;
@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The planner's part for voices: which sections sing and what (lyrics written into the plan, so a
@@ -112,7 +113,7 @@ final class Voices {
      * fits whole after {@code cursor} without a struck accent under its words (it may start just
      * after one); null if none.
      */
-    private static Slot place(List<Section> sections, double cursor, double seconds, java.util.function.Predicate<Section> chosen) {
+    private static Slot place(List<Section> sections, double cursor, double seconds, Predicate<Section> chosen) {
         for (Section s : sections) {
             if (!chosen.test(s)) {
                 continue;

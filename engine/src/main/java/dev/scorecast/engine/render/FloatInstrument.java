@@ -2,6 +2,7 @@ package dev.scorecast.engine.render;
 
 import com.sun.media.sound.ModelInstrument;
 import com.sun.media.sound.ModelPerformer;
+import javax.sound.midi.Patch;
 
 /**
  * A SoundFont instrument whose performers (zones) are built once and play {@link FloatWavetable}s.
@@ -17,7 +18,7 @@ final class FloatInstrument extends ModelInstrument {
     }
 
     /** The instrument answering to {@code patch}: a bank of the library re-addressed to its Scorecast bank number. */
-    FloatInstrument(ModelInstrument original, ModelPerformer[] performers, javax.sound.midi.Patch patch) {
+    FloatInstrument(ModelInstrument original, ModelPerformer[] performers, Patch patch) {
         super(original.getSoundbank(), patch, original.getName(), original.getDataClass());
         this.original = original;
         this.performers = performers;

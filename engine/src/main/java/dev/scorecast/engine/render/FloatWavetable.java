@@ -4,6 +4,8 @@ import com.sun.media.sound.AudioFloatInputStream;
 import com.sun.media.sound.ModelByteBufferWavetable;
 import com.sun.media.sound.ModelOscillatorStream;
 import com.sun.media.sound.ModelWavetable;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import javax.sound.sampled.AudioFormat;
 
 /**
@@ -16,7 +18,7 @@ import javax.sound.sampled.AudioFormat;
  * zero, x/32768 below), so the audio is the same to the bit.
  */
 final class FloatWavetable implements ModelWavetable {
-    private static final java.lang.foreign.ValueLayout.OfShort PCM16 = java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
+    private static final ValueLayout.OfShort PCM16 = ValueLayout.JAVA_SHORT_UNALIGNED;
     /** The floats, when held on the heap; else null and {@link #pcm} holds the sample. */
     private final float[] samples;
     /**
@@ -25,7 +27,7 @@ final class FloatWavetable implements ModelWavetable {
      * first played. Each read converts the block it copies (a plain loop, the same formula as
      * {@link #toFloats}, so the audio is the same to the bit).
      */
-    private final java.lang.foreign.MemorySegment pcm;
+    private final MemorySegment pcm;
     private final int length;
     private final AudioFormat format;
     private final float loopStart;
@@ -34,7 +36,7 @@ final class FloatWavetable implements ModelWavetable {
     private final float pitchCorrection;
     private final float attenuation;
 
-    private FloatWavetable(float[] samples, java.lang.foreign.MemorySegment pcm, float sampleRate, ModelByteBufferWavetable original) {
+    private FloatWavetable(float[] samples, MemorySegment pcm, float sampleRate, ModelByteBufferWavetable original) {
         this.samples = samples;
         this.pcm = pcm;
         this.length = samples != null ? samples.length : (int) (pcm.byteSize() / 2);
@@ -59,7 +61,7 @@ final class FloatWavetable implements ModelWavetable {
     }
 
     /** {@code w} played from {@code pcm}, its 16-bit data in a memory-mapped file. */
-    static FloatWavetable mapped(ModelByteBufferWavetable w, java.lang.foreign.MemorySegment pcm) {
+    static FloatWavetable mapped(ModelByteBufferWavetable w, MemorySegment pcm) {
         return new FloatWavetable(null, pcm, w.getFormat().getSampleRate(), w);
     }
 
@@ -116,13 +118,13 @@ final class FloatWavetable implements ModelWavetable {
     /** One voice's read position in the shared samples; mark and reset are how the resampler loops. */
     private static final class Reader extends AudioFloatInputStream {
         private final float[] samples;
-        private final java.lang.foreign.MemorySegment pcm;
+        private final MemorySegment pcm;
         private final int length;
         private final AudioFormat format;
         private int position;
         private int mark;
 
-        Reader(float[] samples, java.lang.foreign.MemorySegment pcm, int length, AudioFormat format) {
+        Reader(float[] samples, MemorySegment pcm, int length, AudioFormat format) {
             this.samples = samples;
             this.pcm = pcm;
             this.length = length;

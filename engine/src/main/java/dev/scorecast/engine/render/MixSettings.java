@@ -1,10 +1,12 @@
 package dev.scorecast.engine.render;
 
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.ScorecastException.FieldProblem;
-import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.style.Production;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +49,7 @@ public record MixSettings(Map<InstrumentGroup, Double> groupGainDb, Map<Instrume
     public static final double CEILING_DBTP = -1.3;
 
     /** A genre's production at a tempo (the echo locks to it). */
-    public record Produced(dev.scorecast.engine.style.Production production, double bpm) {
+    public record Produced(Production production, double bpm) {
         public Produced {
             java.util.Objects.requireNonNull(production, "production");
             if (!(bpm >= 20 && bpm <= 400)) {
@@ -123,7 +125,7 @@ public record MixSettings(Map<InstrumentGroup, Double> groupGainDb, Map<Instrume
     }
 
     /** The stems through {@code p}'s chains at {@code bpm}, and the bus glued as {@code p} says. */
-    public MixSettings withProduction(dev.scorecast.engine.style.Production p, double bpm) {
+    public MixSettings withProduction(Production p, double bpm) {
         return new MixSettings(groupGainDb, groupPan, targetLufs, gainDb, originalAudioWav, originalAudioGainDb,
                 originalAudioRole, voiceoverWav, voiceoverGainDb, ducking, Optional.of(new Produced(p, bpm)), ceilingDbtp);
     }
@@ -149,7 +151,7 @@ public record MixSettings(Map<InstrumentGroup, Double> groupGainDb, Map<Instrume
                 out.put(k, v);
             }
         });
-        return java.util.Collections.unmodifiableMap(out);
+        return Collections.unmodifiableMap(out);
     }
 
     private static void check(List<FieldProblem> problems, String field, double value, double min, double max) {

@@ -1,20 +1,23 @@
 package dev.scorecast.engine.render;
 
 import dev.scorecast.engine.dsp.LoudnessMeter;
-import dev.scorecast.engine.style.Production;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.io.StereoPipe;
 import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.io.WavWriter;
+import dev.scorecast.engine.style.Production;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.DoubleConsumer;
 
 /**
  * Mixes stems into the master, streaming in blocks of {@value #BLOCK} frames: memory grows with
@@ -88,7 +91,7 @@ public final class Mixer {
     }
 
     /** As {@link #mixdown(List, MixSettings, Path)}, telling {@code progress} the fraction of passes 1 and 2 done. */
-    public static Mixdown mixdown(List<Stem> stems, MixSettings settings, Path masterWav, java.util.function.DoubleConsumer progress) {
+    public static Mixdown mixdown(List<Stem> stems, MixSettings settings, Path masterWav, DoubleConsumer progress) {
         return mixdown(stems, settings, masterWav, progress, produced -> { });
     }
 
@@ -97,8 +100,8 @@ public final class Mixer {
      * {@code produced} the stems as mixed ({@link Mixdown#stems()}) as soon as pass 1 has written
      * them, for work that needs them and not the master (the stems zip runs beside pass 2).
      */
-    public static Mixdown mixdown(List<Stem> stems, MixSettings settings, Path masterWav, java.util.function.DoubleConsumer progress,
-                                  java.util.function.Consumer<List<Stem>> produced) {
+    public static Mixdown mixdown(List<Stem> stems, MixSettings settings, Path masterWav, DoubleConsumer progress,
+                                  Consumer<List<Stem>> produced) {
         Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(produced, "produced");
         Objects.requireNonNull(stems, "stems");
@@ -340,7 +343,7 @@ public final class Mixer {
      * measurement, its loudness and what the limiter will take from it.
      */
     private static LimiterForecast bus(Path in, List<Input> speech, DuckingEnvelope ducking, Path out, long frames, double gainDb,
-                                      double thresholdDbfs, double ratio, java.util.function.DoubleConsumer progress) {
+                                      double thresholdDbfs, double ratio, DoubleConsumer progress) {
         BusCompressor compressor = new BusCompressor(thresholdDbfs, ratio, RATE);
         GainRamp gain = new GainRamp(dbToGain(gainDb), 0);
         LimiterForecast forecast = new LimiterForecast(RATE);
@@ -416,8 +419,8 @@ public final class Mixer {
                 } else {
                     // Flush the limiter's look-ahead with silence.
                     n = (int) Math.min(BLOCK, frames + TruePeakLimiter.LATENCY - fed);
-                    java.util.Arrays.fill(buf[0], 0, n, 0f);
-                    java.util.Arrays.fill(buf[1], 0, n, 0f);
+                    Arrays.fill(buf[0], 0, n, 0f);
+                    Arrays.fill(buf[1], 0, n, 0f);
                 }
                 fed += n;
                 limiter.process(buf, n);

@@ -4,6 +4,7 @@ import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.io.WavWriter;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -53,7 +54,7 @@ public final class MonoTracks {
 
     private static double write(List<Clip> clips, long frames, double gainDb, double pan, Path wav) {
         return write((pos, mono, n) -> {
-            java.util.Arrays.fill(mono, 0);
+            Arrays.fill(mono, 0);
             for (Clip clip : clips) {
                 long from = Math.max(pos, clip.at());
                 long to = Math.min(pos + n, clip.at() + clip.samples().length);

@@ -2,6 +2,7 @@ package dev.scorecast.engine.render;
 
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
+import dev.scorecast.engine.sampler.Sampler;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -109,7 +110,7 @@ public final class OnsetLatency {
         var sampled = bank.sampled(program, drums);
         if (sampled.isPresent()) {
             // An instrument the sampler plays is measured as the sampler plays it (its first take).
-            dev.scorecast.engine.sampler.Sampler s = new dev.scorecast.engine.sampler.Sampler(POLYPHONY, true, 0);
+            Sampler s = new Sampler(POLYPHONY, true, 0);
             s.program(channel, sampled.get());
             s.noteOn(channel, key, VELOCITY, 0);
             s.process(block, 0, frames);

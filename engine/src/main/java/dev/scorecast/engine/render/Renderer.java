@@ -1,20 +1,25 @@
 package dev.scorecast.engine.render;
 
 import dev.scorecast.engine.core.AudioRate;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.io.WavWriter;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
-import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.sampler.SampledBanks;
+import dev.scorecast.engine.sampler.SampledInstrument;
+import dev.scorecast.engine.sampler.Sampler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,9 +34,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleConsumer;
 import javax.sound.midi.ShortMessage;
-import dev.scorecast.engine.sampler.SampledBanks;
-import dev.scorecast.engine.sampler.SampledInstrument;
-import dev.scorecast.engine.sampler.Sampler;
 
 /**
  * Renders a {@link Score} to one stem per instrument group, each group on its own Gervill
@@ -167,7 +169,7 @@ public final class Renderer {
         private final List<Event> setup = new ArrayList<>();
         private final List<Event> events = new ArrayList<>();
         private final List<SoundBank.Resolved> instruments = new ArrayList<>();
-        private final Map<Integer, SampledInstrument> sampledInstruments = new java.util.HashMap<>();
+        private final Map<Integer, SampledInstrument> sampledInstruments = new HashMap<>();
         private boolean gervill;
         private boolean sampler;
         private final float gain;
@@ -357,8 +359,8 @@ public final class Renderer {
                     if (synth != null) {
                         synth.read(block, 0, n);
                     } else {
-                        java.util.Arrays.fill(block[0], 0, n, 0f);
-                        java.util.Arrays.fill(block[1], 0, n, 0f);
+                        Arrays.fill(block[0], 0, n, 0f);
+                        Arrays.fill(block[1], 0, n, 0f);
                     }
                     if (sampled != null) {
                         sampled.process(block, 0, n);

@@ -7,12 +7,17 @@ import com.sun.media.sound.ModelOscillator;
 import com.sun.media.sound.ModelPatch;
 import com.sun.media.sound.ModelPerformer;
 import com.sun.media.sound.SF2Soundbank;
+import com.sun.media.sound.SoftSynthesizer;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.instruments.Library;
 import dev.scorecast.engine.io.Riff;
+import dev.scorecast.engine.sampler.SampledBanks;
+import dev.scorecast.engine.sampler.SampledInstrument;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -22,7 +27,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.sound.midi.Instrument;
+import javax.sound.midi.Patch;
 
 /**
  * The instruments every renderer plays: a General MIDI SoundFont 2 bank (bank 0) and the banks of
@@ -107,11 +115,11 @@ public final class SoundBank implements AutoCloseable {
     }
 
     /** The sampler's instrument at {@code address}, when the sampler plays it ({@link #sampler()}). */
-    public java.util.Optional<dev.scorecast.engine.sampler.SampledInstrument> sampled(int address, boolean drums) {
+    public Optional<SampledInstrument> sampled(int address, boolean drums) {
         if (!sampler || closed) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return dev.scorecast.engine.sampler.SampledBanks.of(library).instrument(address, drums);
+        return SampledBanks.of(library).instrument(address, drums);
     }
 
     /** How long each instrument of this bank takes to speak (measured once, kept for the bank's life). */
@@ -194,7 +202,7 @@ public final class SoundBank implements AutoCloseable {
      * Loads {@code live}'s instrument into {@code synth}, prepared for playing once for every
      * synthesizer ({@link SharedInstruments}); on the thread that reads the synthesizer.
      */
-    public void loadInto(com.sun.media.sound.SoftSynthesizer synth, Live live) {
+    public void loadInto(SoftSynthesizer synth, Live live) {
         shared.load(synth, (ModelInstrument) live.instrument());
     }
 
@@ -231,7 +239,7 @@ public final class SoundBank implements AutoCloseable {
      * ({@link FloatWavetable}), shared with every other instrument that plays the same sample.
      * The 16-bit bytes are dropped once converted; only the floats stay on the heap.
      */
-    private ModelInstrument playable(ModelInstrument instrument, javax.sound.midi.Patch patch) {
+    private ModelInstrument playable(ModelInstrument instrument, Patch patch) {
         ModelPerformer[] performers = instrument.getPerformers();
         List<ModelByteBuffer> toRead = new ArrayList<>();
         for (ModelPerformer performer : performers) {
@@ -284,12 +292,12 @@ public final class SoundBank implements AutoCloseable {
      */
     private static final boolean MAP_SAMPLES = !"on".equals(System.getProperty("scorecast.sf2.heap", "off"));
     /** Each SF2 file mapped once for the process, whole; pages are read as voices play them. */
-    private static final Map<Path, java.lang.foreign.MemorySegment> MAPPINGS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Path, MemorySegment> MAPPINGS = new ConcurrentHashMap<>();
 
-    private static java.lang.foreign.MemorySegment mapped(Path file) {
+    private static MemorySegment mapped(Path file) {
         return MAPPINGS.computeIfAbsent(file.toAbsolutePath().normalize(), f -> {
             try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-                return ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), java.lang.foreign.Arena.global());
+                return ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), Arena.global());
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot map " + f, e);
             }

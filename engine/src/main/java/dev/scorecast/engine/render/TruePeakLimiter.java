@@ -2,6 +2,7 @@ package dev.scorecast.engine.render;
 
 import dev.scorecast.engine.dsp.BlockProcessor;
 import dev.scorecast.engine.dsp.InterSampleFilter;
+import java.util.Arrays;
 
 /**
  * A look-ahead true-peak limiter. For every input sample it estimates the true peak (the sample
@@ -54,8 +55,8 @@ public final class TruePeakLimiter implements BlockProcessor {
     public TruePeakLimiter(double ceilingDbtp, int rate) {
         this.ceiling = (float) Math.pow(10, ceilingDbtp / 20);
         this.release = BusCompressor.coefficient(RELEASE_MS, rate);
-        java.util.Arrays.fill(box1, 1);
-        java.util.Arrays.fill(box2, 1);
+        Arrays.fill(box1, 1);
+        Arrays.fill(box2, 1);
     }
 
     /** The deepest gain reduction so far, in dB (0 or negative). */

@@ -1,6 +1,7 @@
 package dev.scorecast.engine.sampler;
 
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -157,7 +158,7 @@ final class Zone {
         if (v == null) {
             return dflt;
         }
-        v = v.strip().toLowerCase(java.util.Locale.ROOT);
+        v = v.strip().toLowerCase(Locale.ROOT);
         if (!v.isEmpty() && (Character.isDigit(v.charAt(0)) || v.charAt(0) == '-')) {
             return Integer.parseInt(v);
         }

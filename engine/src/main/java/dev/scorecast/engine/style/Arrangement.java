@@ -1,10 +1,13 @@
 package dev.scorecast.engine.style;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.scorecast.engine.instruments.Library;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * A genre's planner data, the {@code arrangement} object of {@code styles/genres.json}: which keys
@@ -56,7 +59,7 @@ public record Arrangement(
                 throw new IllegalArgumentException("key " + k + " is not a key name");
             }
         }));
-        progressions.values().forEach(p -> java.util.stream.Stream.concat(p.low().stream(), p.high().stream()).forEach(chords -> {
+        progressions.values().forEach(p -> Stream.concat(p.low().stream(), p.high().stream()).forEach(chords -> {
             if (chords.isEmpty() || !chords.stream().allMatch(ChordSymbol::isValid)) {
                 throw new IllegalArgumentException("progression " + chords + " breaks the chord grammar");
             }
@@ -138,7 +141,7 @@ public record Arrangement(
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Sound(String name, int program, boolean legato) {
         public Sound {
-            if (name == null || name.isBlank() || !dev.scorecast.engine.instruments.Library.known(program)) {
+            if (name == null || name.isBlank() || !Library.known(program)) {
                 throw new IllegalArgumentException("a palette entry needs a name and a program 0-127 of a known bank");
             }
         }
@@ -148,10 +151,10 @@ public record Arrangement(
             this(name, program, false);
         }
 
-        @com.fasterxml.jackson.annotation.JsonCreator
+        @JsonCreator
         static Sound of(@JsonProperty("name") String name, @JsonProperty("bank") String bank, @JsonProperty("program") int program,
                         @JsonProperty("legato") Boolean legato) {
-            return new Sound(name, dev.scorecast.engine.instruments.Library.address(bank, program), Boolean.TRUE.equals(legato));
+            return new Sound(name, Library.address(bank, program), Boolean.TRUE.equals(legato));
         }
     }
 }

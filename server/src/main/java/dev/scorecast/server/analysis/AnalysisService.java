@@ -1,25 +1,26 @@
 package dev.scorecast.server.analysis;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.analysis.Analysis.VideoFacts;
+import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.error.ScorecastException;
 import dev.scorecast.engine.error.WrongState;
 import dev.scorecast.server.auth.Ids;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.db.Database;
-import dev.scorecast.server.quota.QuotaGuard;
-import dev.scorecast.server.quota.Stored;
 import dev.scorecast.server.db.Rows;
 import dev.scorecast.server.jobs.Job;
 import dev.scorecast.server.jobs.JobDeadline;
+import dev.scorecast.server.jobs.JobMemory;
 import dev.scorecast.server.jobs.JobRepository;
-import dev.scorecast.server.jobs.Superseded;
 import dev.scorecast.server.jobs.JobRunner;
 import dev.scorecast.server.jobs.JobStatus;
-import dev.scorecast.server.jobs.Stopping;
 import dev.scorecast.server.jobs.ProgressThrottle;
+import dev.scorecast.server.jobs.Stopping;
+import dev.scorecast.server.jobs.Superseded;
+import dev.scorecast.server.quota.QuotaGuard;
+import dev.scorecast.server.quota.Stored;
 import dev.scorecast.server.storage.BlobStore;
 import dev.scorecast.server.upload.UploadService;
 import dev.scorecast.server.upload.Video;
@@ -33,6 +34,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.DoubleConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -162,7 +164,7 @@ public final class AnalysisService {
             JobDeadline deadline = JobDeadline.forVideo(video.duration(), clock);
             var throttle = new ProgressThrottle(fraction -> jobs.report(run, Math.min(0.99, fraction), STAGE,
                     "Analysing the picture and the sound."));
-            java.util.function.DoubleConsumer progressThrottle = fraction -> {
+            DoubleConsumer progressThrottle = fraction -> {
                 deadline.check();
                 throttle.accept(fraction);
             };
@@ -208,7 +210,7 @@ public final class AnalysisService {
             // This node stopping under the job is not its fault: it stays unfinished and runs again on the next worker.
             Stopping.rethrowIfStopping(e, "analysis", jobId);
             // Any failure at all ends the job: an Error left to the queue would be retried without end.
-            var budget = dev.scorecast.server.jobs.JobMemory.exceededIn(e);
+            var budget = JobMemory.exceededIn(e);
             if (budget.isPresent() || e instanceof OutOfMemoryError) {
                 LOG.warn("analysis job {} went over its memory budget", jobId, e);
                 jobs.fail(run, "memory_budget_exceeded", null, "The analysis needed more memory than a job may take on this server"

@@ -10,11 +10,14 @@ import dev.scorecast.engine.error.TooLarge;
 import dev.scorecast.engine.error.Unprocessable;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.error.WrongState;
+import dev.scorecast.server.db.Database;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.eclipse.jetty.http.BadMessageException;
+import org.eclipse.jetty.io.EofException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,13 +54,13 @@ public final class ApiErrors {
             // Jetty refusing the request while the handler reads it: a body trickled in below the
             // minimum rate (408), a malformed one (400). The client's doing, so its own status.
             for (Throwable t = e; t != null; t = t.getCause()) {
-                if (t instanceof org.eclipse.jetty.io.EofException) {
+                if (t instanceof EofException) {
                     // The client hung up mid-request: nobody to answer, nothing went wrong here.
                     LOG.debug("client went away during {} {}", ctx.method(), ctx.path());
                     write(ctx, 400, "bad_request", "The connection closed before the request was read.", "body", Map.of());
                     return;
                 }
-                if (t instanceof org.eclipse.jetty.http.BadMessageException bad) {
+                if (t instanceof BadMessageException bad) {
                     boolean slow = bad.getCode() == 408;
                     write(ctx, bad.getCode(), slow ? "request_timeout" : "bad_request", slow
                             ? "The request body arrived too slowly (" + bad.getReason() + "); send it again at a steady rate, or in smaller chunks."
@@ -65,7 +68,7 @@ public final class ApiErrors {
                     return;
                 }
             }
-            if (dev.scorecast.server.db.Database.unavailable(e)) {
+            if (Database.unavailable(e)) {
                 // The database did not answer (a restart, a failover, a network cut): nothing the client did; it may try again.
                 LOG.warn("the database did not answer {} {}: {}", ctx.method(), ctx.path(), e.toString());
                 ctx.header("Retry-After", "5");

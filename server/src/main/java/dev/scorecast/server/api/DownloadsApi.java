@@ -10,6 +10,7 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -32,7 +33,7 @@ public final class DownloadsApi {
             "fcpxml", "application/xml", "otio", "application/json", "csv", "text/csv; charset=utf-8");
 
     /** A redirect's URL lives long enough to start a download, not to be shared. */
-    private static final java.time.Duration PRESIGNED_LIFETIME = java.time.Duration.ofMinutes(15);
+    private static final Duration PRESIGNED_LIFETIME = Duration.ofMinutes(15);
 
     static final int PER_FILE = 4;
     static final int PER_ADDRESS = 8;

@@ -4,19 +4,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.NotFound;
+import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.server.analysis.AnalysisService;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.config.EventStreamSettings;
 import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.jobs.JobChange;
-import dev.scorecast.server.jobs.JobFeed;
 import dev.scorecast.server.jobs.JobFeed.Snapshot;
+import dev.scorecast.server.jobs.JobFeed;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -44,7 +46,7 @@ public final class EventStreamApi {
     private final ObjectMapper mapper;
     private final StreamSlots slots;
 
-    public EventStreamApi(ExecutionService executions, AnalysisService analyses, JobFeed feed, dev.scorecast.engine.style.GenreCatalog genres,
+    public EventStreamApi(ExecutionService executions, AnalysisService analyses, JobFeed feed, GenreCatalog genres,
                           EventStreamSettings settings, ObjectMapper mapper) {
         this.executions = executions;
         this.analyses = analyses;
@@ -79,7 +81,7 @@ public final class EventStreamApi {
         String seen = Optional.ofNullable(ctx.header("Last-Event-ID")).orElse(ctx.queryParam("last_event_id"));
         slots.enter(owner.user());
         try (JobFeed.Watch watch = feed.watch(jobId)) {
-            Optional<Snapshot> next = watch.next(java.time.Duration.ZERO);
+            Optional<Snapshot> next = watch.next(Duration.ZERO);
             if (next.isPresent() && next.get().status().isDone() && id(next.get()).equals(seen)) {
                 ctx.status(204); // The client has the final event already: EventSource stops on a 204.
                 return;

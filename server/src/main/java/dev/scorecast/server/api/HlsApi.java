@@ -8,6 +8,7 @@ import dev.scorecast.server.player.HlsChannel;
 import dev.scorecast.server.player.HlsPublisher;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -60,7 +61,7 @@ public final class HlsApi {
         HlsChannel c = channel(ctx);
         if (!c.await(0, -1, FIRST_MILLIS)) {
             throw new dev.scorecast.engine.error.Overloaded("The experience's HLS channel is starting: no segment yet; try again in a moment.",
-                    java.time.Duration.ofSeconds(2));
+                    Duration.ofSeconds(2));
         }
         if (msn != null) {
             long[] next = c.next();

@@ -17,6 +17,7 @@ import dev.scorecast.engine.plan.PlanValidator;
 import dev.scorecast.engine.plan.Section;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.server.auth.Principal;
+import dev.scorecast.server.player.LiveStream;
 import dev.scorecast.server.player.PlayerService;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -24,6 +25,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -177,7 +179,7 @@ public final class PlayerApi {
      * samples by {@code X-Scorecast-Frame} knows when it hears that frame (the studio measures its
      * control-to-ear time so).
      */
-    private long appliesByFrame(dev.scorecast.server.player.LiveStream stream) {
+    private long appliesByFrame(LiveStream stream) {
         return stream.session().transport().frame() + player.engine().settings().blockFrames();
     }
 
@@ -301,7 +303,7 @@ public final class PlayerApi {
     /** The body's fields, or null when there is no body at all. */
     private JsonFields optionalBody(Context ctx) {
         byte[] raw = ctx.bodyAsBytes();
-        if (raw.length == 0 || new String(raw, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
+        if (raw.length == 0 || new String(raw, StandardCharsets.UTF_8).isBlank()) {
             return null;
         }
         return JsonFields.parse(lenient, new ByteArrayInputStream(raw), maxJsonBytes, "request body");

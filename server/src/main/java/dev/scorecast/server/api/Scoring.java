@@ -1,21 +1,29 @@
 package dev.scorecast.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.scorecast.engine.error.InvalidParameter;
+import dev.scorecast.engine.pipeline.Execution;
 import dev.scorecast.engine.plan.EditorMarker;
 import dev.scorecast.engine.plan.GenerationOptions;
-import dev.scorecast.engine.plan.PlanOptions;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanJson;
+import dev.scorecast.engine.plan.PlanOptions;
 import dev.scorecast.engine.plan.PlanValidator;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.engine.voice.speaking.NarratorSettings;
-import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.execution.ExecutionService.ExecutionState;
+import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.jobs.Job;
 import dev.scorecast.server.jobs.JobStatus;
 import dev.scorecast.server.upload.Video;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** What both variants share for generate and execute: the options, plan checks and status links. */
 final class Scoring {
@@ -59,20 +67,20 @@ final class Scoring {
      * The editor's markers of a request ({@code markers: [{time, kind}]}, docs/EDITING.md), problems
      * collected by path ({@code markers[2].kind}); empty when absent.
      */
-    java.util.List<EditorMarker> markers(JsonFields fields) {
+    List<EditorMarker> markers(JsonFields fields) {
         JsonNode node = fields.optionalNode("markers");
         if (node == null) {
-            return java.util.List.of();
+            return List.of();
         }
         if (!node.isArray()) {
             fields.problem("markers", "markers must be a list of {time, kind}, e.g. [{\"time\": 4.2, \"kind\": \"hit\"}].");
-            return java.util.List.of();
+            return List.of();
         }
         if (node.size() > EditorMarker.MAX) {
             fields.problem("markers", "markers holds " + node.size() + " markers; at most " + EditorMarker.MAX + " are accepted.");
-            return java.util.List.of();
+            return List.of();
         }
-        java.util.List<EditorMarker> out = new java.util.ArrayList<>();
+        List<EditorMarker> out = new ArrayList<>();
         for (int i = 0; i < node.size(); i++) {
             JsonNode m = node.get(i);
             String at = "markers[" + i + "]";
@@ -85,7 +93,7 @@ final class Scoring {
             if (time == null || !time.isNumber() || !Double.isFinite(time.asDouble())) {
                 fields.problem(at + ".time", at + ".time must be seconds from the video's first frame, a number.");
             }
-            var parsed = kind != null && kind.isTextual() ? EditorMarker.Kind.parse(kind.asText()) : java.util.Optional.<EditorMarker.Kind>empty();
+            var parsed = kind != null && kind.isTextual() ? EditorMarker.Kind.parse(kind.asText()) : Optional.<EditorMarker.Kind>empty();
             if (parsed.isEmpty()) {
                 fields.problem(at + ".kind", at + ".kind must be one of " + EditorMarker.Kind.names() + ".");
             }
@@ -123,19 +131,19 @@ final class Scoring {
         if (state.job().status() != JobStatus.FINISHED) {
             return null;
         }
-        Map<String, String> links = new java.util.LinkedHashMap<>(executions.linksFor(state.record()));
-        if (executions.blobFor(state.record().id(), dev.scorecast.engine.pipeline.Execution.STEMS_ZIP).isEmpty()) {
+        Map<String, String> links = new LinkedHashMap<>(executions.linksFor(state.record()));
+        if (executions.blobFor(state.record().id(), Execution.STEMS_ZIP).isEmpty()) {
             links.remove("stems");
         }
         return links;
     }
 
     /** The plan exactly as {@link PlanJson} writes it, for embedding in a response. */
-    JsonNode planNode(Plan plan, com.fasterxml.jackson.databind.ObjectMapper mapper) {
+    JsonNode planNode(Plan plan, ObjectMapper mapper) {
         try {
             return mapper.readTree(PlanJson.write(plan));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -1,12 +1,13 @@
 package dev.scorecast.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.scorecast.server.analysis.AnalysisService;
 import dev.scorecast.server.analysis.AnalysisService.AnalysisState;
+import dev.scorecast.server.analysis.AnalysisService;
 import dev.scorecast.server.auth.Principal;
-import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.execution.ExecutionService.ExecutionState;
+import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.jobs.Job;
+import dev.scorecast.server.jobs.JobStatus;
 import java.util.Map;
 import java.util.Optional;
 
@@ -61,6 +62,6 @@ final class StatusObjects {
     Status analysis(AnalysisState state) {
         Job job = state.job();
         return new Status(job.id(), job.kind(), job.status().wire(), job.progress(), job.message(), job.errorCode(), job.errorField(),
-                state.record().id(), job.status() == dev.scorecast.server.jobs.JobStatus.FINISHED ? views.analysisOf(state) : null);
+                state.record().id(), job.status() == JobStatus.FINISHED ? views.analysisOf(state) : null);
     }
 }

@@ -2,17 +2,18 @@ package dev.scorecast.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.scorecast.engine.error.InvalidParameter;
+import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.error.TooLarge;
-import dev.scorecast.server.analysis.AnalysisService;
-import dev.scorecast.server.analysis.AnalysisService.AnalysisState;
 import dev.scorecast.engine.plan.GenerationOptions;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.style.GenreCatalog;
-import dev.scorecast.server.execution.ExecutionService;
+import dev.scorecast.server.analysis.AnalysisService.AnalysisState;
+import dev.scorecast.server.analysis.AnalysisService;
+import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.execution.ExecutionService.ExecutionState;
+import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.execution.PlanService;
 import dev.scorecast.server.execution.StoredPlan;
-import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.upload.ChunkReceipt;
 import dev.scorecast.server.upload.CompletedUpload;
 import dev.scorecast.server.upload.IncomingChunk;
@@ -28,9 +29,12 @@ import jakarta.servlet.http.Part;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 
 /** Sync variant B: {@code /sync_...}, a task id through every step and multipart chunks. */
 public final class SyncBApi {
@@ -122,7 +126,7 @@ public final class SyncBApi {
         payload.check();
         Principal owner = Authenticator.principal(ctx);
         Video video = uploads.completedVideo(owner, Variant.B, taskId);
-        Plan plan = scoring.clientPlan(new String(planJson, java.nio.charset.StandardCharsets.UTF_8), video);
+        Plan plan = scoring.clientPlan(new String(planJson, StandardCharsets.UTF_8), video);
         String analysisKey = analysisFor(owner, video, plan);
         ExecutionState state = executions.start(owner, video.id(), analysisKey, plan);
         ctx.json(new ExecutionStarted(taskId, state.record().id(),
@@ -137,7 +141,7 @@ public final class SyncBApi {
                 if (stored.videoId().equals(video.id())) {
                     return stored.analysisKey();
                 }
-            } catch (dev.scorecast.engine.error.NotFound ignored) {
+            } catch (NotFound ignored) {
                 // A plan written by hand may carry any id; fall back to the video's own analysis.
             }
         }
@@ -152,7 +156,7 @@ public final class SyncBApi {
         JsonFields fields = requests.body(ctx);
         String execId = fields.requiredString("execid");
         fields.check();
-        java.util.Optional<ExecutionState> found = executions.byId(Authenticator.principal(ctx), execId);
+        Optional<ExecutionState> found = executions.byId(Authenticator.principal(ctx), execId);
         if (found.isEmpty()) {
             ctx.json(new Inactive("inactive", null, "There is no active execution " + execId
                     + " for this API key; use the execid from /sync_execute."));
@@ -346,7 +350,7 @@ public final class SyncBApi {
 
     /** {@code url}: the video (finished) or the failure report (error); {@code queryurl}: results.json when finished. */
     record ExecutionStatus(String status, String url, String queryurl, String message, double progress, String error, String field,
-                           java.util.Map<String, String> links) {}
+                           Map<String, String> links) {}
 
     record Analysed(String taskid, String message, JsonNode analysis) {}
 

@@ -6,8 +6,11 @@ import dev.scorecast.server.db.Rows;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -58,10 +61,10 @@ public final class ApiKeys {
     }
 
     /** One key as an operator sees it: never the secret, which is not stored. */
-    public record KeyInfo(String keyId, String owner, java.time.Instant createdAt, java.time.Instant revokedAt) {}
+    public record KeyInfo(String keyId, String owner, Instant createdAt, Instant revokedAt) {}
 
     /** Every key, or {@code user}'s when it is not null, oldest first. */
-    public java.util.List<KeyInfo> list(String user) {
+    public List<KeyInfo> list(String user) {
         Rows.Mapper<KeyInfo> info = row -> new KeyInfo(row.getString("key_id"), row.getString("owner"),
                 java.time.Instant.ofEpochMilli(row.getLong("created_at")),
                 row.getObject("revoked_at") == null ? null : java.time.Instant.ofEpochMilli(row.getLong("revoked_at")));
@@ -85,8 +88,8 @@ public final class ApiKeys {
     }
 
     /** The ids of every revoked key (few: keys are made by hand). */
-    public java.util.Set<String> revokedIds() {
-        return java.util.Set.copyOf(database.query(connection -> Rows.list(connection,
+    public Set<String> revokedIds() {
+        return Set.copyOf(database.query(connection -> Rows.list(connection,
                 "SELECT key_id FROM api_keys WHERE revoked_at IS NOT NULL", row -> row.getString("key_id"))));
     }
 

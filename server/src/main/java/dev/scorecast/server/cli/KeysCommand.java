@@ -3,7 +3,9 @@ package dev.scorecast.server.cli;
 import dev.scorecast.server.auth.ApiKeys;
 import dev.scorecast.server.config.ServerConfig;
 import dev.scorecast.server.db.Database;
+import dev.scorecast.server.downloads.LinkSecrets;
 import java.io.PrintStream;
+import java.time.Clock;
 import java.util.List;
 
 /** {@code scorecast keys create --user NAME | list [--user NAME] | revoke KEY_ID}: works while the server runs. */
@@ -31,7 +33,7 @@ final class KeysCommand {
         try (Database database = Database.open(config.dbUrl())) {
             ApiKeys keys = new ApiKeys(database);
             if (rotate) {
-                var until = dev.scorecast.server.downloads.LinkSecrets.rotate(database, java.time.Clock.systemUTC(), config.ops().linkSecretOverlap());
+                var until = LinkSecrets.rotate(database, Clock.systemUTC(), config.ops().linkSecretOverlap());
                 out.println("rotated the link secret; links signed before keep working until " + until);
                 return 0;
             }

@@ -9,6 +9,8 @@ import dev.scorecast.server.config.ServerConfig;
 import dev.scorecast.server.db.Database;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -157,11 +159,11 @@ public final class ScorecastCli {
     }
 
     private static Map<String, String> commands(String... namesAndUsages) {
-        Map<String, String> map = new java.util.LinkedHashMap<>();
+        Map<String, String> map = new LinkedHashMap<>();
         for (int i = 0; i < namesAndUsages.length; i += 2) {
             map.put(namesAndUsages[i], namesAndUsages[i + 1]);
         }
-        return java.util.Collections.unmodifiableMap(map);
+        return Collections.unmodifiableMap(map);
     }
 
     private static int serve(ServerConfig config, PrintStream out) throws InterruptedException {

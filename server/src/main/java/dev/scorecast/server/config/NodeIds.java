@@ -1,5 +1,7 @@
 package dev.scorecast.server.config;
 
+import java.io.IOException;
+import java.net.InetAddress;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -41,8 +43,8 @@ public final class NodeIds {
 
     private static String hostname() {
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.io.IOException e) {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
             return "localhost";
         }
     }

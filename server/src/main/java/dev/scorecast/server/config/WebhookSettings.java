@@ -2,6 +2,7 @@ package dev.scorecast.server.config;
 
 import dev.scorecast.engine.error.InvalidParameter;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * How webhooks are delivered (docs/WEBHOOKS.md). The defaults are the safe ones: https only, to
@@ -51,7 +52,7 @@ public record WebhookSettings(boolean allowLocal, Duration timeout, Duration ret
     }
 
     /** The settings of {@code env} alone (the command line reads them without a whole server configuration). */
-    public static WebhookSettings fromEnvironment(java.util.Map<String, String> env) {
+    public static WebhookSettings fromEnvironment(Map<String, String> env) {
         return from(new Settings(env));
     }
 }

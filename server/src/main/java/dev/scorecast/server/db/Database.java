@@ -2,10 +2,18 @@ package dev.scorecast.server.db;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -87,7 +95,7 @@ public final class Database implements AutoCloseable {
             config.setMaximumPoolSize(8);
         } else {
             config.setMaximumPoolSize(16);
-            String lower = jdbcUrl.toLowerCase(java.util.Locale.ROOT);
+            String lower = jdbcUrl.toLowerCase(Locale.ROOT);
             POSTGRES_LIMITS.forEach((name, value) -> {
                 if (!lower.contains(name.toLowerCase(java.util.Locale.ROOT) + "=") && (limited || !name.equals("options"))) {
                     config.addDataSourceProperty(name, value);
@@ -108,8 +116,8 @@ public final class Database implements AutoCloseable {
      */
     public static boolean unavailable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLRecoverableException
-                    || t instanceof java.net.SocketTimeoutException || t instanceof java.net.ConnectException) {
+            if (t instanceof SQLTransientConnectionException || t instanceof SQLRecoverableException
+                    || t instanceof SocketTimeoutException || t instanceof ConnectException) {
                 return true;
             }
             if (t instanceof SQLException sql && sql.getSQLState() != null) {
@@ -126,7 +134,7 @@ public final class Database implements AutoCloseable {
         Path parent = Path.of(file).toAbsolutePath().getParent();
         try {
             Files.createDirectories(parent);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("cannot create the database directory " + parent, e);
         }
     }
@@ -148,11 +156,11 @@ public final class Database implements AutoCloseable {
     }
 
     /** What {@link #afterCommit} collected for the transaction running on this thread. */
-    private static final ThreadLocal<java.util.List<Runnable>> AFTER_COMMIT = new ThreadLocal<>();
+    private static final ThreadLocal<List<Runnable>> AFTER_COMMIT = new ThreadLocal<>();
 
     /** Runs {@code work} in one transaction, committed when it returns and rolled back when it throws. */
     public <T> T transaction(SqlWork<T> work) {
-        var afterCommit = new java.util.ArrayList<Runnable>();
+        var afterCommit = new ArrayList<Runnable>();
         var outer = AFTER_COMMIT.get();
         AFTER_COMMIT.set(afterCommit);
         T result;

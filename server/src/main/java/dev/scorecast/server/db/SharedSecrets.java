@@ -1,5 +1,6 @@
 package dev.scorecast.server.db;
 
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Optional;
@@ -23,7 +24,7 @@ public final class SharedSecrets {
      */
     public byte[] get(String name, Optional<String> fromEnvironment, Optional<byte[]> legacy) {
         if (fromEnvironment.isPresent()) {
-            return fromEnvironment.get().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            return fromEnvironment.get().getBytes(StandardCharsets.UTF_8);
         }
         byte[] fresh = legacy.orElseGet(() -> {
             byte[] bytes = new byte[32];

@@ -10,9 +10,11 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Optional;
-import java.util.function.Supplier;
+import java.time.Instant;
 import java.util.Base64;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -44,7 +46,7 @@ public final class DownloadLinks {
      * The secrets links are checked against: {@code current} signs; {@code previous} (may be null)
      * still verifies until {@code previousUntil}.
      */
-    public record Secrets(byte[] current, byte[] previous, java.time.Instant previousUntil) {
+    public record Secrets(byte[] current, byte[] previous, Instant previousUntil) {
         public Secrets {
             if (current.length < 16) {
                 throw new IllegalArgumentException("a link secret needs at least 16 bytes");
@@ -57,7 +59,7 @@ public final class DownloadLinks {
 
     private final Supplier<String> publicUrl;
     private final Supplier<Secrets> secrets;
-    private final java.util.function.Predicate<String> revoked;
+    private final Predicate<String> revoked;
     private final Clock clock;
 
     /** {@code publicUrl} is asked at each link, since a server on port 0 knows its port only once it listens. */
@@ -69,7 +71,7 @@ public final class DownloadLinks {
      * Links under {@code secrets} (asked at each link and check: a rotation reaches every node), refused
      * when they carry a key {@code revoked} says was revoked.
      */
-    public DownloadLinks(Supplier<String> publicUrl, Supplier<Secrets> secrets, java.util.function.Predicate<String> revoked, Clock clock) {
+    public DownloadLinks(Supplier<String> publicUrl, Supplier<Secrets> secrets, Predicate<String> revoked, Clock clock) {
         this.publicUrl = publicUrl;
         this.secrets = secrets;
         this.revoked = revoked;

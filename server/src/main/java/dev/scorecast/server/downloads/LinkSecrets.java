@@ -2,6 +2,7 @@ package dev.scorecast.server.downloads;
 
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,7 +40,7 @@ public final class LinkSecrets implements Supplier<DownloadLinks.Secrets> {
     }
 
     private static byte[] utf8(String value) {
-        return value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return value.getBytes(StandardCharsets.UTF_8);
     }
 
     @Override

@@ -4,26 +4,27 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.scorecast.engine.error.Busy;
 import dev.scorecast.engine.error.ScorecastException;
 import dev.scorecast.engine.io.Directories;
-import dev.scorecast.engine.pipeline.Execution;
 import dev.scorecast.engine.pipeline.Execution.Stage;
+import dev.scorecast.engine.pipeline.Execution;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanJson;
 import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.server.auth.Ids;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.db.Database;
-import dev.scorecast.server.quota.QuotaGuard;
-import dev.scorecast.server.quota.Stored;
 import dev.scorecast.server.db.Rows;
 import dev.scorecast.server.downloads.DownloadLinks;
 import dev.scorecast.server.jobs.Job;
 import dev.scorecast.server.jobs.JobDeadline;
+import dev.scorecast.server.jobs.JobMemory;
 import dev.scorecast.server.jobs.JobRepository;
-import dev.scorecast.server.jobs.Superseded;
 import dev.scorecast.server.jobs.JobRunner;
 import dev.scorecast.server.jobs.JobStatus;
-import dev.scorecast.server.jobs.Stopping;
 import dev.scorecast.server.jobs.ProgressThrottle;
+import dev.scorecast.server.jobs.Stopping;
+import dev.scorecast.server.jobs.Superseded;
+import dev.scorecast.server.quota.QuotaGuard;
+import dev.scorecast.server.quota.Stored;
 import dev.scorecast.server.storage.BlobStore;
 import dev.scorecast.server.upload.UploadService;
 import dev.scorecast.server.upload.Video;
@@ -34,15 +35,19 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -142,7 +147,7 @@ public final class ExecutionService {
     }
 
     /** The owner's executions pending or running, refused past {@link #MAX_ACTIVE_PER_USER}. */
-    private static int requireRoom(java.sql.Connection c, Principal owner) throws java.sql.SQLException {
+    private static int requireRoom(Connection c, Principal owner) throws SQLException {
         int active = Rows.one(c, "SELECT COUNT(*) AS n FROM jobs WHERE owner = ? AND kind = ? AND status IN (?, ?)",
                 row -> row.getInt("n"), owner.user(), KIND, JobStatus.PENDING.wire(), JobStatus.PROCESSING.wire()).orElse(0);
         if (active >= MAX_ACTIVE_PER_USER) {
@@ -152,7 +157,7 @@ public final class ExecutionService {
         return active;
     }
 
-    private void insert(java.sql.Connection c, Job job, ExecutionRecord record, Instant now) throws java.sql.SQLException {
+    private void insert(Connection c, Job job, ExecutionRecord record, Instant now) throws SQLException {
         jobs.insert(c, job);
         Rows.update(c, """
                 INSERT INTO executions (id, owner, job_id, video_id, plan_key, analysis_key, outputs, failure_key, created_at, key_id)
@@ -244,7 +249,7 @@ public final class ExecutionService {
             // This node stopping under the job is not its fault: it stays unfinished and runs again on the next worker.
             Stopping.rethrowIfStopping(e, "execution", jobId);
             // Any failure at all ends the job with a report: an Error left to the queue would be retried without end.
-            var budget = dev.scorecast.server.jobs.JobMemory.exceededIn(e);
+            var budget = JobMemory.exceededIn(e);
             if (budget.isPresent() || e instanceof OutOfMemoryError) {
                 LOG.warn("execution job {} went over its memory budget in stage {}", jobId, stage.get().wire(), e);
                 fail(record, run, stage.get(), "memory_budget_exceeded", null, "The execution needed more memory than a job may take on"
@@ -299,7 +304,7 @@ public final class ExecutionService {
 
     /** After publishing {@code published}: what earlier runs of the execution left (cut off by a crash) goes, with its charges. */
     private void removeOtherRuns(String executionId, String published) {
-        java.util.Set<String> prefixes = new java.util.TreeSet<>();
+        Set<String> prefixes = new TreeSet<>();
         String root = "executions/" + executionId;
         blobs.list(root, (key, at) -> {
             String rest = key.substring(root.length() + 1);
@@ -317,7 +322,7 @@ public final class ExecutionService {
      * {@code insufficient_storage} and nothing is stored.
      */
     private void charge(Principal owner, String executionId, String prefix, List<Path> outputs) throws IOException {
-        List<Stored> items = new java.util.ArrayList<>();
+        List<Stored> items = new ArrayList<>();
         for (Path file : outputs) {
             items.add(Stored.forExecution(executionId, prefix + "/" + file.getFileName(), Files.size(file)));
         }

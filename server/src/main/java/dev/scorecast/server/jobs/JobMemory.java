@@ -1,5 +1,6 @@
 package dev.scorecast.server.jobs;
 
+import com.sun.management.ThreadMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -46,7 +47,7 @@ public final class JobMemory {
     private final long budgetBytes;
     /** The heap pools whose use is read: all but eden (new objects, mostly garbage, emptied by each young collection). */
     private final List<MemoryPoolMXBean> heldPools = heldPools();
-    private final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private final ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
     private final Map<String, Watch> running = new ConcurrentHashMap<>();
     /** When the last forced collection ran, and the reading it left; guarded by this. */
     private long settledAt = System.nanoTime() - SETTLE_NANOS;

@@ -8,7 +8,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +50,7 @@ public final class JobRepository {
     }
 
     /** Ids of the jobs of {@code kind} still pending or processing: what a restarted server must queue again. */
-    public java.util.List<String> unfinished(String kind) {
+    public List<String> unfinished(String kind) {
         return database.query(c -> Rows.list(c, "SELECT id FROM jobs WHERE kind = ? AND status IN (?, ?)",
                 row -> row.getString("id"), kind, JobStatus.PENDING.wire(), JobStatus.PROCESSING.wire()));
     }
@@ -152,7 +155,7 @@ public final class JobRepository {
      * {@code condition} (its parameters {@code conditionParams}, which also follow the id in
      * {@code update}); false, nothing written and nobody told, when it does not.
      */
-    private boolean changeIn(Connection c, String id, String condition, Object[] conditionParams, java.util.function.Function<Before, Change> next,
+    private boolean changeIn(Connection c, String id, String condition, Object[] conditionParams, Function<Before, Change> next,
                              String update, Object... params) throws SQLException {
         Object[] select = new Object[1 + conditionParams.length];
         select[0] = id;
@@ -223,7 +226,7 @@ public final class JobRepository {
      * Reads the row, runs {@code update} (its parameters, then updated_at and the id) and tells the
      * listener, all in one transaction; a job that no longer exists is left alone.
      */
-    private void change(String id, java.util.function.Function<Before, Change> next, String update, Object... params) {
+    private void change(String id, Function<Before, Change> next, String update, Object... params) {
         database.transaction(c -> {
             Optional<Before> before = Rows.one(c, "SELECT owner, kind, subject_id, status, progress, stage, created_at FROM jobs WHERE id = ?",
                     row -> new Before(row.getString("owner"), row.getString("kind"), row.getString("subject_id"),
@@ -233,7 +236,7 @@ public final class JobRepository {
                 return null;
             }
             Instant now = clock.instant();
-            Object[] all = java.util.Arrays.copyOf(params, params.length + 2);
+            Object[] all = Arrays.copyOf(params, params.length + 2);
             all[params.length] = now.toEpochMilli();
             all[params.length + 1] = id;
             Rows.update(c, update, all);

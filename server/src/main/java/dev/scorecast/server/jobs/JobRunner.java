@@ -2,20 +2,23 @@ package dev.scorecast.server.jobs;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerClient;
-import com.github.kagkarlsson.scheduler.task.Task;
+import com.github.kagkarlsson.scheduler.logging.LogLevel;
 import com.github.kagkarlsson.scheduler.task.FailureHandler;
+import com.github.kagkarlsson.scheduler.task.Task;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 import dev.scorecast.server.config.NodeIds;
 import dev.scorecast.server.db.Database;
+import dev.scorecast.server.db.Rows;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -117,7 +120,7 @@ public final class JobRunner implements AutoCloseable {
      */
     static List<String> releaseHeldBy(Database database, String nodeId) {
         return database.transaction(c -> {
-            var held = dev.scorecast.server.db.Rows.list(c,
+            var held = Rows.list(c,
                     "SELECT task_name, task_instance, picked_by FROM scheduled_tasks WHERE picked = TRUE" + database.forUpdate(),
                     row -> new String[] {row.getString("task_name"), row.getString("task_instance"), row.getString("picked_by")});
             List<String> released = new ArrayList<>();
@@ -125,10 +128,10 @@ public final class JobRunner implements AutoCloseable {
                 if (!NodeIds.mayTakeOver(nodeId, row[2])) {
                     continue;
                 }
-                dev.scorecast.server.db.Rows.update(c,
+                Rows.update(c,
                         "UPDATE scheduled_tasks SET picked = FALSE, picked_by = NULL, last_heartbeat = NULL, version = version + 1"
                                 + " WHERE task_name = ? AND task_instance = ? AND picked_by = ?", row[0], row[1], row[2]);
-                dev.scorecast.server.db.Rows.update(c,
+                Rows.update(c,
                         "UPDATE jobs SET status = 'pending', message = ?, updated_at = ? WHERE id = ? AND status = 'processing'",
                         "Queued again: the worker running it stopped.", System.currentTimeMillis(), row[1]);
                 released.add(row[1]);
@@ -161,7 +164,7 @@ public final class JobRunner implements AutoCloseable {
         private boolean runsJobs = true;
         private BiConsumer<String, Duration> timer = (kind, took) -> {};
         /** Runs of this node's tasks in progress now. */
-        private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+        private final AtomicInteger running = new AtomicInteger();
         private JobTurns turns;
         private JobMemory memory = new JobMemory(0);
 
@@ -286,7 +289,7 @@ public final class JobRunner implements AutoCloseable {
                     .enableImmediateExecution()
                     .enablePriority()
                     // Failures are logged by the failure handler above, which knows a job waiting its turn is none.
-                    .failureLogging(com.github.kagkarlsson.scheduler.logging.LogLevel.DEBUG, false)
+                    .failureLogging(LogLevel.DEBUG, false)
                     .shutdownMaxWait(Duration.ofSeconds(10))
                     .build();
             return new JobRunner(scheduler, scheduler, Map.copyOf(oneTime), database, nodeId);

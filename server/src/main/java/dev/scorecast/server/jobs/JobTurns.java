@@ -2,7 +2,9 @@ package dev.scorecast.server.jobs;
 
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Whose turn it is on a worker. The queue's priorities put every user's first job before anyone's
@@ -18,7 +20,7 @@ final class JobTurns {
      * Jobs started on this node and not ended: a run marks its job {@code processing} only once it is
      * under way, so two workers deciding at once would each miss the other in the table.
      */
-    private final java.util.Set<String> startedHere = new java.util.HashSet<>();
+    private final Set<String> startedHere = new HashSet<>();
 
     JobTurns(Database database) {
         this.database = database;

@@ -3,6 +3,8 @@ package dev.scorecast.server.library;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -50,7 +52,7 @@ public final class Library {
         });
     }
 
-    private static Object[] job(java.sql.ResultSet row) throws java.sql.SQLException {
+    private static Object[] job(ResultSet row) throws SQLException {
         return new Object[] {row.getString(1), new Job(row.getString(2), row.getString(3), row.getString(4), row.getDouble(5),
                 row.getString(6), Instant.ofEpochMilli(row.getLong(7)))};
     }

@@ -5,6 +5,7 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -59,7 +60,7 @@ public final class HealthApi {
         var body = new LinkedHashMap<String, Object>();
         if (!result.ready()) {
             body.put("error", "not_ready");
-            var failing = new java.util.ArrayList<String>();
+            var failing = new ArrayList<String>();
             if (!result.database().equals(Readiness.OK)) {
                 failing.add("the database");
             }

@@ -8,7 +8,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What {@code GET /metrics} reports, in the Prometheus text format. Job counts come from the
@@ -34,7 +37,7 @@ public final class Metrics {
     static final Duration JOB_COUNTS_FRESH = Duration.ofSeconds(5);
     private Map<String, Map<String, Long>> jobCounts;
     private long jobCountsAt;
-    private final java.util.concurrent.atomic.AtomicLong jobCountQueries = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong jobCountQueries = new AtomicLong();
 
     public Metrics(Database database, String role) {
         this.database = database;
@@ -141,7 +144,7 @@ public final class Metrics {
     }
 
     private static final class LoggerHolder {
-        static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Metrics.class);
+        static final Logger LOG = LoggerFactory.getLogger(Metrics.class);
     }
 
     private Map<String, Map<String, Long>> countJobs() {

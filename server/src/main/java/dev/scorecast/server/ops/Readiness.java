@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -115,7 +116,7 @@ public final class Readiness {
     /** "ok", or "unreachable" after {@link #TIMEOUT} or a failure, which is logged with its details. */
     private CompletableFuture<String> probe(String what, Probe probe) {
         var future = new CompletableFuture<String>();
-        var answered = new java.util.concurrent.atomic.AtomicBoolean();
+        var answered = new AtomicBoolean();
         // Its own thread, left behind if it hangs: the answer must not wait for it.
         Thread.ofVirtual().name("readiness-" + what.replace(' ', '-')).start(() -> {
             try {

@@ -3,7 +3,9 @@ package dev.scorecast.server.player;
 import dev.scorecast.engine.live.Experience;
 import dev.scorecast.engine.live.LiveEngine;
 import dev.scorecast.engine.media.LiveEncoder;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -48,7 +50,7 @@ public final class HlsPublisher implements AutoCloseable {
     }
 
     private void sweep() {
-        java.util.List<HlsChannel> idle = new java.util.ArrayList<>();
+        List<HlsChannel> idle = new ArrayList<>();
         synchronized (this) {
             channels.values().removeIf(c -> {
                 boolean gone = c.closed() || c.idleNanos() > TimeUnit.SECONDS.toNanos(IDLE_SECONDS);

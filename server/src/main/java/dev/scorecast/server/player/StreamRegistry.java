@@ -3,11 +3,13 @@ package dev.scorecast.server.player;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
@@ -101,7 +103,7 @@ public final class StreamRegistry {
      * Ends the active streams made with one of {@code keyIds}, which were revoked: their nodes drop
      * them at their next sweep (a second), and their session tokens and links find no stream.
      */
-    public int endMadeWith(java.util.Collection<String> keyIds) {
+    public int endMadeWith(Collection<String> keyIds) {
         int ended = 0;
         for (String keyId : keyIds) {
             ended += database.transaction(connection -> endWhere(connection, "key_id = ? AND ended_at IS NULL", EndReason.KEY_REVOKED,
@@ -111,7 +113,7 @@ public final class StreamRegistry {
     }
 
     /** Ends the streams {@code condition} selects and tells the listener of each, in the caller's transaction. */
-    private int endWhere(java.sql.Connection connection, String condition, EndReason reason, long now, Object... params) throws SQLException {
+    private int endWhere(Connection connection, String condition, EndReason reason, long now, Object... params) throws SQLException {
         var ending = Rows.list(connection, "SELECT id, owner FROM live_streams WHERE " + condition + database.forUpdate(),
                 row -> new String[] {row.getString("id"), row.getString("owner")}, params);
         int ended = 0;

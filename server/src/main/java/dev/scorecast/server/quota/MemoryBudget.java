@@ -2,6 +2,7 @@ package dev.scorecast.server.quota;
 
 import dev.scorecast.engine.error.Overloaded;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -64,7 +65,7 @@ public final class MemoryBudget {
         if (contentType == null) {
             return 0;
         }
-        String type = contentType.toLowerCase(java.util.Locale.ROOT);
+        String type = contentType.toLowerCase(Locale.ROOT);
         long length = declaredLength < 0 ? maxJsonBytes : declaredLength;
         if (type.startsWith("application/json") || type.startsWith("multipart/")) {
             return Math.min(length, maxJsonBytes) * JSON_TREE_FACTOR;

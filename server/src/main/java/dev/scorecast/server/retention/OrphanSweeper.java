@@ -12,8 +12,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,7 +108,7 @@ public final class OrphanSweeper {
 
     /** The files of an open upload that no chunk row names and nobody touched for the grace; how many went. */
     private int removeUnnamedChunks(String uploadId, Map<String, Instant> files, Instant untouchedSince) {
-        java.util.Set<String> named = new java.util.HashSet<>(database.query(c ->
+        Set<String> named = new HashSet<>(database.query(c ->
                 Rows.list(c, "SELECT stored_as FROM upload_chunks WHERE upload_id = ?", row -> row.getString("stored_as"), uploadId)));
         int removed = 0;
         for (var file : files.entrySet()) {

@@ -1,30 +1,31 @@
 package dev.scorecast.server.storage;
 
 import dev.scorecast.engine.error.TooLarge;
+import dev.scorecast.engine.io.Directories;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.channels.FileChannel;
 import java.nio.channels.Channels;
-import java.nio.file.StandardOpenOption;
-import dev.scorecast.engine.io.Directories;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.HexFormat;
-import java.util.function.BiConsumer;
 import java.util.UUID;
-import java.util.zip.CRC32C;
-import java.util.zip.CheckedOutputStream;
+import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedOutputStream;
 
 /** Blobs as files under one directory; a key is a relative path made only of safe characters. */
 public final class LocalBlobStore implements BlobStore {
@@ -210,7 +211,7 @@ public final class LocalBlobStore implements BlobStore {
                 } catch (NoSuchFileException gone) {
                     continue; // deleted while listed
                 }
-                each.accept(root.relativize(file).toString().replace(java.io.File.separatorChar, '/'), modified);
+                each.accept(root.relativize(file).toString().replace(File.separatorChar, '/'), modified);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

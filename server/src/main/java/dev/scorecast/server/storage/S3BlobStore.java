@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -15,10 +16,11 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.function.BiConsumer;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
@@ -159,7 +161,7 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
                 boolean last = filled < buffer.length;
                 if (uploadId == null && last) {
                     // The whole blob fits in one part: one PUT, atomic by itself.
-                    byte[] body = java.util.Arrays.copyOf(buffer, filled);
+                    byte[] body = Arrays.copyOf(buffer, filled);
                     call(() -> client.putObject(r -> r.bucket(bucket).key(objectKey).contentLength((long) filled), RequestBody.fromBytes(body)));
                     break;
                 }
@@ -169,7 +171,7 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
                 if (filled > 0 || parts.isEmpty()) {
                     int number = parts.size() + 1;
                     String id = uploadId;
-                    byte[] body = filled == buffer.length ? buffer : java.util.Arrays.copyOf(buffer, filled);
+                    byte[] body = filled == buffer.length ? buffer : Arrays.copyOf(buffer, filled);
                     String etag = call(() -> client.uploadPart(r -> r.bucket(bucket).key(objectKey).uploadId(id).partNumber(number)
                             .contentLength((long) filled), RequestBody.fromBytes(body)).eTag());
                     parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
@@ -343,7 +345,7 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
                 .responseContentType(contentType).responseContentDisposition("inline; filename=\"" + fileName + "\"")));
         try {
             return Optional.of(request.url().toURI());
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
     }

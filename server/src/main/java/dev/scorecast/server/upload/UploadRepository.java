@@ -1,11 +1,13 @@
 package dev.scorecast.server.upload;
 
 import dev.scorecast.server.auth.Principal;
+import dev.scorecast.server.config.NodeIds;
 import dev.scorecast.server.db.Rows;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -98,11 +100,11 @@ final class UploadRepository {
      * {@code staleBefore}.
      */
     List<Upload> interrupted(Connection c, String nodeId, long staleBefore) throws SQLException {
-        List<Upload> found = new java.util.ArrayList<>();
+        List<Upload> found = new ArrayList<>();
         for (var row : Rows.list(c, "SELECT id, assembling_node, updated_at FROM uploads WHERE state = ?",
                 r -> new Object[] {r.getString("id"), r.getString("assembling_node"), r.getLong("updated_at")}, UploadState.ASSEMBLING.wire())) {
             String holder = (String) row[1];
-            if (holder == null || (long) row[2] < staleBefore || dev.scorecast.server.config.NodeIds.mayTakeOver(nodeId, holder)) {
+            if (holder == null || (long) row[2] < staleBefore || NodeIds.mayTakeOver(nodeId, holder)) {
                 Rows.one(c, "SELECT * FROM uploads WHERE id = ?", UploadRepository::upload, row[0]).ifPresent(found::add);
             }
         }

@@ -5,6 +5,7 @@ import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.error.Overloaded;
 import dev.scorecast.engine.error.TooLarge;
 import dev.scorecast.engine.error.WrongState;
+import dev.scorecast.engine.io.Directories;
 import dev.scorecast.engine.media.AudioExtractor;
 import dev.scorecast.engine.media.MediaLimits;
 import dev.scorecast.engine.media.VideoInfo;
@@ -16,8 +17,13 @@ import dev.scorecast.server.db.Database;
 import dev.scorecast.server.quota.QuotaGuard;
 import dev.scorecast.server.quota.Stored;
 import dev.scorecast.server.storage.BlobStore;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,6 +36,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -141,7 +148,7 @@ public final class UploadService {
             stored = blobs.write(key, incoming.body(), limits.maxChunkBytes(), variant.contentField(), incoming.expectedSha256() != null);
         } catch (TooLarge e) {
             throw chunkTooLarge(variant);
-        } catch (java.io.UncheckedIOException e) {
+        } catch (UncheckedIOException e) {
             // The sweep may have removed this expired upload, and its directory with the half-written file, while the
             // bytes arrived: then the upload is gone and the client is told so, rather than of a failure of the server.
             if (removedMeanwhile(owner, variant, uploadId)) {
@@ -181,7 +188,7 @@ public final class UploadService {
         }
         try {
             blobs.deleteTree("uploads/" + uploadId);
-        } catch (java.io.UncheckedIOException e) {
+        } catch (UncheckedIOException e) {
             // Another late chunk is writing there; it is refused and cleans up the same way.
             LOG.warn("could not remove the files of swept upload {} yet: {}", uploadId, e.getMessage());
         }
@@ -195,8 +202,8 @@ public final class UploadService {
         }
     }
 
-    private String record(java.sql.Connection c, Principal owner, Variant variant, String uploadId, Chunk chunk)
-            throws java.sql.SQLException {
+    private String record(Connection c, Principal owner, Variant variant, String uploadId, Chunk chunk)
+            throws SQLException {
         Upload current = repository.lock(c, owner, variant, uploadId).orElseThrow(() -> notFound(variant, uploadId));
         requireActive(current);
         if (chunk.total() != null) {
@@ -277,8 +284,8 @@ public final class UploadService {
         }
     }
 
-    private Claim claim(java.sql.Connection c, Principal owner, Variant variant, String uploadId, Integer total)
-            throws java.sql.SQLException {
+    private Claim claim(Connection c, Principal owner, Variant variant, String uploadId, Integer total)
+            throws SQLException {
         Upload upload = repository.lock(c, owner, variant, uploadId).orElseThrow(() -> notFound(variant, uploadId));
         switch (upload.state()) {
             case COMPLETE -> {
@@ -331,8 +338,8 @@ public final class UploadService {
         BlobStore.StoredBlob source;
         try (InputStream joined = new SequenceInputStream(opening(chunks))) {
             source = blobs.write(sourceKey, joined, limits.maxFileBytes(), "file_size", false);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         VideoInfo info;
         String audioKey = null;
@@ -341,7 +348,7 @@ public final class UploadService {
             info = VideoProbe.probe(staged.path(), mediaLimits);
             if (info.hasAudio()) {
                 String key = "videos/" + videoId + "/audio.wav";
-                java.nio.file.Path work = blobs.scratchDirectory();
+                Path work = blobs.scratchDirectory();
                 try {
                     java.nio.file.Path wav = work.resolve("audio.wav");
                     if (AudioExtractor.extractWav(staged.path(), wav, mediaLimits).isPresent()) {
@@ -349,7 +356,7 @@ public final class UploadService {
                         audioKey = key;
                     }
                 } finally {
-                    dev.scorecast.engine.io.Directories.deleteTree(work);
+                    Directories.deleteTree(work);
                 }
             }
         }
@@ -359,7 +366,7 @@ public final class UploadService {
     }
 
     private <T> T onMediaThread(Callable<T> work) {
-        java.util.concurrent.Future<T> future;
+        Future<T> future;
         try {
             future = mediaWork.submit(work);
         } catch (RejectedExecutionException e) {
@@ -409,7 +416,7 @@ public final class UploadService {
      * retention takes too before deleting a video, and answers 404 when the video went meanwhile
      * (otherwise the insert would break its foreign key: a 500).
      */
-    public void holdVideo(java.sql.Connection c, Principal owner, String videoId) throws java.sql.SQLException {
+    public void holdVideo(Connection c, Principal owner, String videoId) throws SQLException {
         quotas.lockUser(c, owner);
         if (repository.findVideo(c, owner, videoId).isEmpty()) {
             throw new NotFound("video_id", "The video " + videoId + " was deleted, unused for longer than the server keeps videos"
@@ -459,7 +466,7 @@ public final class UploadService {
                 removed++;
                 try {
                     blobs.deleteTree("uploads/" + upload.id());
-                } catch (java.io.UncheckedIOException e) {
+                } catch (UncheckedIOException e) {
                     // A late chunk is writing there (its file appeared mid-walk): it finds the upload gone and removes the rest.
                     LOG.warn("could not remove all files of expired upload {}: {}", upload.id(), e.getMessage());
                 }

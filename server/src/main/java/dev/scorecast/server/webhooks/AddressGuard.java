@@ -5,6 +5,7 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -151,6 +152,6 @@ public final class AddressGuard {
     public interface Resolver {
         Resolver SYSTEM = host -> Arrays.asList(InetAddress.getAllByName(host));
 
-        java.util.List<InetAddress> resolve(String host) throws UnknownHostException;
+        List<InetAddress> resolve(String host) throws UnknownHostException;
     }
 }

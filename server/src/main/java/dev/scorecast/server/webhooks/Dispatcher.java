@@ -1,5 +1,6 @@
 package dev.scorecast.server.webhooks;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.scorecast.server.config.WebhookSettings;
 import java.time.Clock;
 import java.time.Duration;
@@ -42,7 +43,7 @@ public final class Dispatcher implements AutoCloseable {
     private volatile boolean closed;
 
     public Dispatcher(DeliveryRepository deliveries, WebhookRepository webhooks, Outbox outbox, EventData data, Sender sender,
-                      WebhookSettings settings, Clock clock, String nodeId, com.fasterxml.jackson.databind.ObjectMapper mapper,
+                      WebhookSettings settings, Clock clock, String nodeId, ObjectMapper mapper,
                       RandomGenerator random) {
         this.deliveries = deliveries;
         this.webhooks = webhooks;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * The JSON a delivery sends: {@code {"id", "type", "created_at", "data"}}. Built once, at the first
@@ -24,17 +25,17 @@ final class EventBodies {
     }
 
     /** The body of {@code eventId}; empty when the event is gone (its endpoint was deleted meanwhile). */
-    java.util.Optional<byte[]> body(String eventId) {
+    Optional<byte[]> body(String eventId) {
         var event = deliveries.event(eventId);
         if (event.isEmpty()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         DeliveryRepository.StoredEvent stored = event.get();
         if (stored.body() == null) {
             deliveries.setBody(eventId, build(stored));
             stored = deliveries.event(eventId).orElse(stored);
         }
-        return java.util.Optional.of((stored.body() == null ? build(stored) : stored.body()).getBytes(StandardCharsets.UTF_8));
+        return Optional.of((stored.body() == null ? build(stored) : stored.body()).getBytes(StandardCharsets.UTF_8));
     }
 
     private String build(DeliveryRepository.StoredEvent event) {

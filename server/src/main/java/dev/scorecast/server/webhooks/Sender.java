@@ -9,9 +9,11 @@ import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NoRouteToHostException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -109,7 +111,7 @@ public final class Sender {
             try {
                 socket.connect(new InetSocketAddress(address, port), (int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
                 return socket;
-            } catch (ConnectException | java.net.NoRouteToHostException e) {
+            } catch (ConnectException | NoRouteToHostException e) {
                 socket.close();
                 last = e; // refused or unreachable there: the next address, if any
             } catch (IOException e) {
@@ -163,7 +165,7 @@ public final class Sender {
 
     /** The header fields that say how the body is framed, lower-cased names to values. */
     private static Map<String, String> headers(InputStream in) throws IOException {
-        var framing = new java.util.HashMap<String, String>();
+        var framing = new HashMap<String, String>();
         int bytes = 0;
         for (String line; !(line = line(in)).isEmpty(); ) {
             bytes += line.length() + 2;

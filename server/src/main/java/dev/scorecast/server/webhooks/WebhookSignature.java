@@ -5,6 +5,7 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -38,7 +39,7 @@ public final class WebhookSignature {
             return false;
         }
         Long t = null;
-        var candidates = new java.util.ArrayList<String>();
+        var candidates = new ArrayList<String>();
         for (String part : header.split(",")) {
             String[] kv = part.strip().split("=", 2);
             if (kv.length != 2) {

@@ -1,5 +1,6 @@
 package dev.scorecast.server.webhooks;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.scorecast.engine.error.Busy;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.NotFound;
@@ -9,9 +10,13 @@ import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.config.WebhookSettings;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.quota.QuotaGuard;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -104,7 +109,7 @@ public final class Webhooks {
         Webhook webhook = find(owner, webhookId);
         String deliveryId = database.transaction(c -> {
             requireRoom(c, owner);
-            var snapshot = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+            var snapshot = JsonNodeFactory.instance.objectNode()
                     .put("webhook_id", webhook.id()).put("url", webhook.url())
                     .put("message", "A test event from Scorecast: this endpoint receives and verifies webhooks.");
             String eventId = outbox.enqueue(c, owner.user(), EventType.TEST, webhook.id(), snapshot, List.of(webhook.id()));
@@ -137,7 +142,7 @@ public final class Webhooks {
     }
 
     /** The owner of an endpoint, for the command line (an operator's tool, which acts for any user). */
-    public java.util.Optional<Principal> ownerOf(String webhookId) {
+    public Optional<Principal> ownerOf(String webhookId) {
         return webhooks.findAny(webhookId).map(w -> new Principal(w.owner()));
     }
 
@@ -147,7 +152,7 @@ public final class Webhooks {
     }
 
     /** Forgets events older than {@code before} whose deliveries all ended; returns how many. */
-    public int forgetEndedBefore(java.time.Instant before) {
+    public int forgetEndedBefore(Instant before) {
         return deliveries.forgetEndedBefore(before);
     }
 
@@ -156,7 +161,7 @@ public final class Webhooks {
     }
 
     /** Test events and redeliveries wait behind what the user already has pending; past {@link #MAX_PENDING}, 429. */
-    private void requireRoom(java.sql.Connection c, Principal owner) throws java.sql.SQLException {
+    private void requireRoom(Connection c, Principal owner) throws SQLException {
         int pending = deliveries.pending(c, owner.user());
         if (pending >= MAX_PENDING) {
             throw new Busy("You have " + pending + " webhook deliveries waiting (at most " + MAX_PENDING + " before tests and"

@@ -5,8 +5,11 @@ import java.io.InputStream;
 import java.net.URL;
 import java.net.URLConnection;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 
@@ -32,7 +35,7 @@ final class OnnxRuntimeLibraries {
     static final String NATIVE_PATH_PROPERTY = "onnxruntime.native.path";
     private static final List<String> LIBRARIES = List.of("onnxruntime", "onnxruntime4j_jni");
     /** An empty ONNX Runtime directory this old belongs to no JVM still starting up. */
-    static final java.time.Duration STALE_AFTER = java.time.Duration.ofMinutes(10);
+    static final Duration STALE_AFTER = Duration.ofMinutes(10);
     private static boolean prepared;
 
     private OnnxRuntimeLibraries() {}
@@ -72,11 +75,11 @@ final class OnnxRuntimeLibraries {
 
     /** Removes ONNX Runtime's own empty directories that killed JVMs left in {@code tmp}. */
     static void removeStaleEmptyDirectories(Path tmp) throws IOException {
-        java.time.Instant before = java.time.Instant.now().minus(STALE_AFTER);
+        Instant before = Instant.now().minus(STALE_AFTER);
         try (java.nio.file.DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, "onnxruntime-java*")) {
             for (Path dir : dirs) {
                 try {
-                    if (Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
                             && Files.getLastModifiedTime(dir).toInstant().isBefore(before)) {
                         Files.delete(dir); // refused for a directory that is not empty, which is kept
                     }
