@@ -63,6 +63,19 @@ class AuthTest {
     }
 
     @Test
+    void aLargeChunkSentToAnotherUsersUploadGetsItsAnswer() {
+        // The 404 comes before the body is read; the client is still sending 8 MiB and must read the
+        // answer, not a reset connection (ApiErrors drains a refused body).
+        String id = Uploads.initA(server.alice(), "a.mp4", 16 << 20, "video/mp4");
+        byte[] chunk = new byte[8 << 20];
+        for (int i = 0; i < 3; i++) {
+            Api.Response r = Uploads.chunkA(server.bob(), id, 0, chunk);
+            assertEquals(404, r.status());
+            assertEquals("not_found", r.body().get("error").asText());
+        }
+    }
+
+    @Test
     void anotherUsersUploadIsUnknown() {
         Api alice = server.alice();
         Api bob = server.bob();
