@@ -41,9 +41,6 @@ public final class ConformedScore {
     /** Notes struck this close to a new cut are the new composition's hit on it. */
     private static final double ON_HIT_SECONDS = 0.001;
     /** The groups that strike a new cut inside kept music. */
-    /** General MIDI's mono and poly mode switches: one state, whichever came last. */
-    private static final int MONO_ON = 126;
-    private static final int POLY_ON = 127;
     private static final Set<InstrumentGroup> STRIKES_INSIDE_KEPT = EnumSet.of(InstrumentGroup.BEATS, InstrumentGroup.FX);
     /** General MIDI crash, china, splash and second crash cymbals: they ring for seconds. */
     private static final Set<Integer> CYMBALS = Set.of(49, 52, 55, 57);
@@ -550,7 +547,7 @@ public final class ConformedScore {
     private static List<Control> inForce(List<Control> moves, double time) {
         Map<Integer, Control> last = new LinkedHashMap<>();
         for (Control c : moves) {
-            int key = c.controller() == MONO_ON || c.controller() == POLY_ON ? MONO_ON : c.controller();
+            int key = c.switchesMode() ? Control.MONO_ON : c.controller();
             last.remove(key);
             last.put(key, c);
         }

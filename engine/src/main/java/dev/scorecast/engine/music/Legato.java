@@ -22,8 +22,6 @@ public final class Legato {
     static final double SLUR_GAP_SECONDS = 0.2;
     /** How long the slurred note overlaps the next, so that the next note-on finds it held. */
     static final double OVERLAP_SECONDS = 0.03;
-    static final int MONO_ON = 126;
-    static final int POLY_ON = 127;
     static final int PORTAMENTO = 65;
     static final int PORTAMENTO_TIME = 5;
     /**
@@ -80,9 +78,9 @@ public final class Legato {
         for (Span s : spans) {
             out.add(new Control(s.start(), PORTAMENTO_TIME, GLIDE));
             out.add(new Control(s.start(), PORTAMENTO, 127));
-            out.add(new Control(s.start(), MONO_ON, 1));
+            out.add(new Control(s.start(), Control.MONO_ON, 1));
             out.add(new Control(s.end(), PORTAMENTO, 0));
-            out.add(new Control(s.end(), POLY_ON, 0));
+            out.add(new Control(s.end(), Control.POLY_ON, 0));
         }
         out.sort(Comparator.comparingDouble(Control::time));
         return out;

@@ -40,6 +40,14 @@ public record Part(InstrumentGroup group, int program, boolean drums, double gai
     /** At {@code time} seconds MIDI controller {@code controller} (11: expression) goes to {@code value} 0-127. */
     public record Control(double time, int controller, int value) {
         public static final int EXPRESSION = 11;
+        /** General MIDI's mono and poly mode switches: one state of the channel, whichever came last. */
+        public static final int MONO_ON = 126;
+        public static final int POLY_ON = 127;
+
+        /** Whether this switches the channel between mono and poly mode. */
+        public boolean switchesMode() {
+            return controller == MONO_ON || controller == POLY_ON;
+        }
 
         public Control {
             if (controller < 0 || controller > 127 || value < 0 || value > 127 || !(time >= 0)) {
