@@ -4,6 +4,8 @@
 # the delivered audio's loudness (RMS dB away from the cuts) and aubio's onsets per second, and the
 # Spearman correlation of the eight scenes' speed with each (measure.py; Debian python3 + numpy,
 # aubio-tools). Usage: bench/ladder/run.sh [OUT_DIR] [GENRE...]
+# LADDER=real scores the same ladder cut from real footage instead (make-real-ladder.sh: OpenCV's
+# vtest.avi from Debian's opencv-doc).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -13,8 +15,14 @@ genres=("$@")
 [ ${#genres[@]} -gt 0 ] || genres=(house cinematic corporate pop orchestral rock)
 mkdir -p "$out"
 cd "$out"
-[ -f ladder.mp4 ] || "$here/make-ladder.sh" ladder.mp4
+if [ "${LADDER:-synthetic}" = real ]; then
+  video=real-ladder.mp4
+  [ -f "$video" ] || "$here/make-real-ladder.sh" "$video"
+else
+  video=ladder.mp4
+  [ -f "$video" ] || "$here/make-ladder.sh" "$video"
+fi
 for g in "${genres[@]}"; do
-  "$root/bin/scorecast" score ladder.mp4 -o "$g.mp4" --genre "$g" --seed 7 > "$g.log" 2>&1
+  "$root/bin/scorecast" score "$video" -o "$g.mp4" --genre "$g" --seed 7 > "$g.log" 2>&1
   python3 "$here/measure.py" "$g-outputs/audio.wav"
 done
