@@ -8,6 +8,7 @@ import { PlanEditor } from './plan-editor.js';
 import { LivePanel } from './live-panel.js';
 import { RecutPanel } from './recut-panel.js';
 import { MarkersPanel } from './markers-panel.js';
+import { showDownloads } from './downloads.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,6 +18,7 @@ window.scorecastStudio = { metrics, state };
 
 const timeline = new Timeline($('timeline'), $('timeline-tip'), $('timeline-readout'));
 const recut = new RecutPanel();
+window.scorecastStudio.recut = recut;
 const markers = new MarkersPanel(timeline, () => state.analysisId);
 const editor = new PlanEditor($('plan-editor'), $('plan-error'), (plan) => timeline.setPlan(plan));
 
@@ -255,11 +257,6 @@ async function execute(planId, plan) {
   }
 }
 
-const DOWNLOADS = { video: 'Video (MP4)', audio_wav: 'Soundtrack (WAV)', audio_mp3: 'Soundtrack (MP3)', stems: 'Stems (ZIP)',
-  midi: 'MIDI', plan: 'Plan (JSON)', analysis: 'Analysis (JSON)', results: 'Results (JSON)',
-  fcpxml: 'Timeline for Final Cut Pro and Resolve (FCPXML)', otio: 'Timeline (OpenTimelineIO)',
-  cue_sheet_csv: 'Cue sheet (CSV)', cue_sheet_json: 'Cue sheet (JSON)' };
-
 async function showResult(status, plan) {
   $('result').hidden = false;
   $('execution-status').textContent = status.message || 'Finished.';
@@ -276,19 +273,7 @@ async function showResult(status, plan) {
     abOriginal.disabled = true;
   }
   document.querySelector('input[name=ab][value=new]').checked = true;
-  const list = $('downloads');
-  list.replaceChildren();
-  for (const [name, url] of Object.entries(status.links || {})) {
-    const li = document.createElement('li');
-    const a = document.createElement('a');
-    a.href = url;
-    a.textContent = DOWNLOADS[name] || name;
-    a.download = '';
-    a.dataset.testid = `download-${name === 'stems' ? 'stems' : name.replace('_', '-')}`;
-    a.setAttribute('data-testid', a.dataset.testid);
-    li.append(a);
-    list.append(li);
-  }
+  showDownloads($('downloads'), status.links);
   let results = null;
   try {
     results = await (await fetch(status.queryurl)).json();

@@ -1,5 +1,6 @@
 // The Markers card (issue 27): the editor's own markers before generating. Click the timeline to add
-// one of the chosen kind, move it by its time, change its kind, delete it; generate sends them as
+// one of the chosen kind, drag it along the timeline (or type its time) to move it, change its kind,
+// right-click it (or its Delete button) to delete it; generate sends them as
 // `markers` (docs/EDITING.md, "The editor's markers"), and the API's 422 names the one it cannot honour.
 
 import { message, post } from './api.js';
@@ -24,6 +25,9 @@ export class MarkersPanel {
       if (e.dataTransfer.files[0]) this.importFile(e.dataTransfer.files[0]);
     });
     timeline.onPick = (t) => this.add(t, $('marker-kind').value);
+    timeline.onMarkerMove = (m, t) => { m.time = this.snap(t); };
+    timeline.onMarkerDrop = () => this.render();
+    timeline.onMarkerDelete = (m) => { this.markers.splice(this.markers.indexOf(m), 1); this.render(); };
     $('markers-clear').addEventListener('click', () => { this.markers = []; this.render(); });
   }
 
@@ -100,8 +104,9 @@ export class MarkersPanel {
       list.append(li);
     });
     $('markers-count').textContent = this.markers.length
-      ? `${this.markers.length} marker${this.markers.length === 1 ? '' : 's'}; generate writes the music to them.`
-      : 'No markers: click the timeline to add one of the kind chosen.';
+      ? `${this.markers.length} marker${this.markers.length === 1 ? '' : 's'}; generate writes the music to them. `
+        + 'Drag one along the timeline to move it, right-click it to delete it.'
+      : 'No markers: click the timeline to add one of the kind chosen; drag one to move it, right-click it to delete it.';
     this.timeline.setMarkers(this.value());
   }
 }

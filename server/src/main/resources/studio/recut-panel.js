@@ -1,43 +1,60 @@
 // The Re-cut panel (issue 27): choose an earlier result, upload the new cut; /sync/conform says what
-// happened to every shot, the timeline colours the new cut by it, and after executing, each changed
-// cut can be heard old against new (A/B) before the whole is downloaded.
+// happened to every shot and how each join of the music is bridged, the picture shows both cuts and the
+// transitions (recut-timeline.js), the changed cuts are listed (recut-cuts.js), and once the new cut is
+// scored each changed cut can be heard old against new (A/B) before the whole is downloaded.
 
 import { followJob, get, message, post } from './api.js';
 import { uploadVideo } from './upload.js';
+import { changedCuts, describeCut, describeTransition } from './recut-cuts.js';
+import { drawRecut } from './recut-timeline.js';
+import { showDownloads } from './downloads.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** Colours of the span kinds (the legend in index.html says the same). */
-export const KIND_COLORS = { kept: '#1f9d6b', trimmed: '#e0a100', moved: '#2b6fd6', new: '#8a5cf5' };
 /** Seconds heard on each side of a changed cut. */
-const AROUND = 2;
+export const AROUND = 2;
 
 export class RecutPanel {
   constructor() {
     this.executions = [];
     this.conform = null;
     this.plan = null;
+    this.cuts = [];
     this.oldLinks = null;
     this.newLinks = null;
     this.audio = new Audio();
-    this.stopAt = null;
+    this.audio.preload = 'auto';
+    /** What A/B plays now: {which: 'old'|'new', from, to}, or null. The test reads it too. */
+    this.playing = null;
     this.audio.addEventListener('timeupdate', () => {
-      if (this.stopAt !== null && this.audio.currentTime >= this.stopAt) {
-        this.audio.pause();
-        this.stopAt = null;
-      }
+      if (this.playing && this.audio.currentTime >= this.playing.to) this.stop();
     });
+    this.audio.addEventListener('pause', () => this.markPlaying());
+    this.audio.addEventListener('ended', () => this.stop());
     $('recut-file').addEventListener('change', (e) => {
-      const file = e.target.files[0];
-      if (file) this.recut(file).catch((err) => { $('recut-error').textContent = message(err); });
+      if (e.target.files[0]) this.start(e.target.files[0]);
+      e.target.value = '';
     });
-    $('recut-execute').addEventListener('click', () => this.execute().catch((err) => { $('recut-error').textContent = message(err); }));
+    const zone = $('recut-choose');
+    zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('over'); });
+    zone.addEventListener('dragleave', () => zone.classList.remove('over'));
+    zone.addEventListener('drop', (e) => {
+      e.preventDefault();
+      zone.classList.remove('over');
+      if (e.dataTransfer.files[0]) this.start(e.dataTransfer.files[0]);
+    });
+    $('recut-execute').addEventListener('click', () => this.execute().catch((err) => {
+      $('recut-error').textContent = message(err);
+      $('recut-execute').disabled = false;
+    }));
     new ResizeObserver(() => this.draw()).observe($('recut-timeline'));
+    this.draw();
   }
 
   /** The finished executions to choose from, newest first. */
   async load() {
     const select = $('recut-execution');
+    const chosen = select.value;
     const { videos } = await get('/sync/library');
     this.executions = [];
     for (const v of videos) {
@@ -51,20 +68,34 @@ export class RecutPanel {
       const option = document.createElement('option');
       option.value = execution.id;
       option.textContent = `${video.file_name} · ${video.duration.toFixed(1)} s · ${new Date(execution.created_at).toLocaleString()}`;
+      option.selected = execution.id === chosen;
       select.append(option);
     }
     $('recut-file').disabled = this.executions.length === 0;
-    $('recut-status').textContent = this.executions.length ? '' : 'Score a video first: a re-cut follows a finished result.';
+    if (!this.conform) {
+      $('recut-status').textContent = this.executions.length ? 'Choose (or drop here) the new cut of the result chosen.'
+        : 'Score a video first: a re-cut follows a finished result.';
+    }
+  }
+
+  start(file) {
+    this.recut(file).catch((err) => {
+      $('recut-error').textContent = message(err);
+      $('recut-status').textContent = '';
+    });
   }
 
   async recut(file) {
+    const executionId = $('recut-execution').value;
+    const chosen = this.executions.find((e) => e.execution.id === executionId);
+    if (!chosen) throw new Error('Choose the earlier result first: a re-cut follows a finished result.');
+    this.stop();
     $('recut-error').textContent = '';
     $('recut-execute').disabled = true;
     $('recut-result').hidden = true;
-    this.conform = null;
-    this.newLinks = null;
-    const executionId = $('recut-execution').value;
-    const chosen = this.executions.find((e) => e.execution.id === executionId);
+    $('recut-exec-status').textContent = '';
+    Object.assign(this, { conform: null, plan: null, cuts: [], newLinks: null });
+    this.show();
     const old = await post('/sync/status', { job_id: chosen.execution.job_id });
     this.oldLinks = old.links || {};
     $('recut-status').textContent = `Uploading ${file.name}…`;
@@ -82,115 +113,141 @@ export class RecutPanel {
     this.conform = conformed.conform;
     this.plan = conformed.plan;
     this.planId = conformed.plan_id;
+    this.cuts = changedCuts(this.conform, this.plan);
     const c = this.conform;
-    $('recut-status').textContent = `${c.kept} kept, ${c.trimmed} trimmed, ${c.moved} moved, ${c.new} new, ${c.removed} removed.`;
-    this.list();
-    this.draw();
+    const bridged = (c.transitions || []).filter((t) => t.beats > 0).length;
+    $('recut-status').textContent = `${c.kept} kept, ${c.trimmed} trimmed, ${c.moved} moved, ${c.new} new, ${c.removed} removed; `
+      + `${(c.transitions || []).length} join${(c.transitions || []).length === 1 ? '' : 's'} of the music, ${bridged} bridged by a transition.`;
+    this.show();
     $('recut-execute').disabled = false;
   }
 
-  /** Every span in words, with A/B buttons at each changed cut once the new cut is scored. */
-  list() {
+  show() {
+    this.listSpans();
+    this.listCuts();
+    this.draw();
+  }
+
+  /** Every span in words, removed ones included. */
+  listSpans() {
     const ul = $('recut-spans');
     ul.replaceChildren();
-    for (const span of this.conform.spans) {
+    for (const span of this.conform ? this.conform.spans : []) {
       const li = document.createElement('li');
-      li.dataset.testid = `recut-span-${span.kind}`;
-      li.setAttribute('data-testid', li.dataset.testid);
+      li.setAttribute('data-testid', `recut-span-${span.kind}`);
       const swatch = document.createElement('span');
       swatch.className = `swatch span-${span.kind}`;
-      li.append(swatch);
       const where = span.kind === 'removed' ? `old ${span.old_start.toFixed(2)}–${span.old_end.toFixed(2)} s`
         : span.kind === 'new' ? `new ${span.new_start.toFixed(2)}–${span.new_end.toFixed(2)} s`
           : `old ${span.old_start.toFixed(2)}–${span.old_end.toFixed(2)} s → new ${span.new_start.toFixed(2)}–${span.new_end.toFixed(2)} s`;
-      li.append(` ${span.kind}: ${where} `);
-      if (span.kind !== 'kept' && span.kind !== 'removed' && span.new_start > 0) {
-        li.append(this.abButton('A: old', span.old_start ?? span.new_start, true), ' ', this.abButton('B: new', span.new_start, false));
-      }
+      li.append(swatch, `${span.kind}: ${where}`);
       ul.append(li);
     }
   }
 
-  abButton(label, at, old) {
+  /** Every changed cut: what meets there, how the music is bridged, and A/B once the new cut is scored. */
+  listCuts() {
+    const ol = $('recut-cuts');
+    ol.replaceChildren();
+    $('recut-cuts-hint').hidden = !this.conform;
+    for (const cut of this.cuts) {
+      const li = document.createElement('li');
+      li.setAttribute('data-testid', 'recut-cut');
+      li.dataset.at = String(cut.at);
+      const head = document.createElement('strong');
+      head.textContent = describeCut(cut);
+      const how = document.createElement('span');
+      how.className = 'hint';
+      how.setAttribute('data-testid', 'recut-transition');
+      how.textContent = describeTransition(cut.transition, cut.at);
+      const buttons = document.createElement('span');
+      buttons.className = 'buttons';
+      buttons.append(
+        this.abButton('old', cut.oldAt, cut.oldAt === null ? 'these pictures were not in the earlier cut' : null),
+        this.abButton('new', cut.at, null));
+      li.append(head, ' ', how, buttons);
+      ol.append(li);
+    }
+  }
+
+  abButton(which, at, missing) {
     const b = document.createElement('button');
     b.type = 'button';
-    b.textContent = label;
     b.className = 'ab-button';
-    b.dataset.old = String(old);
-    b.disabled = !old ? !this.newLinks : !this.oldLinks;
-    b.setAttribute('aria-label', `${old ? 'The earlier result' : 'The new result'} around ${at.toFixed(2)} s`);
-    b.addEventListener('click', () => this.play(old ? this.oldLinks.audio_wav : this.newLinks.audio_wav, at));
+    b.dataset.which = which;
+    const old = which === 'old';
+    b.textContent = old ? `A: earlier at ${at === null ? '–' : at.toFixed(2)} s` : `B: new at ${at.toFixed(2)} s`;
+    const links = old ? this.oldLinks : this.newLinks;
+    b.disabled = at === null || !links || !links.audio_wav;
+    b.title = missing || (b.disabled ? 'Score the new cut first' : `${AROUND} s either side`);
+    b.setAttribute('aria-label', old
+      ? (at === null ? `No earlier result to hear: ${missing}` : `Play the earlier result from ${Math.max(0, at - AROUND).toFixed(2)} to ${(at + AROUND).toFixed(2)} s`)
+      : `Play the new result from ${Math.max(0, at - AROUND).toFixed(2)} to ${(at + AROUND).toFixed(2)} s`);
+    b.setAttribute('aria-pressed', 'false');
+    b.addEventListener('click', () => {
+      if (this.playing && this.playing.button === b) this.stop();
+      else this.play(which, links.audio_wav, at, b);
+    });
     return b;
   }
 
-  play(url, at) {
-    this.audio.pause();
-    if (!url) return;
-    this.audio.src = url;
+  /** Plays a result's soundtrack from AROUND seconds before `at` to AROUND after; a second click stops it. */
+  play(which, url, at, button) {
+    this.stop();
     const from = Math.max(0, at - AROUND);
+    this.playing = { which, at, from, to: at + AROUND, button };
+    if (this.audio.getAttribute('src') !== url) this.audio.src = url;
     this.audio.currentTime = from;
-    this.stopAt = at + AROUND;
-    this.audio.play().catch(() => {});
+    this.markPlaying();
+    this.audio.play().then(() => this.markPlaying()).catch((e) => {
+      $('recut-error').textContent = `The ${which === 'old' ? 'earlier' : 'new'} result cannot play here: ${message(e)}`;
+      this.stop();
+    });
   }
 
-  /** The new cut along time: each span in its kind's colour, removed spans marked where they were. */
+  stop() {
+    this.playing = null;
+    if (!this.audio.paused) this.audio.pause();
+    this.markPlaying();
+  }
+
+  markPlaying() {
+    for (const b of document.querySelectorAll('#recut-cuts .ab-button')) {
+      b.setAttribute('aria-pressed', String(!!this.playing && this.playing.button === b && !this.audio.paused));
+    }
+    const p = this.playing;
+    $('recut-ab-status').textContent = p
+      ? `Playing the ${p.which === 'old' ? 'earlier' : 'new'} result, ${p.from.toFixed(2)} to ${p.to.toFixed(2)} s.` : '';
+  }
+
   draw() {
     const canvas = $('recut-timeline');
-    // Drawn at the canvas's own size on screen, in device pixels, so the text is not stretched.
-    const ratio = window.devicePixelRatio || 1;
-    const w = canvas.clientWidth || 600;
-    if (canvas.width !== Math.round(w * ratio)) {
-      canvas.width = Math.round(w * ratio);
-      canvas.height = Math.round(150 * ratio);
+    drawRecut(canvas, this.conform, this.plan, this.cuts);
+    if (this.conform && this.plan) {
+      const spans = this.conform.spans.map((s) => s.kind).join(', ');
+      const joins = (this.conform.transitions || []).map((t) => (t.beats === 0 ? `on the beat at ${t.at.toFixed(2)} s`
+        : `${t.beats} beat${t.beats === 1 ? '' : 's'} at ${Number(t.tempo).toFixed(0)} bpm from ${t.from.toFixed(2)} to ${t.to.toFixed(2)} s`));
+      canvas.setAttribute('aria-label', `The earlier cut above the new cut of ${this.plan.duration.toFixed(1)} s: ${spans}; `
+        + `the music's joins: ${joins.join('; ') || 'none'}`);
+    } else {
+      canvas.setAttribute('aria-label', 'The new cut: nothing matched yet');
     }
-    const ctx = canvas.getContext('2d');
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, w, 150);
-    if (!this.conform || !this.plan) return;
-    const duration = this.plan.duration;
-    const x = (t) => (t / duration) * w;
-    ctx.font = '13px system-ui, sans-serif';
-    for (const span of this.conform.spans) {
-      if (span.new_start === null || span.new_start === undefined) continue;
-      ctx.fillStyle = KIND_COLORS[span.kind] || '#b5bcc9';
-      ctx.fillRect(x(span.new_start), 20, x(span.new_end) - x(span.new_start) - 2, 70);
-      ctx.fillStyle = '#ffffff';
-      ctx.fillText(span.kind, x(span.new_start) + 6, 58);
-    }
-    ctx.fillStyle = '#1d2330';
-    for (const s of this.plan.sections) {
-      ctx.fillRect(x(s.start), 96, 2, 18);
-      ctx.fillText(s.origin ? 'kept music' : 'new music', x(s.start) + 6, 112);
-    }
-    for (let t = 0; t <= duration; t += Math.max(1, Math.round(duration / 10))) {
-      ctx.fillText(`${t} s`, Math.min(x(t) + 2, w - 30), 140);
-    }
-    const kinds = this.conform.spans.map((s) => s.kind).join(', ');
-    canvas.setAttribute('aria-label', `The new cut, ${duration.toFixed(1)} s: ${kinds}`);
   }
 
   async execute() {
     $('recut-execute').disabled = true;
+    $('recut-error').textContent = '';
     const started = await post('/sync/execute', { plan_id: this.planId });
     const status = await followJob(started, (s) => {
       $('recut-exec-status').textContent = `${s.message || s.status} (${Math.round(100 * (s.progress || 0))} %)`;
     });
     if (status.status !== 'finished') throw new Error(status.message || 'The execution failed.');
     this.newLinks = status.links || {};
-    $('recut-exec-status').textContent = 'Finished: listen to each changed cut, old (A) against new (B).';
+    $('recut-exec-status').textContent = 'Finished: listen to each changed cut above, the earlier result (A) against the new (B).';
     $('recut-video').src = status.url;
-    const list = $('recut-downloads');
-    list.replaceChildren();
-    for (const [name, url] of Object.entries(this.newLinks)) {
-      const li = document.createElement('li');
-      const a = document.createElement('a');
-      a.href = url;
-      a.textContent = name;
-      a.download = '';
-      li.append(a);
-      list.append(li);
-    }
+    showDownloads($('recut-downloads'), this.newLinks, 'recut-download');
     $('recut-result').hidden = false;
-    this.list();
+    this.listCuts();
+    $('recut-execute').disabled = false;
   }
 }

@@ -18,12 +18,45 @@ export class Timeline {
     this.cursor = null;
     this.markers = [];
     this.onPick = null;
+    /** The Markers card's hooks: a marker dragged to a time (as it moves, then once more when let go), one removed. */
+    this.onMarkerMove = null;
+    this.onMarkerDrop = null;
+    this.onMarkerDelete = null;
+    this.drag = null;
     canvas.addEventListener('mousemove', (e) => this.hover(e));
-    // A click picks a moment (the Markers card adds a marker there).
+    // A click picks a moment (the Markers card adds a marker there), unless it let go of a dragged marker.
     canvas.addEventListener('click', (e) => {
+      if (this.swallowClick) { this.swallowClick = false; return; }
       if (!this.analysis || !this.onPick) return;
-      const rect = this.canvas.getBoundingClientRect();
-      this.onPick(Math.max(0, Math.min(this.duration, (e.clientX - rect.left) / rect.width * this.duration)));
+      this.onPick(this.timeAt(e));
+    });
+    // A marker is dragged along the timeline to move it, and right-clicked to delete it.
+    canvas.addEventListener('pointerdown', (e) => {
+      const marker = e.button === 0 ? this.markerAt(e) : null;
+      this.swallowClick = false;
+      if (!marker || !this.onMarkerMove) return;
+      e.preventDefault();
+      canvas.setPointerCapture(e.pointerId);
+      this.drag = { marker, from: marker.time };
+    });
+    canvas.addEventListener('pointermove', (e) => {
+      if (!this.drag) return;
+      this.onMarkerMove(this.drag.marker, this.timeAt(e));
+      this.draw();
+    });
+    const letGo = () => {
+      if (!this.drag) return;
+      this.drag = null;
+      this.swallowClick = true;
+      if (this.onMarkerDrop) this.onMarkerDrop();
+    };
+    canvas.addEventListener('pointerup', letGo);
+    canvas.addEventListener('pointercancel', letGo);
+    canvas.addEventListener('contextmenu', (e) => {
+      const marker = this.markerAt(e);
+      if (!marker || !this.onMarkerDelete) return;
+      e.preventDefault();
+      this.onMarkerDelete(marker);
     });
     canvas.addEventListener('mouseleave', () => { this.tip.hidden = true; this.cursor = null; this.draw(); });
     canvas.addEventListener('keydown', (e) => this.key(e));
@@ -80,6 +113,25 @@ export class Timeline {
     } catch (e) {
       // No pictures (a video the server cannot decode again): the timeline goes on without them.
     }
+  }
+
+  /** The moment under the pointer. */
+  timeAt(e) {
+    const rect = this.canvas.getBoundingClientRect();
+    return Math.max(0, Math.min(this.duration, (e.clientX - rect.left) / rect.width * this.duration));
+  }
+
+  /** The editor's marker within 6 px of the pointer, if any. */
+  markerAt(e) {
+    if (!this.analysis) return null;
+    const rect = this.canvas.getBoundingClientRect();
+    const px = e.clientX - rect.left;
+    let best = null;
+    for (const m of this.markers) {
+      const d = Math.abs(this.x(m.time, rect.width) - px);
+      if (d <= 6 && (!best || d < best.d)) best = { m, d };
+    }
+    return best ? best.m : null;
   }
 
   x(t, width) {
@@ -209,13 +261,18 @@ export class Timeline {
       g.beginPath(); g.moveTo(x + 0.5, 0); g.lineTo(x + 0.5, ROWS.sections[1]); g.stroke();
       g.setLineDash([]);
     }
-    // The editor's markers (the Markers card), blue, each with its kind.
+    // The editor's markers (the Markers card), blue, each with a flag naming its kind at the top of the curves.
     g.font = '11px system-ui, sans-serif';
     for (const m of this.markers) {
       const x = this.x(m.time, width);
       g.fillStyle = '#1b4fd8';
       g.fillRect(x - 1, ROWS.thumbs[0], 3, ROWS.sections[1] - ROWS.thumbs[0]);
-      g.fillText(m.kind, Math.min(x + 3, width - 60), ROWS.sections[0] + 12);
+      const text = m.kind.replace('_', ' ');
+      const w = g.measureText(text).width + 8;
+      const left = Math.min(x + 1, width - w);
+      g.fillRect(left, ROWS.curves[0] + 2, w, 16);
+      g.fillStyle = '#ffffff';
+      g.fillText(text, left + 4, ROWS.curves[0] + 14);
     }
   }
 
@@ -238,9 +295,13 @@ export class Timeline {
   hover(e) {
     if (!this.analysis) return;
     const rect = this.canvas.getBoundingClientRect();
-    const t = Math.max(0, Math.min(this.duration, (e.clientX - rect.left) / rect.width * this.duration));
+    const t = this.timeAt(e);
     this.cursor = t;
-    this.tip.textContent = this.describe(t);
+    const marker = this.drag ? this.drag.marker : this.markerAt(e);
+    this.canvas.style.cursor = marker && this.onMarkerMove ? 'ew-resize' : '';
+    this.tip.textContent = marker
+      ? `${marker.kind.replace('_', ' ')} marker at ${marker.time.toFixed(2)} s: drag to move it, right-click to delete it`
+      : this.describe(t);
     this.tip.hidden = false;
     const left = Math.min(rect.width - this.tip.offsetWidth - 4, Math.max(0, e.clientX - rect.left + 12));
     this.tip.style.left = `${left}px`;
