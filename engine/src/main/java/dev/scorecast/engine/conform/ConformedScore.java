@@ -3,6 +3,7 @@ package dev.scorecast.engine.conform;
 import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.music.Composer;
+import dev.scorecast.engine.music.HitClearance;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part.Control;
 import dev.scorecast.engine.music.Part.ProgramChange;
@@ -36,8 +37,6 @@ import java.util.Set;
 public final class ConformedScore {
     /** The fastest a transition's beats go: the plan's own ceiling for a bar (docs/PLAN.md). */
     static final double MAX_TRANSITION_BPM = 240;
-    /** The band's quiet moment before a struck cut (Composer.CLEAR_BEFORE_HIT_SECONDS, docs/PLAN.md "How a hit sounds"). */
-    static final double CLEAR_BEFORE_HIT_SECONDS = 0.2;
     /** Notes struck this close to a new cut are the new composition's hit on it. */
     private static final double ON_HIT_SECONDS = 0.001;
     /** The groups that strike a new cut inside kept music. */
@@ -144,7 +143,7 @@ public final class ConformedScore {
                 }
             }
             if (CLEARS_BEFORE_HITS.contains(group)) {
-                clearBefore(notes, clears);
+                HitClearance.clear(notes, clears, HitClearance.seconds(group));
             }
             for (Bridge b : bridges) {
                 b.apply(notes, base(f, s).drums(), group == InstrumentGroup.BEATS);
@@ -255,7 +254,7 @@ public final class ConformedScore {
                 double step = (to - from) / steps;
                 for (int i = 0; i < steps; i++) {
                     double t = from + i * step;
-                    if (t >= cut - CLEAR_BEFORE_HIT_SECONDS - 1e-4) {
+                    if (t >= cut - HitClearance.DRUM_SECONDS - 1e-4) {
                         break;
                     }
                     out.add(new Note(t, Math.min(step, 0.1), SNARE, 56 + 50 * i / steps));
@@ -435,23 +434,6 @@ public final class ConformedScore {
         return out;
     }
 
-    /** Nothing starts in the 200 ms before a new hit, and what sounds then is let go there. */
-    static void clearBefore(List<Note> notes, List<Double> hits) {
-        for (double h : hits) {
-            double cut = h - CLEAR_BEFORE_HIT_SECONDS;
-            notes.removeIf(n -> n.start() < h - 1e-4 && n.start() > cut);
-            for (int k = 0; k < notes.size(); k++) {
-                Note n = notes.get(k);
-                if (n.start() < cut && n.end() > cut) {
-                    if (cut - n.start() >= 0.02) {
-                        notes.set(k, n.moved(n.start(), cut - n.start()));
-                    } else {
-                        notes.remove(k--);
-                    }
-                }
-            }
-        }
-    }
 
     /** The fresh part's program changes outside the kept stretches, the source's inside them (and the one in force at each start). */
     private static List<ProgramChange> programChanges(Part fresh, Part source, List<Kept> kept) {

@@ -27,9 +27,7 @@ import java.util.stream.IntStream;
  * that the singer sings; its notes are also a part, so the MIDI file has them.
  */
 public final class Composer {
-    /** These groups start no note this long before a struck accent (a pickup or a fill's last hit would pre-empt it). */
-    static final double CLEAR_BEFORE_HIT_SECONDS = 0.2;
-    /** Every group but the effects, whose riser peaks on the hit; the sung line places its own lines. */
+    /** The groups that leave the moment before a hit clear (HitClearance): every group but the effects, whose riser peaks on the hit; the sung line places its own lines. */
     private static final Set<InstrumentGroup> CLEARS_BEFORE_HITS = EnumSet.of(InstrumentGroup.BEATS,
             InstrumentGroup.BASS, InstrumentGroup.HARMONY, InstrumentGroup.PADS, InstrumentGroup.TOPS, InstrumentGroup.MELODY);
 
@@ -167,29 +165,7 @@ public final class Composer {
         }
         List<Note> notes = new ArrayList<>(out.notes());
         if (CLEARS_BEFORE_HITS.contains(group)) {
-            // The band leaves the moment before a hit clear (a fill ends a sixteenth early, a pickup
-            // is left out), so the hit is a step up rather than the top of a crescendo; that
-            // includes a groove note on the hit's own step that the drummer's timing puts a few
-            // milliseconds early (heard as the accent arriving early): only what is struck exactly
-            // on the hit stays.
-            notes.removeIf(n -> hits.stream().anyMatch(h -> n.start() < h - 1e-4 && n.start() > h - CLEAR_BEFORE_HIT_SECONDS));
-            // and lets go of what is still sounding then, so the hit is heard against its release
-            // and not against a held chord: at least 6 dB up in the first 50 ms (issue 14).
-            for (int k = 0; k < notes.size(); k++) {
-                Note n = notes.get(k);
-                for (double h : hits) {
-                    double cut = h - CLEAR_BEFORE_HIT_SECONDS;
-                    if (n.start() < cut && n.end() > cut) {
-                        n = cut - n.start() >= 0.02 ? n.moved(n.start(), cut - n.start()) : null;
-                        break;
-                    }
-                }
-                if (n == null) {
-                    notes.remove(k--);
-                } else {
-                    notes.set(k, n);
-                }
-            }
+            HitClearance.clear(notes, hits, HitClearance.seconds(group));
         }
         notes = new ArrayList<>(Legato.slurred(notes, legato, hits));
         notes.sort(Comparator.comparingDouble(Note::start).thenComparingInt(Note::pitch));

@@ -14,7 +14,7 @@ import java.util.List;
  */
 final class FxWriter implements GroupWriter {
     /** The riser stops this long before its hit: the moment of quiet that makes the hit a step up (the drop's gap). */
-    static final double RISER_GAP_SECONDS = Composer.CLEAR_BEFORE_HIT_SECONDS;
+    static final double RISER_GAP_SECONDS = HitClearance.SECONDS;
     final List<ProgramChange> programChanges = new ArrayList<>();
 
     @Override
