@@ -14,8 +14,6 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
 import org.bytedeco.ffmpeg.avformat.AVFormatContext;
@@ -42,6 +40,12 @@ import org.bytedeco.ffmpeg.avutil.AVRational;
  * a decoder of its own, so the caller receives every picture there. A stream whose packets carry
  * no timestamps is decoded in full.
  *
+ * <p>The parts: a {@link PassOverChoice} decides what the decoder passes over of each packet, a
+ * {@link PassOverLedger} counts from the packets' timestamps what it passed over, a {@link FirstGap}
+ * keeps a segment's first gap decoded on the way, {@link SegmentBounds} say where a segment starts
+ * and stops, a {@link PresentationClock} times the pictures and {@link ReadyPictures} holds those
+ * ready to deliver. This class decodes, and asks the screen.
+ *
  * <p>Damage: a packet the decoder refuses, or a picture it flags as corrupt, is skipped and
  * counted ({@link #framesSkipped()}); a read error ends the video, as in the ffmpeg CLI.
  * Pictures past the duration limit are not delivered. Not thread-safe; it pins its thread's
@@ -54,69 +58,39 @@ public final class FfmpegFrameSource implements FrameSource {
 
     private static final String FIX = "re-encode it as H.264 and upload again";
     private static final int FRAME_FLAG_CORRUPT = 1; // AV_FRAME_FLAG_CORRUPT; Bytedeco has no constant for it
-    private static final double FALLBACK_FPS = 30;
     // Decoder errors can repeat without a frame in between; past this many in a row the stream is hopeless.
     private static final int MAX_ERRORS_IN_A_ROW = 10_000;
 
     private final InputFile in;
-    private final int videoIndex;
     private final StreamDecoder decoder;
     private final PictureScaler scaler;
     private final VideoPackets packets;
     private final GapFiller filler;
-    private final double secondsPerTick;
-    private final double originSeconds;
-    private final double frameSeconds;
     private final double durationSeconds;
     private final double maxSeconds;
-
-    private GapScreen screen;
-    /** Timestamps of the video packets read whose pictures have not been delivered or passed over yet. */
-    private final TreeSet<Long> pendingPts = new TreeSet<>();
+    private final PresentationClock clock;
+    private final PassOverChoice choice = new PassOverChoice();
+    private final PassOverLedger ledger = new PassOverLedger();
+    private final FirstGap firstGap = new FirstGap();
+    private final ReadyPictures ready = new ReadyPictures();
     /** Packets read to learn timestamps before the decoder needed them; sent before reading on. */
     private final ArrayDeque<AVPacket> ahead = new ArrayDeque<>();
     private final VideoFrame candidate;
+    /** The picture delivered last, which the screen compares the next with. */
     private final VideoFrame last;
-    /** Pictures decoded and ready to deliver, in order: a gap's pictures, then the picture after it. */
-    private final ArrayDeque<Ready> ready = new ArrayDeque<>();
-    /** Buffers of delivered pictures, for the next ones. */
-    private final ArrayDeque<byte[]> spare = new ArrayDeque<>();
-    /** The keyframes read since the start (of the file or segment): presentation time to decoding time. */
-    private final TreeMap<Long, Long> keyframes = new TreeMap<>();
+
+    private GapScreen screen;
+    private SegmentBounds bounds = SegmentBounds.WHOLE_FILE;
+    /** Whether pictures are passed over at all: not without a screen, nor once a stream shows it cannot be. */
     private boolean referencesOnly;
-    /** What is passed over outside gaps being filled, while {@link #referencesOnly}. */
-    private PassOver outsideGaps = PassOver.NON_REFERENCE;
-    private long maxDtsRead = Long.MIN_VALUE;
-    private long lastDeliveredPts = AV_NOPTS_VALUE;
     private long lastDeliveredIndex = -1;
+    private long nextIndex;
     private long gapsDecoded;
     private long picturesPassedOver;
-    private boolean draining;
-    private boolean ended;
-    private long nextIndex;
     private long skipped;
     private int errorsInARow;
-    private double lastTimeSeconds = Double.NaN;
-    /** Within a segment: pictures before this timestamp belong to the segment before and are dropped. */
-    private long segmentStartPts = AV_NOPTS_VALUE;
-    /** Within a segment: the picture at this timestamp starts the next segment; the source ends before it. */
-    private long segmentStopPts = AV_NOPTS_VALUE;
-    /**
-     * A segment's first gap, between its keyframe and the picture after it, is decoded as it is read:
-     * with no pairs before it, the screen asks for it whenever anything changes, and decoding it
-     * here costs its own pictures only, where the filler would decode the keyframe again. Its
-     * bounds (the keyframe's time, then the first later one sent), and its pictures once decoded,
-     * kept until the screen has answered for it.
-     */
-    private long firstGapAfterPts = AV_NOPTS_VALUE;
-    private long firstGapThroughPts = AV_NOPTS_VALUE;
-    private final TreeMap<Long, byte[]> firstGap = new TreeMap<>();
-    /** The earliest presentation time among the packets sent to the decoder since the start (of the file or segment). */
-    private long earliestPtsSent = Long.MAX_VALUE;
-    /** Keyframe packets sent to the decoder since the file was opened. */
-    private long keyframesSent;
-    /** An edit list cut packets of the file's first GOP: its first picture may be a B picture. */
-    private boolean cutStart;
+    private boolean draining;
+    private boolean ended;
 
     private FfmpegFrameSource(InputFile in, int videoIndex, StreamDecoder decoder, PictureScaler scaler, GapFiller filler,
                               MediaLimits limits, GapScreen screen) {
@@ -125,16 +99,13 @@ public final class FfmpegFrameSource implements FrameSource {
         this.referencesOnly = screen != null;
         this.candidate = new VideoFrame(scaler.width(), scaler.height());
         this.last = new VideoFrame(scaler.width(), scaler.height());
-        decoder.passOver(referencesOnly ? outsideGaps : PassOver.NOTHING);
-        this.videoIndex = videoIndex;
+        decoder.passOver(referencesOnly ? choice.outsideGaps() : PassOver.NOTHING);
         this.decoder = decoder;
         this.scaler = scaler;
         this.filler = filler;
         this.packets = new VideoPackets(in, videoIndex);
         AVStream stream = in.stream(videoIndex);
-        this.secondsPerTick = av_q2d(stream.time_base());
-        this.originSeconds = origin(in.context(), stream);
-        this.frameSeconds = 1 / nominalFps(stream);
+        this.clock = PresentationClock.of(in.context(), stream);
         this.durationSeconds = duration(in.context(), stream);
         this.maxSeconds = limits.maxDuration().toMillis() / 1000.0;
     }
@@ -253,14 +224,7 @@ public final class FfmpegFrameSource implements FrameSource {
         while (ready.isEmpty() && !ended) {
             decodeNext();
         }
-        Ready next = ready.pollFirst();
-        if (next == null) {
-            return false;
-        }
-        System.arraycopy(next.rgb(), 0, frame.rgb(), 0, next.rgb().length);
-        frame.stamp(next.index(), next.seconds());
-        spare.offer(next.rgb());
-        return true;
+        return ready.pollInto(frame);
     }
 
     /** Decodes until a picture is ready to deliver (with the gap before it, where the screen asks) or the video ends. */
@@ -271,24 +235,25 @@ public final class FfmpegFrameSource implements FrameSource {
                 errorsInARow = 0;
                 AVFrame picture = decoder.frame();
                 long pts = picture.best_effort_timestamp();
-                if (segmentStartPts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE && pts < segmentStartPts) {
-                    continue; // the segment before delivers it (an open GOP's leading pictures, or a seek that landed early)
+                if (bounds.before(pts)) {
+                    continue; // the segment before delivers it
                 }
-                if (inFirstGap(pts)) {
-                    if ((picture.flags() & FRAME_FLAG_CORRUPT) == 0 && picture.decode_error_flags() == 0) {
+                boolean corrupt = (picture.flags() & FRAME_FLAG_CORRUPT) != 0 || picture.decode_error_flags() != 0;
+                if (firstGap.holds(pts)) {
+                    if (!corrupt) {
                         byte[] rgb = new byte[candidate.rgb().length];
                         scaler.scale(picture, rgb);
-                        firstGap.put(pts, rgb);
+                        firstGap.keep(pts, rgb);
                     }
                     continue; // delivered only if the screen asks for the gap
                 }
-                if ((picture.flags() & FRAME_FLAG_CORRUPT) != 0 || picture.decode_error_flags() != 0) {
+                if (corrupt) {
                     nextIndex++;
                     skipped++;
                     continue;
                 }
                 int undecoded = passedOverBefore(pts);
-                double seconds = presentationSeconds(pts);
+                double seconds = clock.secondsOf(pts);
                 if (seconds > maxSeconds) {
                     ended = true; // the probe checked the container's duration; frames beyond it are not believed
                     return;
@@ -297,12 +262,10 @@ public final class FfmpegFrameSource implements FrameSource {
                 candidate.stamp(nextIndex + undecoded, seconds);
                 if (screen != null && lastDeliveredIndex >= 0 && screen.decodeGap(last, candidate, undecoded) && undecoded > 0) {
                     fillGap(pts);
-                    undecoded = pendingPts.subSet(lastDeliveredPts, false, pts, false).size(); // what the gap could not give
+                    undecoded = ledger.pendingBefore(pts); // what the gap could not give
                 }
-                if (firstGapThroughPts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE && pts >= firstGapThroughPts) {
-                    endFirstGap(); // answered for, or passed by
-                }
-                if (segmentStopPts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE && pts >= segmentStopPts) {
+                firstGap.endIfReached(pts); // answered for, or passed by
+                if (bounds.reachesStop(pts)) {
                     ended = true; // decoded only so the screen could look at the gap before it
                     picturesPassedOver += undecoded;
                     return;
@@ -330,13 +293,14 @@ public final class FfmpegFrameSource implements FrameSource {
      */
     private void fillGap(long pts) {
         gapsDecoded++;
-        if (pts == firstGapThroughPts && lastDeliveredPts == firstGapAfterPts) {
-            firstGap.forEach(this::acceptFromGap);
+        long afterPts = ledger.lastDeliveredPts();
+        if (firstGap.isBetween(afterPts, pts)) {
+            firstGap.forEachPicture(this::acceptFromGap);
             return;
         }
-        Map.Entry<Long, Long> keyframe = keyframes.floorEntry(lastDeliveredPts);
+        Map.Entry<Long, Long> keyframe = ledger.keyframeAtOrBefore(afterPts);
         List<GapFiller.Picture> pictures = filler.fill(keyframe == null ? AV_NOPTS_VALUE : keyframe.getKey(),
-                keyframe == null ? AV_NOPTS_VALUE : keyframe.getValue(), lastDeliveredPts, pts);
+                keyframe == null ? AV_NOPTS_VALUE : keyframe.getValue(), afterPts, pts);
         if (pictures == null) {
             decodeEverything();
             return;
@@ -346,18 +310,7 @@ public final class FfmpegFrameSource implements FrameSource {
 
     /** Accepts a picture of the gap being filled, after the last accepted one; pictures the gap could not give stay passed over. */
     private void acceptFromGap(long pts, byte[] rgb) {
-        accept(pts, pendingPts.subSet(lastDeliveredPts, false, pts, false).size(), presentationSeconds(pts), rgb);
-    }
-
-    /** Whether the picture at {@code pts} lies in the segment's first gap, decoded as it was read. */
-    private boolean inFirstGap(long pts) {
-        return firstGapThroughPts != AV_NOPTS_VALUE && pts != AV_NOPTS_VALUE && pts > firstGapAfterPts && pts < firstGapThroughPts;
-    }
-
-    private void endFirstGap() {
-        firstGap.clear();
-        firstGapAfterPts = AV_NOPTS_VALUE;
-        firstGapThroughPts = AV_NOPTS_VALUE;
+        accept(pts, ledger.pendingBefore(pts), clock.secondsOf(pts), rgb);
     }
 
     /**
@@ -366,22 +319,14 @@ public final class FfmpegFrameSource implements FrameSource {
      */
     private void accept(long pts, int undecoded, double seconds, byte[] rgb) {
         long index = nextIndex + undecoded;
-        lastTimeSeconds = seconds;
+        clock.delivered(seconds);
         picturesPassedOver += undecoded;
         nextIndex = index + 1;
-        byte[] copy = spare.poll();
-        if (copy == null) {
-            copy = new byte[rgb.length];
-        }
-        System.arraycopy(rgb, 0, copy, 0, rgb.length);
-        ready.addLast(new Ready(copy, index, seconds));
+        ready.add(rgb, index, seconds);
         System.arraycopy(rgb, 0, last.rgb(), 0, rgb.length);
         last.stamp(index, seconds);
         lastDeliveredIndex = index;
-        if (pts != AV_NOPTS_VALUE) {
-            lastDeliveredPts = pts;
-            pendingPts.headSet(pts, true).clear();
-        }
+        ledger.delivered(pts);
     }
 
     /**
@@ -391,10 +336,11 @@ public final class FfmpegFrameSource implements FrameSource {
      * follow), keeping them for the decoder.
      */
     private int passedOverBefore(long pts) {
+        long lastDeliveredPts = ledger.lastDeliveredPts();
         if (!referencesOnly || pts == AV_NOPTS_VALUE || lastDeliveredPts == AV_NOPTS_VALUE || pts <= lastDeliveredPts) {
             return 0;
         }
-        while (!packets.ended() && maxDtsRead < pts && referencesOnly) {
+        while (!packets.ended() && !ledger.readThrough(pts) && referencesOnly) {
             AVPacket next = readVideoPacket();
             if (next != null) {
                 ahead.addLast(next);
@@ -403,7 +349,7 @@ public final class FfmpegFrameSource implements FrameSource {
         if (!referencesOnly) {
             return 0;
         }
-        return pendingPts.subSet(lastDeliveredPts, false, pts, false).size();
+        return ledger.pendingBefore(pts);
     }
 
     /**
@@ -411,12 +357,12 @@ public final class FfmpegFrameSource implements FrameSource {
      * the non-reference ones only; for a stream {@link BidirectionalCheck} found fit for it.
      */
     void passOverBidirectional(boolean bidirectional) {
-        outsideGaps = bidirectional ? PassOver.BIDIRECTIONAL : PassOver.NON_REFERENCE;
+        choice.bidirectional(bidirectional);
     }
 
     /** Ends the source before the picture at {@code stopPts}: the first segment, on a source just opened. */
     void endBefore(long stopPts) {
-        segmentStopPts = stopPts;
+        bounds = bounds.endingBefore(stopPts);
     }
 
     /**
@@ -434,22 +380,17 @@ public final class FfmpegFrameSource implements FrameSource {
         screen = freshScreen;
         decoder.flush();
         clearAhead();
-        clearReady();
-        pendingPts.clear();
-        keyframes.clear();
+        ready.clear();
+        ledger.clear();
         draining = false;
         ended = false;
         errorsInARow = 0;
-        maxDtsRead = Long.MIN_VALUE;
-        lastDeliveredPts = AV_NOPTS_VALUE;
         lastDeliveredIndex = -1;
-        lastTimeSeconds = Double.NaN;
+        clock.restart();
         nextIndex = firstIndex;
-        segmentStartPts = startPts;
-        segmentStopPts = stopPts;
-        endFirstGap();
-        firstGapAfterPts = startPts;
-        earliestPtsSent = Long.MAX_VALUE;
+        bounds = new SegmentBounds(startPts, stopPts);
+        firstGap.openAfter(startPts);
+        choice.restart();
         AVPacket keyframe = packets.seekToKeyframe(startPts, startDts);
         if (keyframe == null) {
             return false;
@@ -482,37 +423,7 @@ public final class FfmpegFrameSource implements FrameSource {
         }
         try {
             if (referencesOnly) {
-                long pts = next.pts();
-                // The first picture shown may be a non-reference one (a file cut without re-encoding
-                // starts on a B-frame), and with nothing delivered before it there is no gap to go
-                // back into: before the first delivery, a packet shown before every one sent so far is
-                // decoded whatever its kind. Decided by timestamps alone, so the same on any machine.
-                boolean discarded = (next.flags() & AV_PKT_FLAG_DISCARD) != 0;
-                boolean mayBeFirst = lastDeliveredIndex < 0 && !discarded && pts < earliestPtsSent
-                        && (segmentStartPts == AV_NOPTS_VALUE || pts >= segmentStartPts);
-                if (!discarded) {
-                    earliestPtsSent = Math.min(earliestPtsSent, pts);
-                }
-                // In the first GOP of a file cut without re-encoding, B pictures that are
-                // references are decoded too: the file's first picture, a B picture when an edit
-                // list hides the head of its GOP, may refer to them. A segment starts on a
-                // keyframe. Decided by timestamps and the packets' flags alone, so the same with
-                // any number of decoding threads, whatever they have delivered by then.
-                if ((next.flags() & AV_PKT_FLAG_KEY) != 0) {
-                    keyframesSent++;
-                }
-                cutStart |= discarded && keyframesSent < 2;
-                boolean firstGopOfCut = segmentStartPts == AV_NOPTS_VALUE && cutStart && keyframesSent < 2;
-                // A segment's first gap: the first packet after its keyframe that is shown later
-                // ends it (the next reference picture); the packets shown between are the gap's.
-                // Only where every B picture is passed over: otherwise the gap holds reference B
-                // pictures this decoder delivers anyway, and it is not one gap but several.
-                if (outsideGaps == PassOver.BIDIRECTIONAL && firstGapAfterPts != AV_NOPTS_VALUE && firstGapThroughPts == AV_NOPTS_VALUE
-                        && !discarded && pts > firstGapAfterPts) {
-                    firstGapThroughPts = pts;
-                }
-                boolean firstGapPicture = !discarded && inFirstGap(pts);
-                decoder.passOver(mayBeFirst || firstGapPicture ? PassOver.NOTHING : firstGopOfCut ? PassOver.NON_REFERENCE : outsideGaps);
+                decoder.passOver(passOver(next));
             }
             int ret = decoder.send(next);
             if (ret < 0 && ret != Ffmpeg.EAGAIN) {
@@ -521,6 +432,19 @@ public final class FfmpegFrameSource implements FrameSource {
         } finally {
             av_packet_free(next);
         }
+    }
+
+    /** What the decoder passes over of {@code packet}, about to be sent: nothing of the first gap's pictures. */
+    private PassOver passOver(AVPacket packet) {
+        long pts = packet.pts();
+        boolean discarded = (packet.flags() & AV_PKT_FLAG_DISCARD) != 0;
+        PassOver chosen = choice.forPacket(pts, discarded, (packet.flags() & AV_PKT_FLAG_KEY) != 0, lastDeliveredIndex < 0, bounds);
+        // Only where every B picture is passed over: otherwise the first gap holds reference B
+        // pictures this decoder delivers anyway, and it is not one gap but several.
+        if (choice.outsideGaps() == PassOver.BIDIRECTIONAL && !discarded) {
+            firstGap.sent(pts);
+        }
+        return !discarded && firstGap.holds(pts) ? PassOver.NOTHING : chosen;
     }
 
     /**
@@ -543,43 +467,14 @@ public final class FfmpegFrameSource implements FrameSource {
             decodeEverything(); // no timestamps: nothing to count passed-over pictures by
             return;
         }
-        if ((packet.flags() & AV_PKT_FLAG_DISCARD) == 0) { // an edit list's cut packet gives no picture
-            pendingPts.add(packet.pts());
-            if ((packet.flags() & AV_PKT_FLAG_KEY) != 0) {
-                keyframes.put(packet.pts(), packet.dts());
-            }
-        }
-        maxDtsRead = Math.max(maxDtsRead, packet.dts() != AV_NOPTS_VALUE ? packet.dts() : packet.pts());
-    }
-
-    private void clearReady() {
-        for (Ready r; (r = ready.pollFirst()) != null; ) {
-            spare.offer(r.rgb());
-        }
+        // An edit list's cut packet gives no picture.
+        ledger.read(packet.pts(), packet.dts(), (packet.flags() & AV_PKT_FLAG_DISCARD) != 0, (packet.flags() & AV_PKT_FLAG_KEY) != 0);
     }
 
     private void clearAhead() {
         for (AVPacket p; (p = ahead.pollFirst()) != null; ) {
             av_packet_free(p);
         }
-    }
-
-    /**
-     * Seconds since the start of the file (the container's start, so that picture and sound share
-     * one clock). Missing timestamps continue from the last delivered one; times never run backwards.
-     */
-    private double presentationSeconds(long ts) {
-        double seconds;
-        if (ts != AV_NOPTS_VALUE) {
-            seconds = ts * secondsPerTick - originSeconds;
-        } else {
-            seconds = Double.isNaN(lastTimeSeconds) ? 0 : lastTimeSeconds + frameSeconds;
-        }
-        seconds = Math.max(0, seconds);
-        if (!Double.isNaN(lastTimeSeconds) && seconds < lastTimeSeconds) {
-            seconds = lastTimeSeconds;
-        }
-        return seconds;
     }
 
     @Override
@@ -616,25 +511,6 @@ public final class FfmpegFrameSource implements FrameSource {
         return aspect >= 0.1 && aspect <= 10 ? aspect : 1;
     }
 
-    static double origin(AVFormatContext ctx, AVStream stream) {
-        if (ctx.start_time() != AV_NOPTS_VALUE) {
-            return ctx.start_time() / (double) AV_TIME_BASE;
-        }
-        if (stream.start_time() != AV_NOPTS_VALUE) {
-            return stream.start_time() * av_q2d(stream.time_base());
-        }
-        return 0;
-    }
-
-    static double nominalFps(AVStream stream) {
-        for (AVRational rate : new AVRational[] {stream.avg_frame_rate(), stream.r_frame_rate()}) {
-            if (rate.num() > 0 && rate.den() > 0 && av_q2d(rate) <= 1000) {
-                return av_q2d(rate);
-            }
-        }
-        return FALLBACK_FPS;
-    }
-
     private static double duration(AVFormatContext ctx, AVStream stream) {
         if (ctx.duration() != AV_NOPTS_VALUE && ctx.duration() > 0) {
             return ctx.duration() / (double) AV_TIME_BASE;
@@ -644,7 +520,4 @@ public final class FfmpegFrameSource implements FrameSource {
         }
         return Double.NaN;
     }
-
-    /** A picture ready to deliver: its place in the whole video and its time. */
-    private record Ready(byte[] rgb, long index, double seconds) {}
 }

@@ -85,7 +85,7 @@ public final class KeyframeStills {
                  PictureScaler scaler = new PictureScaler(size[0], size[1], VideoProbe.rotation(par));
                  VideoPackets packets = new VideoPackets(in, videoIndex)) {
                 var reader = new Reader(decoder, scaler, packets, av_q2d(stream.time_base()),
-                        FfmpegFrameSource.origin(in.context(), stream), end, nanoTime, 1 / FfmpegFrameSource.nominalFps(stream),
+                        PresentationClock.origin(in.context(), stream), end, nanoTime, 1 / PresentationClock.nominalFps(stream),
                         (long) par.width() * par.height());
                 List<Still> stills = how.apply(reader);
                 return stills == null ? null : new Stills(scaler.width(), scaler.height(), stills);

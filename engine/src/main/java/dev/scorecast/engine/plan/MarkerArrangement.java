@@ -429,8 +429,9 @@ public final class MarkerArrangement {
     /** The generation options a plan was made with, for choosing instruments the planner's way. */
     private static GenerationOptions options(Plan plan) {
         PlanOptions o = plan.options() == null ? PlanOptions.DEFAULT : plan.options();
-        return new GenerationOptions(o.vocals(), o.voiceover(), o.instrument(), plan.genre(), o.originalAudio(), o.originalAudioVoiceover(),
-                !o.ducking(), o.multitrack(), plan.seed());
+        return GenerationOptions.DEFAULT.withVocals(o.vocals()).withVoiceover(o.voiceover()).withInstrument(o.instrument())
+                .withGenre(plan.genre()).withOriginalAudio(o.originalAudio()).withOriginalAudioVoiceover(o.originalAudioVoiceover())
+                .withDucking(o.ducking()).withMultitrack(o.multitrack()).withSeed(plan.seed());
     }
 
     private static double round3(double v) {

@@ -97,7 +97,7 @@ class PictureFollowingTest {
         var facts = new Analysis.VideoFacts(4 * SCENE, 320, 180, 30, (long) (4 * SCENE * 30), false, "h264", 0);
         Analysis analysis = AnalysisAssembler.assemble(facts, visual, Optional.empty(), GenreCatalog.builtIn());
         Plan plan = new Planner(GenreCatalog.builtIn()).plan(analysis,
-                new GenerationOptions(false, false, false, "pop", false, false, false, true, 7L));
+                GenerationOptions.DEFAULT.withGenre("pop").withSeed(7L));
         double[] level = new double[4];
         for (int i = 0; i < 4; i++) {
             level[SPEED[i]] = meanLevel(plan, i * SCENE + 0.5, (i + 1) * SCENE - 0.5);

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class AdversarialAnalysisTest {
     private static final Planner PLANNER = new Planner(GenreCatalog.builtIn());
     private static final GenerationOptions UNDER_WORDS =
-            new GenerationOptions(false, false, false, "house", true, true, false, true, 1L);
+            GenerationOptions.DEFAULT.withGenre("house").withOriginalAudio(true).withOriginalAudioVoiceover(true).withSeed(1L);
 
     @Test
     void cutsPiledAtOneInstantUnderThousandsOfSpeechSpansPlanQuickly() {

@@ -68,8 +68,8 @@ class ClientInputProperties {
     Arbitrary<GenerationOptions> options() {
         return Combinators.combine(Arbitraries.of(true, false), Arbitraries.of(true, false), Arbitraries.of(null, "house", "lofi", "polka"),
                         Arbitraries.longs().injectNull(0.2))
-                .as((vocals, underWords, genre, seed) -> new GenerationOptions(vocals, false, false, genre, underWords, underWords, false,
-                        true, seed));
+                .as((vocals, underWords, genre, seed) -> GenerationOptions.DEFAULT.withVocals(vocals).withGenre(genre)
+                        .withOriginalAudio(underWords).withOriginalAudioVoiceover(underWords).withSeed(seed));
     }
 
     @Provide

@@ -44,7 +44,7 @@ class PhraseVarietyTest {
             "orchestral", "corporate"})
     void aTwoMinuteShotDevelopsInEveryPart(String genre) throws Exception {
         Analysis shot = Analyses.of(120, 25, List.of(), t -> 0.55, 0.6, 0.5, genre, 0);
-        Plan plan = PLANNER.plan(shot, new GenerationOptions(false, false, false, genre, false, false, false, true, 7L));
+        Plan plan = PLANNER.plan(shot, GenerationOptions.DEFAULT.withGenre(genre).withSeed(7L));
         Path midi = dir.resolve(genre + ".mid");
         MidiWriter.write(new Composer().compose(plan), midi);
         Map<String, List<String>> rhythms = barRhythms(MidiSystem.getSequence(Files.newInputStream(midi)));

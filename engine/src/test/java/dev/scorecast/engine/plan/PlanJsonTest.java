@@ -154,7 +154,7 @@ class PlanJsonTest {
         cuts.sort(java.util.Comparator.comparingDouble(dev.scorecast.engine.analysis.Cut::time));
         var analysis = Analyses.of(36.0, 25, cuts, t -> t < 7 ? 0.2 : t < 20 ? 0.45 : t < 26.4 ? 0.8 : 0.3, 0.72, 0.45, "corporate", 110);
         Plan plan = new Planner(PlanValidatorTest.GENRES).plan(analysis,
-                new GenerationOptions(false, false, true, null, false, false, false, true, 42L));
+                GenerationOptions.DEFAULT.withInstrument(true).withSeed(42L));
         PlanValidator.validate(plan, 36.0, PlanValidatorTest.GENRES);
         JsonNode tree = PlanJson.mapper().readTree(PlanJson.write(plan.withId("plan_8f2c1a")));
         Path out = Path.of("target", "plan-example.json");

@@ -156,7 +156,7 @@ class PlannerTest {
                 assertNull(part.name(), "no names unless with_instrument");
             });
         }
-        Plan sung = PLANNER.plan(analysis, new GenerationOptions(true, false, false, "house", false, false, false, true, 2L));
+        Plan sung = PLANNER.plan(analysis, GenerationOptions.DEFAULT.withVocals(true).withGenre("house").withSeed(2L));
         assertTrue(sung.sections().stream().anyMatch(s -> s.instruments().containsKey("vocals")));
         assertTrue(sung.options().vocals());
         Plan ambient = PLANNER.plan(analysis, genre("ambient", 2L));
@@ -166,7 +166,7 @@ class PlannerTest {
     @Test
     void withInstrumentNamesInstrumentsFromThePalette() {
         Analysis analysis = Analyses.random(9, 240, 30);
-        Plan plan = PLANNER.plan(analysis, new GenerationOptions(false, false, true, "orchestral", false, false, false, true, 4L));
+        Plan plan = PLANNER.plan(analysis, GenerationOptions.DEFAULT.withInstrument(true).withGenre("orchestral").withSeed(4L));
         var palette = GENRES.find("orchestral").orElseThrow().arrangement().groups();
         Set<String> names = new HashSet<>();
         for (Section s : plan.sections()) {
@@ -226,8 +226,8 @@ class PlannerTest {
     @Test
     void optionsAndDefaultsCarryIntoThePlan() {
         Analysis analysis = Analyses.flat(30, 12);
-        Plan plan = PLANNER.plan(analysis, new GenerationOptions(false, true, false, null, true, false, true, false, 5L,
-                "A short line.", null, null));
+        Plan plan = PLANNER.plan(analysis, GenerationOptions.DEFAULT.withVoiceover(true).withOriginalAudio(true)
+                .withDucking(false).withMultitrack(false).withSeed(5L).withVoiceoverScript("A short line."));
         assertEquals(new PlanOptions(false, true, false, true, false, false, false), plan.options());
         assertEquals("en-us", plan.options().voiceoverVoice());
         assertEquals(160, plan.options().voiceoverWordsPerMinute());

@@ -22,7 +22,8 @@ class VoicesPlanTest {
             t -> t >= 15 && t < 30 ? 0.9 : 0.15, 0.6, 0.5, "pop", 110);
 
     private static GenerationOptions options(boolean vocals, String script) {
-        return new GenerationOptions(vocals, script != null, false, "pop", false, false, false, true, 9L, script, null, null);
+        return GenerationOptions.DEFAULT.withVocals(vocals).withVoiceover(script != null).withGenre("pop").withSeed(9L)
+                .withVoiceoverScript(script);
     }
 
     @Test
@@ -102,7 +103,7 @@ class VoicesPlanTest {
         // word running over 15.0 s (the video's own dialogue) nothing strikes there, and 15.3 s, between
         // the words, is struck instead (as a boundary or an accent, as the phrase search decides).
         var base = Analyses.of(45, 25, Analyses.cuts(15.0, 15.3, 30), t -> 0.4, 0.6, 0.5, "house", 124);
-        var dialogue = new GenerationOptions(false, false, false, "house", false, true, false, true, 1L);
+        var dialogue = GenerationOptions.DEFAULT.withGenre("house").withOriginalAudioVoiceover(true).withSeed(1L);
         List<Double> plain = PLANNER.plan(base, dialogue).sections().stream().map(Section::start).toList();
         assertTrue(plain.contains(15.0) && !plain.contains(15.3), "without speech: " + plain);
         var withSpeech = new dev.scorecast.engine.analysis.Analysis(base.version(), base.video(), base.cuts(), base.scenes(),

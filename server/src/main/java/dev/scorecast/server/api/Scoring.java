@@ -47,7 +47,7 @@ final class Scoring {
         }
         boolean originalAudio = fields.optionalBoolean("original_audio", false);
         boolean originalAudioVoiceover = fields.optionalBoolean("original_audio_voiceover", false);
-        boolean noDucking = fields.optionalBoolean("no_ducking", false);
+        boolean ducking = !fields.optionalBoolean("no_ducking", false);
         boolean multitrack = fields.optionalBoolean("multitrack", true);
         Long seed = fields.optionalLong("seed");
         String script = fields.optionalString("voiceover_script");
@@ -59,8 +59,10 @@ final class Scoring {
         } catch (InvalidParameter e) {
             fields.problem(e.field().equals("voice") ? "voiceover_voice" : "voiceover_rate", e.getMessage());
         }
-        return new GenerationOptions(vocals, voiceover, instrument, genre, originalAudio, originalAudioVoiceover, noDucking,
-                multitrack, seed, script, voice, rate == null ? null : (int) Math.clamp(rate, 0, 1000));
+        return GenerationOptions.DEFAULT.withVocals(vocals).withVoiceover(voiceover).withInstrument(instrument).withGenre(genre)
+                .withOriginalAudio(originalAudio).withOriginalAudioVoiceover(originalAudioVoiceover).withDucking(ducking)
+                .withMultitrack(multitrack).withSeed(seed).withVoiceoverScript(script).withVoiceoverVoice(voice)
+                .withVoiceoverWordsPerMinute(rate == null ? null : (int) Math.clamp(rate, 0, 1000));
     }
 
     /**

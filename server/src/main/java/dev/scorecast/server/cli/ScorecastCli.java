@@ -148,8 +148,8 @@ public final class ScorecastCli {
             err.println("score needs a video and -o OUT.mp4\n" + USAGE);
             return 2;
         }
-        var options = new GenerationOptions(vocals, voiceover != null, false, genre, voiceover != null, false, false, true, seed, voiceover,
-                null, null);
+        var options = GenerationOptions.DEFAULT.withVocals(vocals).withVoiceover(voiceover != null).withGenre(genre)
+                .withOriginalAudio(voiceover != null).withSeed(seed).withVoiceoverScript(voiceover);
         ScoreCommand.run(video, output, options, ServerConfig.from(env).soundFont(), out);
         return 0;
     }
