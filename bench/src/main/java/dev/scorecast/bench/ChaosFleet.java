@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -59,7 +60,7 @@ final class ChaosFleet implements AutoCloseable {
         try {
             fleet.keys = new HashMap<>();
             try (Database database = Database.open(postgres.url())) {
-                ApiKeys keys = new ApiKeys(database);
+                ApiKeys keys = new ApiKeys(database, Clock.systemUTC());
                 for (String user : users) {
                     fleet.keys.put(user, keys.create(user));
                 }

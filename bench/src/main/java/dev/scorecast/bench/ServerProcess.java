@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -177,7 +178,7 @@ final class ServerProcess implements AutoCloseable {
     List<String> createKeys(String prefix, int n) throws Exception {
         List<String> keys = new ArrayList<>();
         try (Database db = Database.open("jdbc:sqlite:" + dataDir.resolve("scorecast.db"))) {
-            ApiKeys apiKeys = new ApiKeys(db);
+            ApiKeys apiKeys = new ApiKeys(db, Clock.systemUTC());
             for (int i = 0; i < n; i++) {
                 keys.add(apiKeys.create(prefix + "-" + i));
             }

@@ -1,6 +1,7 @@
 package dev.scorecast.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.io.Json;
 import dev.scorecast.engine.live.ExperienceCatalog;
 import dev.scorecast.engine.live.LiveEngine;
@@ -9,19 +10,17 @@ import dev.scorecast.engine.plan.MarkerArrangement;
 import dev.scorecast.engine.plan.Planner;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.server.analysis.AnalysisEngine;
+import dev.scorecast.server.analysis.AnalysisJob;
 import dev.scorecast.server.analysis.AnalysisService;
 import dev.scorecast.server.analysis.EngineAnalysis;
-import dev.scorecast.server.api.ApiErrors;
 import dev.scorecast.server.api.Authenticator;
 import dev.scorecast.server.api.BodyCaps;
 import dev.scorecast.server.api.DownloadsApi;
 import dev.scorecast.server.api.EventLinks;
 import dev.scorecast.server.api.EventObjects;
 import dev.scorecast.server.api.EventStreamApi;
-import dev.scorecast.server.api.HeaderTimeout;
 import dev.scorecast.server.api.HlsApi;
 import dev.scorecast.server.api.LibraryApi;
-import dev.scorecast.server.api.MinimumBodyRate;
 import dev.scorecast.server.api.NodeRelay;
 import dev.scorecast.server.api.OpenApiDocument;
 import dev.scorecast.server.api.PlayerApi;
@@ -42,6 +41,7 @@ import dev.scorecast.server.db.SharedSecrets;
 import dev.scorecast.server.downloads.DownloadLinks;
 import dev.scorecast.server.downloads.LinkSecrets;
 import dev.scorecast.server.execution.ConformService;
+import dev.scorecast.server.execution.ExecutionJob;
 import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.execution.LazySoundBank;
 import dev.scorecast.server.execution.PlanService;
@@ -78,8 +78,7 @@ import dev.scorecast.server.webhooks.Sender;
 import dev.scorecast.server.webhooks.WebhookRepository;
 import dev.scorecast.server.webhooks.Webhooks;
 import io.javalin.Javalin;
-import io.javalin.compression.CompressionStrategy;
-import io.javalin.json.JavalinJackson;
+import io.javalin.config.RoutesConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -88,69 +87,55 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocketFactory;
-import org.eclipse.jetty.ee10.servlet.FilterHolder;
-import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The whole service wired in one place: storage, database, jobs, and the HTTP surfaces. */
+/**
+ * The whole service wired in one place: storage, database, jobs, and the HTTP surfaces. Each part gets what it needs in
+ * its constructor, built in the order they need each other; the HTTP servers are {@link ApiApp}'s, the checks every
+ * client request passes {@link RequestGate}'s, and what closes, in which order, one {@link Teardown}.
+ */
 public final class ScorecastServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ScorecastServer.class);
-    private static final Set<String> PUBLIC_PATHS = Set.of(OpenApiDocument.PATH);
-    /** The request attribute naming the user whose in-flight request this is (RequestsInFlight). */
-    private static final String IN_FLIGHT = "scorecast.inFlight";
-    /** The request attribute holding what its body reserved of the node's memory budget (MemoryBudget). */
-    private static final String BUFFERED = "scorecast.buffered";
 
-    private final Database database;
-    private final UploadService uploads;
-    private final JobRunner jobs;
-    private final Javalin app;
-    private final ApiKeys keys;
-    private final List<Route> routes;
-    private final String developmentKey;
     private final ServerConfig config;
-    private final PlayerService player;
-    private final NodeRelay relay;
-    private final BlobStore blobs;
-    private final Dispatcher dispatcher;
-    private final JobFeed jobFeed;
-    private final EventStreamApi eventStreams;
+    private final String nodeId;
+    private final Javalin app;
     private final Javalin ops;
-    private final Upkeep upkeep;
+    private final ApiKeys keys;
     private final RevokedKeys revokedKeys;
+    private final String developmentKey;
+    private final List<Route> routes;
+    private final PlayerService player;
+    private final Dispatcher dispatcher;
+    private final EventStreamApi eventStreams;
+    private final Teardown teardown;
 
-    private ScorecastServer(ServerConfig config, Database database, UploadService uploads, JobRunner jobs, Javalin app, ApiKeys keys,
-                            List<Route> routes, String developmentKey, PlayerService player, NodeRelay relay, BlobStore blobs,
-                            Dispatcher dispatcher, JobFeed jobFeed, EventStreamApi eventStreams, Javalin ops, Upkeep upkeep,
-                            RevokedKeys revokedKeys) {
-        this.revokedKeys = revokedKeys;
-        this.blobs = blobs;
-        this.dispatcher = dispatcher;
-        this.jobFeed = jobFeed;
-        this.eventStreams = eventStreams;
-        this.ops = ops;
-        this.upkeep = upkeep;
+    private ScorecastServer(ServerConfig config, Javalin app, Javalin ops, ApiKeys keys, RevokedKeys revokedKeys, String developmentKey,
+                            List<Route> routes, PlayerService player, Dispatcher dispatcher, EventStreamApi eventStreams, Teardown teardown) {
         this.config = config;
-        this.player = player;
-        this.relay = relay;
-        this.database = database;
-        this.uploads = uploads;
-        this.jobs = jobs;
+        this.nodeId = config.nodeId();
         this.app = app;
+        this.ops = ops;
         this.keys = keys;
-        this.routes = routes;
+        this.revokedKeys = revokedKeys;
         this.developmentKey = developmentKey;
+        this.routes = routes;
+        this.player = player;
+        this.dispatcher = dispatcher;
+        this.eventStreams = eventStreams;
+        this.teardown = teardown;
     }
 
     public static ScorecastServer start(ServerConfig config) {
@@ -165,9 +150,11 @@ public final class ScorecastServer implements AutoCloseable {
 
     /**
      * The service reading the time from {@code clock}: every expiry, deadline, retention and link
-     * signature, so a test can move time on instead of waiting for it.
+     * signature, so a test can move time on instead of waiting for it. Durations and waits (request
+     * deadlines, rates, caches) are measured on the system's monotonic {@link Ticker}, never on the clock.
      */
     public static ScorecastServer start(ServerConfig config, AnalysisEngine analysisEngine, Clock clock) {
+        Ticker ticker = Ticker.SYSTEM;
         Path data = config.dataDir();
         Path multipartTemp = data.resolve("tmp/multipart");
         createDirectories(multipartTemp);
@@ -180,11 +167,11 @@ public final class ScorecastServer implements AutoCloseable {
         Database database = opened.value().database();
         BlobStore blobs = opened.value().blobs();
         int listenPort = opened.port();
-        ApiKeys keys = new ApiKeys(database);
+        ApiKeys keys = new ApiKeys(database, clock);
         // A key for a first look, made and shown once, only on a node of its own (SQLite): a node of a fleet on a shared database
         // would print a working key into logs that others collect.
         String developmentKey = role.servesClients() && database.isSqlite() && keys.none() ? keys.create("dev") : null;
-        var quotas = new QuotaGuard(config.quotas(), data, database);
+        var quotas = new QuotaGuard(config.quotas(), data, database, clock);
         var uploads = new UploadService(database, blobs, config.uploads(), quotas, clock, nodeId);
         var metrics = new Metrics(database, role.wire());
 
@@ -195,15 +182,12 @@ public final class ScorecastServer implements AutoCloseable {
         var outbox = new Outbox(webhookRepository, deliveries, mapper, config.webhooks().retryFor(), clock);
         uploads.listen(outbox);
         var jobRepository = new JobRepository(database, clock, outbox);
-        var analyses = new AnalysisService(database, blobs, uploads, jobRepository, analysisEngine, quotas, mapper,
-                clock);
         GenreCatalog genres = GenreCatalog.builtIn();
-        var plans = new PlanService(database, blobs, analyses, uploads, new Planner(genres), new MarkerArrangement(genres),
-                PlanningPool.standard(), mapper, quotas, clock);
+        // The API port, known once it listens: links and the node's URL ask for it then.
         var listening = new AtomicReference<Javalin>();
         Optional<String> linkSecretSet = Optional.ofNullable(System.getenv("SCORECAST_LINK_SECRET")).filter(v -> !v.isBlank());
-        byte[] linkSecret = new SharedSecrets(database).get(DownloadLinks.SECRET_NAME, linkSecretSet, DownloadLinks.legacySecret(data));
-        var linkSecrets = new LinkSecrets(database, clock, linkSecret, linkSecretSet,
+        byte[] linkSecret = new SharedSecrets(database, clock).get(DownloadLinks.SECRET_NAME, linkSecretSet, DownloadLinks.legacySecret(data));
+        var linkSecrets = new LinkSecrets(database, clock, ticker, linkSecret, linkSecretSet,
                 Optional.ofNullable(System.getenv("SCORECAST_LINK_SECRET_PREVIOUS")).filter(v -> !v.isBlank()), config.ops().linkSecretOverlap());
         var streams = new StreamRegistry(database, clock, PlayerService.abandonedAfter(config.player().streamTtl()), outbox);
         // A revoked key's live streams end (their nodes drop them at their next sweep), and so do their session tokens.
@@ -215,8 +199,28 @@ public final class ScorecastServer implements AutoCloseable {
         });
         var downloadLinks = new DownloadLinks(() -> config.publicUrl(listening.get().port()), linkSecrets, revokedKeys::revoked, clock);
         var soundBank = new LazySoundBank(config.soundFont());
-        var executions = new ExecutionService(database, blobs, uploads, plans, jobRepository, soundBank,
-                downloadLinks, quotas, mapper, scratch.root().resolve("executions"), clock);
+
+        // The jobs' work first, then the runner that runs it (built now, so that requests can queue jobs; run from listening on),
+        // then the services that queue jobs on it.
+        var analysisJob = new AnalysisJob(database, blobs, uploads, jobRepository, analysisEngine, quotas, mapper, clock);
+        var executionJob = new ExecutionJob(database, blobs, uploads, jobRepository, soundBank, downloadLinks, quotas, mapper,
+                scratch.root().resolve("executions"), clock);
+        JobRunner jobs = JobRunner.builder(database, nodeId, clock)
+                .runsJobs(role.runsJobs())
+                .threads(config.workerThreads())
+                .heartbeat(config.jobHeartbeat())
+                .fairTurns()
+                .memory(new JobMemory(config.ops().jobMemoryBytes() > 0 ? config.ops().jobMemoryBytes() : JobMemory.defaultBudget()))
+                .timer(metrics::jobRun)
+                .task(AnalysisService.TASK, analysisJob::run)
+                .task(ExecutionService.TASK, executionJob::run)
+                .build();
+        var jobFeed = new JobFeed(database, config.events().pollInterval());
+        var analyses = new AnalysisService(database, blobs, uploads, jobRepository, jobs, jobFeed, quotas, clock, ticker);
+        var plans = new PlanService(database, blobs, analyses, uploads, new Planner(genres), new MarkerArrangement(genres),
+                PlanningPool.standard(), mapper, quotas, clock);
+        var executions = new ExecutionService(database, blobs, uploads, jobRepository, jobs, downloadLinks, quotas, clock);
+
         Supplier<String> nodeUrl = () -> config.nodeUrl(listening.get().port());
         PlayerService player = role.servesClients() ? startPlayer(config, soundBank, genres, streams, nodeUrl, downloadLinks, clock) : null;
         if (player != null) {
@@ -230,8 +234,8 @@ public final class ScorecastServer implements AutoCloseable {
                 new EventObjects(uploads, analyses, executions, genres, mapper),
                 new Sender(new AddressGuard(config.webhooks().allowLocal()), AddressGuard.Resolver.SYSTEM, defaultTls(), config.webhooks().timeout()),
                 config.webhooks(), clock, nodeId, mapper, RandomGenerator.getDefault()) : null;
-        JobFeed jobFeed = role.servesClients() ? new JobFeed(database, config.events().pollInterval()) : null;
-        EventStreamApi eventStreams = role.servesClients() ? new EventStreamApi(executions, analyses, jobFeed, genres, config.events(), mapper) : null;
+        EventStreamApi eventStreams = role.servesClients() ? new EventStreamApi(executions, analyses, jobFeed, genres, config.events(), mapper,
+                ticker) : null;
         var eventLinks = new EventLinks(downloadLinks, executions, analyses);
         if (eventStreams != null) {
             metrics.eventStreams(eventStreams::open);
@@ -240,18 +244,6 @@ public final class ScorecastServer implements AutoCloseable {
         // One node at a time runs each sweep (Upkeep, a thread of its own), on the clock every other service reads.
         var retention = new Retention(database, blobs, quotas, clock, config.retention().keep(), config.retention().keepFailed());
         var orphans = new OrphanSweeper(database, blobs, data, clock, config.retention().grace());
-
-        // Built now, so that requests can queue jobs; run from start() once this node holds its port.
-        JobRunner jobs = JobRunner.builder(database, nodeId)
-                .runsJobs(role.runsJobs())
-                .threads(config.workerThreads())
-                .heartbeat(config.jobHeartbeat())
-                .fairTurns()
-                .memory(new JobMemory(config.ops().jobMemoryBytes() > 0 ? config.ops().jobMemoryBytes() : JobMemory.defaultBudget()))
-                .timer(metrics::jobRun)
-                .task(AnalysisService.TASK, analyses::run)
-                .task(ExecutionService.TASK, executions::run)
-                .build();
         Upkeep upkeep = new Upkeep(database, clock, nodeId, List.of(
                 new Upkeep.Sweep("expire-uploads", Duration.ofMinutes(10), () -> {
                     int removed = uploads.removeExpired();
@@ -271,101 +263,59 @@ public final class ScorecastServer implements AutoCloseable {
                         () -> streams.forgetEndedBefore(clock.instant().minus(Duration.ofDays(1)))),
                 new Upkeep.Sweep("forget-webhook-deliveries", Duration.ofHours(6),
                         () -> webhooks.forgetEndedBefore(clock.instant().minus(Webhooks.KEEP)))));
-        analyses.attach(jobs);
-        executions.attach(jobs);
 
-        var readiness = new Readiness(() -> database.query(c -> Rows.one(c, "SELECT 1 AS one", row -> row.getInt("one"))), blobs::checkReachable);
+        var readiness = new Readiness(() -> database.query(c -> Rows.one(c, "SELECT 1 AS one", row -> row.getInt("one"))), blobs::checkReachable,
+                ticker);
         var health = new HealthApi(readiness, metrics, role.wire(), nodeId, config.ops().token());
         var failedAuthentications = new FailedAuthentications(config.ops().authFailuresPerMinute(), clock);
         metrics.guards(readiness::checks, failedAuthentications::refused);
-        Javalin ops = config.ops().port().isPresent() ? opsServer(health) : null;
+        Javalin ops = config.ops().port().isPresent() ? ApiApp.ops(health) : null;
+
+        // What the API port serves, in order: health (readiness and metrics only when they have no port of their own), then
+        // on a node that answers clients, the request gate before every API.
+        List<Consumer<RoutesConfig>> surfaces = new ArrayList<>();
+        surfaces.add(ops == null ? health::register : health::registerLiveness);
+        if (role.servesClients()) {
+            var requests = new Requests(mapper, config.maxJsonBytes());
+            var gate = new RequestGate(bodyCaps(config), new Authenticator(keys, player, eventLinks, failedAuthentications, revokedKeys),
+                    new RequestsInFlight(config.quotas().maxRequestsInFlight()),
+                    new MemoryBudget(config.ops().maxBufferedBytes() > 0 ? config.ops().maxBufferedBytes() : MemoryBudget.defaultCapacity()),
+                    config.maxJsonBytes());
+            surfaces.addAll(List.of(
+                    gate::register,
+                    new SyncAApi(uploads, analyses, plans, executions, genres, requests, config.uploads().maxChunkBytes(), eventLinks,
+                            new ConformService(analyses, executions, plans, uploads, blobs, genres))::register,
+                    eventStreams::register,
+                    new WebhooksApi(webhooks, requests, config.webhooks().maxPerUser())::register,
+                    new SyncBApi(uploads, analyses, plans, executions, genres, config.analysisWait(), requests, multipartTemp,
+                            config.uploads().maxChunkBytes())::register,
+                    new PlayerApi(player, new StreamRouting(player, relay), genres, requests)::register,
+                    new HlsApi(player.hls(), player.experiences())::register,
+                    new DownloadsApi(downloadLinks, executions, blobs, config.storage().presignedDownloads(), ticker)::register,
+                    new OpenApiDocument()::register,
+                    new LibraryApi(new Library(database))::register,
+                    new ThumbnailsApi(uploads, new Thumbnails(blobs, config.uploads().media(), quotas, ticker))::register,
+                    new StudioPage(() -> config.publicUrl(listening.get().port()))::register));
+        }
         List<Route> routes = new CopyOnWriteArrayList<>();
-        Javalin app = Javalin.create(javalin -> {
-            javalin.concurrency.useVirtualThreads = true;
-            javalin.jsonMapper(new JavalinJackson(mapper, true));
-            javalin.http.compressionStrategy = CompressionStrategy.NONE;
-            javalin.http.maxRequestSize = config.maxJsonBytes();
-            // Jetty counts multipart parts against the context's form-key limit (1,000 by default).
-            javalin.jetty.modifyServletContextHandler(context -> context.setMaxFormKeys(SyncBApi.MAX_PARTS));
-            // A body trickled in (slow-loris) ends in 408 once its average rate falls under the minimum
-            // (MinimumBodyRate says why not Jetty's own minRequestDataRate).
-            javalin.jetty.modifyServletContextHandler(handler -> handler.addFilter(
-                    new FilterHolder(new MinimumBodyRate(config.uploads().minBytesPerSecond())),
-                    "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST)));
-            javalin.startup.showJavalinBanner = false;
-            // At most this many connections open at once: past it Jetty stops accepting until one closes (they wait in the backlog).
-            javalin.jetty.modifyServer(server -> server.addBean(new NetworkConnectionLimit(
-                    config.ops().maxConnections(), server)));
-            // Jetty's idle timeout is renewed by each header byte: headers sent a byte a second are cut off here instead.
-            javalin.jetty.modifyServer(server -> server.addBean(new HeaderTimeout(server, config.ops().headerTimeout())));
-            javalin.events.handlerAdded(info -> {
-                if (info.getHttpMethod().isHttpMethod()) {
-                    routes.add(new Route(info.getHttpMethod().name(), info.getPath()));
-                }
-            });
-            javalin.requestLogger.http((ctx, millis) -> {
-                var endpoint = ctx.endpoints().matchedHttpEndpoint();
-                metrics.request(ctx.method().name(), endpoint == null ? "unmatched" : endpoint.path, ctx.statusCode(), millis / 1000.0);
-            });
-            ApiErrors.install(javalin);
-            if (ops == null) {
-                health.register(javalin.routes);
-            } else {
-                health.registerLiveness(javalin.routes); // readiness and metrics on the operations port alone
-            }
-            if (role.servesClients()) {
-                var requests = new Requests(mapper, config.maxJsonBytes());
-                var bodyCaps = bodyCaps(config);
-                // First, before authentication: a declared body over the cap is refused before anything reads it.
-                javalin.routes.beforeMatched(bodyCaps::check);
-                var authenticator = new Authenticator(keys, player, eventLinks, failedAuthentications, revokedKeys);
-                var inFlight = new RequestsInFlight(config.quotas().maxRequestsInFlight());
-                var memory = new MemoryBudget(config.ops().maxBufferedBytes() > 0 ? config.ops().maxBufferedBytes() : MemoryBudget.defaultCapacity());
-                javalin.routes.beforeMatched(ctx -> {
-                    if (!PUBLIC_PATHS.contains(ctx.path()) && !HealthApi.PATHS.contains(ctx.path())
-                            && !ctx.path().startsWith(DownloadLinks.PREFIX) && !StudioPage.isStudioPath(ctx.path())
-                            && !ctx.path().startsWith(HlsApi.PREFIX)) { // shared experiences' HLS is public (docs/PLAYER.md, "HLS")
-                        authenticator.authenticate(ctx);
-                        String user = Authenticator.principal(ctx).user();
-                        // Links made for this request carry its key, so revoking the key ends them (cleared in the after-handler).
-                        DownloadLinks.issuer(Authenticator.principal(ctx).keyId());
-                        inFlight.enter(user);
-                        ctx.attribute(IN_FLIGHT, user); // counted: the after-handler lets it go, however the request ended
-                        // What its body may cost in memory, over every user's requests on this node (503 when it does not fit).
-                        long cost = MemoryBudget.cost(ctx.contentType(), ctx.req().getContentLengthLong(), config.maxJsonBytes());
-                        ctx.attribute(BUFFERED, memory.reserve(cost));
-                    }
-                });
-                javalin.routes.afterMatched(ctx -> {
-                    DownloadLinks.clearIssuer();
-                    String user = ctx.attribute(IN_FLIGHT);
-                    if (user != null) {
-                        ctx.attribute(IN_FLIGHT, null);
-                        inFlight.leave(user);
-                    }
-                    Long buffered = ctx.attribute(BUFFERED);
-                    if (buffered != null) {
-                        ctx.attribute(BUFFERED, null);
-                        memory.release(buffered);
-                    }
-                });
-                new SyncAApi(uploads, analyses, plans, executions, genres, requests, config.uploads().maxChunkBytes(), eventLinks,
-                        new ConformService(analyses, executions, plans, uploads, blobs, genres))
-                        .register(javalin.routes);
-                eventStreams.register(javalin.routes);
-                new WebhooksApi(webhooks, requests, config.webhooks().maxPerUser()).register(javalin.routes);
-                new SyncBApi(uploads, analyses, plans, executions, genres, config.analysisWait(), requests, multipartTemp,
-                        config.uploads().maxChunkBytes()).register(javalin.routes);
-                new PlayerApi(player, new StreamRouting(player, relay), genres, requests).register(javalin.routes);
-                new HlsApi(player.hls(), player.experiences()).register(javalin.routes);
-                new DownloadsApi(downloadLinks, executions, blobs, config.storage().presignedDownloads()).register(javalin.routes);
-                new OpenApiDocument().register(javalin.routes);
-                new LibraryApi(new Library(database)).register(javalin.routes);
-                new ThumbnailsApi(uploads, new Thumbnails(blobs, config.uploads().media(), quotas)).register(javalin.routes);
-                new StudioPage(() -> config.publicUrl(listening.get().port())).register(javalin.routes);
-            }
-        });
-        Instant started = Instant.now();
+        Javalin app = ApiApp.create(config, mapper, metrics, ticker, routes, surfaces);
+
+        // Closed in this order by close(), and by a start that fails from here on.
+        var teardown = new Teardown()
+                .then("the API port", app::stop)
+                .then("the webhook dispatcher", dispatcher)
+                .then("the job feed", jobFeed)
+                .then("the revoked keys' reader", revokedKeys)
+                .then("the operations port", ops == null ? null : ops::stop)
+                .then("upkeep", upkeep)
+                .then("the node relay", relay)
+                .then("the live player", player)
+                .then("the job runner", jobs)
+                .then("uploads", uploads::close)
+                .then("the object store client", storeClient(blobs))
+                .then("the database", database);
+        // The streams of an earlier run of this node: those made before now, on the clock their rows are dated by.
+        Instant started = clock.instant();
         try {
             listening.set(app);
             app.start(config.host(), listenPort);
@@ -384,20 +334,7 @@ public final class ScorecastServer implements AutoCloseable {
                 executions.requeueUnfinished();
             }
         } catch (RuntimeException e) {
-            app.stop();
-            closeAll(dispatcher, jobFeed, revokedKeys);
-            if (ops != null) {
-                ops.stop();
-            }
-            upkeep.close();
-            relay.close();
-            if (player != null) {
-                player.close();
-            }
-            jobs.close();
-            uploads.close();
-            closeStore(blobs);
-            database.close();
+            teardown.close();
             throw e;
         }
         if (player != null) {
@@ -409,8 +346,7 @@ public final class ScorecastServer implements AutoCloseable {
             LOG.warn("SCORECAST_NODE_URL is unset: nodes on other machines cannot forward player calls to {}; set it to this node's address",
                     nodeUrl.get());
         }
-        return new ScorecastServer(config, database, uploads, jobs, app, keys, routes, developmentKey, player, relay, blobs, dispatcher, jobFeed,
-                eventStreams, ops, upkeep, revokedKeys);
+        return new ScorecastServer(config, app, ops, keys, revokedKeys, developmentKey, routes, player, dispatcher, eventStreams, teardown);
     }
 
     /** The database and the store, both answering; what opened is closed again when the other fails. */
@@ -425,7 +361,7 @@ public final class ScorecastServer implements AutoCloseable {
                 }
                 return new Dependencies(database, blobs);
             } catch (RuntimeException e) {
-                closeStore(blobs);
+                new Teardown().then("the object store client", storeClient(blobs)).close();
                 throw e;
             }
         } catch (RuntimeException e) {
@@ -435,16 +371,6 @@ public final class ScorecastServer implements AutoCloseable {
     }
 
     private record Dependencies(Database database, BlobStore blobs) {}
-
-    /** {@code /healthz}, {@code /readyz} and {@code /metrics} on a port of their own (SCORECAST_OPS_PORT). */
-    private static Javalin opsServer(HealthApi health) {
-        return Javalin.create(javalin -> {
-            javalin.startup.showJavalinBanner = false;
-            javalin.concurrency.useVirtualThreads = true;
-            ApiErrors.install(javalin);
-            health.register(javalin.routes);
-        });
-    }
 
     /** JSON bodies up to SCORECAST_MAX_JSON_BYTES; a raw chunk up to the chunk limit; multipart bodies a chunk and a JSON part. */
     private static BodyCaps bodyCaps(ServerConfig config) {
@@ -464,10 +390,10 @@ public final class ScorecastServer implements AutoCloseable {
                 playerSettings.burstMillis() * LiveSettings.DEFAULT_RATE / 1000));
         if (playerSettings.warmUpSeconds() > 0) {
             // Before the port opens: the first streams get compiled code and instruments in memory.
-            long started = System.nanoTime();
+            long started = Ticker.SYSTEM.nanos();
             int played = liveEngine.warmUp(playerSettings.warmUpSeconds());
             LOG.info("live player warmed up: {} s of each of {} experiences in {} ms", playerSettings.warmUpSeconds(), played,
-                    (System.nanoTime() - started) / 1_000_000);
+                    Ticker.SYSTEM.since(started).toMillis());
         }
         return new PlayerService(liveEngine, streams, nodeUrl, downloadLinks, playerSettings.streamTtl(), clock);
     }
@@ -481,26 +407,9 @@ public final class ScorecastServer implements AutoCloseable {
         }
     }
 
-    private static void closeAll(AutoCloseable... parts) {
-        for (AutoCloseable part : parts) {
-            if (part != null) {
-                try {
-                    part.close();
-                } catch (Exception e) {
-                    LOG.warn("closing {} failed", part.getClass().getSimpleName(), e);
-                }
-            }
-        }
-    }
-
-    private static void closeStore(BlobStore blobs) {
-        if (blobs instanceof AutoCloseable closeable) {
-            try {
-                closeable.close();
-            } catch (Exception e) {
-                LOG.warn("closing the object store client failed", e);
-            }
-        }
+    /** The store's client, when it holds one (S3); a store of local files has nothing to close. */
+    private static AutoCloseable storeClient(BlobStore blobs) {
+        return blobs instanceof AutoCloseable closeable ? closeable : null;
     }
 
     public int port() {
@@ -516,12 +425,12 @@ public final class ScorecastServer implements AutoCloseable {
         return keys;
     }
 
-    /** The key created because the database had none, to be shown once; empty on later starts. */
     /** The revoked keys as this node knows them (read from the database every second). */
     public RevokedKeys revokedKeys() {
         return revokedKeys;
     }
 
+    /** The key created because the database had none, to be shown once; empty on later starts. */
     public Optional<String> developmentKey() {
         return Optional.ofNullable(developmentKey);
     }
@@ -543,7 +452,7 @@ public final class ScorecastServer implements AutoCloseable {
 
     /** The name this node holds jobs under. */
     public String nodeId() {
-        return jobs.nodeId();
+        return nodeId;
     }
 
     /** This node's webhook sender; none on an api node. Tests run a round of deliveries with it. */
@@ -563,20 +472,7 @@ public final class ScorecastServer implements AutoCloseable {
 
     @Override
     public void close() {
-        app.stop();
-        closeAll(dispatcher, jobFeed, revokedKeys);
-        if (ops != null) {
-            ops.stop();
-        }
-        upkeep.close();
-        relay.close();
-        if (player != null) {
-            player.close();
-        }
-        jobs.close();
-        uploads.close();
-        closeStore(blobs);
-        database.close();
+        teardown.close();
     }
 
     private static void createDirectories(Path dir) {

@@ -1,11 +1,9 @@
 package dev.scorecast.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.server.downloads.DownloadLinks;
-import dev.scorecast.server.ops.HealthApi;
-import dev.scorecast.server.studio.StudioPage;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -33,12 +31,8 @@ class AuthTest {
     @Test
     void everyEndpointNeedsAKey() {
         for (var route : server.server.routes()) {
-            if (route.path().equals("/openapi.json") || route.path().startsWith(DownloadLinks.PREFIX) || StudioPage.isStudioPath(route.path())
-                    || HealthApi.PATHS.contains(route.path()) || route.path().startsWith("/player/hls/")) {
-                // public: the description, downloads that carry their own signature, the studio page (StudioPageTest),
-                // health and metrics for load balancers and scrapers (ScaleOutTest), and the shared experiences' HLS,
-                // the same for every listener so that a CDN can cache it (HlsTest)
-                continue;
+            if (RequestGate.isPublic(route.path())) {
+                continue; // the server's own list of what needs no key (publicPathsAreThoseThatCarryTheirOwnAccess)
             }
             for (String key : new String[] {null, "sc_aaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "not-a-key"}) {
                 Api api = server.api(key);
@@ -52,6 +46,23 @@ class AuthTest {
                 assertEquals("unauthorized", r.body().get("error").asText());
                 assertTrue(r.header("WWW-Authenticate").startsWith("Bearer"), route.toString());
             }
+        }
+    }
+
+    /**
+     * The paths served without a key, each for its reason: the API description, downloads that carry their own signature,
+     * the studio page (StudioPageTest), health and metrics for load balancers and scrapers (ScaleOutTest), and the shared
+     * experiences' HLS, the same for every listener so that a CDN can cache it (HlsTest). Every other route needs a key.
+     */
+    @Test
+    void publicPathsAreThoseThatCarryTheirOwnAccess() {
+        var publicRoutes = server.server.routes().stream().map(ScorecastServer.Route::path).filter(RequestGate::isPublic).distinct().sorted()
+                .toList();
+        assertEquals(List.of("/", "/files/{execution}/{name}", "/healthz", "/metrics", "/openapi.json",
+                "/player/hls/{experience}/index.m3u8", "/player/hls/{experience}/init.mp4", "/player/hls/{experience}/media/{file}",
+                "/readyz", "/studio/{file}"), publicRoutes);
+        for (String path : List.of("/sync_upload_init", "/sync/upload_chunk", "/player/streams", "/files", "/studiox", "/openapi.json/x")) {
+            assertFalse(RequestGate.isPublic(path), path);
         }
     }
 

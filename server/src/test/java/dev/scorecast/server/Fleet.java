@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -61,7 +62,7 @@ final class Fleet implements AutoCloseable {
         String dbUrl = PostgresSchema.SERVER + "&currentSchema=" + schema;
         String key;
         try (Database database = Database.open(dbUrl)) {
-            key = new ApiKeys(database).create("alice");
+            key = new ApiKeys(database, Clock.systemUTC()).create("alice");
         }
         return new Fleet(dir, schema, dbUrl, S3Proxy.start(dir.resolve("s3"), BUCKET), key);
     }

@@ -227,7 +227,7 @@ class ScaleOutTest {
             // A correctly signed link to an output of the failed run finds nothing: a run that did not finish lists no outputs.
             byte[] secret;
             try (Database database = Database.open(dbUrl)) {
-                secret = new SharedSecrets(database).get(DownloadLinks.SECRET_NAME, Optional.empty(), Optional.empty());
+                secret = new SharedSecrets(database, Clock.systemUTC()).get(DownloadLinks.SECRET_NAME, Optional.empty(), Optional.empty());
             }
             String link = new DownloadLinks(() -> "http://127.0.0.1:" + apiB.port, secret, Clock.systemUTC()).link(executionId, "video.mp4");
             assertEquals(404, HTTP.send(HttpRequest.newBuilder(URI.create(link)).build(), HttpResponse.BodyHandlers.discarding()).statusCode(),

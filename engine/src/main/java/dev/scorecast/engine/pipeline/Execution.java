@@ -4,6 +4,7 @@ import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.conform.ConformedScore;
 import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.core.Span;
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.io.Directories;
 import dev.scorecast.engine.io.Json;
 import dev.scorecast.engine.music.MidiWriter;
@@ -352,7 +353,7 @@ public final class Execution {
         void start(Stage stage) {
             stop();
             current = stage;
-            startedNanos = System.nanoTime();
+            startedNanos = Ticker.SYSTEM.nanos();
             progress.at(stage, before(stage));
         }
 
@@ -367,7 +368,7 @@ public final class Execution {
 
         private void stop() {
             if (current != null) {
-                seconds.put(current.wire(), Math.round((System.nanoTime() - startedNanos) / 1e6) / 1000.0);
+                seconds.put(current.wire(), Math.round((Ticker.SYSTEM.nanos() - startedNanos) / 1e6) / 1000.0);
                 current = null;
             }
         }

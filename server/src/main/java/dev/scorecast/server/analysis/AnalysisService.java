@@ -1,30 +1,22 @@
 package dev.scorecast.server.analysis;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.scorecast.engine.analysis.Analysis.VideoFacts;
 import dev.scorecast.engine.analysis.Analysis;
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.error.NotFound;
-import dev.scorecast.engine.error.ScorecastException;
 import dev.scorecast.engine.error.WrongState;
 import dev.scorecast.server.auth.Ids;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
 import dev.scorecast.server.jobs.Job;
-import dev.scorecast.server.jobs.JobDeadline;
-import dev.scorecast.server.jobs.JobMemory;
+import dev.scorecast.server.jobs.JobFeed;
 import dev.scorecast.server.jobs.JobRepository;
 import dev.scorecast.server.jobs.JobRunner;
 import dev.scorecast.server.jobs.JobStatus;
-import dev.scorecast.server.jobs.ProgressThrottle;
-import dev.scorecast.server.jobs.Stopping;
-import dev.scorecast.server.jobs.Superseded;
 import dev.scorecast.server.quota.QuotaGuard;
-import dev.scorecast.server.quota.Stored;
 import dev.scorecast.server.storage.BlobStore;
 import dev.scorecast.server.upload.UploadService;
 import dev.scorecast.server.upload.Video;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -34,9 +26,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.function.DoubleConsumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Analyses run as jobs: {@link #start} records one and queues it, a worker runs {@link #run},
@@ -48,33 +37,32 @@ public final class AnalysisService {
     public static final String KIND = "analysis";
     /** The one stage of an analysis, as /sync/events names it. */
     public static final String STAGE = "analyse";
-    private static final Logger LOG = LoggerFactory.getLogger(AnalysisService.class);
 
     private final QuotaGuard quotas;
     private final Database database;
     private final BlobStore blobs;
     private final UploadService uploads;
     private final JobRepository jobs;
-    private final AnalysisEngine engine;
-    private final ObjectMapper json;
+    private final JobRunner runner;
+    private final JobFeed feed;
     private final Clock clock;
-    private JobRunner runner;
+    private final Ticker ticker;
 
-    public AnalysisService(Database database, BlobStore blobs, UploadService uploads, JobRepository jobs, AnalysisEngine engine,
-                           QuotaGuard quotas, ObjectMapper json, Clock clock) {
+    /**
+     * {@code runner} runs {@link AnalysisJob} under {@link #TASK}; this service queues for it. {@code feed} tells
+     * {@link #await} of its job's changes, and {@code ticker} times that wait.
+     */
+    public AnalysisService(Database database, BlobStore blobs, UploadService uploads, JobRepository jobs, JobRunner runner,
+                           JobFeed feed, QuotaGuard quotas, Clock clock, Ticker ticker) {
         this.database = database;
         this.quotas = quotas;
         this.blobs = blobs;
         this.uploads = uploads;
         this.jobs = jobs;
-        this.engine = engine;
-        this.json = json;
+        this.runner = runner;
+        this.feed = feed;
         this.clock = clock;
-    }
-
-    /** The job runner is built after the services whose tasks it runs; it is handed over here. */
-    public void attach(JobRunner jobRunner) {
-        this.runner = jobRunner;
+        this.ticker = ticker;
     }
 
     /** Queues again the analyses a stopped server left pending (their queue entry may be missing). */
@@ -133,112 +121,6 @@ public final class AnalysisService {
         }
     }
 
-    /**
-     * Runs the analysis of one job. Safe to repeat, and safe beside another run of the same job (a
-     * worker that took it over while this one was paused): each run writes its own result file and
-     * only the run whose token the job holds ends it and names its result; a superseded run stops at
-     * its next progress report and keeps nothing.
-     */
-    public void run(String jobId) {
-        Job job = jobs.findForWorker(jobId).orElse(null);
-        AnalysisRecord record = database.query(c -> Rows.one(c, "SELECT * FROM analyses WHERE job_id = ?", AnalysisService::record, jobId))
-                .orElse(null);
-        if (job == null || record == null) {
-            LOG.warn("analysis job {} no longer exists; nothing to run", jobId);
-            return;
-        }
-        if (job.status().isDone()) {
-            LOG.warn("analysis job {} already ended as {}; not run again", jobId, job.status().wire());
-            return;
-        }
-        JobRepository.Run run = jobs.start(jobId, STAGE, "Analysing the picture and the sound.").orElse(null);
-        if (run == null) {
-            return;
-        }
-        Principal owner = new Principal(job.owner());
-        String key = "analyses/" + record.id() + "/analysis-" + run.token() + ".json";
-        try {
-            Video video = uploads.video(owner, record.videoId());
-            var facts = new VideoFacts(video.duration(), video.width(), video.height(), video.fps(), video.frames(), video.hasAudio(),
-                    video.videoCodec(), video.rotation());
-            JobDeadline deadline = JobDeadline.forVideo(video.duration(), clock);
-            var throttle = new ProgressThrottle(fraction -> jobs.report(run, Math.min(0.99, fraction), STAGE,
-                    "Analysing the picture and the sound."));
-            DoubleConsumer progressThrottle = fraction -> {
-                deadline.check();
-                throttle.accept(fraction);
-            };
-            Analysis analysis;
-            // The decoders need files: staged from the store into this node's scratch space, removed after.
-            try (BlobStore.Staged source = blobs.stage(video.storedAs());
-                 BlobStore.Staged audio = video.audioStoredAs() == null ? null : blobs.stage(video.audioStoredAs())) {
-                analysis = engine.analyze(source.path(), Optional.ofNullable(audio).map(BlobStore.Staged::path), facts, progressThrottle);
-            }
-            byte[] result = json.writeValueAsBytes(analysis);
-            // Counted in the owner's share: refused (the job ends insufficient_storage) before it is written when it does not fit.
-            quotas.requireFreeDisk(result.length);
-            database.transaction(c -> {
-                quotas.lockUser(c, owner);
-                quotas.charge(c, owner, Stored.forVideo(record.videoId(), key, result.length), null);
-                return null;
-            });
-            blobs.write(key, new ByteArrayInputStream(result), Long.MAX_VALUE, "analysis", false);
-            // Named and ended in one step, and only by the run the job is still with.
-            String previous = database.transaction(c -> {
-                String before = Rows.one(c, "SELECT result_key FROM analyses WHERE id = ?",
-                        row -> Optional.ofNullable(row.getString("result_key")), record.id()).flatMap(k -> k).orElse(null);
-                jobs.finish(c, run, STAGE, "Analysis finished: " + analysis.cuts().size() + " transitions, " + analysis.scenes().size() + " scenes.");
-                Rows.update(c, "UPDATE analyses SET result_key = ? WHERE id = ?", key, record.id());
-                return before;
-            });
-            if (previous != null && !previous.equals(key)) {
-                discard(previous);
-            }
-        } catch (Throwable e) {
-            if (Superseded.in(e)) {
-                LOG.warn("analysis job {}: run {} was superseded by another run; it stops and keeps nothing", jobId, run.token());
-                discard(key);
-                return;
-            }
-            discard(key);
-            // The database or the store away under the run (a restart, a pause): it runs again later, it did not fail.
-            dev.scorecast.server.jobs.Unavailable.rethrowIfUnavailable(e, "analysis", jobId);
-            if (e instanceof ScorecastException failure) {
-                jobs.fail(run, failure.code(), failure.field(), failure.getMessage());
-                return;
-            }
-            // This node stopping under the job is not its fault: it stays unfinished and runs again on the next worker.
-            Stopping.rethrowIfStopping(e, "analysis", jobId);
-            // Any failure at all ends the job: an Error left to the queue would be retried without end.
-            var budget = JobMemory.exceededIn(e);
-            if (budget.isPresent() || e instanceof OutOfMemoryError) {
-                LOG.warn("analysis job {} went over its memory budget", jobId, e);
-                jobs.fail(run, "memory_budget_exceeded", null, "The analysis needed more memory than a job may take on this server"
-                        + budget.map(b -> " (" + (b >> 20) + " MiB)").orElse("") + " and was stopped; a shorter video needs less.");
-                return;
-            }
-            var late = JobDeadline.passedIn(e);
-            if (late.isPresent()) {
-                LOG.warn("analysis job {} passed its deadline", jobId);
-                jobs.fail(run, "deadline_exceeded", null, "The analysis took longer than its deadline of " + late.get().toSeconds()
-                        + " s and was stopped; the server may be overloaded. Try again later.");
-                return;
-            }
-            LOG.error("analysis job {} failed", jobId, e);
-            jobs.fail(run, "internal_error", null, "The analysis failed unexpectedly; the failure was logged. Try again later.");
-        }
-    }
-
-    /** Removes a result file no row names any more, and its charge. */
-    private void discard(String key) {
-        try {
-            blobs.delete(key);
-            quotas.release(key);
-        } catch (RuntimeException e) {
-            LOG.warn("could not remove {} (the orphan sweep will): {}", key, e.toString());
-        }
-    }
-
     /** The current analysis of a video for this owner (the newest; those it replaced are superseded), with its job. */
     public Optional<AnalysisState> latest(Principal owner, String videoId) {
         return database.query(c -> Rows.one(c,
@@ -283,15 +165,24 @@ public final class AnalysisService {
                         + " exists for this API key; use the analysis_id from /sync/video_analysis."));
     }
 
-    /** Polls the job until it is done or {@code limit} has passed; returns the last state seen. */
+    /**
+     * Waits until the job is done or {@code limit} has passed, and returns its state then. The wait is on the job feed's
+     * notification of a change (any node may run the job; the feed reads them all in one query), up to a deadline.
+     */
     public AnalysisState await(Principal owner, AnalysisState state, Duration limit) throws InterruptedException {
-        Instant deadline = clock.instant().plus(limit);
-        AnalysisState current = state;
-        while (!current.job().status().isDone() && clock.instant().isBefore(deadline)) {
-            Thread.sleep(100);
-            current = byJob(owner, state.record().jobId()).orElse(current);
+        if (state.job().status().isDone()) {
+            return state;
         }
-        return current;
+        long deadline = ticker.nanos() + limit.toNanos();
+        try (JobFeed.Watch watch = feed.watch(state.record().jobId())) {
+            for (long left = limit.toNanos(); left > 0; left = deadline - ticker.nanos()) {
+                Optional<JobFeed.Snapshot> seen = watch.next(Duration.ofNanos(left));
+                if (seen.isPresent() && seen.get().status().isDone()) {
+                    break;
+                }
+            }
+        }
+        return byJob(owner, state.record().jobId()).orElse(state);
     }
 
     /** The finished analysis as stored, bytes for bytes. */
@@ -306,7 +197,7 @@ public final class AnalysisService {
         }
     }
 
-    private static AnalysisRecord record(ResultSet row) throws SQLException {
+    static AnalysisRecord record(ResultSet row) throws SQLException {
         return new AnalysisRecord(row.getString("id"), row.getString("owner"), row.getString("video_id"), row.getString("job_id"),
                 row.getString("result_key"), Instant.ofEpochMilli(row.getLong("created_at")));
     }

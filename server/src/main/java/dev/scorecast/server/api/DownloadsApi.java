@@ -1,5 +1,6 @@
 package dev.scorecast.server.api;
 
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.server.downloads.DownloadLinks;
 import dev.scorecast.server.downloads.DownloadSlots;
@@ -46,13 +47,16 @@ public final class DownloadsApi {
     private final ExecutionService executions;
     private final BlobStore blobs;
     private final boolean presigned;
+    /** Times a proxied download, for the slow-reader cut-off. */
+    private final Ticker ticker;
 
     /** {@code presigned}: answer with a redirect to the object store's own short-lived URL instead of streaming through this node. */
-    public DownloadsApi(DownloadLinks links, ExecutionService executions, BlobStore blobs, boolean presigned) {
+    public DownloadsApi(DownloadLinks links, ExecutionService executions, BlobStore blobs, boolean presigned, Ticker ticker) {
         this.links = links;
         this.executions = executions;
         this.blobs = blobs;
         this.presigned = presigned;
+        this.ticker = ticker;
     }
 
     public void register(RoutesConfig routes) {
@@ -91,12 +95,12 @@ public final class DownloadsApi {
         ctx.header("Access-Control-Allow-Origin", "*");
         try (InputStream in = blobs.openForDownload(key); OutputStream out = ctx.res().getOutputStream()) {
             byte[] buffer = new byte[CHUNK];
-            long started = System.nanoTime();
+            long started = ticker.nanos();
             long sent = 0;
             for (int n; (n = in.read(buffer)) >= 0; ) {
                 out.write(buffer, 0, n);
                 sent += n;
-                double seconds = (System.nanoTime() - started) / 1e9;
+                double seconds = (ticker.nanos() - started) / 1e9;
                 if (seconds > GRACE_SECONDS && sent < MIN_BYTES_PER_SECOND * seconds) {
                     // The reader takes less than the minimum: it holds a connection of the store and a slot; it is cut off.
                     throw new org.eclipse.jetty.io.EofException("download of " + name + " read too slowly: " + sent + " bytes in "

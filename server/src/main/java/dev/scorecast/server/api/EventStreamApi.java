@@ -2,6 +2,7 @@ package dev.scorecast.server.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.style.GenreCatalog;
@@ -45,9 +46,11 @@ public final class EventStreamApi {
     private final EventStreamSettings settings;
     private final ObjectMapper mapper;
     private final StreamSlots slots;
+    /** Times each stream's lifetime. */
+    private final Ticker ticker;
 
     public EventStreamApi(ExecutionService executions, AnalysisService analyses, JobFeed feed, GenreCatalog genres,
-                          EventStreamSettings settings, ObjectMapper mapper) {
+                          EventStreamSettings settings, ObjectMapper mapper, Ticker ticker) {
         this.executions = executions;
         this.analyses = analyses;
         this.feed = feed;
@@ -55,6 +58,7 @@ public final class EventStreamApi {
         this.settings = settings;
         this.mapper = mapper;
         this.slots = new StreamSlots(settings.maxPerUser());
+        this.ticker = ticker;
     }
 
     public void register(RoutesConfig routes) {
@@ -93,7 +97,7 @@ public final class EventStreamApi {
             res.setHeader("X-Accel-Buffering", "no"); // nginx: pass each event on at once
             OutputStream out = res.getOutputStream();
             write(out, "retry: " + RETRY_MILLIS + "\n\n");
-            long endAt = System.nanoTime() + settings.maxLifetime().toNanos();
+            long endAt = ticker.nanos() + settings.maxLifetime().toNanos();
             while (true) {
                 if (next.isPresent()) {
                     Snapshot state = next.get();
@@ -111,7 +115,7 @@ public final class EventStreamApi {
                 } else {
                     write(out, ": heartbeat\n\n");
                 }
-                if (System.nanoTime() - endAt > 0) {
+                if (ticker.nanos() - endAt > 0) {
                     return; // EventSource connects again, with the last id it got.
                 }
                 next = watch.next(settings.heartbeat());

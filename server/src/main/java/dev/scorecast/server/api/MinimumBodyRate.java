@@ -1,5 +1,6 @@
 package dev.scorecast.server.api;
 
+import dev.scorecast.engine.core.Ticker;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -10,7 +11,6 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.io.IOException;
-import java.util.function.LongSupplier;
 import org.eclipse.jetty.http.BadMessageException;
 
 /**
@@ -34,15 +34,12 @@ public final class MinimumBodyRate implements Filter {
     private static final long SECOND = 1_000_000_000L;
 
     private final long bytesPerSecond;
-    private final LongSupplier nanos;
+    private final Ticker ticker;
 
-    public MinimumBodyRate(long bytesPerSecond) {
-        this(bytesPerSecond, System::nanoTime);
-    }
-
-    MinimumBodyRate(long bytesPerSecond, LongSupplier nanos) {
+    /** {@code ticker} measures how long the body has taken. */
+    public MinimumBodyRate(long bytesPerSecond, Ticker ticker) {
         this.bytesPerSecond = bytesPerSecond;
-        this.nanos = nanos;
+        this.ticker = ticker;
     }
 
     @Override
@@ -91,9 +88,9 @@ public final class MinimumBodyRate implements Filter {
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
-            long before = nanos.getAsLong();
+            long before = ticker.nanos();
             int n = in.read(b, off, len);
-            waited += Math.max(0, nanos.getAsLong() - before);
+            waited += Math.max(0, ticker.nanos() - before);
             long now = waited / SECOND;
             for (long s = second + 1; s <= now && s <= second + WINDOW_SECONDS; s++) {
                 buckets[(int) (s % WINDOW_SECONDS)] = 0; // seconds of waiting that brought nothing

@@ -6,6 +6,7 @@ import dev.scorecast.server.db.Rows;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
@@ -23,9 +24,12 @@ public final class ApiKeys {
     private static final Pattern KEY = Pattern.compile("sc_([a-z2-7]{12})_([a-z2-7]{32})");
 
     private final Database database;
+    private final Clock clock;
 
-    public ApiKeys(Database database) {
+    /** Keys in {@code database}; made and revoked at {@code clock}'s time, the time the rest of the server reads. */
+    public ApiKeys(Database database, Clock clock) {
         this.database = database;
+        this.clock = clock;
     }
 
     /** Creates a key for {@code user} and returns it; this is the only time it is ever visible. */
@@ -38,7 +42,7 @@ public final class ApiKeys {
         String secret = Ids.randomBase32(32);
         database.query(connection -> Rows.update(connection,
                 "INSERT INTO api_keys (key_id, owner, secret_hash, created_at) VALUES (?, ?, ?, ?)",
-                keyId, user, sha256(secret), System.currentTimeMillis()));
+                keyId, user, sha256(secret), clock.millis()));
         return "sc_" + keyId + "_" + secret;
     }
 
@@ -84,7 +88,7 @@ public final class ApiKeys {
         var whole = keyIdOrKey == null ? null : KEY.matcher(keyIdOrKey);
         String keyId = whole != null && whole.matches() ? whole.group(1) : keyIdOrKey;
         return database.query(connection -> Rows.update(connection,
-                "UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL", System.currentTimeMillis(), keyId)) > 0;
+                "UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL", clock.millis(), keyId)) > 0;
     }
 
     /** The ids of every revoked key (few: keys are made by hand). */

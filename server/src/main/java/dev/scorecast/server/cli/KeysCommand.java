@@ -31,9 +31,10 @@ final class KeysCommand {
             return 2;
         }
         try (Database database = Database.open(config.dbUrl())) {
-            ApiKeys keys = new ApiKeys(database);
+            Clock clock = Clock.systemUTC();
+            ApiKeys keys = new ApiKeys(database, clock);
             if (rotate) {
-                var until = LinkSecrets.rotate(database, Clock.systemUTC(), config.ops().linkSecretOverlap());
+                var until = LinkSecrets.rotate(database, clock, config.ops().linkSecretOverlap());
                 out.println("rotated the link secret; links signed before keep working until " + until);
                 return 0;
             }

@@ -1,5 +1,6 @@
 package dev.scorecast.server.cli;
 
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.media.AudioTrack;
 import dev.scorecast.engine.pipeline.Execution;
 import dev.scorecast.engine.pipeline.Results;
@@ -29,14 +30,14 @@ final class ScoreCommand {
     static void run(Path video, Path output, GenerationOptions options, Path soundFont, PrintStream out) {
         Path work = AnalyseCommand.tempDirectory();
         try {
-            long t0 = System.nanoTime();
+            long t0 = Ticker.SYSTEM.nanos();
             AnalyseCommand.Analysed analysed = AnalyseCommand.analyse(video, work);
-            double analysisSeconds = (System.nanoTime() - t0) / 1e9;
-            long t1 = System.nanoTime();
+            double analysisSeconds = (Ticker.SYSTEM.nanos() - t0) / 1e9;
+            long t1 = Ticker.SYSTEM.nanos();
             GenreCatalog genres = GenreCatalog.builtIn();
             Plan plan = new Planner(genres).plan(analysed.analysis(), options).withId("plan_cli");
             PlanValidator.validate(plan, analysed.info().duration(), genres);
-            double planSeconds = (System.nanoTime() - t1) / 1e9;
+            double planSeconds = (Ticker.SYSTEM.nanos() - t1) / 1e9;
             String name = output.getFileName().toString();
             Path outputs = output.resolveSibling(name.replaceFirst("\\.[^.]+$", "") + "-outputs");
             Results results;

@@ -72,7 +72,7 @@ final class WebhooksCommand {
             var deliveries = new DeliveryRepository(database);
             Clock clock = Clock.systemUTC();
             var outbox = new Outbox(repository, deliveries, Json.mapper(), config.webhooks().retryFor(), clock);
-            var webhooks = new Webhooks(database, repository, deliveries, outbox, new QuotaGuard(config.quotas(), config.dataDir()),
+            var webhooks = new Webhooks(database, repository, deliveries, outbox, new QuotaGuard(config.quotas(), config.dataDir(), clock),
                     config.webhooks(), AddressGuard.Resolver.SYSTEM, clock);
             try {
                 return switch (command) {

@@ -2,6 +2,7 @@ package dev.scorecast.server.db;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.Base64;
 import java.util.Optional;
 
@@ -12,9 +13,11 @@ import java.util.Optional;
  */
 public final class SharedSecrets {
     private final Database database;
+    private final Clock clock;
 
-    public SharedSecrets(Database database) {
+    public SharedSecrets(Database database, Clock clock) {
         this.database = database;
+        this.clock = clock;
     }
 
     /**
@@ -35,7 +38,7 @@ public final class SharedSecrets {
         return database.query(c -> {
             // Insert-if-absent in a form both SQLite and PostgreSQL take.
             Rows.update(c, "INSERT INTO shared_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
-                    name, encoded, System.currentTimeMillis());
+                    name, encoded, clock.millis());
             String stored = Rows.one(c, "SELECT value FROM shared_secrets WHERE name = ?", row -> row.getString("value"), name)
                     .orElseThrow(() -> new IllegalStateException("shared secret " + name + " vanished right after it was written"));
             return Base64.getDecoder().decode(stored);

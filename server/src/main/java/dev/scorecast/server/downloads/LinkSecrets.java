@@ -1,5 +1,6 @@
 package dev.scorecast.server.downloads;
 
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
 import java.nio.charset.StandardCharsets;
@@ -23,20 +24,23 @@ public final class LinkSecrets implements Supplier<DownloadLinks.Secrets> {
 
     private final Database database;
     private final Clock clock;
+    /** Times the refresh of the cached secrets (a monotonic interval, not a date). */
+    private final Ticker ticker;
     private final DownloadLinks.Secrets fromEnvironment;
     private volatile DownloadLinks.Secrets cached;
     private volatile long readAt;
 
     /** {@code current} is the secret SharedSecrets made or found (it exists in the database, unless set in the environment). */
-    public LinkSecrets(Database database, Clock clock, byte[] current, Optional<String> environment, Optional<String> previousEnvironment,
-                       Duration overlap) {
+    public LinkSecrets(Database database, Clock clock, Ticker ticker, byte[] current, Optional<String> environment,
+                       Optional<String> previousEnvironment, Duration overlap) {
         this.database = database;
         this.clock = clock;
+        this.ticker = ticker;
         this.fromEnvironment = environment.isPresent()
                 ? new DownloadLinks.Secrets(current, previousEnvironment.map(LinkSecrets::utf8).orElse(null), clock.instant().plus(overlap))
                 : null;
         this.cached = fromEnvironment != null ? fromEnvironment : new DownloadLinks.Secrets(current, null, null);
-        this.readAt = System.nanoTime();
+        this.readAt = ticker.nanos();
     }
 
     private static byte[] utf8(String value) {
@@ -48,8 +52,8 @@ public final class LinkSecrets implements Supplier<DownloadLinks.Secrets> {
         if (fromEnvironment != null) {
             return fromEnvironment;
         }
-        if (System.nanoTime() - readAt > REFRESH.toNanos()) {
-            readAt = System.nanoTime(); // one reader refreshes; the others use what is cached meanwhile
+        if (ticker.nanos() - readAt > REFRESH.toNanos()) {
+            readAt = ticker.nanos(); // one reader refreshes; the others use what is cached meanwhile
             try {
                 cached = read(database);
             } catch (RuntimeException e) {

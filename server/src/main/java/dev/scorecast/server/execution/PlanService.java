@@ -1,10 +1,7 @@
 package dev.scorecast.server.execution;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.scorecast.engine.analysis.Analysis;
-import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.error.Unprocessable;
 import dev.scorecast.engine.error.WrongState;
@@ -62,7 +59,7 @@ public final class PlanService {
     private final Planner planner;
     private final MarkerArrangement markers;
     private final PlanningPool planning;
-    private final ObjectMapper mapper;
+    private final AnalysisFiles analysisFiles;
     private final Clock clock;
     private final QuotaGuard quotas;
 
@@ -76,7 +73,7 @@ public final class PlanService {
         this.uploads = uploads;
         this.planner = planner;
         this.planning = planning;
-        this.mapper = mapper.copy().configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true);
+        this.analysisFiles = new AnalysisFiles(blobs, mapper);
         this.clock = clock;
     }
 
@@ -91,7 +88,7 @@ public final class PlanService {
                     + "; poll /sync/status with its job_id until it is finished, then generate.",
                     Map.of("status", state.job().status().wire(), "job_id", state.job().id()));
         }
-        Analysis analysis = readAnalysis(analyses.resultJson(state), "analysis_id");
+        Analysis analysis = analysisFiles.read(analyses.resultJson(state), "analysis_id");
         Plan plan = planning.run(() -> markers.apply(planner.plan(analysis, options), marks, fps(analysis)));
         return store(owner, state.record().videoId(), state.record().resultKey(), null, plan);
     }
@@ -103,7 +100,7 @@ public final class PlanService {
      */
     public StoredPlan generate(Principal owner, Video video, byte[] analysisJson, GenerationOptions options, List<EditorMarker> marks,
                                byte[] markersFile) {
-        Analysis analysis = AnalysisValidator.validate(readAnalysis(analysisJson, "analysis"), "analysis");
+        Analysis analysis = AnalysisValidator.validate(analysisFiles.read(analysisJson, "analysis"), "analysis");
         checkBelongs(analysis, video);
         List<EditorMarker> all = new ArrayList<>(marks);
         if (markersFile != null) {
@@ -135,7 +132,7 @@ public final class PlanService {
                     + "; poll /sync/status with its job_id until it is finished, then read markers.",
                     Map.of("status", state.job().status().wire(), "job_id", state.job().id()));
         }
-        Analysis analysis = readAnalysis(analyses.resultJson(state), "analysis_id");
+        Analysis analysis = analysisFiles.read(analyses.resultJson(state), "analysis_id");
         return MarkerFiles.read(file, FrameRate.of(fps(analysis)), analysis.video().duration(), "markers_file");
     }
 
@@ -155,11 +152,7 @@ public final class PlanService {
 
     /** The analysis stored under {@code key}. */
     public Analysis analysis(String key) {
-        try (InputStream in = blobs.open(key)) {
-            return readAnalysis(in.readAllBytes(), "analysis");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return analysisFiles.stored(key);
     }
 
     /**
@@ -238,24 +231,6 @@ public final class PlanService {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private Analysis readAnalysis(byte[] json, String field) {
-        Analysis analysis;
-        try {
-            analysis = mapper.readValue(json, Analysis.class);
-        } catch (JsonProcessingException e) {
-            throw new InvalidParameter(field, "The analysis is not a valid analysis object (" + e.getOriginalMessage()
-                    + "); send the analysis exactly as /sync_video_analysis returned it (docs/ANALYSIS.md).");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        if (analysis == null || analysis.version() != Analysis.VERSION || analysis.video() == null || analysis.cuts() == null
-                || analysis.energy() == null || analysis.energy().values() == null) {
-            throw new InvalidParameter(field, "The analysis must be version " + Analysis.VERSION
-                    + " with video, cuts and energy; send it as /sync_video_analysis returned it.");
-        }
-        return analysis;
     }
 
     /** The video's frame rate the markers snap to (25 when the analysis has none). */

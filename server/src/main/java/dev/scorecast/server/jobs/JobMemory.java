@@ -1,6 +1,7 @@
 package dev.scorecast.server.jobs;
 
 import com.sun.management.ThreadMXBean;
+import dev.scorecast.engine.core.Ticker;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -50,13 +51,22 @@ public final class JobMemory {
     private final ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
     private final Map<String, Watch> running = new ConcurrentHashMap<>();
     /** When the last forced collection ran, and the reading it left; guarded by this. */
-    private long settledAt = System.nanoTime() - SETTLE_NANOS;
+    private long settledAt;
     private long settledLevel = Long.MIN_VALUE / 2;
     private final AtomicLong forcedCollections = new AtomicLong();
 
+    /** Times the forced collections apart. */
+    private final Ticker ticker;
+
     /** {@code budgetBytes} of heap growth a job may cause; 0 turns the guard off. */
     public JobMemory(long budgetBytes) {
+        this(budgetBytes, Ticker.SYSTEM);
+    }
+
+    JobMemory(long budgetBytes, Ticker ticker) {
         this.budgetBytes = budgetBytes;
+        this.ticker = ticker;
+        this.settledAt = ticker.nanos() - SETTLE_NANOS;
     }
 
     /** A third of the heap: two workers' jobs and the node's own needs (live streams, requests) fit beside each other. */
@@ -124,13 +134,13 @@ public final class JobMemory {
      */
     private synchronized long baseline() {
         long level = heldLevel();
-        if (level - settledLevel <= budgetBytes / 2 || System.nanoTime() - settledAt < SETTLE_NANOS) {
+        if (level - settledLevel <= budgetBytes / 2 || ticker.nanos() - settledAt < SETTLE_NANOS) {
             return level;
         }
-        long started = System.nanoTime();
+        long started = ticker.nanos();
         System.gc();
         forcedCollections.incrementAndGet();
-        settledAt = System.nanoTime();
+        settledAt = ticker.nanos();
         settledLevel = heldLevel();
         LOG.info("a job starts with {} MiB outside eden, {} MiB after a full collection ({} ms) that settles what it is counted from",
                 level >> 20, settledLevel >> 20, (settledAt - started) / 1_000_000);
@@ -142,14 +152,14 @@ public final class JobMemory {
         if (asking.exceeded >= 0) {
             return; // judged meanwhile, on another thread of the same job
         }
-        long now = System.nanoTime();
+        long now = ticker.nanos();
         if (now - settledAt < SETTLE_NANOS && level - settledLevel < budgetBytes / 4) {
             return; // the last collection found this heap within the budget, and it has not grown much since
         }
         System.gc(); // rare: only when a job's heap growth already looks over its budget
         forcedCollections.incrementAndGet();
         long after = heldLevel(); // eden is empty right after a full collection: this is what is held
-        settledAt = System.nanoTime();
+        settledAt = ticker.nanos();
         settledLevel = after;
         // Measured from the start of each running job: a job that started before the one asking may be the one that grew.
         long held = after - asking.heapAtStart;

@@ -9,9 +9,11 @@ import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.server.config.NodeIds;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,13 +44,16 @@ public final class JobRunner implements AutoCloseable {
     private final Map<String, OneTimeTask<String>> oneTime;
     private final Database database;
     private final String nodeId;
+    private final Clock clock;
 
-    private JobRunner(SchedulerClient client, Scheduler scheduler, Map<String, OneTimeTask<String>> oneTime, Database database, String nodeId) {
+    private JobRunner(SchedulerClient client, Scheduler scheduler, Map<String, OneTimeTask<String>> oneTime, Database database, String nodeId,
+                      Clock clock) {
         this.client = client;
         this.scheduler = scheduler;
         this.oneTime = oneTime;
         this.database = database;
         this.nodeId = nodeId;
+        this.clock = clock;
     }
 
     /**
@@ -71,6 +76,7 @@ public final class JobRunner implements AutoCloseable {
             throw new IllegalArgumentException("no task named " + name);
         }
         int priority = Math.max(0, FAIR_SHARE_TOP - Math.max(0, ownersQueued));
+        // db-scheduler's own times (when a run is due) are on the system clock it compares them with, not the service's.
         client.scheduleIfNotExists(task.instanceBuilder(jobId).data(jobId).priority(priority).scheduledTo(Instant.now()));
     }
 
@@ -106,7 +112,7 @@ public final class JobRunner implements AutoCloseable {
         if (scheduler == null) {
             return;
         }
-        List<String> released = releaseHeldBy(database, nodeId);
+        List<String> released = releaseHeldBy(database, nodeId, clock);
         if (!released.isEmpty()) {
             LOG.info("released {} jobs an earlier run of node {} held: {}", released.size(), nodeId, released);
         }
@@ -118,7 +124,7 @@ public final class JobRunner implements AutoCloseable {
      * its own id, or by a dead process of this host) as free to pick, and puts their jobs that showed
      * {@code processing} back to {@code pending}. Returns the task instances released.
      */
-    static List<String> releaseHeldBy(Database database, String nodeId) {
+    static List<String> releaseHeldBy(Database database, String nodeId, Clock clock) {
         return database.transaction(c -> {
             var held = Rows.list(c,
                     "SELECT task_name, task_instance, picked_by FROM scheduled_tasks WHERE picked = TRUE" + database.forUpdate(),
@@ -133,15 +139,16 @@ public final class JobRunner implements AutoCloseable {
                                 + " WHERE task_name = ? AND task_instance = ? AND picked_by = ?", row[0], row[1], row[2]);
                 Rows.update(c,
                         "UPDATE jobs SET status = 'pending', message = ?, updated_at = ? WHERE id = ? AND status = 'processing'",
-                        "Queued again: the worker running it stopped.", System.currentTimeMillis(), row[1]);
+                        "Queued again: the worker running it stopped.", clock.millis(), row[1]);
                 released.add(row[1]);
             }
             return released;
         });
     }
 
-    public static Builder builder(Database database, String nodeId) {
-        return new Builder(database, nodeId);
+    /** A runner on {@code database} under {@code nodeId}; the jobs it releases are dated by {@code clock}, as JobRepository dates them. */
+    public static Builder builder(Database database, String nodeId, Clock clock) {
+        return new Builder(database, nodeId, clock);
     }
 
     @Override
@@ -155,6 +162,8 @@ public final class JobRunner implements AutoCloseable {
     public static final class Builder {
         private final Database database;
         private final String nodeId;
+        private final Clock clock;
+        private Ticker ticker = Ticker.SYSTEM;
         private final List<Task<?>> tasks = new ArrayList<>();
         private final Map<String, OneTimeTask<String>> oneTime = new HashMap<>();
         private final List<RecurringTask<?>> recurring = new ArrayList<>();
@@ -180,9 +189,16 @@ public final class JobRunner implements AutoCloseable {
             return this;
         }
 
-        private Builder(Database database, String nodeId) {
+        private Builder(Database database, String nodeId, Clock clock) {
             this.database = database;
             this.nodeId = nodeId;
+            this.clock = clock;
+        }
+
+        /** What times each run for {@link #timer} (the system's monotonic clock unless a test sets one). */
+        public Builder ticker(Ticker runs) {
+            this.ticker = runs;
+            return this;
         }
 
         public Builder threads(int count) {
@@ -244,7 +260,7 @@ public final class JobRunner implements AutoCloseable {
                     if (turns != null && !turns.mayStart(jobId, busy, threads)) {
                         throw new JobTurns.NotYourTurn(jobId);
                     }
-                    long started = System.nanoTime();
+                    long started = ticker.nanos();
                     JobMemory.Watch watch = memory.enter(jobId);
                     try {
                         work.accept(jobId);
@@ -253,7 +269,7 @@ public final class JobRunner implements AutoCloseable {
                         if (turns != null) {
                             turns.ended(jobId);
                         }
-                        timer.accept(name, Duration.ofNanos(System.nanoTime() - started));
+                        timer.accept(name, ticker.since(started));
                     }
                 } finally {
                     running.decrementAndGet();
@@ -272,7 +288,7 @@ public final class JobRunner implements AutoCloseable {
             }
             SchedulerClient client = clientBuilder.build();
             if (!runsJobs) {
-                return new JobRunner(client, null, Map.copyOf(oneTime), database, nodeId);
+                return new JobRunner(client, null, Map.copyOf(oneTime), database, nodeId, clock);
             }
             // startTasks registers the recurring tasks itself; listing them twice is an error.
             var builder = Scheduler.create(database.dataSource(), tasks);
@@ -292,7 +308,7 @@ public final class JobRunner implements AutoCloseable {
                     .failureLogging(LogLevel.DEBUG, false)
                     .shutdownMaxWait(Duration.ofSeconds(10))
                     .build();
-            return new JobRunner(scheduler, scheduler, Map.copyOf(oneTime), database, nodeId);
+            return new JobRunner(scheduler, scheduler, Map.copyOf(oneTime), database, nodeId, clock);
         }
     }
 }

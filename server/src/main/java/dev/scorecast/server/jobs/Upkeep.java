@@ -1,5 +1,6 @@
 package dev.scorecast.server.jobs;
 
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
 import java.time.Clock;
@@ -60,9 +61,9 @@ public final class Upkeep implements AutoCloseable {
         for (Sweep sweep : sweeps) {
             try {
                 if (claim(sweep)) {
-                    long started = System.nanoTime();
+                    long started = Ticker.SYSTEM.nanos();
                     sweep.work().run();
-                    LOG.debug("upkeep {} ran in {} ms", sweep.name(), (System.nanoTime() - started) / 1_000_000);
+                    LOG.debug("upkeep {} ran in {} ms", sweep.name(), Ticker.SYSTEM.since(started).toMillis());
                 }
             } catch (RuntimeException e) {
                 LOG.warn("upkeep {} failed; it runs again at its next turn", sweep.name(), e);

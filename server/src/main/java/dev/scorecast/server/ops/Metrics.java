@@ -1,5 +1,6 @@
 package dev.scorecast.server.ops;
 
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
 import java.time.Duration;
@@ -128,7 +129,7 @@ public final class Metrics {
 
     /** The counts, read again when older than {@link #JOB_COUNTS_FRESH}; callers meanwhile wait for that one query. */
     private synchronized Map<String, Map<String, Long>> jobCounts() {
-        long now = System.nanoTime();
+        long now = Ticker.SYSTEM.nanos();
         if (jobCounts == null || now - jobCountsAt >= JOB_COUNTS_FRESH.toNanos()) {
             try {
                 jobCounts = countJobs();

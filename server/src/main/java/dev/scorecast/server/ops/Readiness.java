@@ -1,5 +1,6 @@
 package dev.scorecast.server.ops;
 
+import dev.scorecast.engine.core.Ticker;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -7,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +45,7 @@ public final class Readiness {
 
     private final Probe database;
     private final Probe storage;
-    private final LongSupplier nanos;
+    private final Ticker ticker;
     private final AtomicLong checks = new AtomicLong();
     private Result last;
     private long lastAt;
@@ -53,14 +53,11 @@ public final class Readiness {
     private long inFlightSince;
     private Result logged;
 
-    public Readiness(Probe database, Probe storage) {
-        this(database, storage, System::nanoTime);
-    }
-
-    Readiness(Probe database, Probe storage, LongSupplier nanos) {
+    /** {@code ticker} times the cached result and the check in flight. */
+    public Readiness(Probe database, Probe storage, Ticker ticker) {
         this.database = database;
         this.storage = storage;
-        this.nanos = nanos;
+        this.ticker = ticker;
     }
 
     /** Checks started so far (each a database query and a store request), for /metrics. */
@@ -72,7 +69,7 @@ public final class Readiness {
     public Result now() {
         CompletableFuture<Result> pending;
         synchronized (this) {
-            long now = nanos.getAsLong();
+            long now = ticker.nanos();
             if (last != null && now - lastAt < FRESH.toNanos()) {
                 return last;
             }
@@ -103,7 +100,7 @@ public final class Readiness {
 
     private synchronized void finished(Result result) {
         last = result;
-        lastAt = nanos.getAsLong();
+        lastAt = ticker.nanos();
         inFlight = null;
         if (!result.equals(logged)) {
             if (result.ready()) {

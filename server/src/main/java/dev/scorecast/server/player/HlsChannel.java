@@ -1,9 +1,11 @@
 package dev.scorecast.server.player;
 
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.live.Listener;
 import dev.scorecast.engine.live.SharedTap;
 import dev.scorecast.engine.media.Fmp4Audio;
 import dev.scorecast.engine.media.LiveEncoder;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -46,20 +48,31 @@ public final class HlsChannel implements AutoCloseable {
      */
     private long epochMillis = Long.MIN_VALUE;
     private static final long ANCHOR_NANOS = 3_000_000_000L;
-    private final long openedNanos = System.nanoTime();
+    /** The node's time, which the program date times are written in. */
+    private final Clock clock;
+    /** Times the anchoring window and how long the channel has been idle. */
+    private final Ticker ticker;
+    private final long openedNanos;
     private volatile boolean closed;
-    private volatile long lastRequestNanos = System.nanoTime();
+    private volatile long lastRequestNanos;
     /**
      * This channel's run, in every file name: a channel opened again (after it was idle) numbers its segments from 0
      * again, and a cache holding the earlier run's files as immutable must never serve them for the new ones.
      */
-    private final String run = Long.toString(System.currentTimeMillis(), 36);
+    private final String run;
 
     /** A finished segment: its parts (each a fragment) and their concatenation; {@code firstFrame} counts AAC frames. */
     record Segment(long sequence, long firstFrame, List<byte[]> parts, byte[] bytes) {}
 
-    HlsChannel(SharedTap tap) {
+    HlsChannel(SharedTap tap, Clock clock, Ticker ticker) {
         this.tap = tap;
+        this.clock = clock;
+        this.ticker = ticker;
+        this.openedNanos = ticker.nanos();
+        this.lastRequestNanos = openedNanos;
+        // A name, not a time anything is compared with: the wall clock's milliseconds differ between runs even on a node whose
+        // injected clock stands still (a test's virtual time), which would name two runs alike.
+        this.run = Long.toString(System.currentTimeMillis(), 36);
         this.init = Fmp4Audio.init(RATE, 2, 128_000);
         this.reader = Thread.ofPlatform().daemon().name("scorecast-hls-" + tap.experience().id()).start(this::read);
     }
@@ -78,11 +91,11 @@ public final class HlsChannel implements AutoCloseable {
     }
 
     void touch() {
-        lastRequestNanos = System.nanoTime();
+        lastRequestNanos = ticker.nanos();
     }
 
     long idleNanos() {
-        return System.nanoTime() - lastRequestNanos;
+        return ticker.nanos() - lastRequestNanos;
     }
 
     private void read() {
@@ -100,8 +113,8 @@ public final class HlsChannel implements AutoCloseable {
                 Fmp4Audio.adtsFrames(chunk, raw::add);
                 synchronized (this) {
                     long end = framesWritten + frames.size() + raw.size();
-                    if (System.nanoTime() - openedNanos < ANCHOR_NANOS || epochMillis == Long.MIN_VALUE) {
-                        epochMillis = Math.max(epochMillis, System.currentTimeMillis() - end * Fmp4Audio.FRAME * 1000 / RATE);
+                    if (ticker.nanos() - openedNanos < ANCHOR_NANOS || epochMillis == Long.MIN_VALUE) {
+                        epochMillis = Math.max(epochMillis, clock.millis() - end * Fmp4Audio.FRAME * 1000 / RATE);
                     }
                     for (byte[] f : raw) {
                         add(f);
@@ -159,9 +172,9 @@ public final class HlsChannel implements AutoCloseable {
      */
     public synchronized boolean await(long sequence, int part, long millis) throws InterruptedException {
         touch();
-        long deadline = System.nanoTime() + millis * 1_000_000;
+        long deadline = ticker.nanos() + millis * 1_000_000;
         while (!has(sequence, part) && !closed) {
-            long left = deadline - System.nanoTime();
+            long left = deadline - ticker.nanos();
             if (left <= 0) {
                 return false;
             }

@@ -1,8 +1,10 @@
 package dev.scorecast.server.player;
 
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.live.Experience;
 import dev.scorecast.engine.live.LiveEngine;
 import dev.scorecast.engine.media.LiveEncoder;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,12 +26,17 @@ public final class HlsPublisher implements AutoCloseable {
     static final long IDLE_SECONDS = 60;
 
     private final LiveEngine engine;
+    private final Clock clock;
+    private final Ticker ticker;
     private final Map<String, HlsChannel> channels = new HashMap<>();
     private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(
             r -> Thread.ofPlatform().daemon().name("scorecast-hls-sweeper").unstarted(r));
 
-    public HlsPublisher(LiveEngine engine) {
+    /** Channels date their segments on {@code clock} and time their idleness on {@code ticker}. */
+    public HlsPublisher(LiveEngine engine, Clock clock, Ticker ticker) {
         this.engine = engine;
+        this.clock = clock;
+        this.ticker = ticker;
         sweeper.scheduleWithFixedDelay(this::sweep, 5, 5, TimeUnit.SECONDS);
     }
 
@@ -37,7 +44,7 @@ public final class HlsPublisher implements AutoCloseable {
     public synchronized HlsChannel channel(Experience experience) {
         HlsChannel c = channels.get(experience.id());
         if (c == null || c.closed()) {
-            c = new HlsChannel(engine.tapShared(experience, LiveEncoder.Format.AAC));
+            c = new HlsChannel(engine.tapShared(experience, LiveEncoder.Format.AAC), clock, ticker);
             channels.put(experience.id(), c);
             LOG.info("HLS: publishing {}", experience.id());
         }

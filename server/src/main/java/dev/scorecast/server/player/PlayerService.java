@@ -1,5 +1,6 @@
 package dev.scorecast.server.player;
 
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.error.Busy;
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.error.WrongState;
@@ -68,7 +69,7 @@ public final class PlayerService implements AutoCloseable {
     /** {@code nodeUrl} is this node's internal base URL, asked when needed: a server on port 0 knows it only once it listens. */
     public PlayerService(LiveEngine engine, StreamRegistry registry, Supplier<String> nodeUrl, DownloadLinks links, Duration ttl, Clock clock) {
         this.engine = engine;
-        this.hls = new HlsPublisher(engine);
+        this.hls = new HlsPublisher(engine, clock, Ticker.SYSTEM);
         this.registry = registry;
         this.nodeUrl = nodeUrl;
         this.links = links;

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -39,16 +40,19 @@ public final class QuotaGuard {
     private final Quotas quotas;
     private final Path dataDir;
     private final Database database;
+    private final Clock clock;
 
     /** Without a database: only the checks that take the caller's connection (tests of one service). */
-    public QuotaGuard(Quotas quotas, Path dataDir) {
-        this(quotas, dataDir, null);
+    public QuotaGuard(Quotas quotas, Path dataDir, Clock clock) {
+        this(quotas, dataDir, null, clock);
     }
 
-    public QuotaGuard(Quotas quotas, Path dataDir, Database database) {
+    /** Charges and locks are dated by {@code clock}, the time retention and the sweeps compare them with. */
+    public QuotaGuard(Quotas quotas, Path dataDir, Database database, Clock clock) {
         this.quotas = quotas;
         this.dataDir = dataDir;
         this.database = database;
+        this.clock = clock;
     }
 
     public Quotas quotas() {
@@ -121,12 +125,12 @@ public final class QuotaGuard {
         Rows.update(c, "DELETE FROM stored_bytes WHERE execution_id = ? AND blob_key LIKE ?", executionId, prefix + "/%");
     }
 
-    private static void record(Connection c, Principal owner, Stored item) throws SQLException {
+    private void record(Connection c, Principal owner, Stored item) throws SQLException {
         Rows.update(c, """
                 INSERT INTO stored_bytes (blob_key, owner, video_id, execution_id, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (blob_key) DO UPDATE SET owner = excluded.owner, video_id = excluded.video_id,
                     execution_id = excluded.execution_id, bytes = excluded.bytes, created_at = excluded.created_at""",
-                item.key(), owner.user(), item.videoId(), item.executionId(), item.bytes(), System.currentTimeMillis());
+                item.key(), owner.user(), item.videoId(), item.executionId(), item.bytes(), clock.millis());
     }
 
     private Database requireDatabase() {
@@ -146,7 +150,7 @@ public final class QuotaGuard {
      */
     public void lockUser(Connection c, Principal owner) throws SQLException {
         Rows.update(c, "INSERT INTO user_locks (owner, locked_at) VALUES (?, ?)"
-                + " ON CONFLICT (owner) DO UPDATE SET locked_at = excluded.locked_at", owner.user(), System.currentTimeMillis());
+                + " ON CONFLICT (owner) DO UPDATE SET locked_at = excluded.locked_at", owner.user(), clock.millis());
     }
 
     /** 429 when {@code owner} already has the most uploads open or assembling. */

@@ -1,5 +1,6 @@
 package dev.scorecast.server.thumbnails;
 
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.error.InsufficientStorage;
 import dev.scorecast.engine.error.Overloaded;
 import dev.scorecast.engine.media.KeyframeStills;
@@ -55,15 +56,18 @@ public final class Thumbnails {
     private final QuotaGuard quotas;
     private final ThreadPoolExecutor decoders;
     private final Duration deadline;
+    /** Times each strip's decode deadline, from when it was asked for. */
+    private final Ticker ticker;
     /** The one decode in flight per (video, count); identical requests wait for it instead of starting their own. */
     private final ConcurrentHashMap<String, CompletableFuture<Strip>> inFlight = new ConcurrentHashMap<>();
     private final AtomicLong decodes = new AtomicLong();
 
-    public Thumbnails(BlobStore blobs, MediaLimits limits, QuotaGuard quotas) {
-        this(blobs, limits, quotas, Math.max(1, Runtime.getRuntime().availableProcessors() / 2), 16, DECODE_DEADLINE);
+    public Thumbnails(BlobStore blobs, MediaLimits limits, QuotaGuard quotas, Ticker ticker) {
+        this(blobs, limits, quotas, Math.max(1, Runtime.getRuntime().availableProcessors() / 2), 16, DECODE_DEADLINE, ticker);
     }
 
-    Thumbnails(BlobStore blobs, MediaLimits limits, QuotaGuard quotas, int threads, int queued, Duration deadline) {
+    Thumbnails(BlobStore blobs, MediaLimits limits, QuotaGuard quotas, int threads, int queued, Duration deadline, Ticker ticker) {
+        this.ticker = ticker;
         this.blobs = blobs;
         this.limits = limits;
         this.quotas = quotas;
@@ -96,7 +100,7 @@ public final class Thumbnails {
         if (running == null) {
             running = mine;
             try {
-                long due = System.nanoTime() + deadline.toNanos();
+                long due = ticker.nanos() + deadline.toNanos();
                 decoders.execute(() -> make(video, count, key, mine, due));
             } catch (RejectedExecutionException e) {
                 inFlight.remove(key, mine);
@@ -106,15 +110,15 @@ public final class Thumbnails {
         return await(running);
     }
 
-    /** Makes the strip by {@code due} (nanoTime), counted from when it was asked for: a wait in the queue counts. */
+    /** Makes the strip by {@code due} (on the ticker), counted from when it was asked for: a wait in the queue counts. */
     private void make(Video video, int count, String key, CompletableFuture<Strip> result, long due) {
         decodes.incrementAndGet();
         try {
-            Duration left = Duration.ofNanos(due - System.nanoTime());
+            Duration left = Duration.ofNanos(due - ticker.nanos());
             if (left.isNegative() || left.isZero()) {
                 throw new KeyframeStills.DeadlinePassed();
             }
-            Strip strip = StripMaker.make(blobs, video, count, limits, left);
+            Strip strip = StripMaker.make(blobs, video, count, limits, left, ticker);
             store(video, count, strip);
             result.complete(strip);
         } catch (KeyframeStills.DeadlinePassed e) {

@@ -6,6 +6,7 @@ import dev.scorecast.server.db.Rows;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +15,12 @@ import java.util.Optional;
 /** SQL for uploads, chunks and videos. Every lookup by id also matches the owner. */
 final class UploadRepository {
     private final String forUpdate;
+    private final Clock clock;
 
-    UploadRepository(String forUpdate) {
+    /** Rows dated by {@code clock}, the upload service's (expiry and abandoned assemblies are measured on it). */
+    UploadRepository(String forUpdate, Clock clock) {
         this.forUpdate = forUpdate;
+        this.clock = clock;
     }
 
     void insert(Connection c, Upload upload) throws SQLException {
@@ -51,7 +55,7 @@ final class UploadRepository {
 
     void setState(Connection c, String id, UploadState state, String videoId) throws SQLException {
         Rows.update(c, "UPDATE uploads SET state = ?, video_id = ?, updated_at = ? WHERE id = ?",
-                state.wire(), videoId, System.currentTimeMillis(), id);
+                state.wire(), videoId, clock.millis(), id);
     }
 
     List<Chunk> chunks(Connection c, String uploadId) throws SQLException {
@@ -113,7 +117,7 @@ final class UploadRepository {
 
     void setAssembling(Connection c, String id, String videoId, String nodeId) throws SQLException {
         Rows.update(c, "UPDATE uploads SET state = ?, video_id = ?, assembling_node = ?, updated_at = ? WHERE id = ?",
-                UploadState.ASSEMBLING.wire(), videoId, nodeId, System.currentTimeMillis(), id);
+                UploadState.ASSEMBLING.wire(), videoId, nodeId, clock.millis(), id);
     }
 
     List<Upload> expired(Connection c, Instant now) throws SQLException {

@@ -84,7 +84,7 @@ public final class UploadService {
         this.blobs = blobs;
         this.limits = limits;
         this.clock = clock;
-        this.repository = new UploadRepository(database.forUpdate());
+        this.repository = new UploadRepository(database.forUpdate(), clock);
         this.mediaLimits = limits.media();
         int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
         // A short queue: past it, complete answers 503 at once instead of holding requests open for minutes.

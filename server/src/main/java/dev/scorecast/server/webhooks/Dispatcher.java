@@ -1,6 +1,7 @@
 package dev.scorecast.server.webhooks;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.server.config.WebhookSettings;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,7 +55,7 @@ public final class Dispatcher implements AutoCloseable {
         this.nodeId = nodeId;
         this.doorbell = outbox.doorbell();
         this.random = random;
-        this.rate = new UserRate(settings.attemptsPerMinute());
+        this.rate = new UserRate(settings.attemptsPerMinute(), Ticker.SYSTEM);
         this.sending = new Semaphore(settings.concurrency());
     }
 

@@ -1,5 +1,6 @@
 package dev.scorecast.server.webhooks;
 
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.error.InvalidParameter;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -53,7 +54,7 @@ public final class Sender {
 
     /** Posts {@code body} as JSON to {@code url} with {@code headers}; never throws for anything the receiver does. */
     public Attempt post(String url, Map<String, String> headers, byte[] body) {
-        long started = System.nanoTime();
+        long started = Ticker.SYSTEM.nanos();
         long deadline = started + timeout.toNanos();
         Endpoint endpoint;
         List<InetAddress> addresses;
@@ -67,7 +68,7 @@ public final class Sender {
         // One deadline for everything: a receiver that reads the body slowly or answers a byte at a time is cut off all the same.
         Thread watchdog = Thread.ofVirtual().name("webhook-deadline").start(() -> {
             try {
-                Thread.sleep(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                Thread.sleep(Duration.ofNanos(Math.max(0, deadline - Ticker.SYSTEM.nanos())));
                 Socket socket = open.get();
                 if (socket != null) {
                     socket.close();
@@ -109,7 +110,7 @@ public final class Sender {
             Socket socket = new Socket();
             open.set(socket);
             try {
-                socket.connect(new InetSocketAddress(address, port), (int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                socket.connect(new InetSocketAddress(address, port), (int) Math.max(1, (deadline - Ticker.SYSTEM.nanos()) / 1_000_000));
                 return socket;
             } catch (ConnectException | NoRouteToHostException e) {
                 socket.close();
@@ -238,7 +239,7 @@ public final class Sender {
     }
 
     private String describe(IOException e, long deadline) {
-        if (System.nanoTime() - deadline >= 0) {
+        if (Ticker.SYSTEM.nanos() - deadline >= 0) {
             return "timeout: no complete answer within " + timeout.toMillis() + " ms";
         }
         return switch (e) {
@@ -255,7 +256,7 @@ public final class Sender {
     }
 
     private static long millisSince(long startedNanos) {
-        return (System.nanoTime() - startedNanos) / 1_000_000;
+        return (Ticker.SYSTEM.nanos() - startedNanos) / 1_000_000;
     }
 
     /** An answer that is not HTTP/1.1 as a webhook receiver should give it. */

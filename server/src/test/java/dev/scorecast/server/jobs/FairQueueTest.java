@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.server.db.Database;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -24,7 +25,7 @@ class FairQueueTest {
         List<String> ran = new CopyOnWriteArrayList<>();
         CountDownLatch allDone = new CountDownLatch(6);
         try (Database database = Database.open("jdbc:sqlite:" + data.resolve("jobs.db"));
-                JobRunner runner = JobRunner.builder(database, "node-fair").threads(1).pollingInterval(Duration.ofMillis(100))
+                JobRunner runner = JobRunner.builder(database, "node-fair", Clock.systemUTC()).threads(1).pollingInterval(Duration.ofMillis(100))
                         .task("work", id -> {
                             ran.add(id);
                             allDone.countDown();

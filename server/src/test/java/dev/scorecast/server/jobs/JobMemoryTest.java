@@ -55,7 +55,7 @@ class JobMemoryTest {
         System.gc();
         earlier.clear();
         try (Database database = Database.open("jdbc:sqlite:" + data.resolve("jobs.db"));
-                JobRunner runner = JobRunner.builder(database, "node-memory").threads(2).pollingInterval(Duration.ofMillis(100))
+                JobRunner runner = JobRunner.builder(database, "node-memory", Clock.systemUTC()).threads(2).pollingInterval(Duration.ofMillis(100))
                         .memory(memory)
                         .task("work", id -> {
                             try {

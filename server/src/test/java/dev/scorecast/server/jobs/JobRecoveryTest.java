@@ -6,6 +6,7 @@ import dev.scorecast.server.config.NodeIds;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,7 +47,7 @@ class JobRecoveryTest {
             });
 
             assertEquals(List.of("job_dead_process", "job_mine"),
-                    JobRunner.releaseHeldBy(database, "host:8160").stream().sorted().toList(),
+                    JobRunner.releaseHeldBy(database, "host:8160", Clock.systemUTC()).stream().sorted().toList(),
                     "its own id's and those of a process of this host that no longer runs");
 
             assertEquals(List.of("job_live_process", "job_other"), database.query(c -> Rows.list(c,
@@ -56,7 +57,7 @@ class JobRecoveryTest {
             assertEquals(List.of("job_dead_process:pending", "job_live_process:processing", "job_mine:pending", "job_other:processing",
                     "job_queued:pending"), database.query(c -> Rows.list(c,
                     "SELECT id, status FROM jobs ORDER BY id", row -> row.getString(1) + ":" + row.getString(2))));
-            assertEquals(List.of(), JobRunner.releaseHeldBy(database, "host:8160"), "nothing is released twice");
+            assertEquals(List.of(), JobRunner.releaseHeldBy(database, "host:8160", Clock.systemUTC()), "nothing is released twice");
         }
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,7 @@ class JobTurnsTest {
         List<String> started = new CopyOnWriteArrayList<>();
         Map<String, CountDownLatch> release = new ConcurrentHashMap<>();
         try (Database database = Database.open("jdbc:sqlite:" + data.resolve("jobs.db"));
-                JobRunner runner = JobRunner.builder(database, "node-turns").threads(2).pollingInterval(Duration.ofMillis(100))
+                JobRunner runner = JobRunner.builder(database, "node-turns", Clock.systemUTC()).threads(2).pollingInterval(Duration.ofMillis(100))
                         .fairTurns()
                         .task("work", id -> {
                             database.query(c -> Rows.update(c, "UPDATE jobs SET status = 'processing' WHERE id = ?", id));

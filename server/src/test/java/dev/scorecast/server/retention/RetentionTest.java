@@ -41,7 +41,8 @@ class RetentionTest {
         onDatabase(db, database -> {
             var blobs = new LocalBlobStore(data.resolve("files"));
             var seed = new Seed(database, blobs, data.resolve("files"));
-            var quotas = new QuotaGuard(Quotas.DEFAULT, data);
+            var clock = new VirtualClock(T0.plus(KEEP).minus(Duration.ofHours(1)));
+            var quotas = new QuotaGuard(Quotas.DEFAULT, data, clock);
             // Video A: analysed, planned and executed in its first two hours, never used again.
             seed.video("alice", "upl_a", "vid_a", T0);
             seed.file("uploads/upl_a/0-chk", T0); // a chunk a crash kept after assembly: the upload's files go with it
@@ -56,7 +57,6 @@ class RetentionTest {
             seed.video("bob", "upl_c", "vid_c", T0);
             seed.execution("bob", "exe_c", "vid_c", "plans/analyses/ana_c.json", "processing", T0, T0.plus(Duration.ofHours(1)));
 
-            var clock = new VirtualClock(T0.plus(KEEP).minus(Duration.ofHours(1)));
             var retention = new Retention(database, blobs, quotas, clock, KEEP);
             assertEquals(new Retention.Removed(0, 0), retention.sweep(), "nothing ended 30 days ago yet");
 
@@ -111,7 +111,8 @@ class RetentionTest {
         onDatabase(db, database -> {
             var blobs = new LocalBlobStore(data.resolve("files"));
             var seed = new Seed(database, blobs, data.resolve("files"));
-            var quotas = new QuotaGuard(Quotas.DEFAULT, data, database);
+            var clock = new VirtualClock(T0.plus(Duration.ofDays(3)));
+            var quotas = new QuotaGuard(Quotas.DEFAULT, data, database, clock);
             Principal alice = new Principal("alice");
             seed.video("alice", "upl_d", "vid_d", T0);
             seed.analysis("alice", "ana_failed", "vid_d", "error", T0, T0.plus(Duration.ofHours(1)));
@@ -128,7 +129,6 @@ class RetentionTest {
             });
             long before = database.<Long>query(c -> quotas.storedBytes(c, alice));
 
-            var clock = new VirtualClock(T0.plus(Duration.ofDays(3)));
             var retention = new Retention(database, blobs, quotas, clock, KEEP, Duration.ofDays(3));
             assertEquals(new Retention.Removed(0, 0, 0), retention.sweep(), "nothing failed three days ago yet");
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.error.Overloaded;
 import dev.scorecast.engine.media.MediaLimits;
 import dev.scorecast.server.auth.Principal;
@@ -18,6 +19,7 @@ import dev.scorecast.server.upload.Video;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -65,8 +67,8 @@ class ThumbnailsTest {
         blobs.write("videos/vid_1/source.mp4", new ByteArrayInputStream(Files.readAllBytes(movie)), Long.MAX_VALUE, "file", false);
         closeDatabase();
         database = Database.open("jdbc:sqlite:" + root.resolve("scorecast.db"));
-        quotas = new QuotaGuard(share, root, database);
-        return new Thumbnails(blobs, MediaLimits.DEFAULT, quotas, threads, queued, deadline);
+        quotas = new QuotaGuard(share, root, database, Clock.systemUTC());
+        return new Thumbnails(blobs, MediaLimits.DEFAULT, quotas, threads, queued, deadline, Ticker.SYSTEM);
     }
 
     private long storedBytes() {

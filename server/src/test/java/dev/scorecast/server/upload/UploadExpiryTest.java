@@ -84,7 +84,7 @@ class UploadExpiryTest {
         var owner = new Principal("alice");
         try (Database database = Database.open(config.dbUrl())) {
             var uploads = new UploadService(database, new LocalBlobStore(data.resolve("files")), config.uploads(),
-                    new dev.scorecast.server.quota.QuotaGuard(dev.scorecast.server.config.Quotas.DEFAULT, data), clock);
+                    new dev.scorecast.server.quota.QuotaGuard(dev.scorecast.server.config.Quotas.DEFAULT, data, clock), clock);
             Upload stale = uploads.initialize(owner, Variant.B, "a.mp4", null, null);
             Upload fresh = uploads.initialize(owner, Variant.B, "b.mp4", null, null);
             byte[] bytes = {1, 2, 3, 4};
@@ -208,7 +208,7 @@ class UploadExpiryTest {
             var clock = new ManualClock();
             try (Database database = Database.open(config.dbUrl())) {
                 var uploads = new UploadService(database, new LocalBlobStore(data.resolve("files")), config.uploads(),
-                        new dev.scorecast.server.quota.QuotaGuard(dev.scorecast.server.config.Quotas.DEFAULT, data), clock);
+                        new dev.scorecast.server.quota.QuotaGuard(dev.scorecast.server.config.Quotas.DEFAULT, data, clock), clock);
                 try {
                     test.run(database, uploads, clock);
                 } finally {
