@@ -177,7 +177,7 @@ public final class AnalysisService {
         try (JobFeed.Watch watch = feed.watch(state.record().jobId())) {
             for (long left = limit.toNanos(); left > 0; left = deadline - ticker.nanos()) {
                 Optional<JobFeed.Snapshot> seen = watch.next(Duration.ofNanos(left));
-                if (seen.isPresent() && seen.get().status().isDone()) {
+                if (seen.isPresent() && seen.get().status().isDone() || feed.isClosed()) {
                     break;
                 }
             }

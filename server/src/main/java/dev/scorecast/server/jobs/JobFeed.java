@@ -103,6 +103,14 @@ public final class JobFeed implements AutoCloseable {
     public void close() {
         closed = true;
         poller.interrupt();
+        // Whoever waits on a watch is woken now rather than at the end of its wait: a request
+        // parked on a job (variant B's analysis) ends with the server, not minutes after it.
+        watched.values().forEach(watches -> watches.forEach(Watch::wake));
+    }
+
+    /** Whether the feed has stopped: a watch then has nothing more to tell. */
+    public boolean isClosed() {
+        return closed;
     }
 
     /** One watcher's view of one job: the newest state it has not taken yet. */
@@ -131,13 +139,13 @@ public final class JobFeed implements AutoCloseable {
 
         /**
          * The job's state once it differs from what was last taken, waiting at most {@code timeout};
-         * empty when nothing changed in that time (or the job is gone).
+         * empty when nothing changed in that time (or the job is gone, or the feed closed).
          */
         public Optional<Snapshot> next(Duration timeout) throws InterruptedException {
             long left = timeout.toNanos();
             watchLock.lock();
             try {
-                while ((latest == null || latest.equals(taken)) && left > 0) {
+                while ((latest == null || latest.equals(taken)) && left > 0 && !closed) {
                     left = changed.awaitNanos(left);
                 }
                 if (latest == null || latest.equals(taken)) {
@@ -145,6 +153,15 @@ public final class JobFeed implements AutoCloseable {
                 }
                 taken = latest;
                 return Optional.of(latest);
+            } finally {
+                watchLock.unlock();
+            }
+        }
+
+        private void wake() {
+            watchLock.lock();
+            try {
+                changed.signalAll();
             } finally {
                 watchLock.unlock();
             }
