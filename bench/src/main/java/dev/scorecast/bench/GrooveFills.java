@@ -59,6 +59,12 @@ final class GrooveFills {
     static final int MIN_HITS = 5;
     /** A performance this long is a fill followed by more playing, not one bar. */
     static final double MAX_BARS = 1.25;
+    /**
+     * A fill whose hits sit further than this from their sixteenths (root mean square, fractions of
+     * a sixteenth) is in another rhythm (triplets, 32nds), which the composer's sixteenth grid would
+     * only play as a blur of early and late hits.
+     */
+    static final double MAX_RMS_OFFSET = 0.25;
     /** A fill whose hits sit this often at the pad's ceiling (127) has no dynamics to learn from. */
     static final double MAX_CEILING_SHARE = 0.35;
 
@@ -81,6 +87,20 @@ final class GrooveFills {
                 }
             }
             return n;
+        }
+
+        double rmsOffset() {
+            double sum = 0;
+            int n = 0;
+            for (Hit[] row : hits.values()) {
+                for (Hit h : row) {
+                    if (h != null) {
+                        sum += h.offset() * h.offset();
+                        n++;
+                    }
+                }
+            }
+            return n == 0 ? 0 : Math.sqrt(sum / n);
         }
 
         int atCeiling() {
@@ -154,10 +174,10 @@ final class GrooveFills {
         return chosen;
     }
 
-    /** A fill worth learning from: enough hits, mostly snare and toms (a fill, not a beat), dynamics, the kit the genre plays. */
+    /** A fill worth learning from: enough hits, on sixteenths, mostly snare and toms (a fill, not a beat), dynamics, the kit the genre plays. */
     static boolean suits(Fill fill, Kit kit) {
         int n = fill.count();
-        if (n < MIN_HITS || fill.atCeiling() > MAX_CEILING_SHARE * n) {
+        if (n < MIN_HITS || fill.atCeiling() > MAX_CEILING_SHARE * n || fill.rmsOffset() > MAX_RMS_OFFSET) {
             return false;
         }
         int toms = fill.count(GrooveFills::tom);
