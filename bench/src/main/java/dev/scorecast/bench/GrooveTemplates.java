@@ -74,7 +74,7 @@ public final class GrooveTemplates {
             for (String file : genre.getValue()) {
                 performances.add(read(in.resolve(file)));
             }
-            String json = template(genre.getKey(), genre.getValue(), performances, GrooveFills.forGenre(in, genre.getKey()));
+            String json = template(genre.getKey(), genre.getValue(), performances);
             Files.writeString(out.resolve(genre.getKey() + ".json"), json);
             System.out.println("wrote " + out.resolve(genre.getKey() + ".json"));
         }
@@ -142,7 +142,7 @@ public final class GrooveTemplates {
         return out;
     }
 
-    static String template(String genre, List<String> files, List<Bar[]> performances, List<GrooveFills.Fill> fills) {
+    static String template(String genre, List<String> files, List<Bar[]> performances) {
         StringBuilder json = new StringBuilder();
         json.append("{\n");
         json.append("  \"genre\": \"").append(genre).append("\",\n");
@@ -236,17 +236,7 @@ public final class GrooveTemplates {
             }
             json.append('}').append(b == bestStart + BARS - 1 ? "\n" : ",\n");
         }
-        if (fills.isEmpty()) {
-            json.append("  ]\n}\n");
-            return json.toString();
-        }
-        json.append("  ],\n");
-        json.append("  \"fills_derived_by\": \"bench/src/main/java/dev/scorecast/bench/GrooveFills.java: one-bar fill performances of the "
-                + "dataset (styles ").append(GrooveFills.CHOICES.get(genre).styles()).append(", ").append(GrooveFills.CHOICES.get(genre).minBpm())
-                .append("-").append(GrooveFills.CHOICES.get(genre).maxBpm()).append(" bpm), sparsest first; per General MIDI drum key and "
-                + "sixteenth [lateness, velocity] as played\",\n");
-        json.append(GrooveFills.json(fills));
-        json.append("}\n");
+        json.append("  ]\n}\n");
         return json.toString();
     }
 
