@@ -18,7 +18,8 @@ import java.util.concurrent.CompletableFuture;
  * and stop fade.
  *
  * <p>Runs on the render loop only. Musical time comes from the loop with each block (the beat at
- * its first frame and the beats per frame), so tempo changes move every line still to come.
+ * its first frame and the beats per frame), so tempo changes move every line still to come; real
+ * time from the performance's {@link Pacing}, so a line is due as early as the loop will render it.
  */
 final class LiveVocals {
     /** Lines are asked for this far ahead: enough for a cold singer, little to hold in memory or re-sing after a tempo change. */
@@ -35,10 +36,8 @@ final class LiveVocals {
 
     private final String performance;
     private final PhraseSinger singer;
-    private long epochNanos;
-    private final int lookaheadFrames;
-    /** How far beyond real time plus the look-ahead the performance renders now (its lead after a burst): lines are due that much sooner. */
-    private long aheadFrames;
+    /** The performance's own (not a copy): when the block holding a line's start will be rendered, after a burst or a catch-up too. */
+    private final Pacing pacing;
     /** Lines to come, in order of their start. */
     private final List<Line> lines = new ArrayList<>();
     private final List<SoundingLine> sounding = new ArrayList<>();
@@ -106,11 +105,10 @@ final class LiveVocals {
 
     private record Switch(double beat, boolean on) {}
 
-    LiveVocals(String performance, PhraseSinger singer, long epochNanos, int lookaheadFrames, int blockFrames) {
+    LiveVocals(String performance, PhraseSinger singer, Pacing pacing, int blockFrames) {
         this.performance = performance;
         this.singer = singer;
-        this.epochNanos = epochNanos;
-        this.lookaheadFrames = lookaheadFrames;
+        this.pacing = pacing;
         this.mono = new float[blockFrames];
         this.reverb = new VocalReverb(blockFrames);
     }
@@ -179,25 +177,17 @@ final class LiveVocals {
         offered = null;
     }
 
-    /** The performance renders {@code frames} further ahead of real time than the look-ahead from now on. */
-    void renderAhead(long frames) {
-        aheadFrames = frames;
-    }
-
     /** The fade of a stop has ended: nothing sounds any more. */
     void silence() {
         sounding.clear();
     }
 
-    /** The performance gave up {@code nanos} of real time after falling behind: its frames are due that much later. */
-    void delayed(long nanos) {
-        epochNanos += nanos;
-    }
-
-    /** This stage for a copy of the performance (a fork): same lines, the same ones sounding at the same sample, same switches. */
-    LiveVocals copyFor(String copyId, long copyEpochNanos) {
-        LiveVocals c = new LiveVocals(copyId, singer, copyEpochNanos, lookaheadFrames, mono.length);
-        c.aheadFrames = aheadFrames;
+    /**
+     * This stage for a copy of the performance (a fork), paced by the copy's {@code copyPacing}: same lines, the same ones
+     * sounding at the same sample, same switches. The reverb starts empty (its tail of a few blocks stays with the original).
+     */
+    LiveVocals copyFor(String copyId, Pacing copyPacing) {
+        LiveVocals c = new LiveVocals(copyId, singer, copyPacing, mono.length);
         for (Line line : lines) {
             Line l = line.copy();
             if (l.asked != null) {
@@ -256,13 +246,12 @@ final class LiveVocals {
             if (!heard || line.asked != null || line.tooSoon) {
                 continue;
             }
-            double leadFrames = (start - beat) / beatsPerFrame;
-            if (leadFrames < MIN_LEAD_SECONDS * Performance.RATE) {
+            double framesToStart = (start - beat) / beatsPerFrame;
+            if (framesToStart < MIN_LEAD_SECONDS * Performance.RATE) {
                 line.tooSoon = true;
                 continue;
             }
-            // The loop renders the block holding the start up to a block before real time plus the look-ahead and its lead.
-            long deadline = epochNanos + Math.round((frame + leadFrames - lookaheadFrames - aheadFrames - mono.length) * 1e9 / Performance.RATE);
+            long deadline = pacing.renderedFrom(frame + framesToStart);
             line.asked = line.phrase.at(bpm);
             line.askedBpm = bpm;
             line.sung = singer.ask(line.asked, deadline);

@@ -13,9 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One real-time performance: endless music composed section by section and played block by block
- * to the {@link Outlet}s of the formats listened to. It is four parts and the singer, each with its
+ * to the {@link Outlet}s of the formats listened to. It is five parts and the singer, each with its
  * own state and its own {@code copy()} for a fork:
  * <ul>
+ *   <li>{@link Pacing}: when blocks are due in real time (epoch, look-ahead, a burst's lead, catching up);</li>
  *   <li>{@link MusicalClock}: frames emitted, beats played, the tempo and its glide;</li>
  *   <li>{@link SectionFeed}: the sections and the {@link Cue}s in beats, composed ahead off the loop;</li>
  *   <li>{@link SynthChannel}: the one Gervill synthesizer the cues are played on;</li>
@@ -23,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@link LiveVocals}: the sung lines, mixed in at their beat.</li>
  * </ul>
  *
- * <p>This class only joins them, on the render loop: per block it drains the control queue,
+ * <p>What the listener steers (experience, intensity, vocals) is one immutable {@link Intent}, replaced by the controls.
+ * This class only joins the parts, on the render loop: per block it drains the control queue,
  * applies what falls due (bar-line changes, the next section), hands the block's cues to the
  * synthesizer at their exact sample, reads the block, mixes the vocals in, applies the output
  * stage and publishes an immutable {@link Transport}. Musical time is counted in beats, so tempo
@@ -40,21 +42,6 @@ public final class Performance implements AutoCloseable {
     private volatile NowPlaying now = NowPlaying.IDLE;
     /** Completed at the first block that plays music (or failed when the performance ends first). */
     private final CompletableFuture<AppliesAt> firstPlayed = new CompletableFuture<>();
-    /**
-     * Real time of frame 0, for pacing: block k is due at epoch + k frames, minus the look-ahead. Moved on (by the loop
-     * holding the performance) when the performance has fallen further behind than {@link #MAX_CATCH_UP_BLOCKS}.
-     */
-    long epochNanos;
-    /**
-     * The most blocks of real time a performance that fell behind (a stall, a machine past its capacity) renders to
-     * catch up, about 2 s; the rest of the debt is given up: the stream goes on from where it was, as if it had started
-     * that much later. Rendering a longer debt at once held its loop from every other performance, and handed its
-     * listeners more than their queues hold ({@link Listener#CAPACITY}, about 5 s), so that the server dropped them as
-     * too slow (issue 15's soak, on an overloaded machine: streams 30 to 60 s behind, listeners cut off).
-     */
-    static final int MAX_CATCH_UP_BLOCKS = 96;
-    /** Frames of real time given up so far (see {@link #MAX_CATCH_UP_BLOCKS}). */
-    private long skippedFrames;
     /** Turns in a row that a {@link VirtualMachineError} (memory running out in the process) cut short. */
     private int vmErrorTurns;
     /** About two seconds of turns: longer, the error is this performance's own, not a passing shortage. */
@@ -63,23 +50,15 @@ public final class Performance implements AutoCloseable {
     /** Held by the render loop rendering this performance now; loops skip a performance another one holds. */
     private final AtomicBoolean rendering = new AtomicBoolean();
 
-    // ---- render-loop state: the parts, and a start waiting for its first score
+    // ---- render-loop state: the parts, what the listener steers, and a start waiting for its first score
+    private final Pacing pacing;
     private final MusicalClock clock;
     private final SectionFeed feed;
     private final SynthChannel synth;
     private final OutputStage output;
     private final LiveVocals vocals;
+    private Intent intent = Intent.NONE;
     private Starting starting;
-    /**
-     * Frames rendered ahead of real time beyond the look-ahead. A listener joining raises it to the burst, a few blocks per
-     * turn (faster than real time, so its buffer fills at once and a plain player can start); it is never lowered, which
-     * would leave a gap: the performance stays that far ahead, and joining listeners get that much of the last audio at once.
-     */
-    private long leadFrames;
-    /** Set by a listener joining (callers' side): the loop raises the lead to the burst at its next turn. */
-    private volatile boolean burstWanted;
-    /** The most blocks a turn renders beyond what real time asks for, while the lead grows: other performances wait for them. */
-    static final int BURST_BLOCKS_PER_TURN = 8;
     /** The block being rendered, planar stereo. */
     private final float[][] block;
 
@@ -90,35 +69,35 @@ public final class Performance implements AutoCloseable {
         }
     }
 
+    /** A new performance, silent until started, its frame 0 due at {@code epochNanos}. */
     Performance(LiveContext context, long epochNanos) {
-        this(context, epochNanos, null);
+        this.context = context;
+        this.block = new float[2][context.blockFrames()];
+        pacing = new Pacing(context.settings(), epochNanos);
+        clock = new MusicalClock(RATE);
+        feed = new SectionFeed(context);
+        synth = new SynthChannel(context);
+        output = new OutputStage(context.masterGain(), context.blockFrames());
+        vocals = new LiveVocals(id, context.phrases(), pacing, context.blockFrames());
+        publish();
     }
 
-    /** A fork of {@code from} (made on its loop), or a new performance when null. */
-    private Performance(LiveContext context, long epochNanos, Performance from) {
-        this.context = context;
-        this.epochNanos = epochNanos;
+    /** A fork of {@code from}, made on its loop at a block boundary: each part copied, the listeners left to move. */
+    private Performance(Performance from) {
+        this.context = from.context;
         this.block = new float[2][context.blockFrames()];
-        if (from == null) {
-            clock = new MusicalClock(RATE);
-            feed = new SectionFeed(context);
-            synth = new SynthChannel(context);
-            output = new OutputStage(context.masterGain(), context.blockFrames());
-            vocals = new LiveVocals(id, context.phrases(), epochNanos, context.lookaheadFrames(), context.blockFrames());
-        } else {
-            clock = from.clock.copy();
-            feed = from.feed.copy();
-            synth = from.synth.copy();
-            output = from.output.copy();
-            vocals = from.vocals.copyFor(id, epochNanos);
-            starting = from.starting == null ? null : from.starting.copy();
-            leadFrames = from.leadFrames;
-            output.keep(Outlet.BACKLOG + blocksOf(leadFrames));
-            vocals.renderAhead(leadFrames);
-            now = from.now;
-            if (clock.playing()) {
-                firstPlayed.complete(from.firstPlayed.getNow(null));
-            }
+        pacing = from.pacing.copy();
+        clock = from.clock.copy();
+        feed = from.feed.copy();
+        synth = from.synth.copy();
+        output = from.output.copy();
+        vocals = from.vocals.copyFor(id, pacing);
+        intent = from.intent;
+        starting = from.starting == null ? null : from.starting.copy();
+        output.keep(Outlet.BACKLOG + pacing.leadBlocks());
+        now = from.now;
+        if (clock.playing()) {
+            firstPlayed.complete(from.firstPlayed.getNow(null));
         }
         publish();
     }
@@ -153,8 +132,8 @@ public final class Performance implements AutoCloseable {
      */
     void attach(Listener listener) {
         output.attach(listener, false, transport.playing());
-        if (context.burstFrames() > 0 && transport.playing()) {
-            burstWanted = true;
+        if (transport.playing()) {
+            pacing.wantBurst();
         }
     }
 
@@ -169,7 +148,7 @@ public final class Performance implements AutoCloseable {
 
     /** Frames rendered ahead of real time beyond the look-ahead (the lead a burst left). */
     long leadFrames() {
-        return leadFrames;
+        return pacing.leadFrames();
     }
 
     void detach(Listener listener) {
@@ -198,38 +177,17 @@ public final class Performance implements AutoCloseable {
             dispose();
             return -1;
         }
-        long behind = (nowNanos - epochNanos) * RATE / 1_000_000_000L - clock.frame();
-        long most = (long) MAX_CATCH_UP_BLOCKS * context.blockFrames();
-        if (behind > most) {
-            long skip = behind - most;
-            long skipNanos = skip * 1_000_000_000L / RATE;
-            epochNanos += skipNanos;
-            vocals.delayed(skipNanos);
-            skippedFrames += skip;
+        long lead = pacing.leadFrames();
+        long due = pacing.due(nowNanos, clock.frame());
+        if (pacing.leadFrames() != lead) {
+            output.keep(Outlet.BACKLOG + pacing.leadBlocks()); // joining listeners get the whole lead at once
         }
-        long due = (nowNanos - epochNanos) * RATE / 1_000_000_000L + context.lookaheadFrames();
-        if (burstWanted) {
-            burstWanted = false;
-            long target = context.burstFrames();
-            if (leadFrames < target) {
-                // Up to a few blocks more per turn: the burst leaves within a few turns without holding the loop.
-                leadFrames = Math.min(target, leadFrames + (long) BURST_BLOCKS_PER_TURN * context.blockFrames());
-                burstWanted = leadFrames < target;
-                output.keep(Outlet.BACKLOG + blocksOf(leadFrames));
-                vocals.renderAhead(leadFrames);
-            }
-        }
-        due += leadFrames;
         int rendered = 0;
         while (clock.frame() + context.blockFrames() <= due && !closed) {
             renderBlock();
             rendered++;
         }
         return rendered;
-    }
-
-    private int blocksOf(long frames) {
-        return (int) ((frames + context.blockFrames() - 1) / context.blockFrames());
     }
 
     /** A turn ended well: the count of failed turns starts again. */
@@ -250,14 +208,14 @@ public final class Performance implements AutoCloseable {
         return vmErrorTurns;
     }
 
-    /** Frames of real time this performance gave up after falling too far behind (see {@link #MAX_CATCH_UP_BLOCKS}). */
+    /** Frames of real time this performance gave up after falling too far behind (see {@link Pacing#MAX_CATCH_UP_BLOCKS}). */
     long skippedFrames() {
-        return skippedFrames;
+        return pacing.skippedFrames();
     }
 
     /** Whether the loop has fallen behind real time (a block is due that should already have been heard). */
     boolean late(long nowNanos) {
-        return clock.frame() < (nowNanos - epochNanos) * RATE / 1_000_000_000L;
+        return pacing.late(nowNanos, clock.frame());
     }
 
     private void renderBlock() {
@@ -314,12 +272,12 @@ public final class Performance implements AutoCloseable {
         switch (due) {
             case SectionFeed.Begin b -> begin(b);
             case SectionFeed.Relevel r -> {
-                feed.applyRelevel(r, vocals);
+                feed.applyRelevel(r, intent.intensity(), vocals);
                 publishNow(); // the section playing is now the re-levelled one (or still the one before, when it waits a bar)
             }
             case SectionFeed.SectionEnd ignored -> {
-                if (feed.advanceSection(vocals)) {
-                    clock.setTempo(feed.targetTempo());
+                if (feed.advanceSection(intent.intensity(), vocals)) {
+                    clock.setTempo(feed.targetTempo(intent.relativeTempo()));
                 }
                 publishNow();
             }
@@ -372,7 +330,7 @@ public final class Performance implements AutoCloseable {
     private void replace(Control.ReplacePlan r) {
         Plan plan = r.plan();
         SectionSource source = SectionSource.plan(context.genres().find(plan.genre()).orElseThrow(), plan);
-        change(null, source, feed.intensity, r.applied());
+        change(null, source, intent.intensity(), r.applied());
     }
 
     /**
@@ -412,9 +370,9 @@ public final class Performance implements AutoCloseable {
         starting = null;
         synth.open();
         feed.clear();
-        vocals.reset(s.begin().start() == null && feed.vocalsWanted);
-        if (s.begin().start() == null && feed.experience == null) {
-            feed.experience = context.experiences().first();
+        vocals.reset(s.begin().start() == null && intent.vocals());
+        if (s.begin().start() == null && intent.experience() == null) {
+            intent = intent.withExperience(context.experiences().first());
         }
         clock.play();
         begin(s.begin());
@@ -422,8 +380,8 @@ public final class Performance implements AutoCloseable {
         AppliesAt at = new AppliesAt(feed.barNow(clock.beat()), clock.beat(), clock.frame(), clock.seconds());
         s.applied().complete(at);
         firstPlayed.complete(at);
-        if (context.burstFrames() > 0 && output.listeners() > 0) {
-            burstWanted = true; // the music starts under listeners waiting for it: their buffers fill at once
+        if (output.listeners() > 0) {
+            pacing.wantBurst(); // the music starts under listeners waiting for it: their buffers fill at once
         }
     }
 
@@ -432,16 +390,14 @@ public final class Performance implements AutoCloseable {
         double at = b.beat();
         Control.Start s = b.start();
         if (s != null) {
-            feed.experience = s.experience();
+            intent = Intent.of(s);
             output.experienceGainDb(s.experience().gainDb());
-            feed.intensity = s.intensity();
-            feed.vocalsWanted = s.vocals();
             vocals.switchAt(at, s.vocals());
-            vocals.relativeTempo(feed.relativeTempo());
+            vocals.relativeTempo(intent.relativeTempo());
         }
-        feed.begin(b, vocals);
+        feed.begin(b, intent.intensity(), vocals);
         output.genre(feed.genre());
-        clock.setTempo(feed.targetTempo());
+        clock.setTempo(feed.targetTempo(intent.relativeTempo()));
         publishNow();
     }
 
@@ -464,18 +420,18 @@ public final class Performance implements AutoCloseable {
     }
 
     private void setIntensity(double value) {
-        if (value == feed.intensity && clock.playing()) {
+        if (value == intent.intensity() && clock.playing()) {
             return; // nothing changes: nothing to re-arrange
         }
-        feed.intensity = value;
-        vocals.relativeTempo(feed.relativeTempo()); // lines not yet started are sung again at the new tempo
+        intent = intent.withIntensity(value);
+        vocals.relativeTempo(intent.relativeTempo()); // lines not yet started are sung again at the new tempo
         if (!clock.playing()) {
             publishNow();
             return;
         }
-        clock.glideTo(feed.targetTempo());
+        clock.glideTo(feed.targetTempo(intent.relativeTempo()));
         // Density follows at the next bar line: the rest of this section re-arranged at the new level.
-        SectionFeed.Relevel relevel = feed.relevel(feed.nextBarLine(horizonBeat()));
+        SectionFeed.Relevel relevel = feed.relevel(feed.nextBarLine(horizonBeat()), value);
         if (relevel != null) {
             feed.schedule(relevel);
         }
@@ -483,7 +439,7 @@ public final class Performance implements AutoCloseable {
     }
 
     private void setVocals(boolean on, CompletableFuture<AppliesAt> applied) {
-        feed.vocalsWanted = on;
+        intent = intent.withVocals(on);
         if (!clock.playing()) {
             publishNow();
             applied.complete(new AppliesAt(feed.barNow(clock.beat()), clock.beat(), clock.frame(), clock.seconds()));
@@ -497,7 +453,7 @@ public final class Performance implements AutoCloseable {
 
     /** Copies this performance at a block boundary and moves {@code f}'s listeners to the copy. */
     private void fork(Control.Fork f) {
-        Performance copy = new Performance(context, epochNanos, this);
+        Performance copy = new Performance(this);
         for (Listener l : f.listeners()) {
             detach(l);
             copy.output.attach(l, true, false);
@@ -529,7 +485,8 @@ public final class Performance implements AutoCloseable {
     private void publishNow() {
         SectionFeed.Segment s = feed.current();
         boolean playing = clock.playing();
-        now = new NowPlaying(feed.experience, feed.genre(), playing, feed.intensity, feed.vocalsWanted, playing ? round3(feed.targetTempo()) : 0,
+        now = new NowPlaying(intent.experience(), feed.genre(), playing, intent.intensity(), intent.vocals(),
+                playing ? round3(feed.targetTempo(intent.relativeTempo())) : 0,
                 s == null ? null : s.section(), feed.upcoming(), feed.clientPlan());
     }
 

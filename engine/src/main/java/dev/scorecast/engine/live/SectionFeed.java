@@ -108,9 +108,6 @@ final class SectionFeed {
     private final Composer composer = new Composer();
     /** This feed's compositions on the composing thread (a copy has its own). */
     private final ComposingLane lane;
-    Experience experience;
-    double intensity = 0.5;
-    boolean vocalsWanted;
     private SectionSource source;
     private Segment current;
     private Section upcoming;
@@ -140,9 +137,6 @@ final class SectionFeed {
 
     SectionFeed copy() {
         SectionFeed c = new SectionFeed(context);
-        c.experience = experience;
-        c.intensity = intensity;
-        c.vocalsWanted = vocalsWanted;
         c.source = source == null ? null : source.copy();
         c.current = current;
         c.upcoming = upcoming;
@@ -178,19 +172,14 @@ final class SectionFeed {
         return source == null ? null : source.genre.id();
     }
 
-    /** The tempo the music is heading for: the section's (or the source's before one plays) at the intensity's relative tempo. */
-    double targetTempo() {
+    /** The tempo the music is heading for: the section's (or the source's before one plays) at {@code relativeTempo} ({@link Intent#relativeTempo()}). */
+    double targetTempo(double relativeTempo) {
         double base = current != null ? current.section().tempo() : source != null ? source.baseTempo() : 0;
-        return base * relativeTempo();
+        return base * relativeTempo;
     }
 
-    /** The intensity's share of the tempo: 0.8 to 1.2 of the section's. */
-    double relativeTempo() {
-        return 0.8 + 0.4 * intensity;
-    }
-
-    /** The intensity a section plays at: the one asked for, breathing as the section's label says. */
-    private double levelFor(Section s) {
+    /** The intensity a section plays at: the one asked for ({@code intensity}), breathing as the section's label says. */
+    private static double levelFor(Section s, double intensity) {
         double lift = switch (s.label()) {
             case "peak" -> 0.18;
             case "breakdown", "outro" -> -0.2;
@@ -268,18 +257,21 @@ final class SectionFeed {
         }
     }
 
-    /** Plays {@code b}'s sections from its beat: the current section ends there and its first begins. */
-    void begin(Begin b, LiveVocals vocals) {
+    /** Plays {@code b}'s sections from its beat: the current section ends there and its first begins; those after it at {@code intensity}. */
+    void begin(Begin b, double intensity, LiveVocals vocals) {
         source = b.source();
         upcoming = b.first();
         following = b.second();
         prepared = b.composition();
         fallback = null; // the section the old music would have begun with: never this one's
-        beginSection(b.beat(), b.composition().bar(), vocals);
+        beginSection(b.beat(), b.composition().bar(), intensity, vocals);
     }
 
-    /** The re-levelling of the rest of the current section from bar line {@code at}, composed from now; null when nothing is to re-level. */
-    Relevel relevel(double at) {
+    /**
+     * The re-levelling of the rest of the current section from bar line {@code at} to {@code intensity}, composed from
+     * now; null when nothing is to re-level.
+     */
+    Relevel relevel(double at, double intensity) {
         if (clientPlan() || current == null) {
             return null;
         }
@@ -287,12 +279,13 @@ final class SectionFeed {
         if (at >= segment.end() - 1e-9) {
             return new Relevel(at, segment, null, null); // nothing of this section is left: only the ones after it
         }
-        Section releveled = Continuation.relevel(source.genre, segment.section(), levelFor(segment.section()), true, source.seed);
+        Section releveled = Continuation.relevel(source.genre, segment.section(), levelFor(segment.section(), intensity), true, source.seed);
         Composition c = compose(source, releveled, upcoming, segment.startBeat(), segment.bar());
         return new Relevel(at, segment, releveled, c);
     }
 
-    void applyRelevel(Relevel r, LiveVocals vocals) {
+    /** Applies {@code r} at its bar line; the sections after the current one are re-levelled to {@code intensity}, the one asked for now. */
+    void applyRelevel(Relevel r, double intensity, LiveVocals vocals) {
         // The section it was made for (by its start: an earlier re-levelling at this bar line replaced the segment, not the section).
         if (current == null || clientPlan() || current.startBeat() != r.segment().startBeat()) {
             return;
@@ -317,22 +310,22 @@ final class SectionFeed {
                 take(composed, false, at, current.end(), vocals);
             }
         }
-        upcoming = upcoming == null ? null : Continuation.relevel(source.genre, upcoming, levelFor(upcoming), true, source.seed);
-        following = following == null ? null : Continuation.relevel(source.genre, following, levelFor(following), true, source.seed);
+        upcoming = upcoming == null ? null : Continuation.relevel(source.genre, upcoming, levelFor(upcoming, intensity), true, source.seed);
+        following = following == null ? null : Continuation.relevel(source.genre, following, levelFor(following, intensity), true, source.seed);
         if (upcoming != null && following != null) {
             prepareUpcoming();
         }
     }
 
-    /** The current section has ended: the next begins; true when its tempo differs. */
-    boolean advanceSection(LiveVocals vocals) {
+    /** The current section has ended: the next begins (the one after it chosen at {@code intensity}); true when its tempo differs. */
+    boolean advanceSection(double intensity, LiveVocals vocals) {
         if (current == null) {
             return false;
         }
         long bar = current.bar() + current.section().bars();
         double at = current.end();
         Section before = current.section();
-        beginSection(at, bar, vocals);
+        beginSection(at, bar, intensity, vocals);
         return current.section().tempo() != before.tempo();
     }
 
@@ -362,9 +355,9 @@ final class SectionFeed {
 
     /**
      * Makes {@code upcoming} the section sounding from {@code at} and queues its cues (composed
-     * ahead), then starts composing the section after it.
+     * ahead), then starts composing the section after it, chosen at {@code intensity}.
      */
-    private void beginSection(double at, long bar, LiveVocals vocals) {
+    private void beginSection(double at, long bar, double intensity, LiveVocals vocals) {
         Section section = upcoming;
         Section next = following != null ? following : source.next(intensity);
         following = null;

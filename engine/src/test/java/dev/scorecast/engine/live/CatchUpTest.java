@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A performance that fell behind real time, on virtual time (issue 15's soak): a short stall is caught up whole, a long
- * one only up to {@link Performance#MAX_CATCH_UP_BLOCKS}; the rest is given up, so its listeners are not handed more than
+ * one only up to {@link Pacing#MAX_CATCH_UP_BLOCKS}; the rest is given up, so its listeners are not handed more than
  * their queues hold (they were dropped as too slow) and its loop is not held from the other performances.
  */
 class CatchUpTest {
@@ -60,7 +60,7 @@ class CatchUpTest {
     void aShortStallIsCaughtUpWhole() throws Exception {
         Performance p = playing();
         Listener ear = tenBlocks(p);
-        int stalled = Performance.MAX_CATCH_UP_BLOCKS - 6; // just under 2 s
+        int stalled = Pacing.MAX_CATCH_UP_BLOCKS - 6; // just under 2 s
         assertEquals(stalled, p.pump(nanos((10L + stalled) * BLOCK)));
         assertEquals(0, p.skippedFrames());
         assertFalse(ear.closed());
@@ -74,12 +74,12 @@ class CatchUpTest {
         long stall = 30L * Performance.RATE; // 30 s: 1406 blocks, where a listener's queue holds 256
         long at = nanos(10L * BLOCK + stall);
         int rendered = p.pump(at);
-        assertTrue(rendered >= Performance.MAX_CATCH_UP_BLOCKS - 1 && rendered <= Performance.MAX_CATCH_UP_BLOCKS + 1,
-                "caught up about " + Performance.MAX_CATCH_UP_BLOCKS + " blocks, not " + rendered);
+        assertTrue(rendered >= Pacing.MAX_CATCH_UP_BLOCKS - 1 && rendered <= Pacing.MAX_CATCH_UP_BLOCKS + 1,
+                "caught up about " + Pacing.MAX_CATCH_UP_BLOCKS + " blocks, not " + rendered);
         assertTrue(rendered < Listener.CAPACITY);
         assertFalse(ear.closed(), "not dropped as too slow: " + ear.reason());
         assertEquals(rendered * BLOCK * 4L, drain(ear));
-        assertTrue(Math.abs(stall - (long) Performance.MAX_CATCH_UP_BLOCKS * BLOCK - p.skippedFrames()) <= BLOCK,
+        assertTrue(Math.abs(stall - (long) Pacing.MAX_CATCH_UP_BLOCKS * BLOCK - p.skippedFrames()) <= BLOCK,
                 "the rest given up: " + p.skippedFrames());
         // Then real time again from there: a block per block of time.
         int later = 0;

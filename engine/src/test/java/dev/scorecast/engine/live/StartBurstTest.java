@@ -61,7 +61,7 @@ class StartBurstTest {
         int turns = 0;
         int rendered;
         while ((rendered = p.pump(nanos)) > 0) {
-            assertTrue(rendered <= Performance.BURST_BLOCKS_PER_TURN, "a turn rendered " + rendered + " blocks");
+            assertTrue(rendered <= Pacing.BURST_BLOCKS_PER_TURN, "a turn rendered " + rendered + " blocks");
             turns++;
         }
         return turns;
@@ -77,7 +77,7 @@ class StartBurstTest {
         // The first block starts the music under the listener; the burst leaves over the next few turns, at the same moment.
         int turns = burst(p, nanos(BLOCK));
         assertTrue(p.transport().playing());
-        assertEquals(1 + (BURST / BLOCK + Performance.BURST_BLOCKS_PER_TURN - 1) / Performance.BURST_BLOCKS_PER_TURN, turns);
+        assertEquals(1 + (BURST / BLOCK + Pacing.BURST_BLOCKS_PER_TURN - 1) / Pacing.BURST_BLOCKS_PER_TURN, turns);
         assertEquals(BURST, p.leadFrames());
         long frames = wavFrames(drain(ear));
         assertEquals((BLOCK + BURST) / BLOCK * BLOCK, frames, "a block of time brought a block and a second of audio");
