@@ -384,10 +384,10 @@ public final class ScorecastServer implements AutoCloseable {
     private static PlayerService startPlayer(ServerConfig config, LazySoundBank soundBank, GenreCatalog genres, StreamRegistry streams,
                                              Supplier<String> nodeUrl, DownloadLinks downloadLinks, Clock clock) {
         var playerSettings = config.player();
-        var liveEngine = new LiveEngine(soundBank, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(playerSettings.blockFrames(),
-                playerSettings.lookaheadMillis() * LiveSettings.DEFAULT_RATE / 1000, playerSettings.threads(), LiveSettings.DEFAULT.polyphony(),
-                LiveSettings.DEFAULT.interpolation(), LiveSettings.DEFAULT.masterGain(), playerSettings.maxPerformances(),
-                playerSettings.burstMillis() * LiveSettings.DEFAULT_RATE / 1000));
+        var liveEngine = new LiveEngine(soundBank, genres, ExperienceCatalog.builtIn(genres), LiveSettings.DEFAULT
+                .withBlockFrames(playerSettings.blockFrames()).withThreads(playerSettings.threads())
+                .withLookaheadFrames(playerSettings.lookaheadMillis() * LiveSettings.DEFAULT_RATE / 1000)
+                .withMaxPerformances(playerSettings.maxPerformances()).withBurstFrames(playerSettings.burstMillis() * LiveSettings.DEFAULT_RATE / 1000));
         if (playerSettings.warmUpSeconds() > 0) {
             // Before the port opens: the first streams get compiled code and instruments in memory.
             long started = Ticker.SYSTEM.nanos();

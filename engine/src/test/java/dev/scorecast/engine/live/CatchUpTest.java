@@ -1,16 +1,13 @@
 package dev.scorecast.engine.live;
 
+import static dev.scorecast.engine.live.LiveHarness.drain;
+import static dev.scorecast.engine.live.LiveHarness.nanos;
+import static dev.scorecast.engine.live.LiveHarness.playing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.media.LiveEncoder;
-import dev.scorecast.engine.render.SoundBank;
-import dev.scorecast.engine.style.GenreCatalog;
-import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,31 +16,7 @@ import org.junit.jupiter.api.Test;
  * their queues hold (they were dropped as too slow) and its loop is not held from the other performances.
  */
 class CatchUpTest {
-    private static final SoundBank BANK = SoundBank.load(Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2"));
-    private static final int BLOCK = 1024;
-
-    /** No look-ahead, no burst, composed on the loop's thread: every block rendered is one real time asked for. */
-    private static Performance playing() {
-        GenreCatalog genres = GenreCatalog.builtIn();
-        var context = new LiveContext(BANK, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(BLOCK, 0, 1, 32, "linear", 1f, 100, 0),
-                new AtomicInteger(), Runnable::run, new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, () -> 0, 1 << 20),
-                new AtomicLong());
-        Performance p = new Performance(context, 0);
-        p.send(new Control.Start(context.experiences().first(), 0.5, false, new CompletableFuture<>()));
-        return p;
-    }
-
-    private static long nanos(long frames) {
-        return (long) Math.ceil(frames * 1e9 / Performance.RATE);
-    }
-
-    private static long drain(Listener l) throws InterruptedException {
-        long bytes = 0;
-        for (byte[] chunk = l.next(0); chunk != null && chunk.length > 0; chunk = l.next(0)) {
-            bytes += chunk.length;
-        }
-        return bytes;
-    }
+    private static final int BLOCK = LiveHarness.BLOCK;
 
     /** Plays ten blocks in real time with a WAV listener, then answers the listener. */
     private static Listener tenBlocks(Performance p) throws InterruptedException {
@@ -58,7 +31,7 @@ class CatchUpTest {
 
     @Test
     void aShortStallIsCaughtUpWhole() throws Exception {
-        Performance p = playing();
+        Performance p = playing(LiveHarness.context().build()); // no look-ahead, no burst: a block per block of time
         Listener ear = tenBlocks(p);
         int stalled = Pacing.MAX_CATCH_UP_BLOCKS - 6; // just under 2 s
         assertEquals(stalled, p.pump(nanos((10L + stalled) * BLOCK)));
@@ -69,7 +42,7 @@ class CatchUpTest {
 
     @Test
     void aLongStallIsCaughtUpOnlyInPartAndTheListenerStays() throws Exception {
-        Performance p = playing();
+        Performance p = playing(LiveHarness.context().build()); // no look-ahead, no burst: a block per block of time
         Listener ear = tenBlocks(p);
         long stall = 30L * Performance.RATE; // 30 s: 1406 blocks, where a listener's queue holds 256
         long at = nanos(10L * BLOCK + stall);

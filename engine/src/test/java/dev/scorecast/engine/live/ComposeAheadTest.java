@@ -1,5 +1,6 @@
 package dev.scorecast.engine.live;
 
+import static dev.scorecast.engine.live.LiveHarness.nanos;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -7,14 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.media.LiveEncoder;
 import dev.scorecast.engine.plan.Section;
-import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.style.GenreCatalog;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -23,8 +21,6 @@ import org.junit.jupiter.api.Test;
  * the composing executor, here one the test runs by hand, so the test decides when each is done.
  */
 class ComposeAheadTest {
-    private static final SoundBank BANK = SoundBank.load(Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2"));
-
     /** Holds every composition until {@link #runAll()}. */
     private static final class HeldExecutor implements Executor {
         final ArrayDeque<Runnable> held = new ArrayDeque<>();
@@ -49,20 +45,10 @@ class ComposeAheadTest {
         }
     }
 
-    private static LiveContext context(Executor composing, AtomicLong late) {
-        GenreCatalog genres = GenreCatalog.builtIn();
-        return new LiveContext(BANK, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(1024, 0, 1, 32, "linear", 1f, 100),
-                new AtomicInteger(), composing, new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, () -> 0, 1 << 20), late);
-    }
-
-    private static long nanos(long frames) {
-        return (long) Math.ceil(frames * 1e9 / Performance.RATE);
-    }
-
     @Test
     void aStartFromSilenceWaitsForItsFirstSectionWithoutHoldingTheLoop() {
         HeldExecutor composing = new HeldExecutor();
-        Performance p = new Performance(context(composing, new AtomicLong()), 0);
+        Performance p = new Performance(LiveHarness.context().withComposing(composing).build(), 0);
         Experience e = ExperienceCatalog.builtIn(GenreCatalog.builtIn()).first();
         var applied = new CompletableFuture<AppliesAt>();
         p.send(new Control.Start(e, 0.5, false, applied));
@@ -219,7 +205,7 @@ class ComposeAheadTest {
     }
     /** A performance of the techno experience at {@code intensity}, heard, its first section composed and a block played. */
     private Performance startedTechno(HeldExecutor composing, AtomicLong late, double intensity) {
-        Performance p = new Performance(context(composing, late), 0);
+        Performance p = new Performance(LiveHarness.context().withComposing(composing).withLateSections(late).build(), 0);
         ear = new Listener(LiveEncoder.Format.WAV);
         p.attach(ear);
         Experience e = ExperienceCatalog.builtIn(GenreCatalog.builtIn()).all().stream()

@@ -1,17 +1,15 @@
 package dev.scorecast.engine.live;
 
+import static dev.scorecast.engine.live.LiveHarness.nanos;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.style.GenreCatalog;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -28,8 +26,7 @@ import org.junit.jupiter.api.Test;
  * apart.
  */
 class ControlFloodTest {
-    private static final SoundBank BANK = SoundBank.load(Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2"));
-    private static final int BLOCK = 1024;
+    private static final int BLOCK = LiveHarness.BLOCK;
     private static final int COMPOSITIONS_PER_BLOCK = 2;
     private static final int OTHERS = 6;
     private static final int FLOOD_PER_BLOCK = 32;
@@ -77,22 +74,17 @@ class ControlFloodTest {
         }
     }
 
-    private static long nanos(long frames) {
-        return (long) Math.ceil(frames * 1e9 / Performance.RATE);
-    }
-
     @Test
     void aFloodOfIntensityChangesOnOneStreamLeavesTheOthersWhole() throws Exception {
         GenreCatalog genres = GenreCatalog.builtIn();
         ExperienceCatalog catalog = ExperienceCatalog.builtIn(genres);
         var composing = new ComposingThread();
-        var singer = new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, () -> 0, 1 << 20);
-        var settings = new LiveSettings(BLOCK, 0, 1, 32, "linear", 1f, 100, 0);
+        var singer = LiveHarness.idleSinger();
         List<Performance> all = new ArrayList<>();
         List<AtomicLong> late = new ArrayList<>();
         for (int i = 0; i <= OTHERS; i++) {
             var lateSections = new AtomicLong();
-            var context = new LiveContext(BANK, genres, catalog, settings, new AtomicInteger(), composing, singer, lateSections);
+            var context = LiveHarness.context().withComposing(composing).withSinger(singer).withLateSections(lateSections).build();
             Performance p = new Performance(context, 0);
             Experience e = catalog.all().get(i % catalog.all().size());
             p.send(new Control.Start(e, 0.5, false, new CompletableFuture<>()));

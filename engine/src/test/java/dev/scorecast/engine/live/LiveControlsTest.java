@@ -11,7 +11,6 @@ import dev.scorecast.engine.media.LiveEncoder;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.Section;
 import java.io.ByteArrayOutputStream;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -33,8 +32,7 @@ class LiveControlsTest {
 
     @BeforeAll
     static void open() {
-        context = OfflineContext.of(Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2"), new LiveSettings(1024, 0, 1, 32, "linear", 1f, 100),
-                new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, () -> 0, PhraseSinger.DEFAULT_CACHE_SAMPLES));
+        context = LiveHarness.context().build();
     }
 
     private static BlockRun started(String experience) throws InterruptedException {

@@ -3,7 +3,6 @@ package dev.scorecast.engine.live;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.media.LiveEncoder;
-import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.engine.voice.singing.EspeakSinger;
 import java.io.IOException;
@@ -12,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -34,9 +32,7 @@ class LiveCostTest {
 
     @Test
     void aStreamCostsAFewPerCentOfACore() throws Exception {
-        LiveSettings settings = new LiveSettings(1024, 0, 1, LiveSettings.DEFAULT.polyphony(), LiveSettings.DEFAULT.interpolation(), 1f, 100);
-        LiveContext context = OfflineContext.of(SF2, settings,
-                new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, () -> 0, PhraseSinger.DEFAULT_CACHE_SAMPLES));
+        LiveContext context = LiveHarness.context().withBank(SF2).build();
         ExperienceCatalog experiences = context.experiences();
         for (String format : new String[] {"none", "aac", "mp3", "opus"}) {
             double cost = 0;
@@ -85,9 +81,7 @@ class LiveCostTest {
 
     @Test
     void theSingerOfAVocalStreamCostsAFewPerCentOfACore() throws Exception {
-        SoundBank bank = SoundBank.load(SF2);
-        GenreCatalog genres = GenreCatalog.builtIn();
-        ExperienceCatalog experiences = ExperienceCatalog.builtIn(genres);
+        ExperienceCatalog experiences = ExperienceCatalog.builtIn(GenreCatalog.builtIn());
         List<Experience> sung = experiences.all().stream().filter(Experience::vocals).limit(EXPERIENCES).toList();
         EspeakSinger espeak = EspeakSinger.create();
         AtomicLong clock = new AtomicLong();
@@ -97,10 +91,10 @@ class LiveCostTest {
         PhraseSinger silent = new PhraseSinger(() -> espeak, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
         PhraseSinger first = new PhraseSinger(() -> espeak, clock::get, 64L << 20); // room for every line of the first pass
         PhraseSinger second = new PhraseSinger(() -> espeak, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
-        VocalCost cold = run(bank, genres, experiences, sung, true, first, clock); // espeak-ng's phonemes and syllables not yet cached
-        VocalCost warm = run(bank, genres, experiences, later, true, second, clock); // new lines, words mostly known
-        VocalCost shared = run(bank, genres, experiences, sung, true, first, clock); // the first pass's lines again: from the phrase cache
-        VocalCost off = run(bank, genres, experiences, sung, false, silent, clock); // last, like "shared" with the code warmed up
+        VocalCost cold = run(sung, true, first, clock); // espeak-ng's phonemes and syllables not yet cached
+        VocalCost warm = run(later, true, second, clock); // new lines, words mostly known
+        VocalCost shared = run(sung, true, first, clock); // the first pass's lines again: from the phrase cache
+        VocalCost off = run(sung, false, silent, clock); // last, like "shared" with the code warmed up
         System.out.printf("live vocal cost (%s, %d s x %d vocal experiences), share of one core per stream:%n", SF2.getFileName(), SECONDS,
                 sung.size());
         System.out.printf("  render loop: vocals off %s, on %s (the vocal mix and its reverb)%n", off.share(off.render), shared.share(shared.render));
@@ -117,10 +111,8 @@ class LiveCostTest {
         assertTrue((shared.render - off.render) / off.streamSeconds < 0.01, "the vocal mix: " + shared + " vs " + off);
     }
 
-    private static VocalCost run(SoundBank bank, GenreCatalog genres, ExperienceCatalog experiences, List<Experience> sung, boolean vocals,
-                                 PhraseSinger singer, AtomicLong clock) throws IOException {
-        LiveContext context = new LiveContext(bank, genres, experiences, new LiveSettings(1024, 0, 1, 48, "linear", 1f, 100),
-                new AtomicInteger(), Runnable::run, singer);
+    private static VocalCost run(List<Experience> sung, boolean vocals, PhraseSinger singer, AtomicLong clock) throws IOException {
+        LiveContext context = LiveHarness.context().withBank(SF2).withSettings(LiveHarness.BY_HAND.withPolyphony(48)).withSinger(singer).build();
         VocalCost total = new VocalCost(0, 0, 0, 0, 0, 0);
         for (Experience e : sung) {
             total = total.plus(run(context, e, vocals, singer, clock));

@@ -35,7 +35,7 @@ class LiveLoudnessTest {
                 "the experiences are calibrated with " + DEFAULT_BANK + "; this run plays " + SF2);
         AtomicLong clock = new AtomicLong();
         PhraseSinger singer = new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
-        LiveContext context = OfflineContext.of(SF2, LiveSettings.DEFAULT, singer);
+        LiveContext context = LiveHarness.context().withBank(SF2).withSettings(LiveSettings.DEFAULT).withSinger(singer).build();
         ExperienceCatalog experiences = context.experiences();
         double quietest = Double.MAX_VALUE;
         double loudest = -Double.MAX_VALUE;

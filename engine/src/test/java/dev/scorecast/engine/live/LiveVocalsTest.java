@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.music.Composer;
 import dev.scorecast.engine.pipeline.VocalPitch;
-import dev.scorecast.engine.render.SoundBank;
-import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.engine.voice.singing.EspeakSinger;
 import dev.scorecast.engine.voice.singing.SungNote;
 import dev.scorecast.engine.voice.singing.Vocal;
@@ -18,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sound.sampled.AudioFileFormat;
 import javax.sound.sampled.AudioFormat;
@@ -45,12 +42,9 @@ class LiveVocalsTest {
 
     @BeforeAll
     static void open() {
-        SoundBank bank = SoundBank.load(Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2"));
-        GenreCatalog genres = GenreCatalog.builtIn();
         espeak = EspeakSinger.create();
         singer = new PhraseSinger(() -> espeak, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
-        context = new LiveContext(bank, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(1024, 0, 1, 48, "linear", 1f, 100),
-                new AtomicInteger(), Runnable::run, singer);
+        context = LiveHarness.context().withSettings(LiveHarness.BY_HAND.withPolyphony(48)).withSinger(singer).build();
     }
 
     /** Performance A with vocals, B without, turned together; the singer keeps up unless told not to. */
@@ -183,8 +177,7 @@ class LiveVocalsTest {
     @Test
     void aLineTheSingerDidNotSingInTimeIsSkippedAndNothingTakesItsPlace() throws Exception {
         PhraseSinger idle = new PhraseSinger(() -> espeak, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
-        LiveContext slow = new LiveContext(context.bank(), context.genres(), context.experiences(), context.settings(), new AtomicInteger(),
-                Runnable::run, idle);
+        LiveContext slow = LiveHarness.context().withSettings(context.settings()).withSinger(idle).build();
         Twins t = new Twins(slow);
         t.singing = false;
         t.turn();

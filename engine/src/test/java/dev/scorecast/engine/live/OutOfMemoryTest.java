@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.style.GenreCatalog;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,8 +18,6 @@ import org.junit.jupiter.api.Test;
  * is not the stream's fault: the performance goes on and catches up; its own failures still end it.
  */
 class OutOfMemoryTest {
-    private static final SoundBank BANK = SoundBank.load(Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2"));
-
     /** Completing it throws what a full heap throws there, once: on the render loop, in the middle of a turn. */
     private static final class FullHeapOnce extends CompletableFuture<AppliesAt> {
         private final AtomicInteger thrown = new AtomicInteger();
@@ -36,16 +32,12 @@ class OutOfMemoryTest {
         }
     }
 
-    private static LiveContext context() {
-        GenreCatalog genres = GenreCatalog.builtIn();
-        return new LiveContext(BANK, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(1024, 4096, 1, 32, "linear", 1f, 100),
-                new AtomicInteger(), Runnable::run, new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, () -> 0, 1 << 20));
-    }
-
     @Test
     void aStreamOutlivesTheProcessRunningShortOfMemory() throws Exception {
         List<Performance> running = new CopyOnWriteArrayList<>();
-        Performance p = new Performance(context(), System.nanoTime());
+        // On a real render loop, so with the look-ahead it renders at.
+        Performance p = new Performance(LiveHarness.context().withSettings(LiveHarness.BY_HAND.withLookaheadFrames(LiveSettings.DEFAULT.lookaheadFrames()))
+                .build(), System.nanoTime());
         running.add(p);
         var applied = new FullHeapOnce();
         p.send(new Control.Start(ExperienceCatalog.builtIn(GenreCatalog.builtIn()).first(), 0.5, false, applied));
@@ -70,7 +62,7 @@ class OutOfMemoryTest {
 
     @Test
     void itsOwnFailuresStillEndIt() {
-        Performance p = new Performance(context(), 0);
+        Performance p = new Performance(LiveHarness.context().build(), 0);
         for (int i = 0; i < Performance.MAX_VM_ERROR_TURNS; i++) {
             assertTrue(p.survives(new OutOfMemoryError()));
         }

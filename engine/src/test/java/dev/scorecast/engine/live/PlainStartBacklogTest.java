@@ -1,17 +1,12 @@
 package dev.scorecast.engine.live;
 
+import static dev.scorecast.engine.live.LiveHarness.nanos;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.media.LiveEncoder;
-import dev.scorecast.engine.render.SoundBank;
-import dev.scorecast.engine.style.GenreCatalog;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,19 +16,7 @@ import org.junit.jupiter.api.Test;
  * silence gets only the short backlog; and the audio it gets ends where the performance stands, without a gap.
  */
 class PlainStartBacklogTest {
-    private static final SoundBank BANK = SoundBank.load(Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2"));
-    private static final int BLOCK = 1024;
-
-    private static LiveContext context() {
-        GenreCatalog genres = GenreCatalog.builtIn();
-        return new LiveContext(BANK, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(BLOCK, 0, 1, 32, "linear", 1f, 100, 0),
-                new AtomicInteger(), Runnable::run, new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, () -> 0, 1 << 20),
-                new AtomicLong());
-    }
-
-    private static long nanos(long frames) {
-        return (long) Math.ceil(frames * 1e9 / Performance.RATE);
-    }
+    private static final int BLOCK = LiveHarness.BLOCK;
 
     private static List<byte[]> drain(Listener l) throws InterruptedException {
         List<byte[]> chunks = new ArrayList<>();
@@ -45,9 +28,7 @@ class PlainStartBacklogTest {
 
     /** Plays {@code seconds} of the first experience in real (virtual) time, block by block. */
     private static Performance played(double seconds, LiveEncoder.Format... listening) {
-        LiveContext context = context();
-        Performance p = new Performance(context, 0);
-        p.send(new Control.Start(context.experiences().first(), 0.5, false, new CompletableFuture<>()));
+        Performance p = LiveHarness.playing(LiveHarness.context().build());
         for (LiveEncoder.Format f : listening) {
             p.attach(new Listener(f)); // an earlier listener: the outlet runs and keeps its backlog
         }
@@ -81,7 +62,7 @@ class PlainStartBacklogTest {
 
     @Test
     void aListenerJoiningSilenceGetsOnlyTheShortBacklog() throws Exception {
-        Performance p = new Performance(context(), 0);
+        Performance p = new Performance(LiveHarness.context().build(), 0);
         for (long k = 1; k <= 400; k++) {
             p.pump(nanos(k * BLOCK));
         }

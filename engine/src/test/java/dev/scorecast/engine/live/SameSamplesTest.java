@@ -4,16 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.media.LiveEncoder;
-import dev.scorecast.engine.render.SoundBank;
-import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.engine.voice.singing.EspeakSinger;
 import java.io.ByteArrayOutputStream;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -25,18 +21,16 @@ import org.junit.jupiter.api.Test;
  * out of Performance (issue 30); a change to what the live player plays changes them, knowingly.
  */
 class SameSamplesTest {
-    private static final int BLOCK = 1024;
+    private static final int BLOCK = LiveHarness.BLOCK;
     private static final long HALF_BLOCK_NANOS = BLOCK * 1_000_000_000L / Performance.RATE / 2;
 
     @Test
     void aSteeredForkedPerformancePlaysTheSameSamples() throws Exception {
-        SoundBank bank = SoundBank.load(Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2"));
-        GenreCatalog genres = GenreCatalog.builtIn();
         AtomicLong now = new AtomicLong();
         EspeakSinger espeak = EspeakSinger.create();
         PhraseSinger singer = new PhraseSinger(() -> espeak, now::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
-        LiveContext context = new LiveContext(bank, genres, ExperienceCatalog.builtIn(genres),
-                new LiveSettings(BLOCK, 4096, 1, 32, "linear", 1f, 100, Performance.RATE), new AtomicInteger(), Runnable::run, singer);
+        LiveContext context = LiveHarness.context().withSinger(singer)
+                .withSettings(LiveHarness.BY_HAND.withLookaheadFrames(4096).withBurstFrames(Performance.RATE)).build();
         Experience pop = context.experiences().find("pop-sunny-side").orElseThrow();
 
         Performance original = new Performance(context, 0);

@@ -1,16 +1,14 @@
 package dev.scorecast.engine.live;
 
+import static dev.scorecast.engine.live.LiveHarness.drain;
+import static dev.scorecast.engine.live.LiveHarness.nanos;
+import static dev.scorecast.engine.live.LiveHarness.playing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.media.LiveEncoder;
-import dev.scorecast.engine.render.SoundBank;
-import dev.scorecast.engine.style.GenreCatalog;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,37 +17,13 @@ import org.junit.jupiter.api.Test;
  * that far ahead. Listeners joining later get as much of the last audio at once from the backlog, a new format's too.
  */
 class StartBurstTest {
-    private static final SoundBank BANK = SoundBank.load(Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2"));
-    private static final int BLOCK = 1024;
+    private static final int BLOCK = LiveHarness.BLOCK;
     private static final int BURST = Performance.RATE; // one second
     private static final int WAV_HEADER = 44;
 
+    /** No look-ahead, so that every frame rendered beyond real time is the burst's. */
     private static LiveContext context(int burstFrames) {
-        GenreCatalog genres = GenreCatalog.builtIn();
-        // No look-ahead, so that every frame rendered beyond real time is the burst's; composed on the loop's thread.
-        return new LiveContext(BANK, genres, ExperienceCatalog.builtIn(genres), new LiveSettings(BLOCK, 0, 1, 32, "linear", 1f, 100, burstFrames),
-                new AtomicInteger(), Runnable::run, new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, () -> 0, 1 << 20),
-                new AtomicLong());
-    }
-
-    private static long nanos(long frames) {
-        return (long) Math.ceil(frames * 1e9 / Performance.RATE);
-    }
-
-    /** A performance playing the first experience, its music started at virtual time 0. */
-    private static Performance playing(LiveContext context) {
-        Performance p = new Performance(context, 0);
-        p.send(new Control.Start(context.experiences().first(), 0.5, false, new CompletableFuture<>()));
-        return p;
-    }
-
-    /** Bytes the listener has been handed so far. */
-    private static long drain(Listener l) throws InterruptedException {
-        long bytes = 0;
-        for (byte[] chunk = l.next(0); chunk != null && chunk.length > 0; chunk = l.next(0)) {
-            bytes += chunk.length;
-        }
-        return bytes;
+        return LiveHarness.context().withSettings(LiveHarness.BY_HAND.withBurstFrames(burstFrames)).build();
     }
 
     private static long wavFrames(long bytes) {
