@@ -184,7 +184,7 @@ final class LiveVocals {
 
     /**
      * This stage for a copy of the performance (a fork), paced by the copy's {@code copyPacing}: same lines, the same ones
-     * sounding at the same sample, same switches. The reverb starts empty (its tail of a few blocks stays with the original).
+     * sounding at the same sample, same switches. The reverb starts empty (the tail of what it held stays with the original).
      */
     LiveVocals copyFor(String copyId, Pacing copyPacing) {
         LiveVocals c = new LiveVocals(copyId, singer, copyPacing, mono.length);

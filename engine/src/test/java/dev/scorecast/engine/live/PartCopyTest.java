@@ -128,7 +128,7 @@ class PartCopyTest {
                 "performance", "the copy's own id, given",
                 "pacing", "the copy's own pacing, given (a copy of the original's)",
                 "mono", "scratch for the reverb's send, written whole each block",
-                "reverb", "starts empty: its tail of a few blocks stays with the original");
+                "reverb", "starts empty: the tail of what it held stays with the original");
         LiveVocals vocals = fill(new LiveVocals("perf-a", CONTEXT.phrases(), new Pacing(LiveHarness.BY_HAND, 0), LiveHarness.BLOCK),
                 Map.of("singer", CONTEXT.phrases(), "lines", List.of(line), "sounding", List.of(sounding), "switches", List.of(change),
                         "offered", List.of(phrase)),
