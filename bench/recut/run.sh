@@ -37,6 +37,11 @@ for name in "${recuts[@]}"; do
     || echo "scorecast conform $name.mp4 failed; see $out/$name-conform.err" >&2
 done
 echo "scored and conformed in $(($(date +%s) - start)) s"
+# bin/scorecast runs server/target/scorecast-server.jar with the engine jar its build copied into
+# server/target/lib: say so if that is not this checkout's engine build (a build of the server alone
+# takes the engine from the Maven repository, which may hold another checkout's).
+cmp -s "$root/server/target/lib/scorecast-engine-"*.jar "$root/engine/target/scorecast-engine-"*.jar \
+  || echo "bench/recut/run.sh: the server's engine jar is not engine/target's; build the whole reactor (mvn -DskipTests install)" >&2
 
 # The measure runs from the server's test classes (RecutMeasure is the tests' own measure), which
 # bin/scorecast's build compiled with the jar; the jar's manifest brings the engine and the libraries.
