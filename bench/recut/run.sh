@@ -48,6 +48,8 @@ cmp -s "$root/server/target/lib/scorecast-engine-"*.jar "$root/engine/target/sco
 # The first cut (S1..S9, with Megamind's own cut inside S7) shows 10 shots to the analysis; each
 # re-cut's spans: remove drops S5; trim shortens S3 and S8 (their cut-off ends are removed spans);
 # swap moves one of S4 and S5; insert adds one new shot; fps keeps every one.
+[ -f "$root/server/target/test-classes/dev/scorecast/server/RealRecutBench.class" ] \
+  || { echo "bench/recut/run.sh: no server test classes; build with mvn -DskipTests install (not -Dmaven.test.skip)" >&2; exit 1; }
 "$JAVA_HOME/bin/java" \
   -cp "$root/server/target/test-classes:$root/server/target/scorecast-server.jar" dev.scorecast.server.RealRecutBench "$out" \
   remove:removed=1,new=0,moved=0 trim:trimmed=2,new=0,moved=0 swap:moved=1,removed=0,new=0 insert:new=1,removed=0,moved=0 \
