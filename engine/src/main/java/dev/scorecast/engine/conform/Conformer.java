@@ -245,7 +245,11 @@ public final class Conformer {
 
     /** A kept piece as a section: the old section's music from the piece's old start. */
     private static Section origin(Plan old, Piece p, List<Double> newCuts, int index) {
-        double from = p.start() - p.shift();
+        // A shot kept from the source's very start, moved by a shift worked out in another frame rate,
+        // can come out a rounding error below 0 (-3.6e-15 at 30 -> 25 fps, which the plan's validator
+        // refused): the source has nothing before 0, so that is 0.
+        double shifted = p.start() - p.shift();
+        double from = shifted < 0 && shifted > -1e-6 ? 0 : shifted;
         Section s = sectionAt(old, from + SAME);
         double barSeconds = s.beatsPerBar() * 60.0 / s.tempo();
         int bars = Math.max(1, (int) Math.round(p.length() / barSeconds));
