@@ -46,8 +46,15 @@ final class AnalysisUnderTest {
 
     /** The facts the server records for an upload whose sound was extracted. */
     static VideoFacts facts(VideoInfo info) {
-        return new VideoFacts(info.duration(), info.width(), info.height(), info.fps(), info.frames(), info.hasAudio(),
-                info.videoCodec(), info.rotation());
+        return new VideoFacts(
+                info.duration(),
+                info.width(),
+                info.height(),
+                info.fps(),
+                info.frames(),
+                info.hasAudio(),
+                info.videoCodec(),
+                info.rotation());
     }
 
     /**
@@ -57,7 +64,8 @@ final class AnalysisUnderTest {
      * @return pictures delivered
      */
     static long decodeOnly(Path video) {
-        try (var source = FfmpegFrameSource.open(video, MediaLimits.DEFAULT, FfmpegFrameSource.DEFAULT_LONG_SIDE_PIXELS)) {
+        try (var source =
+                FfmpegFrameSource.open(video, MediaLimits.DEFAULT, FfmpegFrameSource.DEFAULT_LONG_SIDE_PIXELS)) {
             var frame = new VideoFrame(source.width(), source.height());
             long frames = 0;
             while (source.read(frame)) {
@@ -70,7 +78,8 @@ final class AnalysisUnderTest {
     /** What the server does when an upload completes, before any analysis is asked for. */
     static AudioTrack extract(Path video, Path wav) {
         return AudioExtractor.extractWav(video, wav)
-                .orElseThrow(() -> new IllegalStateException(video + " has no sound; the benchmark clips all have some"));
+                .orElseThrow(
+                        () -> new IllegalStateException(video + " has no sound; the benchmark clips all have some"));
     }
 
     Analysis analyze(Path video, Path wav, VideoFacts facts) {

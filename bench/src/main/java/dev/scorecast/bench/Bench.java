@@ -20,7 +20,8 @@ public final class Bench {
             case "flood" -> FloodBenchmark.run(rest);
             case HeapCheck.SUBCOMMAND -> HeapCheck.child(rest);
             default -> {
-                boolean asked = args.length > 0 && (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help"));
+                boolean asked =
+                        args.length > 0 && (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help"));
                 (asked ? System.out : System.err).println("""
                         usage: scorecast bench upload [--size-mib 1024] [--chunk-mib 30] [--parallel 4] [--variant A|B]
                                scorecast bench analysis [--runs 3] [--work DIR] [--skip-long]

@@ -21,11 +21,13 @@ import java.util.SplittableRandom;
 final class CapacityModel {
     /** Server CPU-seconds per minute of 1080p30 video, analysis + execution (bench score, quiet machine, 2026-11-24). */
     static final double CPU_PER_MINUTE = 9.0 + 5.2;
+
     private static final double STEP = 0.1;
 
     private CapacityModel() {}
 
-    record Options(double[] rates, double meanMinutes, int cores, int slots, double jobCores, long seed, double hours) {}
+    record Options(
+            double[] rates, double meanMinutes, int cores, int slots, double jobCores, long seed, double hours) {}
 
     static void run(List<String> args) {
         double[] rates = {60, 250, 1000, 4000};
@@ -38,29 +40,47 @@ final class CapacityModel {
         for (int i = 0; i < args.size(); i++) {
             String value = i + 1 < args.size() ? args.get(i + 1) : "";
             switch (args.get(i)) {
-                case "--jobs-per-hour" -> rates = Arrays.stream(value.split(",")).mapToDouble(Double::parseDouble).toArray();
+                case "--jobs-per-hour" ->
+                    rates = Arrays.stream(value.split(","))
+                            .mapToDouble(Double::parseDouble)
+                            .toArray();
                 case "--minutes" -> meanMinutes = Double.parseDouble(value);
                 case "--cores" -> cores = Integer.parseInt(value);
                 case "--slots" -> slots = Integer.parseInt(value);
                 case "--job-cores" -> jobCores = Double.parseDouble(value);
                 case "--seed" -> seed = Long.parseLong(value);
                 case "--hours" -> hours = Double.parseDouble(value);
-                default -> throw new IllegalArgumentException("unknown option " + args.get(i)
-                        + "; usage: scorecast bench capacity [--jobs-per-hour 60,250,1000,4000] [--minutes 1.5] [--cores 2]"
-                        + " [--slots 2] [--job-cores 1.5] [--seed 16] [--hours 6]");
+                default ->
+                    throw new IllegalArgumentException("unknown option " + args.get(i)
+                            + "; usage: scorecast bench capacity [--jobs-per-hour 60,250,1000,4000] [--minutes 1.5] [--cores 2]"
+                            + " [--slots 2] [--job-cores 1.5] [--seed 16] [--hours 6]");
             }
             i++;
         }
         Options o = new Options(rates, meanMinutes, cores, slots, jobCores, seed, hours);
         double unloaded = meanMinutes * CPU_PER_MINUTE / Math.min(jobCores, cores);
         // The 95th percentile of the service time alone: the 95th-percentile video, nothing ahead of it.
-        double unloadedP95 = Math.exp(Math.log(meanMinutes) - 0.18 + 1.645 * 0.6) * CPU_PER_MINUTE / Math.min(jobCores, cores);
-        System.out.printf(Locale.ROOT, "capacity model: %.1f CPU-s per video minute, mean video %.1f min (log-normal, sigma 0.6), workers of %d cores"
-                + " running %d jobs (a job alone keeps %.1f cores busy), %.0f h simulated per point, seed %d%n", CPU_PER_MINUTE, meanMinutes,
-                cores, slots, jobCores, hours, seed);
-        System.out.printf(Locale.ROOT, "unloaded: a mean job %.1f s from upload complete to finished, the 95th percentile %.1f s; goal p95 <= %.1f s%n%n",
-                unloaded, unloadedP95, 1.25 * unloadedP95);
-        System.out.println("jobs/h   workers  CPU busy  p50 s   p95 s   | PostgreSQL queries/s (polls + heartbeats + status + writes) | object store requests/s");
+        double unloadedP95 =
+                Math.exp(Math.log(meanMinutes) - 0.18 + 1.645 * 0.6) * CPU_PER_MINUTE / Math.min(jobCores, cores);
+        System.out.printf(
+                Locale.ROOT,
+                "capacity model: %.1f CPU-s per video minute, mean video %.1f min (log-normal, sigma 0.6), workers of %d cores"
+                        + " running %d jobs (a job alone keeps %.1f cores busy), %.0f h simulated per point, seed %d%n",
+                CPU_PER_MINUTE,
+                meanMinutes,
+                cores,
+                slots,
+                jobCores,
+                hours,
+                seed);
+        System.out.printf(
+                Locale.ROOT,
+                "unloaded: a mean job %.1f s from upload complete to finished, the 95th percentile %.1f s; goal p95 <= %.1f s%n%n",
+                unloaded,
+                unloadedP95,
+                1.25 * unloadedP95);
+        System.out.println(
+                "jobs/h   workers  CPU busy  p50 s   p95 s   | PostgreSQL queries/s (polls + heartbeats + status + writes) | object store requests/s");
         for (double rate : rates) {
             int workers = Math.max(1, (int) Math.ceil(rate * meanMinutes * CPU_PER_MINUTE / 3600 / cores));
             // Double until the goal holds, then step back down to the fewest that still meet it.
@@ -89,8 +109,21 @@ final class CapacityModel {
             // Object store per job: ~5 chunk parts + complete, source get (staging), audio put/get, analysis and plan
             // put/get, 6 output puts (multipart for the video and stems: ~20 parts), 6 downloads: ~50 requests.
             double store = 50 * jobsPerSecond;
-            System.out.printf(Locale.ROOT, "%6.0f  %7d  %7.0f %%  %6.1f  %6.1f   | %6.1f (%.0f + %.1f + %.1f + %.1f)%s | %6.1f%n", rate, workers,
-                    100 * r.utilisation, r.p50, r.p95, polls + heartbeats + status + writes, polls, heartbeats, status, writes, " ".repeat(12), store);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%6.0f  %7d  %7.0f %%  %6.1f  %6.1f   | %6.1f (%.0f + %.1f + %.1f + %.1f)%s | %6.1f%n",
+                    rate,
+                    workers,
+                    100 * r.utilisation,
+                    r.p50,
+                    r.p95,
+                    polls + heartbeats + status + writes,
+                    polls,
+                    heartbeats,
+                    status,
+                    writes,
+                    " ".repeat(12),
+                    store);
         }
     }
 
@@ -155,15 +188,21 @@ final class CapacityModel {
         if (latencies.isEmpty()) {
             return new Result(0, 0, 0, 0, 0);
         }
-        double[] sorted = latencies.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        // Jobs still queued at the end have waited at least this long: count them, so an overloaded fleet is not flattered.
+        double[] sorted =
+                latencies.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        // Jobs still queued at the end have waited at least this long: count them, so an overloaded fleet is not
+        // flattered.
         double[] all = Arrays.copyOf(sorted, sorted.length + queue.size());
         int k = sorted.length;
         for (double[] waiting : queue) {
             all[k++] = end - waiting[0];
         }
         Arrays.sort(all);
-        return new Result(all[all.length / 2], all[(int) (all.length * 0.95)], busy / (end * workers * o.cores), runningSum / steps,
+        return new Result(
+                all[all.length / 2],
+                all[(int) (all.length * 0.95)],
+                busy / (end * workers * o.cores),
+                runningSum / steps,
                 inSystemSum / steps);
     }
 

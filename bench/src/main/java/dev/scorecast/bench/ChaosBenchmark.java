@@ -37,11 +37,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * exits 1 when any check fails.
  */
 final class ChaosBenchmark {
-    static final List<String> CAMPAIGNS = List.of("pg-restart-fast", "pg-restart-immediate", "pg-pause", "s3-pause", "s3-restart",
-            "disk-full", "clock-ahead");
+    static final List<String> CAMPAIGNS = List.of(
+            "pg-restart-fast",
+            "pg-restart-immediate",
+            "pg-pause",
+            "s3-pause",
+            "s3-restart",
+            "disk-full",
+            "clock-ahead");
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient CLIENT = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
     /** A job's run deadline for the 12 s clip: two minutes plus ten times its length (JobDeadline). */
     static final Duration RUN_DEADLINE = Duration.ofSeconds(120 + 10 * 12);
 
@@ -64,8 +72,10 @@ final class ChaosBenchmark {
                     case "--warm-seconds" -> warm = Integer.parseInt(value);
                     case "--fault-seconds" -> fault = Integer.parseInt(value);
                     case "--settle-seconds" -> settle = Integer.parseInt(value);
-                    default -> throw new IllegalArgumentException("unknown option " + args.get(i) + "; options: --campaigns "
-                            + String.join(",", CAMPAIGNS) + " --seed N --users N --warm-seconds N --fault-seconds N --settle-seconds N");
+                    default ->
+                        throw new IllegalArgumentException("unknown option " + args.get(i) + "; options: --campaigns "
+                                + String.join(",", CAMPAIGNS)
+                                + " --seed N --users N --warm-seconds N --fault-seconds N --settle-seconds N");
                 }
             }
             if (args.size() % 2 != 0) {
@@ -73,7 +83,8 @@ final class ChaosBenchmark {
             }
             for (String c : campaigns) {
                 if (!CAMPAIGNS.contains(c)) {
-                    throw new IllegalArgumentException("unknown campaign " + c + "; campaigns: " + String.join(",", CAMPAIGNS));
+                    throw new IllegalArgumentException(
+                            "unknown campaign " + c + "; campaigns: " + String.join(",", CAMPAIGNS));
                 }
             }
             return new Options(campaigns, seed, users, warm, fault, settle);
@@ -82,14 +93,17 @@ final class ChaosBenchmark {
 
     static void run(List<String> args) throws Exception {
         Options options = Options.parse(args);
-        Path repository = Path.of(System.getProperty("scorecast.repository", ".")).toAbsolutePath().normalize();
+        Path repository = Path.of(System.getProperty("scorecast.repository", "."))
+                .toAbsolutePath()
+                .normalize();
         Machine.print(System.out);
         boolean ok = true;
         for (String campaign : options.campaigns()) {
             Result result = campaign(repository, campaign, options);
             System.out.println(result.line());
             result.problems().forEach(p -> System.out.println("  FAIL " + p));
-            if (!result.problems().isEmpty() || result.jobEnds().keySet().stream().anyMatch(k -> k.startsWith("error"))) {
+            if (!result.problems().isEmpty()
+                    || result.jobEnds().keySet().stream().anyMatch(k -> k.startsWith("error"))) {
                 result.nodeErrors().forEach(line -> System.out.println("  log " + line));
             }
             ok &= result.problems().isEmpty();
@@ -101,15 +115,41 @@ final class ChaosBenchmark {
     }
 
     /** What one campaign found. */
-    record Result(String campaign, String fault, long seed, int jobs, Map<String, Integer> jobEnds, Map<Integer, Long> answers,
-                  long noAnswer, long unavailableWithoutRetryAfter, double recoverySeconds, double listenerGapSeconds,
-                  boolean listenerResumed, int lost, int unreferenced, double longestJobSeconds, List<String> problems,
-                  List<String> nodeErrors) {
+    record Result(
+            String campaign,
+            String fault,
+            long seed,
+            int jobs,
+            Map<String, Integer> jobEnds,
+            Map<Integer, Long> answers,
+            long noAnswer,
+            long unavailableWithoutRetryAfter,
+            double recoverySeconds,
+            double listenerGapSeconds,
+            boolean listenerResumed,
+            int lost,
+            int unreferenced,
+            double longestJobSeconds,
+            List<String> problems,
+            List<String> nodeErrors) {
         String line() {
-            return String.format("chaos %-21s %s; seed %d: %d jobs %s, longest %.0f s; answers %s, %d unanswered (retried), %d 503 without "
+            return String.format(
+                    "chaos %-21s %s; seed %d: %d jobs %s, longest %.0f s; answers %s, %d unanswered (retried), %d 503 without "
                             + "Retry-After; recovered in %.1f s; listener's longest silence %.1f s, %s; %d stored objects lost, %d unreferenced",
-                    campaign, fault, seed, jobs, jobEnds, longestJobSeconds, answers, noAnswer, unavailableWithoutRetryAfter, recoverySeconds,
-                    listenerGapSeconds, listenerResumed ? "resumed" : "NOT resumed", lost, unreferenced);
+                    campaign,
+                    fault,
+                    seed,
+                    jobs,
+                    jobEnds,
+                    longestJobSeconds,
+                    answers,
+                    noAnswer,
+                    unavailableWithoutRetryAfter,
+                    recoverySeconds,
+                    listenerGapSeconds,
+                    listenerResumed ? "resumed" : "NOT resumed",
+                    lost,
+                    unreferenced);
         }
     }
 
@@ -131,15 +171,22 @@ final class ChaosBenchmark {
                 int index = i;
                 threads.add(Thread.ofPlatform().name("chaos-user-" + i).start(() -> load.work(key, index)));
             }
-            Thread listener = Thread.ofPlatform().name("chaos-listener").start(() -> load.listen(fleet.keys.get("chaos-listener")));
+            Thread listener = Thread.ofPlatform()
+                    .name("chaos-listener")
+                    .start(() -> load.listen(fleet.keys.get("chaos-listener")));
             Random random = new Random(options.seed() ^ campaign.hashCode());
             // The fault comes a seed-fixed moment into the work: jobs are then in every stage.
             Thread.sleep(options.warmSeconds() * 1000L + random.nextInt(5000));
-            // And not before the work is under way (a busy machine starts it late): a job made and the listener hearing audio.
+            // And not before the work is under way (a busy machine starts it late): a job made and the listener hearing
+            // audio.
             long warmLimit = System.nanoTime() + 180_000_000_000L;
             try (Database database = Database.open(fleet.postgres.url())) {
-                while (System.nanoTime() < warmLimit && (load.lastAudio < 0
-                        || database.query(c -> Rows.one(c, "SELECT COUNT(*) AS n FROM jobs", row -> row.getLong("n"))).orElse(0L) == 0)) {
+                while (System.nanoTime() < warmLimit
+                        && (load.lastAudio < 0
+                                || database.query(c -> Rows.one(
+                                                        c, "SELECT COUNT(*) AS n FROM jobs", row -> row.getLong("n")))
+                                                .orElse(0L)
+                                        == 0)) {
                     Thread.sleep(250);
                 }
             }
@@ -164,9 +211,13 @@ final class ChaosBenchmark {
             int lost;
             int unreferenced;
             try (Database database = Database.open(fleet.postgres.url())) {
-                var rows = database.query(c -> Rows.list(c, "SELECT id, status, error_code, created_at, updated_at FROM jobs",
-                        row -> new String[] {row.getString("id"), row.getString("status"), row.getString("error_code"),
-                                String.valueOf(row.getLong("updated_at") - row.getLong("created_at"))}));
+                var rows = database.query(c -> Rows.list(
+                        c, "SELECT id, status, error_code, created_at, updated_at FROM jobs", row -> new String[] {
+                            row.getString("id"),
+                            row.getString("status"),
+                            row.getString("error_code"),
+                            String.valueOf(row.getLong("updated_at") - row.getLong("created_at"))
+                        }));
                 for (String[] job : rows) {
                     jobs++;
                     String end = job[1].equals("error") ? "error:" + job[2] : job[1];
@@ -174,24 +225,32 @@ final class ChaosBenchmark {
                     double seconds = Long.parseLong(job[3]) / 1000.0;
                     longest = Math.max(longest, seconds);
                     if (!job[1].equals("finished") && !job[1].equals("error")) {
-                        problems.add("job " + job[0] + " is still " + job[1] + " " + options.settleSeconds() + " s after the work stopped");
+                        problems.add("job " + job[0] + " is still " + job[1] + " " + options.settleSeconds()
+                                + " s after the work stopped");
                     }
-                    // Its run's deadline, plus the fault (a job waits it out queued) and the settling of a restarted database.
+                    // Its run's deadline, plus the fault (a job waits it out queued) and the settling of a restarted
+                    // database.
                     double allowed = RUN_DEADLINE.toSeconds() + (faultEnd - faultStart) / 1e9 + 60;
                     if (seconds > allowed) {
-                        problems.add("job " + job[0] + " took " + Math.round(seconds) + " s, more than " + Math.round(allowed) + " s");
+                        problems.add("job " + job[0] + " took " + Math.round(seconds) + " s, more than "
+                                + Math.round(allowed) + " s");
                     }
                 }
                 var store = StoreCheck.run(database, fleet.store.objects());
                 lost = store.lost().size();
                 unreferenced = store.unreferenced().size();
-                store.lost().stream().limit(5).forEach(k -> problems.add("lost: a row names " + k + ", which is not in the store"));
-                store.unreferenced().stream().limit(5).forEach(k -> problems.add("unreferenced: " + k + " is named by no row"));
+                store.lost().stream()
+                        .limit(5)
+                        .forEach(k -> problems.add("lost: a row names " + k + ", which is not in the store"));
+                store.unreferenced().stream()
+                        .limit(5)
+                        .forEach(k -> problems.add("unreferenced: " + k + " is named by no row"));
             }
             Map<Integer, Long> answers = new TreeMap<>(load.answers);
             answers.forEach((status, count) -> {
                 if (status >= 500 && status != 503) {
-                    problems.add(count + " answers " + status + ", e.g. " + load.serverErrors.stream().findFirst().orElse("?"));
+                    problems.add(count + " answers " + status + ", e.g. "
+                            + load.serverErrors.stream().findFirst().orElse("?"));
                 }
             });
             if (load.unavailableWithoutRetryAfter.get() > 0) {
@@ -203,14 +262,29 @@ final class ChaosBenchmark {
             if (jobs == 0) {
                 problems.add("no job was made: the load did not run");
             }
-            // The first lines of each node's log that carry ERROR or an exception: what to read when a job ended in error.
+            // The first lines of each node's log that carry ERROR or an exception: what to read when a job ended in
+            // error.
             List<String> nodeErrors = new ArrayList<>();
             for (ServerProcess node : fleet.nodes) {
                 node.firstErrors.forEach(line -> nodeErrors.add(node.baseUrl + ": " + line));
             }
-            return new Result(campaign, fault, options.seed(), jobs, ends, answers, load.noAnswer.get(),
-                    load.unavailableWithoutRetryAfter.get(), recovery, load.longestSilenceSeconds(), load.resumed(), lost, unreferenced,
-                    longest, problems, nodeErrors);
+            return new Result(
+                    campaign,
+                    fault,
+                    options.seed(),
+                    jobs,
+                    ends,
+                    answers,
+                    load.noAnswer.get(),
+                    load.unavailableWithoutRetryAfter.get(),
+                    recovery,
+                    load.longestSilenceSeconds(),
+                    load.resumed(),
+                    lost,
+                    unreferenced,
+                    longest,
+                    problems,
+                    nodeErrors);
         }
     }
 
@@ -222,7 +296,8 @@ final class ChaosBenchmark {
                 long start = System.nanoTime();
                 fleet.postgres.stopServer(mode);
                 fleet.postgres.startServer();
-                return String.format("PostgreSQL stopped (%s) and started again in %.1f s", mode, (System.nanoTime() - start) / 1e9);
+                return String.format(
+                        "PostgreSQL stopped (%s) and started again in %.1f s", mode, (System.nanoTime() - start) / 1e9);
             }
             case "pg-pause" -> {
                 var pids = fleet.postgres.pids();
@@ -248,17 +323,20 @@ final class ChaosBenchmark {
                 Path data = fleet.workers.getFirst().dataDir;
                 Path filler = data.resolve("filler");
                 // Fill the tmpfs to the last byte: dd stops at ENOSPC (its exit status says so; that is the point).
-                var p = new ProcessBuilder("dd", "if=/dev/zero", "of=" + filler, "bs=1M").redirectErrorStream(true).start();
+                var p = new ProcessBuilder("dd", "if=/dev/zero", "of=" + filler, "bs=1M")
+                        .redirectErrorStream(true)
+                        .start();
                 p.getInputStream().readAllBytes();
                 p.waitFor();
                 long filled = Files.size(filler);
                 Thread.sleep(faultSeconds * 1000L);
                 Files.delete(filler);
-                return "the worker's data directory (a 256 MiB tmpfs) filled to the last byte (" + (filled >> 20) + " MiB) for "
-                        + faultSeconds + " s";
+                return "the worker's data directory (a 256 MiB tmpfs) filled to the last byte (" + (filled >> 20)
+                        + " MiB) for " + faultSeconds + " s";
             }
             case "clock-ahead" -> {
-                // The fault is the setting: the first worker's clock has run 60 s ahead since it started; let both work.
+                // The fault is the setting: the first worker's clock has run 60 s ahead since it started; let both
+                // work.
                 Thread.sleep(faultSeconds * 1000L);
                 return "one of two workers 60 s ahead (SCORECAST_CLOCK_OFFSET_SECONDS=60) the whole run";
             }
@@ -280,6 +358,7 @@ final class ChaosBenchmark {
         final List<String> problems = new CopyOnWriteArrayList<>();
         /** When the listener last received audio, and the longest time it went without. */
         volatile long lastAudio = -1;
+
         private volatile long longestSilence;
         private volatile long audioAfterFault = -1;
         private volatile long faultEnded = Long.MAX_VALUE;
@@ -293,10 +372,13 @@ final class ChaosBenchmark {
         record Answer(int status, JsonNode body, String retryAfter) {}
 
         /** One call, made again while the answer says to wait (429, 503) or none came; a 4xx or 5xx otherwise ends the cycle. */
-        Answer call(String key, String method, String path, String contentType, byte[] body, Map<String, String> headers) throws Exception {
+        Answer call(
+                String key, String method, String path, String contentType, byte[] body, Map<String, String> headers)
+                throws Exception {
             long deadline = System.nanoTime() + 600_000_000_000L;
             while (true) {
-                var request = HttpRequest.newBuilder(URI.create(fleet.api.baseUrl + path)).timeout(Duration.ofSeconds(120))
+                var request = HttpRequest.newBuilder(URI.create(fleet.api.baseUrl + path))
+                        .timeout(Duration.ofSeconds(120))
                         .header("Authorization", "Bearer " + key);
                 headers.forEach(request::header);
                 if (method.equals("POST")) {
@@ -344,13 +426,32 @@ final class ChaosBenchmark {
             for (int cycle = 0; submitting; cycle++) {
                 try {
                     byte[] bytes = Files.readAllBytes(clip);
-                    String upload = postJson(key, "/sync/initialize_video_upload", Map.of("file_name", "clip.mp4", "file_size", bytes.length,
-                            "file_type", "video/mp4")).body().get("upload_id").asText();
-                    call(key, "POST", "/sync/upload_chunk", "application/octet-stream", bytes, Map.of("X-Upload-Id", upload, "X-Chunk-Index", "0"));
+                    String upload = postJson(
+                                    key,
+                                    "/sync/initialize_video_upload",
+                                    Map.of(
+                                            "file_name",
+                                            "clip.mp4",
+                                            "file_size",
+                                            bytes.length,
+                                            "file_type",
+                                            "video/mp4"))
+                            .body()
+                            .get("upload_id")
+                            .asText();
+                    call(
+                            key,
+                            "POST",
+                            "/sync/upload_chunk",
+                            "application/octet-stream",
+                            bytes,
+                            Map.of("X-Upload-Id", upload, "X-Chunk-Index", "0"));
                     postJson(key, "/sync/complete_video_upload", Map.of("upload_id", upload));
                     String video = null;
                     while (video == null) {
-                        JsonNode status = call(key, "GET", "/sync/upload_status?upload_id=" + upload, null, null, Map.of()).body();
+                        JsonNode status = call(
+                                        key, "GET", "/sync/upload_status?upload_id=" + upload, null, null, Map.of())
+                                .body();
                         video = status.path("video_id").asText(null);
                         if (video == null) {
                             if (status.path("status").asText().equals("failed")) {
@@ -359,17 +460,36 @@ final class ChaosBenchmark {
                             Thread.sleep(500);
                         }
                     }
-                    JsonNode analysis = postJson(key, "/sync/video_analysis", Map.of("video_id", video)).body();
-                    if (!awaitJob(key, analysis.get("job_id").asText()).path("status").asText().equals("finished")) {
+                    JsonNode analysis = postJson(key, "/sync/video_analysis", Map.of("video_id", video))
+                            .body();
+                    if (!awaitJob(key, analysis.get("job_id").asText())
+                            .path("status")
+                            .asText()
+                            .equals("finished")) {
                         continue;
                     }
                     String genre;
                     synchronized (random) {
                         genre = genres.get(random.nextInt(genres.size()));
                     }
-                    JsonNode plan = postJson(key, "/sync/generate", Map.of("analysis_id", analysis.get("analysis_id").asText(), "genre", genre,
-                            "seed", cycle * 10 + index, "multitrack", false)).body();
-                    JsonNode execution = postJson(key, "/sync/execute", Map.of("plan_id", plan.get("plan_id").asText())).body();
+                    JsonNode plan = postJson(
+                                    key,
+                                    "/sync/generate",
+                                    Map.of(
+                                            "analysis_id",
+                                            analysis.get("analysis_id").asText(),
+                                            "genre",
+                                            genre,
+                                            "seed",
+                                            cycle * 10 + index,
+                                            "multitrack",
+                                            false))
+                            .body();
+                    JsonNode execution = postJson(
+                                    key,
+                                    "/sync/execute",
+                                    Map.of("plan_id", plan.get("plan_id").asText()))
+                            .body();
                     JsonNode ended = awaitJob(key, execution.get("job_id").asText());
                     String link = ended.path("links").path("video").asText(null);
                     if (ended.path("status").asText().equals("finished") && link != null) {
@@ -400,7 +520,8 @@ final class ChaosBenchmark {
         /** Polls a job until it ends; its last status. */
         JsonNode awaitJob(String key, String jobId) throws Exception {
             while (true) {
-                JsonNode status = postJson(key, "/sync/status", Map.of("job_id", jobId)).body();
+                JsonNode status =
+                        postJson(key, "/sync/status", Map.of("job_id", jobId)).body();
                 String s = status.path("status").asText();
                 if (s.equals("finished") || s.equals("error")) {
                     return status;
@@ -412,7 +533,10 @@ final class ChaosBenchmark {
         /** A finished execution's video, read to the end: its bytes must be in the store. */
         void download(String link) throws Exception {
             for (int attempt = 0; ; attempt++) {
-                HttpResponse<InputStream> r = CLIENT.send(HttpRequest.newBuilder(URI.create(link)).timeout(Duration.ofSeconds(120)).build(),
+                HttpResponse<InputStream> r = CLIENT.send(
+                        HttpRequest.newBuilder(URI.create(link))
+                                .timeout(Duration.ofSeconds(120))
+                                .build(),
                         HttpResponse.BodyHandlers.ofInputStream());
                 long n;
                 try (InputStream in = r.body()) {
@@ -446,10 +570,12 @@ final class ChaosBenchmark {
                         continue;
                     }
                     postJson(key, "/player/start", Map.of("experience_id", "lofi-rainy-desk"));
-                    String url = created.body().get("stream_urls") != null && created.body().get("stream_urls").has("wav")
+                    String url = created.body().get("stream_urls") != null
+                                    && created.body().get("stream_urls").has("wav")
                             ? created.body().get("stream_urls").get("wav").asText()
                             : created.body().get("stream_url").asText().replaceAll("format=[a-z0-9]+", "format=wav");
-                    HttpResponse<InputStream> r = CLIENT.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofInputStream());
+                    HttpResponse<InputStream> r = CLIENT.send(
+                            HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofInputStream());
                     if (r.statusCode() != 200) {
                         r.body().close();
                         Thread.sleep(1000);
@@ -494,8 +620,12 @@ final class ChaosBenchmark {
             String key = fleet.keys.values().iterator().next();
             while (System.nanoTime() - faultEnd < 300_000_000_000L) {
                 try {
-                    var r = CLIENT.send(HttpRequest.newBuilder(URI.create(fleet.api.baseUrl + "/sync/library")).timeout(Duration.ofSeconds(10))
-                            .header("Authorization", "Bearer " + key).build(), HttpResponse.BodyHandlers.discarding());
+                    var r = CLIENT.send(
+                            HttpRequest.newBuilder(URI.create(fleet.api.baseUrl + "/sync/library"))
+                                    .timeout(Duration.ofSeconds(10))
+                                    .header("Authorization", "Bearer " + key)
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding());
                     if (r.statusCode() == 200) {
                         return (System.nanoTime() - faultEnd) / 1e9;
                     }
@@ -516,18 +646,34 @@ final class ChaosBenchmark {
             Set<String> named = new HashSet<>();
             Set<String> prefixes = new HashSet<>();
             database.query(c -> {
-                // A completed upload's chunks were assembled into its video and are gone; its chunk rows stay as its record.
-                named.addAll(Rows.list(c, "SELECT ch.stored_as AS k FROM upload_chunks ch JOIN uploads u ON u.id = ch.upload_id"
-                        + " WHERE u.state <> 'complete'", row -> row.getString("k")));
+                // A completed upload's chunks were assembled into its video and are gone; its chunk rows stay as its
+                // record.
+                named.addAll(Rows.list(
+                        c,
+                        "SELECT ch.stored_as AS k FROM upload_chunks ch JOIN uploads u ON u.id = ch.upload_id"
+                                + " WHERE u.state <> 'complete'",
+                        row -> row.getString("k")));
                 named.addAll(Rows.list(c, "SELECT stored_as AS k FROM videos", row -> row.getString("k")));
-                named.addAll(Rows.list(c, "SELECT audio_stored_as AS k FROM videos WHERE audio_stored_as IS NOT NULL", row -> row.getString("k")));
-                named.addAll(Rows.list(c, "SELECT result_key AS k FROM analyses WHERE result_key IS NOT NULL", row -> row.getString("k")));
+                named.addAll(Rows.list(
+                        c,
+                        "SELECT audio_stored_as AS k FROM videos WHERE audio_stored_as IS NOT NULL",
+                        row -> row.getString("k")));
+                named.addAll(Rows.list(
+                        c,
+                        "SELECT result_key AS k FROM analyses WHERE result_key IS NOT NULL",
+                        row -> row.getString("k")));
                 named.addAll(Rows.list(c, "SELECT plan_key AS k FROM plans", row -> row.getString("k")));
                 named.addAll(Rows.list(c, "SELECT analysis_key AS k FROM plans", row -> row.getString("k")));
                 named.addAll(Rows.list(c, "SELECT plan_key AS k FROM executions", row -> row.getString("k")));
                 named.addAll(Rows.list(c, "SELECT analysis_key AS k FROM executions", row -> row.getString("k")));
-                named.addAll(Rows.list(c, "SELECT failure_key AS k FROM executions WHERE failure_key IS NOT NULL", row -> row.getString("k")));
-                prefixes.addAll(Rows.list(c, "SELECT outputs AS k FROM executions WHERE outputs IS NOT NULL", row -> row.getString("k") + "/"));
+                named.addAll(Rows.list(
+                        c,
+                        "SELECT failure_key AS k FROM executions WHERE failure_key IS NOT NULL",
+                        row -> row.getString("k")));
+                prefixes.addAll(Rows.list(
+                        c,
+                        "SELECT outputs AS k FROM executions WHERE outputs IS NOT NULL",
+                        row -> row.getString("k") + "/"));
                 // Beside a video the server keeps what it makes of it (thumbnail strips), named by the video's row.
                 prefixes.addAll(Rows.list(c, "SELECT id FROM videos", row -> "videos/" + row.getString("id") + "/"));
                 return null;
@@ -535,13 +681,17 @@ final class ChaosBenchmark {
             List<String> stored = new ArrayList<>();
             if (Files.isDirectory(objects)) {
                 try (var files = Files.walk(objects)) {
-                    files.filter(Files::isRegularFile).forEach(f -> stored.add(objects.relativize(f).toString()));
+                    files.filter(Files::isRegularFile)
+                            .forEach(f -> stored.add(objects.relativize(f).toString()));
                 }
             }
             Set<String> present = new HashSet<>(stored);
-            List<String> lost = named.stream().filter(k -> !present.contains(k)).sorted().toList();
-            List<String> unreferenced = stored.stream().filter(k -> !named.contains(k) && prefixes.stream().noneMatch(k::startsWith))
-                    .sorted().toList();
+            List<String> lost =
+                    named.stream().filter(k -> !present.contains(k)).sorted().toList();
+            List<String> unreferenced = stored.stream()
+                    .filter(k -> !named.contains(k) && prefixes.stream().noneMatch(k::startsWith))
+                    .sorted()
+                    .toList();
             return new Found(lost, unreferenced);
         }
     }

@@ -49,8 +49,14 @@ final class ChaosFleet implements AutoCloseable {
      * holds one clock offset in seconds per worker; {@code workerTmpfsMib} above 0 puts the first
      * worker's data directory on a tmpfs of that size.
      */
-    static ChaosFleet start(Path repository, Path root, List<String> users, List<Integer> workerOffsets, int workerTmpfsMib,
-                            Map<String, String> extra) throws Exception {
+    static ChaosFleet start(
+            Path repository,
+            Path root,
+            List<String> users,
+            List<Integer> workerOffsets,
+            int workerTmpfsMib,
+            Map<String, String> extra)
+            throws Exception {
         Files.createDirectories(root);
         // PostgreSQL runs as its own user, which must be able to reach its directory.
         run(List.of("chmod", "755", root.toString()));
@@ -68,13 +74,24 @@ final class ChaosFleet implements AutoCloseable {
             String anyKey = fleet.keys.values().iterator().next();
             int apiPort = freePort();
             Map<String, String> common = new HashMap<>(Map.of(
-                    "SCORECAST_DB_URL", postgres.url(),
-                    "SCORECAST_STORAGE_URL", "s3://" + BUCKET + "/" + PREFIX,
-                    "SCORECAST_S3_ENDPOINT", store.endpoint(),
-                    "AWS_ACCESS_KEY_ID", S3_IDENTITY, "AWS_SECRET_ACCESS_KEY", S3_CREDENTIAL, "AWS_REGION", "us-east-1",
-                    "SCORECAST_SOUNDFONT", "/usr/share/sounds/sf2/TimGM6mb.sf2",
-                    "SCORECAST_LIVE_WARMUP_SECONDS", "0",
-                    "SCORECAST_MIN_FREE_BYTES", String.valueOf(16L << 20)));
+                    "SCORECAST_DB_URL",
+                    postgres.url(),
+                    "SCORECAST_STORAGE_URL",
+                    "s3://" + BUCKET + "/" + PREFIX,
+                    "SCORECAST_S3_ENDPOINT",
+                    store.endpoint(),
+                    "AWS_ACCESS_KEY_ID",
+                    S3_IDENTITY,
+                    "AWS_SECRET_ACCESS_KEY",
+                    S3_CREDENTIAL,
+                    "AWS_REGION",
+                    "us-east-1",
+                    "SCORECAST_SOUNDFONT",
+                    "/usr/share/sounds/sf2/TimGM6mb.sf2",
+                    "SCORECAST_LIVE_WARMUP_SECONDS",
+                    "0",
+                    "SCORECAST_MIN_FREE_BYTES",
+                    String.valueOf(16L << 20)));
             common.put("SCORECAST_PUBLIC_DOWNLOADS", "proxied");
             common.putAll(extra);
             var apiSettings = new HashMap<>(common);
@@ -86,7 +103,8 @@ final class ChaosFleet implements AutoCloseable {
                 Path data = root.resolve("worker-" + i);
                 Files.createDirectories(data);
                 if (i == 0 && workerTmpfsMib > 0) {
-                    run(List.of("mount", "-t", "tmpfs", "-o", "size=" + workerTmpfsMib + "m", "tmpfs", data.toString()));
+                    run(List.of(
+                            "mount", "-t", "tmpfs", "-o", "size=" + workerTmpfsMib + "m", "tmpfs", data.toString()));
                     fleet.mounts.add(data);
                 }
                 var settings = new HashMap<>(common);
@@ -180,17 +198,35 @@ final class ChaosFleet implements AutoCloseable {
         static Postgres start(Path dir) throws IOException {
             Path bin;
             try (var versions = Files.list(Path.of("/usr/lib/postgresql"))) {
-                bin = versions.map(v -> v.resolve("bin")).filter(b -> Files.isExecutable(b.resolve("initdb")))
-                        .max(Comparator.comparing(b -> Integer.parseInt(b.getParent().getFileName().toString().replaceAll("\\D", "0"))))
-                        .orElseThrow(() -> new IllegalStateException("no PostgreSQL in /usr/lib/postgresql (apt-get install postgresql)"));
+                bin = versions.map(v -> v.resolve("bin"))
+                        .filter(b -> Files.isExecutable(b.resolve("initdb")))
+                        .max(Comparator.comparing(b -> Integer.parseInt(
+                                b.getParent().getFileName().toString().replaceAll("\\D", "0"))))
+                        .orElseThrow(() -> new IllegalStateException(
+                                "no PostgreSQL in /usr/lib/postgresql (apt-get install postgresql)"));
             }
             Files.createDirectories(dir);
             run(List.of("chown", "postgres:postgres", dir.toString()));
             var pg = new Postgres(dir, freePort(), bin);
-            pg.asPostgres(List.of(bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(), "-A", "trust", "-U", "postgres",
-                    "-E", "UTF8"));
+            pg.asPostgres(List.of(
+                    bin.resolve("initdb").toString(),
+                    "-D",
+                    dir.resolve("data").toString(),
+                    "-A",
+                    "trust",
+                    "-U",
+                    "postgres",
+                    "-E",
+                    "UTF8"));
             pg.startServer();
-            pg.asPostgres(List.of(bin.resolve("createdb").toString(), "-h", "127.0.0.1", "-p", String.valueOf(pg.port), "-U", "postgres",
+            pg.asPostgres(List.of(
+                    bin.resolve("createdb").toString(),
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    String.valueOf(pg.port),
+                    "-U",
+                    "postgres",
                     "scorecast"));
             return pg;
         }
@@ -200,18 +236,39 @@ final class ChaosFleet implements AutoCloseable {
         }
 
         void startServer() {
-            asPostgres(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-l", dir.resolve("log").toString(),
-                    "-w", "-t", "60", "-o", "-p " + port + " -c listen_addresses=127.0.0.1 -k " + dir + " -c max_connections=200", "start"));
+            asPostgres(List.of(
+                    bin.resolve("pg_ctl").toString(),
+                    "-D",
+                    dir.resolve("data").toString(),
+                    "-l",
+                    dir.resolve("log").toString(),
+                    "-w",
+                    "-t",
+                    "60",
+                    "-o",
+                    "-p " + port + " -c listen_addresses=127.0.0.1 -k " + dir + " -c max_connections=200",
+                    "start"));
         }
 
         /** Shuts the server down with {@code mode} (fast: clients cut off; immediate: no checkpoint, crash recovery at the next start). */
         void stopServer(String mode) {
-            asPostgres(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-m", mode, "-w", "-t", "60", "stop"));
+            asPostgres(List.of(
+                    bin.resolve("pg_ctl").toString(),
+                    "-D",
+                    dir.resolve("data").toString(),
+                    "-m",
+                    mode,
+                    "-w",
+                    "-t",
+                    "60",
+                    "stop"));
         }
 
         /** The postmaster and every process it started. */
         List<Long> pids() throws IOException {
-            long postmaster = Long.parseLong(Files.readAllLines(dir.resolve("data/postmaster.pid")).getFirst().strip());
+            long postmaster = Long.parseLong(Files.readAllLines(dir.resolve("data/postmaster.pid"))
+                    .getFirst()
+                    .strip());
             List<Long> pids = new ArrayList<>(List.of(postmaster));
             ProcessHandle.of(postmaster).ifPresent(p -> p.descendants().forEach(d -> pids.add(d.pid())));
             return pids;
@@ -250,17 +307,23 @@ final class ChaosFleet implements AutoCloseable {
         static S3Store start(Path repository, Path dir) throws IOException {
             Path jar = repository.resolve("server/target/s3proxy/s3proxy.jar");
             if (!Files.isRegularFile(jar)) {
-                throw new IllegalStateException(jar + " is missing: the server's build copies it (mvn -pl server process-test-resources)");
+                throw new IllegalStateException(
+                        jar + " is missing: the server's build copies it (mvn -pl server process-test-resources)");
             }
             var store = new S3Store(dir, freePort(), jar);
             Files.createDirectories(dir.resolve("objects").resolve(BUCKET));
-            Files.writeString(dir.resolve("s3proxy.conf"), String.join("\n",
-                    "s3proxy.endpoint=http://127.0.0.1:" + store.port,
-                    "s3proxy.authorization=aws-v2-or-v4",
-                    "s3proxy.identity=" + S3_IDENTITY,
-                    "s3proxy.credential=" + S3_CREDENTIAL,
-                    "jclouds.provider=filesystem",
-                    "jclouds.filesystem.basedir=" + dir.resolve("objects").toAbsolutePath()) + "\n");
+            Files.writeString(
+                    dir.resolve("s3proxy.conf"),
+                    String.join(
+                                    "\n",
+                                    "s3proxy.endpoint=http://127.0.0.1:" + store.port,
+                                    "s3proxy.authorization=aws-v2-or-v4",
+                                    "s3proxy.identity=" + S3_IDENTITY,
+                                    "s3proxy.credential=" + S3_CREDENTIAL,
+                                    "jclouds.provider=filesystem",
+                                    "jclouds.filesystem.basedir="
+                                            + dir.resolve("objects").toAbsolutePath())
+                            + "\n");
             store.startServer();
             return store;
         }
@@ -276,10 +339,20 @@ final class ChaosFleet implements AutoCloseable {
 
         synchronized void startServer() {
             try {
-                String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-                process = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString(),
-                        "--properties", dir.resolve("s3proxy.conf").toString()))
-                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("s3proxy.log").toFile())).start();
+                String java =
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString();
+                process = new ProcessBuilder(List.of(
+                                java,
+                                "-Xmx256m",
+                                "-XX:TieredStopAtLevel=1",
+                                "-jar",
+                                jar.toString(),
+                                "--properties",
+                                dir.resolve("s3proxy.conf").toString()))
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                                dir.resolve("s3proxy.log").toFile()))
+                        .start();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -36,7 +36,8 @@ import java.util.regex.Pattern;
  */
 final class FloodBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final double MAX_LAG_SECONDS = 1.0;
     private static final double REQUIRED_FRACTION = 0.995;
     private static final long STEER_EVERY_MILLIS = 3000;
@@ -67,11 +68,14 @@ final class FloodBenchmark {
 
     static void run(List<String> args) throws Exception {
         Options options = Options.parse(args);
-        Path repository = Path.of(System.getProperty("scorecast.repository", ".")).toAbsolutePath().normalize();
+        Path repository = Path.of(System.getProperty("scorecast.repository", "."))
+                .toAbsolutePath()
+                .normalize();
         Machine.print(System.out);
         Result result = campaign(repository, options);
         System.out.println(result.line());
-        System.out.println(result.problems().isEmpty() ? "flood: PASS" : "flood: FAIL: " + String.join("; ", result.problems()));
+        System.out.println(
+                result.problems().isEmpty() ? "flood: PASS" : "flood: FAIL: " + String.join("; ", result.problems()));
         if (!result.problems().isEmpty()) {
             System.exit(1);
         }
@@ -79,10 +83,18 @@ final class FloodBenchmark {
 
     static Result campaign(Path repository, Options options) throws Exception {
         Path work = Files.createTempDirectory("scorecast-bench-flood");
-        // The flooding user's 32 calls and its listener exceed the default 32 requests in flight a user; the cap is raised so
-        // that all of them reach the player, which is what is under test (with the default, the extra calls are 429 at once).
-        try (ServerProcess server = ServerProcess.startJar(repository, work.resolve("data"),
-                Map.of("SCORECAST_LIVE_MAX_PERFORMANCES", "10000", "SCORECAST_MAX_REQUESTS_IN_FLIGHT", String.valueOf(options.inFlight() + 8)))) {
+        // The flooding user's 32 calls and its listener exceed the default 32 requests in flight a user; the cap is
+        // raised so
+        // that all of them reach the player, which is what is under test (with the default, the extra calls are 429 at
+        // once).
+        try (ServerProcess server = ServerProcess.startJar(
+                repository,
+                work.resolve("data"),
+                Map.of(
+                        "SCORECAST_LIVE_MAX_PERFORMANCES",
+                        "10000",
+                        "SCORECAST_MAX_REQUESTS_IN_FLIGHT",
+                        String.valueOf(options.inFlight() + 8)))) {
             return play(server, options);
         }
     }
@@ -90,15 +102,25 @@ final class FloodBenchmark {
     private static Result play(ServerProcess server, Options options) throws Exception {
         List<String> keys = server.createKeys("flood", options.streams() + 1);
         List<String> experiences = new ArrayList<>();
-        get(server.baseUrl, keys.getFirst(), "/player/genres").get("genres").forEach(g -> experiences.add(g.get("id").asText()));
+        get(server.baseUrl, keys.getFirst(), "/player/genres")
+                .get("genres")
+                .forEach(g -> experiences.add(g.get("id").asText()));
         Random seeded = new Random(options.seed());
         List<StreamListener> listeners = new ArrayList<>();
         for (int i = 0; i <= options.streams(); i++) {
             String key = keys.get(i);
             JsonNode stream = LiveBenchmark.post(server.baseUrl, key, "/player/create-stream", "");
             // An intensity of its own: no two streams share a performance, each composes its own sections.
-            call(server.baseUrl, key, "/player/set_intensity", intensity(0.3 + 0.4 * i / Math.max(1, options.streams())));
-            LiveBenchmark.post(server.baseUrl, key, "/player/start", "{\"experience_id\": \"" + experiences.get(i % experiences.size()) + "\"}");
+            call(
+                    server.baseUrl,
+                    key,
+                    "/player/set_intensity",
+                    intensity(0.3 + 0.4 * i / Math.max(1, options.streams())));
+            LiveBenchmark.post(
+                    server.baseUrl,
+                    key,
+                    "/player/start",
+                    "{\"experience_id\": \"" + experiences.get(i % experiences.size()) + "\"}");
             listeners.add(StreamListener.open(stream.get("stream_url").asText()));
             Thread.sleep(20); // staggered starts, as in bench live
         }
@@ -111,12 +133,17 @@ final class FloodBenchmark {
         // The latest wins: one call after the flood, whose intensity the stream must then have.
         double last = Math.round(seeded.nextDouble() * 100) / 100.0;
         int lastStatus = call(server.baseUrl, flooded, "/player/set_intensity", intensity(last));
-        // The stream's loop takes a control at its next block (21 ms): the answer comes before, so the state is asked until then.
+        // The stream's loop takes a control at its next block (21 ms): the answer comes before, so the state is asked
+        // until then.
         long asked = System.nanoTime();
-        double now = get(server.baseUrl, flooded, "/player/current_experience").get("intensity").asDouble();
+        double now = get(server.baseUrl, flooded, "/player/current_experience")
+                .get("intensity")
+                .asDouble();
         while (Math.abs(now - last) > 1e-9 && System.nanoTime() - asked < 2_000_000_000L) {
             Thread.sleep(10);
-            now = get(server.baseUrl, flooded, "/player/current_experience").get("intensity").asDouble();
+            now = get(server.baseUrl, flooded, "/player/current_experience")
+                    .get("intensity")
+                    .asDouble();
         }
         double appliedMillis = (System.nanoTime() - asked) / 1e6;
         listeners.forEach(StreamListener::close);
@@ -134,33 +161,69 @@ final class FloodBenchmark {
             }
         }
         if (underran > 0) {
-            problems.add(String.format("%d other streams underran (worst lag %.0f ms, worst share of real time %.2f %%)", underran,
-                    worstLag * 1000, 100 * worstWhole));
+            problems.add(String.format(
+                    "%d other streams underran (worst lag %.0f ms, worst share of real time %.2f %%)",
+                    underran, worstLag * 1000, 100 * worstWhole));
         }
         if (flood.lateSections > 0 || quiet.lateSections > 0) {
-            problems.add((quiet.lateSections + flood.lateSections) + " sections played without their notes (" + quiet.lateSections
-                    + " before the flood, " + flood.lateSections + " during it)");
+            problems.add((quiet.lateSections + flood.lateSections) + " sections played without their notes ("
+                    + quiet.lateSections + " before the flood, " + flood.lateSections + " during it)");
         }
-        long fivexx = flood.statuses.entrySet().stream().filter(e -> e.getKey() >= 500).mapToLong(e -> e.getValue().get()).sum()
-                + quiet.steerStatuses.entrySet().stream().filter(e -> e.getKey() >= 500).mapToLong(e -> e.getValue().get()).sum()
-                + flood.steerStatuses.entrySet().stream().filter(e -> e.getKey() >= 500).mapToLong(e -> e.getValue().get()).sum();
+        long fivexx = flood.statuses.entrySet().stream()
+                        .filter(e -> e.getKey() >= 500)
+                        .mapToLong(e -> e.getValue().get())
+                        .sum()
+                + quiet.steerStatuses.entrySet().stream()
+                        .filter(e -> e.getKey() >= 500)
+                        .mapToLong(e -> e.getValue().get())
+                        .sum()
+                + flood.steerStatuses.entrySet().stream()
+                        .filter(e -> e.getKey() >= 500)
+                        .mapToLong(e -> e.getValue().get())
+                        .sum();
         if (fivexx > 0) {
             problems.add(fivexx + " calls answered 5xx");
         }
         if (lastStatus != 200 || Math.abs(now - last) > 1e-9) {
-            problems.add("after the flood, set_intensity " + last + " answered " + lastStatus + " and the stream plays at " + now + " 2 s later");
+            problems.add("after the flood, set_intensity " + last + " answered " + lastStatus
+                    + " and the stream plays at " + now + " 2 s later");
         }
-        long floodCalls = flood.statuses.values().stream().mapToLong(AtomicLong::get).sum();
-        String line = String.format("flood: %d other streams, %d s quiet then %d s with %d set_intensity calls in flight on one stream (seed %d): "
+        long floodCalls =
+                flood.statuses.values().stream().mapToLong(AtomicLong::get).sum();
+        String line = String.format(
+                "flood: %d other streams, %d s quiet then %d s with %d set_intensity calls in flight on one stream (seed %d): "
                         + "%d flood calls (%.0f a second; answers %s; p50 %.0f ms, p99 %.0f ms); the others' steering p99 %.0f ms quiet, %.0f ms flooded; "
                         + "the others' worst share of real time %.2f %% in all (%.2f %% quiet, %.2f %% flooded, counted by the window), worst lag %.0f ms, %d underran; "
                         + "late sections %d quiet, %d flooded; late blocks %d quiet, %d flooded; the last call's intensity playing %.0f ms after its answer; "
                         + "cores busy quiet / flooded: server %.2f / %.2f, this client %.2f / %.2f, the machine %.2f / %.2f",
-                options.streams(), options.seconds(), options.seconds(), options.inFlight(), options.seed(), floodCalls, floodCalls / flood.wall,
-                flood.statuses, percentile(flood.latencies, 0.5), percentile(flood.latencies, 0.99), percentile(quiet.steerLatencies, 0.99),
-                percentile(flood.steerLatencies, 0.99), 100 * worstWhole, 100 * quiet.worstFraction, 100 * flood.worstFraction, worstLag * 1000, underran,
-                quiet.lateSections, flood.lateSections, quiet.lateBlocks, flood.lateBlocks, appliedMillis, quiet.cpu / quiet.wall,
-                flood.cpu / flood.wall, quiet.clientCpu / quiet.wall, flood.clientCpu / flood.wall, quiet.busy / quiet.wall, flood.busy / flood.wall);
+                options.streams(),
+                options.seconds(),
+                options.seconds(),
+                options.inFlight(),
+                options.seed(),
+                floodCalls,
+                floodCalls / flood.wall,
+                flood.statuses,
+                percentile(flood.latencies, 0.5),
+                percentile(flood.latencies, 0.99),
+                percentile(quiet.steerLatencies, 0.99),
+                percentile(flood.steerLatencies, 0.99),
+                100 * worstWhole,
+                100 * quiet.worstFraction,
+                100 * flood.worstFraction,
+                worstLag * 1000,
+                underran,
+                quiet.lateSections,
+                flood.lateSections,
+                quiet.lateBlocks,
+                flood.lateBlocks,
+                appliedMillis,
+                quiet.cpu / quiet.wall,
+                flood.cpu / flood.wall,
+                quiet.clientCpu / quiet.wall,
+                flood.clientCpu / flood.wall,
+                quiet.busy / quiet.wall,
+                flood.busy / flood.wall);
         return new Result(line, problems, floodCalls);
     }
 
@@ -182,14 +245,21 @@ final class FloodBenchmark {
     private static final OperatingSystemMXBean SELF =
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
-    private static Phase phase(ServerProcess server, List<StreamListener> listeners, List<String> others, Options options, String floodKey,
-            Random seeded) throws Exception {
+    private static Phase phase(
+            ServerProcess server,
+            List<StreamListener> listeners,
+            List<String> others,
+            Options options,
+            String floodKey,
+            Random seeded)
+            throws Exception {
         Phase phase = new Phase();
         long[] before = metrics(server);
         double cpuBefore = server.cpuSeconds();
         double clientBefore = SELF.getProcessCpuTime() / 1e9;
         double busyBefore = Machine.busySeconds();
-        double[] received = listeners.stream().mapToDouble(StreamListener::received).toArray();
+        double[] received =
+                listeners.stream().mapToDouble(StreamListener::received).toArray();
         long start = System.nanoTime();
         long end = start + options.seconds() * 1_000_000_000L;
         List<Thread> threads = new ArrayList<>();
@@ -199,9 +269,15 @@ final class FloodBenchmark {
                 threads.add(Thread.ofVirtual().start(() -> {
                     while (System.nanoTime() < end) {
                         long t0 = System.nanoTime();
-                        int status = call(server.baseUrl, floodKey, "/player/set_intensity", intensity(Math.round(own.nextDouble() * 100) / 100.0));
+                        int status = call(
+                                server.baseUrl,
+                                floodKey,
+                                "/player/set_intensity",
+                                intensity(Math.round(own.nextDouble() * 100) / 100.0));
                         phase.latencies.add((System.nanoTime() - t0) / 1e6);
-                        phase.statuses.computeIfAbsent(status, s -> new AtomicLong()).incrementAndGet();
+                        phase.statuses
+                                .computeIfAbsent(status, s -> new AtomicLong())
+                                .incrementAndGet();
                     }
                 }));
             }
@@ -214,9 +290,12 @@ final class FloodBenchmark {
                     Thread.sleep(offset);
                     for (int k = 0; System.nanoTime() < end; k++) {
                         long t0 = System.nanoTime();
-                        int status = call(server.baseUrl, key, "/player/set_intensity", intensity(k % 2 == 0 ? 0.25 : 0.75));
+                        int status =
+                                call(server.baseUrl, key, "/player/set_intensity", intensity(k % 2 == 0 ? 0.25 : 0.75));
                         phase.steerLatencies.add((System.nanoTime() - t0) / 1e6);
-                        phase.steerStatuses.computeIfAbsent(status, s -> new AtomicLong()).incrementAndGet();
+                        phase.steerStatuses
+                                .computeIfAbsent(status, s -> new AtomicLong())
+                                .incrementAndGet();
                         Thread.sleep(STEER_EVERY_MILLIS);
                     }
                 } catch (InterruptedException e) {
@@ -232,7 +311,8 @@ final class FloodBenchmark {
         phase.clientCpu = SELF.getProcessCpuTime() / 1e9 - clientBefore;
         phase.busy = Machine.busySeconds() - busyBefore;
         for (int i = 1; i < listeners.size(); i++) {
-            phase.worstFraction = Math.min(phase.worstFraction, Math.min(1, (listeners.get(i).received() - received[i]) / phase.wall));
+            phase.worstFraction = Math.min(
+                    phase.worstFraction, Math.min(1, (listeners.get(i).received() - received[i]) / phase.wall));
         }
         long[] after = metrics(server);
         phase.lateSections = after[0] - before[0];
@@ -245,7 +325,11 @@ final class FloodBenchmark {
 
     /** The node's late sections and late blocks so far, from /metrics. */
     private static long[] metrics(ServerProcess server) throws Exception {
-        String text = CLIENT.send(HttpRequest.newBuilder(URI.create(server.baseUrl + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        String text = CLIENT.send(
+                        HttpRequest.newBuilder(URI.create(server.baseUrl + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
         var sections = LATE_SECTIONS.matcher(text);
         var blocks = LATE_BLOCKS.matcher(text);
         if (!sections.find() || !blocks.find()) {
@@ -268,8 +352,12 @@ final class FloodBenchmark {
     }
 
     private static HttpResponse<String> postRaw(String base, String key, String path, String body) throws Exception {
-        return CLIENT.send(HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Bearer " + key)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        return CLIENT.send(
+                HttpRequest.newBuilder(URI.create(base + path))
+                        .header("Authorization", "Bearer " + key)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

@@ -34,23 +34,68 @@ public final class GrooveTemplates {
     private static final Map<String, List<String>> SOURCES = new LinkedHashMap<>();
 
     static {
-        // Not drummer1's rock takes: their kick sits at the pad's ceiling (127) on most downbeats, no dynamics to learn.
-        SOURCES.put("rock", List.of("drummer2/session2/1_rock_130_beat_4-4.mid", "drummer9/session1/20_rock_120_beat_4-4.mid",
-                "drummer1/session2/181_rock_115_beat_4-4.mid"));
-        SOURCES.put("pop", List.of("drummer2/session1/1_rock_110_beat_4-4.mid", "drummer8/session2/37_rock_112_beat_4-4.mid"));
-        SOURCES.put("corporate", List.of("drummer8/session2/39_rock-indie_104_beat_4-4.mid", "drummer2/session1/1_rock_110_beat_4-4.mid"));
-        SOURCES.put("acoustic", List.of("drummer1/session3/10_rock-folk_90_beat_4-4.mid", "drummer5/session2/11_soul_96_beat_4-4.mid",
-                "drummer7/session3/11_pop-soft_83_beat_4-4.mid"));
-        SOURCES.put("hip-hop", List.of("drummer8/session1/15_hiphop_94_beat_4-4.mid", "drummer8/session1/14_hiphop_94_beat_4-4.mid",
-                "drummer8/session1/5_hiphop_90_beat_4-4.mid"));
-        SOURCES.put("lofi", List.of("drummer8/session2/9_hiphop_86_beat_4-4.mid", "drummer7/session2/87_hiphop_75_beat_4-4.mid",
-                "drummer8/session2/10_hiphop_86_beat_4-4.mid"));
-        SOURCES.put("house", List.of("drummer1/session3/6_dance-disco_120_beat_4-4.mid", "drummer1/session1/101_dance-disco_120_beat_4-4.mid"));
-        SOURCES.put("deep", List.of("drummer1/session1/101_dance-disco_120_beat_4-4.mid", "drummer1/session3/6_dance-disco_120_beat_4-4.mid"));
-        SOURCES.put("techno", List.of("drummer8/session2/26_dance-disco_137_beat_4-4.mid", "drummer8/session2/27_dance-disco_137_beat_4-4.mid"));
-        SOURCES.put("cinematic", List.of("drummer6/session2/3_rock_88_beat_4-4.mid", "drummer1/session1/202_rock-halftime_140_beat_4-4.mid"));
-        SOURCES.put("orchestral", List.of("drummer6/session3/6_rock_88_beat_4-4.mid", "drummer6/session2/3_rock_88_beat_4-4.mid"));
-        SOURCES.put("ambient", List.of("drummer7/session3/11_pop-soft_83_beat_4-4.mid", "drummer7/session3/39_rock-indie_63_beat_4-4.mid"));
+        // Not drummer1's rock takes: their kick sits at the pad's ceiling (127) on most downbeats, no dynamics to
+        // learn.
+        SOURCES.put(
+                "rock",
+                List.of(
+                        "drummer2/session2/1_rock_130_beat_4-4.mid",
+                        "drummer9/session1/20_rock_120_beat_4-4.mid",
+                        "drummer1/session2/181_rock_115_beat_4-4.mid"));
+        SOURCES.put(
+                "pop",
+                List.of("drummer2/session1/1_rock_110_beat_4-4.mid", "drummer8/session2/37_rock_112_beat_4-4.mid"));
+        SOURCES.put(
+                "corporate",
+                List.of(
+                        "drummer8/session2/39_rock-indie_104_beat_4-4.mid",
+                        "drummer2/session1/1_rock_110_beat_4-4.mid"));
+        SOURCES.put(
+                "acoustic",
+                List.of(
+                        "drummer1/session3/10_rock-folk_90_beat_4-4.mid",
+                        "drummer5/session2/11_soul_96_beat_4-4.mid",
+                        "drummer7/session3/11_pop-soft_83_beat_4-4.mid"));
+        SOURCES.put(
+                "hip-hop",
+                List.of(
+                        "drummer8/session1/15_hiphop_94_beat_4-4.mid",
+                        "drummer8/session1/14_hiphop_94_beat_4-4.mid",
+                        "drummer8/session1/5_hiphop_90_beat_4-4.mid"));
+        SOURCES.put(
+                "lofi",
+                List.of(
+                        "drummer8/session2/9_hiphop_86_beat_4-4.mid",
+                        "drummer7/session2/87_hiphop_75_beat_4-4.mid",
+                        "drummer8/session2/10_hiphop_86_beat_4-4.mid"));
+        SOURCES.put(
+                "house",
+                List.of(
+                        "drummer1/session3/6_dance-disco_120_beat_4-4.mid",
+                        "drummer1/session1/101_dance-disco_120_beat_4-4.mid"));
+        SOURCES.put(
+                "deep",
+                List.of(
+                        "drummer1/session1/101_dance-disco_120_beat_4-4.mid",
+                        "drummer1/session3/6_dance-disco_120_beat_4-4.mid"));
+        SOURCES.put(
+                "techno",
+                List.of(
+                        "drummer8/session2/26_dance-disco_137_beat_4-4.mid",
+                        "drummer8/session2/27_dance-disco_137_beat_4-4.mid"));
+        SOURCES.put(
+                "cinematic",
+                List.of(
+                        "drummer6/session2/3_rock_88_beat_4-4.mid",
+                        "drummer1/session1/202_rock-halftime_140_beat_4-4.mid"));
+        SOURCES.put(
+                "orchestral",
+                List.of("drummer6/session3/6_rock_88_beat_4-4.mid", "drummer6/session2/3_rock_88_beat_4-4.mid"));
+        SOURCES.put(
+                "ambient",
+                List.of(
+                        "drummer7/session3/11_pop-soft_83_beat_4-4.mid",
+                        "drummer7/session3/39_rock-indie_63_beat_4-4.mid"));
     }
 
     static final String[] VOICES = {"kick", "snare", "hat", "ride", "tom"};
@@ -109,7 +154,9 @@ public final class GrooveTemplates {
             for (int i = 0; i < track.size(); i++) {
                 MidiEvent e = track.get(i);
                 length = Math.max(length, e.getTick());
-                if (e.getMessage() instanceof ShortMessage m && m.getCommand() == ShortMessage.NOTE_ON && m.getData2() > 0) {
+                if (e.getMessage() instanceof ShortMessage m
+                        && m.getCommand() == ShortMessage.NOTE_ON
+                        && m.getData2() > 0) {
                     notes.add(new long[] {e.getTick(), m.getData1(), m.getData2()});
                 } else if (e.getMessage() instanceof MetaMessage meta && meta.getType() == 0x51 && e.getTick() > 0) {
                     throw new IllegalStateException(file + ": tempo changes inside the performance");
@@ -149,8 +196,9 @@ public final class GrooveTemplates {
         json.append("  \"source\": \"Groove MIDI Dataset v1.0.0 (Magenta: Gillick, Roberts, Engel, Eck, Bamman 2019), "
                 + "https://magenta.tensorflow.org/datasets/groove\",\n");
         json.append("  \"license\": \"CC BY 4.0\",\n");
-        json.append("  \"derived_by\": \"bench/src/main/java/dev/scorecast/bench/GrooveTemplates.java: per voice and sixteenth, the timing "
-                + "(fraction of a sixteenth, + late) and velocity of the human hits; bars: eight consecutive bars as played\",\n");
+        json.append(
+                "  \"derived_by\": \"bench/src/main/java/dev/scorecast/bench/GrooveTemplates.java: per voice and sixteenth, the timing "
+                        + "(fraction of a sixteenth, + late) and velocity of the human hits; bars: eight consecutive bars as played\",\n");
         json.append("  \"performances\": [");
         for (int i = 0; i < files.size(); i++) {
             json.append(i == 0 ? "" : ", ").append('"').append(files.get(i)).append('"');
@@ -182,11 +230,18 @@ public final class GrooveTemplates {
                 ghostRate[s] = bars == 0 ? 0 : ghosts / (double) bars;
                 if (!hits.isEmpty()) {
                     offset[s] = hits.stream().mapToDouble(Hit::offset).average().orElse(0);
-                    velocity[s] = hits.stream().mapToDouble(Hit::velocity).average().orElse(0);
+                    velocity[s] =
+                            hits.stream().mapToDouble(Hit::velocity).average().orElse(0);
                     double o = offset[s];
                     double vm = velocity[s];
-                    offsetSd[s] = Math.sqrt(hits.stream().mapToDouble(h -> (h.offset() - o) * (h.offset() - o)).average().orElse(0));
-                    velocitySd[s] = Math.sqrt(hits.stream().mapToDouble(h -> (h.velocity() - vm) * (h.velocity() - vm)).average().orElse(0));
+                    offsetSd[s] = Math.sqrt(hits.stream()
+                            .mapToDouble(h -> (h.offset() - o) * (h.offset() - o))
+                            .average()
+                            .orElse(0));
+                    velocitySd[s] = Math.sqrt(hits.stream()
+                            .mapToDouble(h -> (h.velocity() - vm) * (h.velocity() - vm))
+                            .average()
+                            .orElse(0));
                 }
             }
             json.append("    \"").append(VOICES[v]).append("\": {\n");
@@ -219,18 +274,29 @@ public final class GrooveTemplates {
                 bestStart = start;
             }
         }
-        json.append("  \"bars_from\": \"").append(files.get(0)).append(", bars ").append(bestStart + 1).append(" to ")
-                .append(bestStart + BARS).append("\",\n");
+        json.append("  \"bars_from\": \"")
+                .append(files.get(0))
+                .append(", bars ")
+                .append(bestStart + 1)
+                .append(" to ")
+                .append(bestStart + BARS)
+                .append("\",\n");
         json.append("  \"bars\": [\n");
         for (int b = bestStart; b < bestStart + BARS; b++) {
             json.append("    {");
             for (int v = 0; v < VOICES.length; v++) {
-                json.append(v == 0 ? "" : ",\n     ").append('"').append(VOICES[v]).append("\": [");
+                json.append(v == 0 ? "" : ",\n     ")
+                        .append('"')
+                        .append(VOICES[v])
+                        .append("\": [");
                 Hit[] hits = first[b].hits()[v];
                 for (int s = 0; s < STEPS; s++) {
                     Hit h = hits[s];
-                    json.append(s == 0 ? "" : ", ").append(h == null ? "null"
-                            : String.format(Locale.ROOT, "[%.3f, %d]", h.offset(), h.velocity()));
+                    json.append(s == 0 ? "" : ", ")
+                            .append(
+                                    h == null
+                                            ? "null"
+                                            : String.format(Locale.ROOT, "[%.3f, %d]", h.offset(), h.velocity()));
                 }
                 json.append(']');
             }

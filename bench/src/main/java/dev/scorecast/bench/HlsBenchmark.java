@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  * projects them to 10^5 listeners.
  */
 final class HlsBenchmark {
-    private static final Pattern HINT = Pattern.compile("PRELOAD-HINT:TYPE=PART,URI=\"media/([0-9a-z]+)-p([0-9]+)\\.([0-9])\\.m4s\"");
+    private static final Pattern HINT =
+            Pattern.compile("PRELOAD-HINT:TYPE=PART,URI=\"media/([0-9a-z]+)-p([0-9]+)\\.([0-9])\\.m4s\"");
 
     /** What went wrong, counted by kind (a status, or an exception's class). */
     private static final ConcurrentHashMap<String, AtomicLong> ERRORS = new ConcurrentHashMap<>();
@@ -53,26 +54,37 @@ final class HlsBenchmark {
                 default -> throw new IllegalArgumentException("unknown option " + args.get(i));
             }
         }
-        Path repository = Path.of(System.getProperty("scorecast.repository", ".")).toAbsolutePath().normalize();
+        Path repository = Path.of(System.getProperty("scorecast.repository", "."))
+                .toAbsolutePath()
+                .normalize();
         Machine.print(System.out);
         if (against != null) {
-            // A server already running (a node behind a load balancer, an nginx or CDN in front of one): its CPU is not read.
+            // A server already running (a node behind a load balancer, an nginx or CDN in front of one): its CPU is not
+            // read.
             load(against + "/player/hls/" + experience + "/", listeners, seconds, experience, null);
             return;
         }
         Path work = Files.createTempDirectory("scorecast-bench-hls");
-        try (ServerProcess server = ServerProcess.startJar(repository, work.resolve("data"),
+        try (ServerProcess server = ServerProcess.startJar(
+                repository,
+                work.resolve("data"),
                 Map.of("SCORECAST_SOUNDFONT", "/usr/share/sounds/sf2/FluidR3_GM.sf2"))) {
             load(server.baseUrl + "/player/hls/" + experience + "/", listeners, seconds, experience, server);
         }
     }
 
-    private static void load(String base, int listeners, int seconds, String experience, ServerProcess server) throws Exception {
+    private static void load(String base, int listeners, int seconds, String experience, ServerProcess server)
+            throws Exception {
         {
-            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
-                    .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+            HttpClient client = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(10))
+                    .executor(Executors.newVirtualThreadPerTaskExecutor())
+                    .build();
             // Open the channel first (a listener before the crowd), as a CDN's first request would.
-            client.send(HttpRequest.newBuilder(URI.create(base + "index.m3u8")).build(), HttpResponse.BodyHandlers.ofString());
+            client.send(
+                    HttpRequest.newBuilder(URI.create(base + "index.m3u8")).build(),
+                    HttpResponse.BodyHandlers.ofString());
             AtomicLong requests = new AtomicLong();
             AtomicLong bytes = new AtomicLong();
             AtomicLong errors = new AtomicLong();
@@ -84,7 +96,8 @@ final class HlsBenchmark {
             long started = System.nanoTime();
             List<Thread> threads = new ArrayList<>();
             for (int i = 0; i < listeners; i++) {
-                threads.add(Thread.ofVirtual().start(() -> listen(client, base, end, requests, bytes, errors, partMillis)));
+                threads.add(
+                        Thread.ofVirtual().start(() -> listen(client, base, end, requests, bytes, errors, partMillis)));
                 Thread.sleep(2); // joining over two seconds, not in one instant
             }
             for (Thread t : threads) {
@@ -97,23 +110,40 @@ final class HlsBenchmark {
             Collections.sort(sorted);
             long p50 = sorted.isEmpty() ? -1 : sorted.get(sorted.size() / 2);
             long p99 = sorted.isEmpty() ? -1 : sorted.get((int) (sorted.size() * 0.99));
-            System.out.printf("hls: %d listeners of %s for %.0f s: %.0f requests/s, %.2f MB/s (%.0f kb/s per listener), %d errors%n",
-                    listeners, experience, wall, requests.get() / wall, bytes.get() / wall / 1e6, bytes.get() * 8 / wall / 1000 / listeners,
+            System.out.printf(
+                    "hls: %d listeners of %s for %.0f s: %.0f requests/s, %.2f MB/s (%.0f kb/s per listener), %d errors%n",
+                    listeners,
+                    experience,
+                    wall,
+                    requests.get() / wall,
+                    bytes.get() / wall / 1e6,
+                    bytes.get() * 8 / wall / 1000 / listeners,
                     errors.get());
             System.out.println("hls: errors by kind: " + ERRORS);
-            System.out.printf("hls: part fetched %d ms (median) / %d ms (p99) after its playlist answered; server CPU %.2f cores"
-                    + " (%.0f us per request), machine busy %.2f cores%n", p50, p99, cpu / wall, 1e6 * cpu / Math.max(1, requests.get()), busy / wall);
+            System.out.printf(
+                    "hls: part fetched %d ms (median) / %d ms (p99) after its playlist answered; server CPU %.2f cores"
+                            + " (%.0f us per request), machine busy %.2f cores%n",
+                    p50, p99, cpu / wall, 1e6 * cpu / Math.max(1, requests.get()), busy / wall);
         }
     }
 
     /** One listener at the live edge until {@code end}. */
-    private static void listen(HttpClient client, String base, long end, AtomicLong requests, AtomicLong bytes, AtomicLong errors,
-                               ConcurrentLinkedQueue<Long> partMillis) {
+    private static void listen(
+            HttpClient client,
+            String base,
+            long end,
+            AtomicLong requests,
+            AtomicLong bytes,
+            AtomicLong errors,
+            ConcurrentLinkedQueue<Long> partMillis) {
         String query = "";
         while (System.nanoTime() < end) {
             try {
-                HttpResponse<String> playlist = client.send(HttpRequest.newBuilder(URI.create(base + "index.m3u8" + query))
-                        .timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> playlist = client.send(
+                        HttpRequest.newBuilder(URI.create(base + "index.m3u8" + query))
+                                .timeout(Duration.ofSeconds(15))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 requests.incrementAndGet();
                 bytes.addAndGet(playlist.body().length());
                 if (playlist.statusCode() != 200) {
@@ -128,7 +158,10 @@ final class HlsBenchmark {
                 }
                 long t0 = System.nanoTime();
                 String part = "media/" + hint.group(1) + "-p" + hint.group(2) + "." + hint.group(3) + ".m4s";
-                HttpResponse<byte[]> media = client.send(HttpRequest.newBuilder(URI.create(base + part)).timeout(Duration.ofSeconds(15)).build(),
+                HttpResponse<byte[]> media = client.send(
+                        HttpRequest.newBuilder(URI.create(base + part))
+                                .timeout(Duration.ofSeconds(15))
+                                .build(),
                         HttpResponse.BodyHandlers.ofByteArray());
                 requests.incrementAndGet();
                 bytes.addAndGet(media.body().length);
@@ -137,7 +170,8 @@ final class HlsBenchmark {
                     continue;
                 }
                 partMillis.add((System.nanoTime() - t0) / 1_000_000);
-                // Next: the playlist that lists the part just fetched (answered at once), whose hint is the part after it.
+                // Next: the playlist that lists the part just fetched (answered at once), whose hint is the part after
+                // it.
                 query = "?_HLS_msn=" + hint.group(2) + "&_HLS_part=" + hint.group(3);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

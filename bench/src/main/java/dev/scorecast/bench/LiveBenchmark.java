@@ -4,21 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.management.OperatingSystemMXBean;
 import dev.scorecast.engine.core.AudioRate;
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code scorecast bench live}: N users, each with a live stream in the default format (AAC),
@@ -30,10 +25,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class LiveBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final int RATE = AudioRate.HZ;
     /** A listener that falls further behind than this has underrun (a browser buffers a few seconds). */
     private static final double MAX_LAG_SECONDS = 1.0;
+
     private static final double REQUIRED_FRACTION = 0.995;
     /** The server's look-ahead, set explicitly so that the latency arithmetic knows it. */
     private static final int LOOKAHEAD_MS = 85;
@@ -48,7 +45,10 @@ final class LiveBenchmark {
             Path soundFont = Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2");
             for (int i = 0; i + 1 < args.size(); i += 2) {
                 switch (args.get(i)) {
-                    case "--streams" -> streams = java.util.Arrays.stream(args.get(i + 1).split(",")).map(Integer::parseInt).toList();
+                    case "--streams" ->
+                        streams = java.util.Arrays.stream(args.get(i + 1).split(","))
+                                .map(Integer::parseInt)
+                                .toList();
                     case "--seconds" -> seconds = Integer.parseInt(args.get(i + 1));
                     case "--mode" -> mode = args.get(i + 1);
                     case "--soundfont" -> soundFont = Path.of(args.get(i + 1));
@@ -64,20 +64,33 @@ final class LiveBenchmark {
 
     static void run(List<String> args) throws Exception {
         Options options = Options.parse(args);
-        Path repository = Path.of(System.getProperty("scorecast.repository", ".")).toAbsolutePath().normalize();
+        Path repository = Path.of(System.getProperty("scorecast.repository", "."))
+                .toAbsolutePath()
+                .normalize();
         Machine.print(System.out);
-        System.out.printf("live: %s streams of %d s each, mode %s (%s), AAC 128 kb/s, SoundFont %s%n", options.streams(), options.seconds(),
-                options.mode(), options.mode().equals("shared")
+        System.out.printf(
+                "live: %s streams of %d s each, mode %s (%s), AAC 128 kb/s, SoundFont %s%n",
+                options.streams(),
+                options.seconds(),
+                options.mode(),
+                options.mode().equals("shared")
                         ? "users spread over the experiences, nothing changed: sessions of one experience share a performance"
                         : "every user sets an intensity of their own first: one synthesizer and one encoder per stream, no two alike",
                 options.soundFont().getFileName());
         int best = 0;
         for (int n : options.streams()) {
             Path work = Files.createTempDirectory("scorecast-bench-live");
-            try (ServerProcess server = ServerProcess.startJar(repository, work.resolve("data"),
+            try (ServerProcess server = ServerProcess.startJar(
+                    repository,
+                    work.resolve("data"),
                     // No admission limit: the benchmark looks for the limit itself.
-                    Map.of("SCORECAST_SOUNDFONT", options.soundFont().toString(), "SCORECAST_LIVE_MAX_PERFORMANCES", "10000",
-                            "SCORECAST_LIVE_LOOKAHEAD_MS", String.valueOf(LOOKAHEAD_MS)))) {
+                    Map.of(
+                            "SCORECAST_SOUNDFONT",
+                            options.soundFont().toString(),
+                            "SCORECAST_LIVE_MAX_PERFORMANCES",
+                            "10000",
+                            "SCORECAST_LIVE_LOOKAHEAD_MS",
+                            String.valueOf(LOOKAHEAD_MS)))) {
                 boolean passed;
                 try {
                     passed = round(server, work, n, options, true);
@@ -90,13 +103,17 @@ final class LiveBenchmark {
                 }
             }
         }
-        System.out.printf("live: highest number of concurrent streams with no underrun: %d (mode %s)%n", best, options.mode());
+        System.out.printf(
+                "live: highest number of concurrent streams with no underrun: %d (mode %s)%n", best, options.mode());
     }
 
-    private static boolean round(ServerProcess server, Path work, int n, Options options, boolean measureLatency) throws Exception {
+    private static boolean round(ServerProcess server, Path work, int n, Options options, boolean measureLatency)
+            throws Exception {
         List<String> keys = server.createKeys("listener", n + 4 + 2 * START_STREAMS);
         List<String> experiences = new ArrayList<>();
-        get(server.baseUrl, keys.getFirst(), "/player/genres").get("genres").forEach(g -> experiences.add(g.get("id").asText()));
+        get(server.baseUrl, keys.getFirst(), "/player/genres")
+                .get("genres")
+                .forEach(g -> experiences.add(g.get("id").asText()));
         List<StreamListener> listeners = new ArrayList<>();
         var self = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         double listenersBefore = self.getProcessCpuTime() / 1e9;
@@ -109,9 +126,17 @@ final class LiveBenchmark {
             if (options.mode().equals("private")) {
                 // A different intensity for every user (relative tempo 0.92x to 1.08x, its own
                 // arrangement): no two streams are the same audio, so nothing can be shared.
-                post(server.baseUrl, key, "/player/set_intensity", "{\"intensity\": " + (0.3 + 0.4 * i / Math.max(1, n - 1)) + "}");
+                post(
+                        server.baseUrl,
+                        key,
+                        "/player/set_intensity",
+                        "{\"intensity\": " + (0.3 + 0.4 * i / Math.max(1, n - 1)) + "}");
             }
-            post(server.baseUrl, key, "/player/start", "{\"experience_id\": \"" + experiences.get(i % experiences.size()) + "\"}");
+            post(
+                    server.baseUrl,
+                    key,
+                    "/player/start",
+                    "{\"experience_id\": \"" + experiences.get(i % experiences.size()) + "\"}");
             listeners.add(StreamListener.open(stream.get("stream_url").asText()));
             Thread.sleep(20); // staggered starts: blocks of different streams fall due at different moments
         }
@@ -138,16 +163,27 @@ final class LiveBenchmark {
             if (fraction < REQUIRED_FRACTION || l.maxLag > MAX_LAG_SECONDS) {
                 failed++;
                 if (System.getenv("SCORECAST_BENCH_VERBOSE") != null) {
-                    System.out.printf("live:   listener %d: %.2f %%, %.0f ms behind at %.1f s after connecting%n", listeners.indexOf(l),
-                            100 * fraction, 1000 * l.maxLag, l.maxLagAt);
+                    System.out.printf(
+                            "live:   listener %d: %.2f %%, %.0f ms behind at %.1f s after connecting%n",
+                            listeners.indexOf(l), 100 * fraction, 1000 * l.maxLag, l.maxLagAt);
                 }
             }
         }
-        double[] firstBytes = listeners.stream().mapToDouble(l -> l.firstByteMillis).sorted().toArray();
-        System.out.printf("live: %3d streams: worst listener received %.2f %% of real time, worst lag %.0f ms, %d underran; "
+        double[] firstBytes =
+                listeners.stream().mapToDouble(l -> l.firstByteMillis).sorted().toArray();
+        System.out.printf(
+                "live: %3d streams: worst listener received %.2f %% of real time, worst lag %.0f ms, %d underran; "
                         + "first byte after %.0f ms (median), %.0f ms (worst); server CPU %.2f cores, machine %.2f cores busy (others %.2f, of which the listeners %.2f)%n",
-                n, 100 * worstFraction, 1000 * worstLag, failed, firstBytes[firstBytes.length / 2], firstBytes[firstBytes.length - 1],
-                cpu / total, busy / total, (busy - cpu) / total, listenersCpu / total);
+                n,
+                100 * worstFraction,
+                1000 * worstLag,
+                failed,
+                firstBytes[firstBytes.length / 2],
+                firstBytes[firstBytes.length - 1],
+                cpu / total,
+                busy / total,
+                (busy - cpu) / total,
+                listenersCpu / total);
         if (!latency.isEmpty()) {
             System.out.println(latency);
         }
@@ -181,8 +217,9 @@ final class LiveBenchmark {
         twins.forEach(t -> t.audio.close());
         double intensityMs = (Twin.divergence(twins.get(0), twins.get(1)) - intensityCall) / 48.0;
         double stopMs = (Twin.divergence(twins.get(2), twins.get(3)) - stopCall) / 48.0;
-        return String.format("live: control latency on the emitted audio: set_intensity audible after %.0f ms, stop after %.0f ms "
-                + "(from the sample a real-time player was playing at the call: the last frame received less the %d ms look-ahead)",
+        return String.format(
+                "live: control latency on the emitted audio: set_intensity audible after %.0f ms, stop after %.0f ms "
+                        + "(from the sample a real-time player was playing at the call: the last frame received less the %d ms look-ahead)",
                 intensityMs, stopMs, LOOKAHEAD_MS);
     }
 
@@ -202,18 +239,29 @@ final class LiveBenchmark {
             boolean isWav = i % 2 == 0;
             post(server.baseUrl, key, "/player/create-stream", "");
             post(server.baseUrl, key, "/player/start", "{\"experience_id\": \"" + experience + "\"}");
-            StreamListener l = StreamListener.open(server.baseUrl + "/player/stream?format=" + (isWav ? "wav" : "aac"), key);
+            StreamListener l =
+                    StreamListener.open(server.baseUrl + "/player/stream?format=" + (isWav ? "wav" : "aac"), key);
             for (int k = 0; k < 300 && l.secondAt < 0; k++) {
                 Thread.sleep(10);
             }
             Thread.sleep(200);
             l.close();
             post(server.baseUrl, key, "/player/end_stream", "");
-            (isWav ? wav : aac).add(new double[] {l.millis(l.firstAudioAt), l.millis(l.firstSoundAt), l.millis(l.halfSecondAt), l.millis(l.secondAt)});
+            (isWav ? wav : aac).add(new double[] {
+                l.millis(l.firstAudioAt), l.millis(l.firstSoundAt), l.millis(l.halfSecondAt), l.millis(l.secondAt)
+            });
         }
-        return String.format("live: start of a new stream (create-stream, start, then the GET; %d per format; median / worst ms after the request): "
+        return String.format(
+                "live: start of a new stream (create-stream, start, then the GET; %d per format; median / worst ms after the request): "
                         + "WAV first audio %s, first music %s, 0.5 s of audio %s, 1 s %s; AAC first frame %s, 0.5 s %s, 1 s %s",
-                START_STREAMS, stat(wav, 0), stat(wav, 1), stat(wav, 2), stat(wav, 3), stat(aac, 0), stat(aac, 2), stat(aac, 3));
+                START_STREAMS,
+                stat(wav, 0),
+                stat(wav, 1),
+                stat(wav, 2),
+                stat(wav, 3),
+                stat(aac, 0),
+                stat(aac, 2),
+                stat(aac, 3));
     }
 
     private static String stat(List<double[]> runs, int column) {
@@ -248,8 +296,12 @@ final class LiveBenchmark {
     }
 
     static JsonNode post(String base, String key, String path, String body) throws Exception {
-        var r = CLIENT.send(HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Bearer " + key)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        var r = CLIENT.send(
+                HttpRequest.newBuilder(URI.create(base + path))
+                        .header("Authorization", "Bearer " + key)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() / 100 != 2) {
             throw new UploadBenchmark.Refused(path, r.statusCode(), r.body());
@@ -258,7 +310,10 @@ final class LiveBenchmark {
     }
 
     static JsonNode get(String base, String key, String path) throws Exception {
-        var r = CLIENT.send(HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Bearer " + key).build(),
+        var r = CLIENT.send(
+                HttpRequest.newBuilder(URI.create(base + path))
+                        .header("Authorization", "Bearer " + key)
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw new UploadBenchmark.Refused(path, r.statusCode(), r.body());

@@ -22,11 +22,24 @@ final class Machine {
         List<String> cpuinfo = readLines(Path.of("/proc/cpuinfo"));
         String model = field(cpuinfo, "model name");
         Set<String> flags = new TreeSet<>(List.of(field(cpuinfo, "flags").split(" ")));
-        String vector = String.join(", ", NOTABLE_FLAGS.stream().map(f -> (flags.contains(f) ? "" : "no ") + f).toList());
-        out.printf("machine: %d cores (%s; %s), %.1f GiB, %s %s%n", Runtime.getRuntime().availableProcessors(), model, vector,
-                memoryKib() / 1048576.0, System.getProperty("os.name"), System.getProperty("os.version"));
-        out.printf("java:    %s (%s), FFmpeg %s through JavaCPP%n", System.getProperty("java.vendor.version", System.getProperty("java.vendor")),
-                System.getProperty("java.runtime.version"), org.bytedeco.ffmpeg.global.avutil.av_version_info().getString());
+        String vector = String.join(
+                ", ",
+                NOTABLE_FLAGS.stream()
+                        .map(f -> (flags.contains(f) ? "" : "no ") + f)
+                        .toList());
+        out.printf(
+                "machine: %d cores (%s; %s), %.1f GiB, %s %s%n",
+                Runtime.getRuntime().availableProcessors(),
+                model,
+                vector,
+                memoryKib() / 1048576.0,
+                System.getProperty("os.name"),
+                System.getProperty("os.version"));
+        out.printf(
+                "java:    %s (%s), FFmpeg %s through JavaCPP%n",
+                System.getProperty("java.vendor.version", System.getProperty("java.vendor")),
+                System.getProperty("java.runtime.version"),
+                org.bytedeco.ffmpeg.global.avutil.av_version_info().getString());
         out.printf("date:    %s%n", LocalDate.now());
     }
 

@@ -11,8 +11,19 @@ import java.util.List;
  * on a shared host the absolute times do not survive.
  */
 final class ReferenceDecode {
-    static final List<String> ARGUMENTS = List.of("-hide_banner", "-loglevel", "error", "-nostdin", "-i", "CLIP", "-an",
-            "-vf", "scale=160:90,format=gray", "-f", "null", "-");
+    static final List<String> ARGUMENTS = List.of(
+            "-hide_banner",
+            "-loglevel",
+            "error",
+            "-nostdin",
+            "-i",
+            "CLIP",
+            "-an",
+            "-vf",
+            "scale=160:90,format=gray",
+            "-f",
+            "null",
+            "-");
 
     private ReferenceDecode() {}
 
@@ -26,10 +37,13 @@ final class ReferenceDecode {
     static Timing time(Path clip) throws IOException, InterruptedException {
         StringBuilder command = new StringBuilder("ffmpeg");
         for (String a : ARGUMENTS) {
-            command.append(' ').append(a.equals("CLIP") ? "'" + clip.toString().replace("'", "'\\''") + "'" : "'" + a + "'");
+            command.append(' ')
+                    .append(a.equals("CLIP") ? "'" + clip.toString().replace("'", "'\\''") + "'" : "'" + a + "'");
         }
         long start = System.nanoTime();
-        Process shell = new ProcessBuilder("bash", "-c", command + " || exit 1; times").redirectErrorStream(true).start();
+        Process shell = new ProcessBuilder("bash", "-c", command + " || exit 1; times")
+                .redirectErrorStream(true)
+                .start();
         String output = new String(shell.getInputStream().readAllBytes());
         if (shell.waitFor() != 0) {
             throw new IllegalStateException("the ffmpeg CLI could not decode " + clip + ": " + output);

@@ -32,6 +32,7 @@ final class ScoringBenchmark {
     private static final double GOAL_TOTAL_SECONDS = 8;
     /** Issue 18: the analysis at most half the time the ffmpeg CLI takes to decode every picture. */
     private static final double GOAL_ANALYSIS_PER_REFERENCE = 0.5;
+
     private static final double GOAL_RENDER_REAL_TIME = 20;
     private static final long POLL_MILLIS = 50;
     private static final long CHUNK_BYTES = 30L << 20;
@@ -43,28 +44,41 @@ final class ScoringBenchmark {
      * of the job's status message while it runs, by which the server's CPU time is split per stage.
      * A stage results.json names that is not listed here is shown after these, without CPU time.
      */
-    private static final Map<String, String> STAGE_MESSAGES = orderedMap("compose", "ompos", "render", "Synthesising",
-            "master", "Mixing", "mux", "Putting", "outputs", "Writing");
+    private static final Map<String, String> STAGE_MESSAGES = orderedMap(
+            "compose", "ompos", "render", "Synthesising", "master", "Mixing", "mux", "Putting", "outputs", "Writing");
+
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private static final OperatingSystemMXBean CPU = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final OperatingSystemMXBean CPU =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private ScoringBenchmark() {}
 
     static void run(List<String> args) throws Exception {
         Options options = Options.parse(args);
-        Path repository = Path.of(System.getProperty("scorecast.repository", ".")).toAbsolutePath().normalize();
+        Path repository = Path.of(System.getProperty("scorecast.repository", "."))
+                .toAbsolutePath()
+                .normalize();
         Path media = options.work() != null ? options.work() : repository.resolve("bench/target/bench-media");
         Machine.print(System.out);
         Path clip = TestClips.oneMinute(media);
-        System.out.printf("clip:    %s, %.1f MB; genre %s, seed %d; SoundFont %s%n", clip.getFileName(), Files.size(clip) / 1e6,
-                options.genre(), options.seed(), options.soundFont() == null
-                        ? "the server's default (SCORECAST_SOUNDFONT unset: /usr/share/sounds/sf2/FluidR3_GM.sf2)" : options.soundFont());
+        System.out.printf(
+                "clip:    %s, %.1f MB; genre %s, seed %d; SoundFont %s%n",
+                clip.getFileName(),
+                Files.size(clip) / 1e6,
+                options.genre(),
+                options.seed(),
+                options.soundFont() == null
+                        ? "the server's default (SCORECAST_SOUNDFONT unset: /usr/share/sounds/sf2/FluidR3_GM.sf2)"
+                        : options.soundFont());
 
         System.out.println("reference: " + ReferenceDecode.commandLine() + " (before each run)");
         Path work = Files.createTempDirectory("scorecast-bench-score");
         // Empty: no SCORECAST_SOUNDFONT at all, so bin/scorecast installs FluidR3 and the server uses it, as for users.
-        Map<String, String> settings = Map.of("SCORECAST_SOUNDFONT", options.soundFont() == null ? "" : options.soundFont().toString());
+        Map<String, String> settings = Map.of(
+                "SCORECAST_SOUNDFONT",
+                options.soundFont() == null ? "" : options.soundFont().toString());
         try (ServerProcess server = ServerProcess.start(repository, work.resolve("data"), settings)) {
             System.out.println("\nwarm-up (untimed: a fresh server JVM, the SoundFont's instruments not yet read)");
             print(0, score(server, clip, options));
@@ -83,7 +97,8 @@ final class ScoringBenchmark {
     /** One upload, then the timed part: analysis, generate, execute, each to its end. */
     private static Run score(ServerProcess server, Path clip, Options options) throws Exception {
         long uploadStart = System.nanoTime();
-        String uploadId = UploadBenchmark.initialize(server, "A", clip.getFileName().toString(), "video/mp4", Files.size(clip));
+        String uploadId =
+                UploadBenchmark.initialize(server, "A", clip.getFileName().toString(), "video/mp4", Files.size(clip));
         int chunks = UploadBenchmark.sendChunks(server, "A", uploadId, clip, CHUNK_BYTES, PARALLEL_CHUNKS);
         long completeStart = System.nanoTime();
         JsonNode completed = UploadBenchmark.complete(server, "A", uploadId, chunks);
@@ -102,11 +117,20 @@ final class ScoringBenchmark {
         long analysed = System.nanoTime();
         double serverCpuAnalysed = server.cpuSeconds();
 
-        JsonNode plan = UploadBenchmark.postJson(server, "/sync/generate", Map.of("analysis_id", analysisJob.get("analysis_id").asText(),
-                "genre", options.genre(), "seed", options.seed()));
+        JsonNode plan = UploadBenchmark.postJson(
+                server,
+                "/sync/generate",
+                Map.of(
+                        "analysis_id",
+                        analysisJob.get("analysis_id").asText(),
+                        "genre",
+                        options.genre(),
+                        "seed",
+                        options.seed()));
         long generated = System.nanoTime();
 
-        JsonNode executionJob = UploadBenchmark.postJson(server, "/sync/execute", Map.of("plan_id", plan.get("plan_id").asText()));
+        JsonNode executionJob = UploadBenchmark.postJson(
+                server, "/sync/execute", Map.of("plan_id", plan.get("plan_id").asText()));
         Job execution = await(server, executionJob.get("job_id").asText(), generated, server);
         long finished = System.nanoTime();
 
@@ -116,10 +140,22 @@ final class ScoringBenchmark {
         double others = Math.max(0, Machine.busySeconds() - busyStart - serverCpu - ownCpu);
         // The clock stops at finished; the results are read after it.
         JsonNode results = get(execution.last().get("queryurl").asText());
-        return new Run(reference.wallSeconds(), reference.cpuSeconds(), seconds(completeStart - uploadStart), seconds(completeEnd - completeStart), seconds(analysed - start),
-                analysis.queuedSeconds(), seconds(generated - analysed), seconds(finished - generated), execution.queuedSeconds(),
-                seconds(finished - start), results, serverCpuAnalysed - serverCpuStart, serverCpuFinished - serverCpuAnalysed,
-                execution.cpuByMessage(), others);
+        return new Run(
+                reference.wallSeconds(),
+                reference.cpuSeconds(),
+                seconds(completeStart - uploadStart),
+                seconds(completeEnd - completeStart),
+                seconds(analysed - start),
+                analysis.queuedSeconds(),
+                seconds(generated - analysed),
+                seconds(finished - generated),
+                execution.queuedSeconds(),
+                seconds(finished - start),
+                results,
+                serverCpuAnalysed - serverCpuStart,
+                serverCpuFinished - serverCpuAnalysed,
+                execution.cpuByMessage(),
+                others);
     }
 
     /**
@@ -151,14 +187,16 @@ final class ScoringBenchmark {
                 case "finished" -> {
                     return new Job(status, queued, cpuByMessage);
                 }
-                case "error", "inactive" -> throw new IllegalStateException("job " + jobId + " ended " + state + ": " + status);
+                case "error", "inactive" ->
+                    throw new IllegalStateException("job " + jobId + " ended " + state + ": " + status);
                 default -> Thread.sleep(POLL_MILLIS);
             }
         }
     }
 
     private static JsonNode get(String url) throws Exception {
-        HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = CLIENT.send(
+                HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IllegalStateException(url + " answered " + response.statusCode() + ": " + response.body());
         }
@@ -166,46 +204,96 @@ final class ScoringBenchmark {
     }
 
     private static void print(int index, Run run) {
-        String stages = String.join(", ", run.stages().stream().map(s -> "%s %.2f".formatted(s, run.stage(s))).toList());
-        System.out.printf("%s upload %.2f s + complete %.2f s (untimed); analysis %.2f s, generate %.2f s, execute %.2f s [%s; "
+        String stages = String.join(
+                ", ",
+                run.stages().stream()
+                        .map(s -> "%s %.2f".formatted(s, run.stage(s)))
+                        .toList());
+        System.out.printf(
+                "%s upload %.2f s + complete %.2f s (untimed); analysis %.2f s, generate %.2f s, execute %.2f s [%s; "
                         + "other %.2f], total %.2f s; render %.1fx real time%n",
-                index == 0 ? "warm-up:" : "run %d:  ".formatted(index), run.upload(), run.complete(), run.analysis(), run.generate(),
-                run.execute(), stages, run.overhead(), run.total(), run.renderRealTime());
-        System.out.printf("          reference: ffmpeg CLI decodes every picture (160x90 grey) in %.2f s (%.1f CPU-s); analysis / reference "
-                        + "%.2f (wall), %.2f (CPU)%n", run.reference(), run.referenceCpu(), run.analysisPerReference(),
+                index == 0 ? "warm-up:" : "run %d:  ".formatted(index),
+                run.upload(),
+                run.complete(),
+                run.analysis(),
+                run.generate(),
+                run.execute(),
+                stages,
+                run.overhead(),
+                run.total(),
+                run.renderRealTime());
+        System.out.printf(
+                "          reference: ffmpeg CLI decodes every picture (160x90 grey) in %.2f s (%.1f CPU-s); analysis / reference "
+                        + "%.2f (wall), %.2f (CPU)%n",
+                run.reference(),
+                run.referenceCpu(),
+                run.analysisPerReference(),
                 run.analysisCpu() / run.referenceCpu());
-        System.out.printf("          server CPU %.1f s (%.2f cores busy): analysis %.1f s (%.2f cores), generate + execute %.1f s (%.2f cores) [%s]%n",
-                run.serverCpu(), run.serverCpu() / run.total(), run.analysisCpu(), run.analysisCpu() / run.analysis(), run.scoringCpu(),
+        System.out.printf(
+                "          server CPU %.1f s (%.2f cores busy): analysis %.1f s (%.2f cores), generate + execute %.1f s (%.2f cores) [%s]%n",
+                run.serverCpu(),
+                run.serverCpu() / run.total(),
+                run.analysisCpu(),
+                run.analysisCpu() / run.analysis(),
+                run.scoringCpu(),
                 run.scoringCpu() / (run.generate() + run.execute()),
-                String.join(", ", run.stages().stream().map(s -> Double.isNaN(run.stageCpu(s)) ? s + " in the one before"
-                        : "%s %.2f".formatted(s, run.stageCpu(s))).toList()));
-        System.out.printf("          other processes' CPU %.1f s%s; jobs left pending %.2f s (analysis), %.2f s (execution)%n",
-                run.othersCpu(), run.othersCpu() > DISTURBED_CPU_SECONDS ? " (DISTURBED)" : "", run.analysisQueued(), run.executionQueued());
+                String.join(
+                        ", ",
+                        run.stages().stream()
+                                .map(s -> Double.isNaN(run.stageCpu(s))
+                                        ? s + " in the one before"
+                                        : "%s %.2f".formatted(s, run.stageCpu(s)))
+                                .toList()));
+        System.out.printf(
+                "          other processes' CPU %.1f s%s; jobs left pending %.2f s (analysis), %.2f s (execution)%n",
+                run.othersCpu(),
+                run.othersCpu() > DISTURBED_CPU_SECONDS ? " (DISTURBED)" : "",
+                run.analysisQueued(),
+                run.executionQueued());
         JsonNode loudness = run.results().path("loudness");
         JsonNode sync = run.results().path("sync");
-        System.out.printf("          loudness %.2f LUFS (target %.1f), true peak %.2f dBTP; sync: %d accents, %d heard, %d within a "
+        System.out.printf(
+                "          loudness %.2f LUFS (target %.1f), true peak %.2f dBTP; sync: %d accents, %d heard, %d within a "
                         + "frame (%.4f s), worst error %s, all within a frame: %s%n",
-                loudness.path("integrated_lufs").asDouble(), loudness.path("target_lufs").asDouble(), loudness.path("true_peak_dbtp").asDouble(),
-                sync.path("accents").asInt(), sync.path("heard").asInt(), sync.path("within_frame").asInt(),
-                sync.path("frame_period_seconds").asDouble(), sync.path("worst_error_seconds").isNumber()
-                        ? "%.3f s".formatted(sync.path("worst_error_seconds").asDouble()) : "none",
+                loudness.path("integrated_lufs").asDouble(),
+                loudness.path("target_lufs").asDouble(),
+                loudness.path("true_peak_dbtp").asDouble(),
+                sync.path("accents").asInt(),
+                sync.path("heard").asInt(),
+                sync.path("within_frame").asInt(),
+                sync.path("frame_period_seconds").asDouble(),
+                sync.path("worst_error_seconds").isNumber()
+                        ? "%.3f s".formatted(sync.path("worst_error_seconds").asDouble())
+                        : "none",
                 sync.path("all_within_frame").asBoolean());
-        System.out.printf("          downloads decoded: MP4 %.2f LUFS, %.2f dBTP; MP3 %.2f LUFS, %.2f dBTP%n",
-                loudness.path("video_mp4").path("integrated_lufs").asDouble(), loudness.path("video_mp4").path("true_peak_dbtp").asDouble(),
-                loudness.path("audio_mp3").path("integrated_lufs").asDouble(), loudness.path("audio_mp3").path("true_peak_dbtp").asDouble());
+        System.out.printf(
+                "          downloads decoded: MP4 %.2f LUFS, %.2f dBTP; MP3 %.2f LUFS, %.2f dBTP%n",
+                loudness.path("video_mp4").path("integrated_lufs").asDouble(),
+                loudness.path("video_mp4").path("true_peak_dbtp").asDouble(),
+                loudness.path("audio_mp3").path("integrated_lufs").asDouble(),
+                loudness.path("audio_mp3").path("true_peak_dbtp").asDouble());
         for (JsonNode point : sync.path("points")) {
             if (!point.path("within_frame").asBoolean()) {
-                System.out.printf("          not within a frame: %s at %.3f s (section %d): %s%n", point.path("kind").asText(),
-                        point.path("target").asDouble(), point.path("section").asInt(), point.path("error_seconds").isNumber()
-                                ? "heard %+.3f s off, rise %.1f dB".formatted(point.path("error_seconds").asDouble(),
-                                point.path("rise_db").asDouble()) : "not heard");
+                System.out.printf(
+                        "          not within a frame: %s at %.3f s (section %d): %s%n",
+                        point.path("kind").asText(),
+                        point.path("target").asDouble(),
+                        point.path("section").asInt(),
+                        point.path("error_seconds").isNumber()
+                                ? "heard %+.3f s off, rise %.1f dB"
+                                        .formatted(
+                                                point.path("error_seconds").asDouble(),
+                                                point.path("rise_db").asDouble())
+                                : "not heard");
             }
         }
     }
 
     private static void summarise(List<Run> runs) {
         List<String> stages = runs.getFirst().stages();
-        System.out.printf("%n%d runs, upload complete -> finished         wall median     min   server CPU median%n", runs.size());
+        System.out.printf(
+                "%n%d runs, upload complete -> finished         wall median     min   server CPU median%n",
+                runs.size());
         row("analysis (video_analysis -> finished)", runs, Run::analysis, Run::analysisCpu);
         row("generate", runs, Run::generate, null);
         row("execute (execute -> finished)", runs, Run::execute, Run::scoringCpu);
@@ -216,26 +304,39 @@ final class ScoringBenchmark {
         row("total", runs, Run::total, Run::serverCpu);
         row("reference: ffmpeg CLI, every picture, 160x90 grey", runs, Run::reference, null);
         double perReference = median(runs, Run::analysisPerReference);
-        System.out.printf("analysis / reference: %.2f (median of the runs' ratios), %.2f (ratio of medians); CPU time: %.2f (median)%n",
-                perReference, median(runs, Run::analysis) / median(runs, Run::reference),
+        System.out.printf(
+                "analysis / reference: %.2f (median of the runs' ratios), %.2f (ratio of medians); CPU time: %.2f (median)%n",
+                perReference,
+                median(runs, Run::analysis) / median(runs, Run::reference),
                 median(runs, r -> r.analysisCpu() / r.referenceCpu()));
-        System.out.printf("server CPU (median) %.1f s: at least %.1f s of wall time on %d cores however well the work overlapped%n",
-                median(runs, Run::serverCpu), median(runs, Run::serverCpu) / Runtime.getRuntime().availableProcessors(),
+        System.out.printf(
+                "server CPU (median) %.1f s: at least %.1f s of wall time on %d cores however well the work overlapped%n",
+                median(runs, Run::serverCpu),
+                median(runs, Run::serverCpu) / Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().availableProcessors());
         double renderMedian = median(runs, Run::renderRealTime);
         double renderBest = runs.stream().mapToDouble(Run::renderRealTime).max().orElseThrow();
         System.out.printf("render speed: %.1fx real time (median), %.1fx (best)%n", renderMedian, renderBest);
         double others = runs.stream().mapToDouble(Run::othersCpu).sum();
-        System.out.printf("other processes' CPU over the timed runs: %.1f s%s%n", others,
-                others > DISTURBED_CPU_SECONDS * runs.size() ? "; the wall times were disturbed, re-run on a quiet machine" : "");
+        System.out.printf(
+                "other processes' CPU over the timed runs: %.1f s%s%n",
+                others,
+                others > DISTURBED_CPU_SECONDS * runs.size()
+                        ? "; the wall times were disturbed, re-run on a quiet machine"
+                        : "");
 
         double total = median(runs, Run::total);
-        System.out.printf("goal: analysis <= %.1fx the ffmpeg CLI's full decode: %s (%.2f median)%n", GOAL_ANALYSIS_PER_REFERENCE,
-                perReference <= GOAL_ANALYSIS_PER_REFERENCE ? "met" : "NOT MET", perReference);
-        System.out.printf("goal: upload complete -> finished <= %.0f s: %s (%.2f s median)%n", GOAL_TOTAL_SECONDS,
-                total <= GOAL_TOTAL_SECONDS ? "met" : "NOT MET", total);
-        System.out.printf("goal: render >= %.0fx real time: %s (%.1fx median)%n", GOAL_RENDER_REAL_TIME,
-                renderMedian >= GOAL_RENDER_REAL_TIME ? "met" : "NOT MET", renderMedian);
+        System.out.printf(
+                "goal: analysis <= %.1fx the ffmpeg CLI's full decode: %s (%.2f median)%n",
+                GOAL_ANALYSIS_PER_REFERENCE,
+                perReference <= GOAL_ANALYSIS_PER_REFERENCE ? "met" : "NOT MET",
+                perReference);
+        System.out.printf(
+                "goal: upload complete -> finished <= %.0f s: %s (%.2f s median)%n",
+                GOAL_TOTAL_SECONDS, total <= GOAL_TOTAL_SECONDS ? "met" : "NOT MET", total);
+        System.out.printf(
+                "goal: render >= %.0fx real time: %s (%.1fx median)%n",
+                GOAL_RENDER_REAL_TIME, renderMedian >= GOAL_RENDER_REAL_TIME ? "met" : "NOT MET", renderMedian);
         Map<String, Double> parts = new LinkedHashMap<>();
         parts.put("analysis", median(runs, Run::analysis));
         parts.put("generate", median(runs, Run::generate));
@@ -243,15 +344,23 @@ final class ScoringBenchmark {
             parts.put(stage, median(runs, r -> r.stage(stage)));
         }
         parts.put("other", median(runs, Run::overhead));
-        String largest = parts.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
-        System.out.printf("largest share of the total: %s, %.2f s of %.2f s (%.0f %%)%n", largest, parts.get(largest), total,
-                100 * parts.get(largest) / total);
+        String largest = parts.entrySet().stream()
+                .max(Map.Entry.comparingByValue())
+                .orElseThrow()
+                .getKey();
+        System.out.printf(
+                "largest share of the total: %s, %.2f s of %.2f s (%.0f %%)%n",
+                largest, parts.get(largest), total, 100 * parts.get(largest) / total);
     }
 
     /** Wall time median and minimum; the server's CPU time, median, when {@code cpu} is given and was measured. */
     private static void row(String name, List<Run> runs, ToDoubleFunction<Run> figure, ToDoubleFunction<Run> cpu) {
         double cpuMedian = cpu == null ? Double.NaN : median(runs, cpu);
-        System.out.printf("%-44s %7.2f s %7.2f s %s%n", name, median(runs, figure), runs.stream().mapToDouble(figure).min().orElseThrow(),
+        System.out.printf(
+                "%-44s %7.2f s %7.2f s %s%n",
+                name,
+                median(runs, figure),
+                runs.stream().mapToDouble(figure).min().orElseThrow(),
                 cpu == null ? "" : Double.isNaN(cpuMedian) ? "   (in the row above)" : "%9.2f s".formatted(cpuMedian));
     }
 
@@ -280,12 +389,27 @@ final class ScoringBenchmark {
     }
 
     /** One run's figures: client-side wall times, results.json, and CPU time over the timed part. */
-    private record Run(double reference, double referenceCpu, double upload, double complete, double analysis, double analysisQueued, double generate, double execute,
-                       double executionQueued, double total, JsonNode results, double analysisCpu, double scoringCpu,
-                       Map<String, Double> cpuByMessage, double othersCpu) {
+    private record Run(
+            double reference,
+            double referenceCpu,
+            double upload,
+            double complete,
+            double analysis,
+            double analysisQueued,
+            double generate,
+            double execute,
+            double executionQueued,
+            double total,
+            JsonNode results,
+            double analysisCpu,
+            double scoringCpu,
+            Map<String, Double> cpuByMessage,
+            double othersCpu) {
         /** The stages results.json names: the known ones in their order, then any others. */
         List<String> stages() {
-            List<String> names = new ArrayList<>(STAGE_MESSAGES.keySet().stream().filter(results.path("stage_seconds")::has).toList());
+            List<String> names = new ArrayList<>(STAGE_MESSAGES.keySet().stream()
+                    .filter(results.path("stage_seconds")::has)
+                    .toList());
             results.path("stage_seconds").fieldNames().forEachRemaining(name -> {
                 if (!names.contains(name)) {
                     names.add(name);
@@ -302,8 +426,13 @@ final class ScoringBenchmark {
          */
         double stageCpu(String name) {
             String word = STAGE_MESSAGES.get(name);
-            return word == null ? Double.NaN : cpuByMessage.entrySet().stream().filter(e -> e.getKey().contains(word))
-                    .mapToDouble(Map.Entry::getValue).reduce(Double::sum).orElse(Double.NaN);
+            return word == null
+                    ? Double.NaN
+                    : cpuByMessage.entrySet().stream()
+                            .filter(e -> e.getKey().contains(word))
+                            .mapToDouble(Map.Entry::getValue)
+                            .reduce(Double::sum)
+                            .orElse(Double.NaN);
         }
 
         /** The server's CPU time over the timed part: analysis, then generate and execute. */
@@ -343,11 +472,13 @@ final class ScoringBenchmark {
                 switch (option) {
                     case "--runs" -> runs = Integer.parseInt(value(option, rest));
                     case "--work" -> work = Path.of(value(option, rest)).toAbsolutePath();
-                    case "--soundfont" -> soundFont = Path.of(value(option, rest)).toAbsolutePath();
+                    case "--soundfont" ->
+                        soundFont = Path.of(value(option, rest)).toAbsolutePath();
                     case "--genre" -> genre = value(option, rest);
                     case "--seed" -> seed = Integer.parseInt(value(option, rest));
-                    default -> throw new IllegalArgumentException("unknown option " + option + "; options: "
-                            + Arrays.asList("--runs N", "--work DIR", "--soundfont PATH", "--genre G", "--seed N"));
+                    default ->
+                        throw new IllegalArgumentException("unknown option " + option + "; options: "
+                                + Arrays.asList("--runs N", "--work DIR", "--soundfont PATH", "--genre G", "--seed N"));
                 }
             }
             if (runs < 1) {

@@ -33,9 +33,16 @@ final class ServerProcess implements AutoCloseable {
     final Path dataDir;
     /** Lines of the server's log that carry ERROR or an exception, and the first few of them. */
     final AtomicLong errorLines;
+
     final List<String> firstErrors;
 
-    private ServerProcess(Process process, String baseUrl, String apiKey, Path dataDir, AtomicLong errorLines, List<String> firstErrors) {
+    private ServerProcess(
+            Process process,
+            String baseUrl,
+            String apiKey,
+            Path dataDir,
+            AtomicLong errorLines,
+            List<String> firstErrors) {
         this.process = process;
         this.baseUrl = baseUrl;
         this.apiKey = apiKey;
@@ -53,7 +60,8 @@ final class ServerProcess implements AutoCloseable {
      * As {@link #start(Path, Path)}, with extra {@code SCORECAST_*} settings for the server; an
      * empty value removes a variable inherited from this process, so the server's default applies.
      */
-    static ServerProcess start(Path repository, Path dataDir, Map<String, String> settings) throws IOException, InterruptedException {
+    static ServerProcess start(Path repository, Path dataDir, Map<String, String> settings)
+            throws IOException, InterruptedException {
         return start(List.of(repository.resolve("bin/scorecast").toString(), "serve"), dataDir, settings);
     }
 
@@ -61,12 +69,20 @@ final class ServerProcess implements AutoCloseable {
      * The server jar run directly with the JVM of this benchmark and the flags bin/scorecast uses
      * (the jar must be built: bin/scorecast bench builds it), with extra settings as above.
      */
-    static ServerProcess startJar(Path repository, Path dataDir, Map<String, String> settings) throws IOException, InterruptedException {
+    static ServerProcess startJar(Path repository, Path dataDir, Map<String, String> settings)
+            throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse("java");
         Path prefs = dataDir.resolve(".java-prefs");
         Files.createDirectories(prefs);
-        return start(List.of(java, "-Djava.util.prefs.userRoot=" + prefs, "-jar",
-                repository.resolve("server/target/scorecast-server.jar").toString(), "serve"), dataDir, settings);
+        return start(
+                List.of(
+                        java,
+                        "-Djava.util.prefs.userRoot=" + prefs,
+                        "-jar",
+                        repository.resolve("server/target/scorecast-server.jar").toString(),
+                        "serve"),
+                dataDir,
+                settings);
     }
 
     /**
@@ -74,13 +90,25 @@ final class ServerProcess implements AutoCloseable {
      * {@code serve --role ROLE} on {@code port}, ready once its {@code /healthz} answers; {@code apiKey} is
      * a key made in the shared database beforehand.
      */
-    static ServerProcess startNode(Path repository, Path dataDir, int port, String role, String apiKey, Map<String, String> settings)
+    static ServerProcess startNode(
+            Path repository, Path dataDir, int port, String role, String apiKey, Map<String, String> settings)
             throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse("java");
         Path prefs = dataDir.resolve(".java-prefs");
         Files.createDirectories(prefs);
-        return start(List.of(java, "-Djava.util.prefs.userRoot=" + prefs, "-jar",
-                repository.resolve("server/target/scorecast-server.jar").toString(), "serve", "--role", role), dataDir, settings, port, apiKey);
+        return start(
+                List.of(
+                        java,
+                        "-Djava.util.prefs.userRoot=" + prefs,
+                        "-jar",
+                        repository.resolve("server/target/scorecast-server.jar").toString(),
+                        "serve",
+                        "--role",
+                        role),
+                dataDir,
+                settings,
+                port,
+                apiKey);
     }
 
     private static ServerProcess start(List<String> command, Path dataDir, Map<String, String> settings)
@@ -93,13 +121,15 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** With {@code givenKey} null, ready when the server prints its development key; otherwise when /healthz answers. */
-    private static ServerProcess start(List<String> command, Path dataDir, Map<String, String> settings, int port, String givenKey)
+    private static ServerProcess start(
+            List<String> command, Path dataDir, Map<String, String> settings, int port, String givenKey)
             throws IOException, InterruptedException {
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("SCORECAST_DATA", dataDir.toString());
         builder.environment().put("SCORECAST_PORT", String.valueOf(port));
         builder.environment().put("SCORECAST_HOST", "127.0.0.1");
-        // Links (results.json, outputs) on the address the server listens on, not "localhost", which may resolve to ::1.
+        // Links (results.json, outputs) on the address the server listens on, not "localhost", which may resolve to
+        // ::1.
         builder.environment().put("SCORECAST_PUBLIC_URL", "http://127.0.0.1:" + port);
         settings.forEach((name, value) -> {
             if (value.isEmpty()) {
@@ -151,8 +181,10 @@ final class ServerProcess implements AutoCloseable {
         } catch (Exception e) {
             boolean exited = !process.isAlive();
             process.destroyForcibly();
-            throw new IllegalStateException("the server did not start" + (exited ? " (it exited)" : "") + "; its last lines:\n"
-                    + String.join("\n", lastLines), e);
+            throw new IllegalStateException(
+                    "the server did not start" + (exited ? " (it exited)" : "") + "; its last lines:\n"
+                            + String.join("\n", lastLines),
+                    e);
         }
     }
 
@@ -161,8 +193,11 @@ final class ServerProcess implements AutoCloseable {
         long deadline = System.nanoTime() + 300_000_000_000L;
         while (System.nanoTime() < deadline && process.isAlive()) {
             try {
-                var answer = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl + "/healthz"))
-                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
+                var answer = client.send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl + "/healthz"))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
                 if (answer.statusCode() == 200) {
                     return;
                 }
@@ -205,7 +240,8 @@ final class ServerProcess implements AutoCloseable {
     /** Heap in use now (no collection), in bytes: {@code jcmd PID GC.heap_info}'s "used". */
     long heapUsed() throws IOException, InterruptedException {
         String info = jcmd("GC.heap_info");
-        var used = java.util.regex.Pattern.compile("heap\\s+total[^\\n]*?used (\\d+)K").matcher(info);
+        var used = java.util.regex.Pattern.compile("heap\\s+total[^\\n]*?used (\\d+)K")
+                .matcher(info);
         if (!used.find()) {
             throw new IllegalStateException("no heap figure in jcmd GC.heap_info: " + info);
         }
@@ -222,8 +258,11 @@ final class ServerProcess implements AutoCloseable {
 
     private String jcmd(String command) throws IOException, InterruptedException {
         Path java = Path.of(ProcessHandle.current().info().command().orElse("java"));
-        String jcmd = java.getParent() == null ? "jcmd" : java.resolveSibling("jcmd").toString();
-        Process p = new ProcessBuilder(jcmd, String.valueOf(process.pid()), command).redirectErrorStream(true).start();
+        String jcmd =
+                java.getParent() == null ? "jcmd" : java.resolveSibling("jcmd").toString();
+        Process p = new ProcessBuilder(jcmd, String.valueOf(process.pid()), command)
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IllegalStateException("jcmd " + command + " failed: " + out);

@@ -49,14 +49,17 @@ import java.util.stream.Stream;
  */
 final class SoakBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
+    private static final HttpClient CLIENT = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
     /** The bound on a control call (player steering and job status), at the 99th percentile. */
     private static final double CONTROL_P99_MS = 200;
     /** Heap after GC may grow this much from the warmed-up window to the last one. */
     private static final double HEAP_GROWTH = 0.10;
     /** Threads and file descriptors: growth of the period's floor allowed as noise, absolute or relative, whichever is larger. */
     private static final int THREAD_NOISE = 4;
+
     private static final int FD_NOISE = 8;
     private static final double COUNT_NOISE = 0.05;
     private static final long POLL_MILLIS = 500;
@@ -65,7 +68,15 @@ final class SoakBenchmark {
 
     private SoakBenchmark() {}
 
-    record Options(int minutes, int listeners, Path report, int workers, int steerers, int sampleSeconds, int pauseSeconds, Path soundFont) {
+    record Options(
+            int minutes,
+            int listeners,
+            Path report,
+            int workers,
+            int steerers,
+            int sampleSeconds,
+            int pauseSeconds,
+            Path soundFont) {
         static Options parse(List<String> args) {
             int minutes = 60;
             int listeners = 48;
@@ -91,9 +102,17 @@ final class SoakBenchmark {
                     case "--sample-seconds" -> sample = Integer.parseInt(value);
                     case "--pause-seconds" -> pause = Integer.parseInt(value);
                     case "--soundfont" -> soundFont = Path.of(value);
-                    default -> throw new IllegalArgumentException("unknown option " + option + "; options: "
-                            + Arrays.asList("--minutes N", "--listeners N", "--report FILE", "--workers N", "--steerers N",
-                            "--sample-seconds N", "--pause-seconds N", "--soundfont SF2"));
+                    default ->
+                        throw new IllegalArgumentException("unknown option " + option + "; options: "
+                                + Arrays.asList(
+                                        "--minutes N",
+                                        "--listeners N",
+                                        "--report FILE",
+                                        "--workers N",
+                                        "--steerers N",
+                                        "--sample-seconds N",
+                                        "--pause-seconds N",
+                                        "--soundfont SF2"));
                 }
             }
             if (minutes < 1 || listeners < 0 || workers < 0 || steerers < 0) {
@@ -109,22 +128,35 @@ final class SoakBenchmark {
         Options options = Options.parse(args);
         var captured = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(new Tee(System.out, captured), true);
-        Path repository = Path.of(System.getProperty("scorecast.repository", ".")).toAbsolutePath().normalize();
+        Path repository = Path.of(System.getProperty("scorecast.repository", "."))
+                .toAbsolutePath()
+                .normalize();
         Machine.print(out);
         Path clip = TestClips.short12s(repository.resolve("bench/target/bench-media"));
-        out.printf("soak: %d min, %d listeners (AAC, users spread over the experiences), %d steering users (a stream each, every control "
+        out.printf(
+                "soak: %d min, %d listeners (AAC, users spread over the experiences), %d steering users (a stream each, every control "
                         + "in a loop), %d working users (uploads A and B alternately, analysis, generate, execute, status, downloads) of %s, "
-                        + "%d s between one's cycles; a sample every %d s%n", options.minutes(), options.listeners(), options.steerers(), options.workers(),
-                clip.getFileName(), options.pauseSeconds(), options.sampleSeconds());
-        out.println("retention: the server's defaults (720 h; orphans 24 h): nothing made during the run is old enough to be deleted, "
-                + "so the data directory grows by what the jobs store");
+                        + "%d s between one's cycles; a sample every %d s%n",
+                options.minutes(),
+                options.listeners(),
+                options.steerers(),
+                options.workers(),
+                clip.getFileName(),
+                options.pauseSeconds(),
+                options.sampleSeconds());
+        out.println(
+                "retention: the server's defaults (720 h; orphans 24 h): nothing made during the run is old enough to be deleted, "
+                        + "so the data directory grows by what the jobs store");
         Path work = Files.createTempDirectory("scorecast-bench-soak");
         Path gcLog = work.resolve("gc.log");
-        Map<String, String> settings = Map.of("SCORECAST_SOUNDFONT", options.soundFont().toString(),
+        Map<String, String> settings = Map.of(
+                "SCORECAST_SOUNDFONT",
+                options.soundFont().toString(),
                 // Every collection with its pause and the heap after it, read by the sampler. The sampler's System.gc()
                 // (jcmd GC.run) starts a concurrent cycle instead of a stop-the-world full collection: with the
                 // instruments' samples the heap holds 1.6 GB, which a full collection paused for 0.5 to 1.2 s.
-                "JAVA_TOOL_OPTIONS", "-Xlog:gc:file=" + gcLog + " -XX:+ExplicitGCInvokesConcurrent");
+                "JAVA_TOOL_OPTIONS",
+                "-Xlog:gc:file=" + gcLog + " -XX:+ExplicitGCInvokesConcurrent");
         try (ServerProcess server = ServerProcess.startJar(repository, work.resolve("data"), settings)) {
             new Soak(server, options, clip, gcLog, out).run();
         } finally {
@@ -171,17 +203,23 @@ final class SoakBenchmark {
             List<String> listenerKeys = server.createKeys("listener", options.listeners());
             List<String> steerKeys = server.createKeys("steer", options.steerers());
             List<String> workKeys = server.createKeys("work", options.workers());
-            LiveBenchmark.get(server.baseUrl, server.apiKey, "/player/genres").get("genres").forEach(g -> {
-                experiences.add(g.get("id").asText());
-                if (!genres.contains(g.get("genre").asText())) {
-                    genres.add(g.get("genre").asText());
-                }
-            });
+            LiveBenchmark.get(server.baseUrl, server.apiKey, "/player/genres")
+                    .get("genres")
+                    .forEach(g -> {
+                        experiences.add(g.get("id").asText());
+                        if (!genres.contains(g.get("genre").asText())) {
+                            genres.add(g.get("genre").asText());
+                        }
+                    });
             long setup = System.nanoTime();
             for (int i = 0; i < listenerKeys.size(); i++) {
                 String key = listenerKeys.get(i);
                 JsonNode stream = LiveBenchmark.post(server.baseUrl, key, "/player/create-stream", "");
-                LiveBenchmark.post(server.baseUrl, key, "/player/start", "{\"experience_id\": \"" + experiences.get(i % experiences.size()) + "\"}");
+                LiveBenchmark.post(
+                        server.baseUrl,
+                        key,
+                        "/player/start",
+                        "{\"experience_id\": \"" + experiences.get(i % experiences.size()) + "\"}");
                 listeners.add(StreamListener.open(stream.get("stream_url").asText()));
                 Thread.sleep(20);
             }
@@ -220,24 +258,36 @@ final class SoakBenchmark {
             while (running) {
                 try {
                     if (listener == null) {
-                        JsonNode stream = call("create-stream", true, () -> LiveBenchmark.post(server.baseUrl, key, "/player/create-stream", ""));
+                        JsonNode stream = call(
+                                "create-stream",
+                                true,
+                                () -> LiveBenchmark.post(server.baseUrl, key, "/player/create-stream", ""));
                         listener = StreamListener.open(stream.get("stream_url").asText());
                         steeredListeners.add(listener);
-                        call("set_intensity", true, () -> post(key, "/player/set_intensity", "{\"intensity\": " + (0.3 + 0.1 * index) + "}"));
+                        call(
+                                "set_intensity",
+                                true,
+                                () -> post(
+                                        key, "/player/set_intensity", "{\"intensity\": " + (0.3 + 0.1 * index) + "}"));
                         started = false;
                     }
                     if (!started) {
-                        // Until it starts (a busy player answers 429 and the client tries again), nothing else is steered.
+                        // Until it starts (a busy player answers 429 and the client tries again), nothing else is
+                        // steered.
                         String experience = experiences.get((index * 5 + actions) % experiences.size());
                         actions++;
-                        call("start", true, () -> post(key, "/player/start", "{\"experience_id\": \"" + experience + "\"}"));
+                        call(
+                                "start",
+                                true,
+                                () -> post(key, "/player/start", "{\"experience_id\": \"" + experience + "\"}"));
                         started = true;
                         continue;
                     }
                     actions++;
                     int pick = random.nextInt(100);
                     if (actions % 150 == 0) {
-                        // A user leaving and coming back: the stream ends (listener closed first) and a new one is made.
+                        // A user leaving and coming back: the stream ends (listener closed first) and a new one is
+                        // made.
                         listener.close();
                         call("end_stream", true, () -> post(key, "/player/end_stream", ""));
                         listener = null;
@@ -246,11 +296,17 @@ final class SoakBenchmark {
                     }
                     if (pick < 30) {
                         double intensity = Math.round(random.nextDouble() * 100) / 100.0;
-                        call("set_intensity", true, () -> post(key, "/player/set_intensity", "{\"intensity\": " + intensity + "}"));
+                        call(
+                                "set_intensity",
+                                true,
+                                () -> post(key, "/player/set_intensity", "{\"intensity\": " + intensity + "}"));
                     } else if (pick < 40) {
                         call("toggle_vocals", true, () -> post(key, "/player/toggle_vocals", ""));
                     } else if (pick < 52) {
-                        JsonNode current = call("current_experience", true, () -> LiveBenchmark.get(server.baseUrl, key, "/player/current_experience"));
+                        JsonNode current = call(
+                                "current_experience",
+                                true,
+                                () -> LiveBenchmark.get(server.baseUrl, key, "/player/current_experience"));
                         if (current.hasNonNull("plan")) {
                             String body = JSON.writeValueAsString(Map.of("plan", current.get("plan")));
                             call("replace_plan", true, () -> post(key, "/player/replace_plan", body));
@@ -258,7 +314,10 @@ final class SoakBenchmark {
                     } else if (pick < 72) {
                         call("transport", true, () -> LiveBenchmark.get(server.baseUrl, key, "/player/transport"));
                     } else if (pick < 82) {
-                        call("current_experience", true, () -> LiveBenchmark.get(server.baseUrl, key, "/player/current_experience"));
+                        call(
+                                "current_experience",
+                                true,
+                                () -> LiveBenchmark.get(server.baseUrl, key, "/player/current_experience"));
                     } else if (pick < 88) {
                         call("stream_ttl", true, () -> LiveBenchmark.get(server.baseUrl, key, "/player/stream_ttl"));
                     } else if (pick < 94) {
@@ -267,14 +326,19 @@ final class SoakBenchmark {
                         call("stop", true, () -> post(key, "/player/stop", ""));
                     } else {
                         String experience = experiences.get(random.nextInt(experiences.size()));
-                        call("start", true, () -> post(key, "/player/start", "{\"experience_id\": \"" + experience + "\"}"));
+                        call(
+                                "start",
+                                true,
+                                () -> post(key, "/player/start", "{\"experience_id\": \"" + experience + "\"}"));
                     }
                     Thread.sleep(700 + random.nextInt(600));
                 } catch (InterruptedException e) {
                     return;
                 } catch (Exception e) {
                     pause(2000); // counted by call(); carry on as a client would
-                    if (e instanceof UploadBenchmark.Refused r && r.path.equals("/player/create-stream") && r.status == 409) {
+                    if (e instanceof UploadBenchmark.Refused r
+                            && r.path.equals("/player/create-stream")
+                            && r.status == 409) {
                         try {
                             post(key, "/player/end_stream", ""); // a stream left from before: end it and make a new one
                         } catch (Exception ignored) {
@@ -322,25 +386,69 @@ final class SoakBenchmark {
 
         private String upload(String key, String variant) throws Exception {
             long size = Files.size(clip);
-            String id = call("upload_init", false, () -> UploadBenchmark.initialize(server, key, variant, clip.getFileName().toString(), "video/mp4", size));
-            int chunks = call("upload_chunks (all, 2 at a time)", false, () -> UploadBenchmark.sendChunks(server, key, variant, id, clip, CHUNK_BYTES, 2));
+            String id = call(
+                    "upload_init",
+                    false,
+                    () -> UploadBenchmark.initialize(
+                            server, key, variant, clip.getFileName().toString(), "video/mp4", size));
+            int chunks = call(
+                    "upload_chunks (all, 2 at a time)",
+                    false,
+                    () -> UploadBenchmark.sendChunks(server, key, variant, id, clip, CHUNK_BYTES, 2));
             call("complete", false, () -> UploadBenchmark.complete(server, key, variant, id, chunks));
             return id;
         }
 
         private void cycleA(String key, String genre, boolean vocals, boolean stems, int cycle) throws Exception {
             String uploadId = upload(key, "A");
-            JsonNode completed = call("upload_status", true, () -> UploadBenchmark.getJson(server, key, "/sync/upload_status?upload_id=" + uploadId));
+            JsonNode completed = call(
+                    "upload_status",
+                    true,
+                    () -> UploadBenchmark.getJson(server, key, "/sync/upload_status?upload_id=" + uploadId));
             String videoId = completed.path("video_id").asText(null);
             if (videoId == null) {
                 throw new IllegalStateException("upload_status names no video: " + completed);
             }
-            JsonNode analysisJob = call("video_analysis", false, () -> UploadBenchmark.postJson(server, key, "/sync/video_analysis", Map.of("video_id", videoId)));
-            awaitJob(key, "/sync/status", "status", Map.of("job_id", analysisJob.get("job_id").asText()));
-            JsonNode plan = call("generate", false, () -> UploadBenchmark.postJson(server, key, "/sync/generate", Map.of(
-                    "analysis_id", analysisJob.get("analysis_id").asText(), "genre", genre, "seed", cycle, "with_vocals", vocals, "multitrack", stems)));
-            JsonNode executionJob = call("execute", false, () -> UploadBenchmark.postJson(server, key, "/sync/execute", Map.of("plan_id", plan.get("plan_id").asText())));
-            JsonNode finished = awaitJob(key, "/sync/status", "status", Map.of("job_id", executionJob.get("job_id").asText()));
+            JsonNode analysisJob = call(
+                    "video_analysis",
+                    false,
+                    () -> UploadBenchmark.postJson(server, key, "/sync/video_analysis", Map.of("video_id", videoId)));
+            awaitJob(
+                    key,
+                    "/sync/status",
+                    "status",
+                    Map.of("job_id", analysisJob.get("job_id").asText()));
+            JsonNode plan = call(
+                    "generate",
+                    false,
+                    () -> UploadBenchmark.postJson(
+                            server,
+                            key,
+                            "/sync/generate",
+                            Map.of(
+                                    "analysis_id",
+                                    analysisJob.get("analysis_id").asText(),
+                                    "genre",
+                                    genre,
+                                    "seed",
+                                    cycle,
+                                    "with_vocals",
+                                    vocals,
+                                    "multitrack",
+                                    stems)));
+            JsonNode executionJob = call(
+                    "execute",
+                    false,
+                    () -> UploadBenchmark.postJson(
+                            server,
+                            key,
+                            "/sync/execute",
+                            Map.of("plan_id", plan.get("plan_id").asText())));
+            JsonNode finished = awaitJob(
+                    key,
+                    "/sync/status",
+                    "status",
+                    Map.of("job_id", executionJob.get("job_id").asText()));
             downloadAll(finished, stems);
             if (cycle % 3 == 0) {
                 call("library", false, () -> UploadBenchmark.getJson(server, key, "/sync/library"));
@@ -350,13 +458,37 @@ final class SoakBenchmark {
 
         private void cycleB(String key, String genre, boolean vocals, boolean stems, int cycle) throws Exception {
             String taskId = upload(key, "B");
-            JsonNode analysed = call("sync_video_analysis (waits)", false, () -> UploadBenchmark.postJson(server, key, "/sync_video_analysis", Map.of("taskid", taskId)));
-            String payload = JSON.writeValueAsString(Map.of("taskid", taskId, "genre", genre, "seed", cycle, "with_vocals", vocals, "multitrack", stems));
-            JsonNode generated = call("sync_generate", false, () -> UploadBenchmark.postMultipart(server, key, "/sync_generate",
-                    Map.of("analysis", analysed.get("analysis").toString(), "payload", payload)));
-            JsonNode executed = call("sync_execute", false, () -> UploadBenchmark.postMultipart(server, key, "/sync_execute",
-                    Map.of("plan", generated.get("plan").toString(), "payload", JSON.writeValueAsString(Map.of("taskid", taskId)))));
-            JsonNode finished = awaitJob(key, "/sync_status", "sync_status", Map.of("execid", executed.get("execid").asText()));
+            JsonNode analysed = call(
+                    "sync_video_analysis (waits)",
+                    false,
+                    () -> UploadBenchmark.postJson(server, key, "/sync_video_analysis", Map.of("taskid", taskId)));
+            String payload = JSON.writeValueAsString(Map.of(
+                    "taskid", taskId, "genre", genre, "seed", cycle, "with_vocals", vocals, "multitrack", stems));
+            JsonNode generated = call(
+                    "sync_generate",
+                    false,
+                    () -> UploadBenchmark.postMultipart(
+                            server,
+                            key,
+                            "/sync_generate",
+                            Map.of("analysis", analysed.get("analysis").toString(), "payload", payload)));
+            JsonNode executed = call(
+                    "sync_execute",
+                    false,
+                    () -> UploadBenchmark.postMultipart(
+                            server,
+                            key,
+                            "/sync_execute",
+                            Map.of(
+                                    "plan",
+                                    generated.get("plan").toString(),
+                                    "payload",
+                                    JSON.writeValueAsString(Map.of("taskid", taskId)))));
+            JsonNode finished = awaitJob(
+                    key,
+                    "/sync_status",
+                    "sync_status",
+                    Map.of("execid", executed.get("execid").asText()));
             downloadAll(finished, stems);
         }
 
@@ -412,7 +544,8 @@ final class SoakBenchmark {
             if (key != null) {
                 request.header("Authorization", "Bearer " + key);
             }
-            HttpResponse<InputStream> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<InputStream> response =
+                    CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
             long n;
             try (var body = response.body()) {
                 n = body.transferTo(OutputStream.nullOutputStream());
@@ -453,10 +586,35 @@ final class SoakBenchmark {
             long next = loadStart;
             double cpuBefore = server.cpuSeconds();
             long cpuAt = System.nanoTime();
-            out.printf("%n%6s %5s %6s %9s %8s %12s %12s %9s %5s %6s %9s %9s %s%n", "minute", "load", "server", "heap", "RSS",
-                    "threads", "fds", "data", "jobs", "calls", "ctl p99", "ctl max", "listeners behind >1 s");
-            out.printf("%6s %5s %6s %9s %8s %12s %12s %9s %5s %6s %9s %9s%n", "", "1 min", "cores", "MB afterGC", "MB", "floor/peak", "floor/peak",
-                    "MB", "done", "ctl", "ms", "ms");
+            out.printf(
+                    "%n%6s %5s %6s %9s %8s %12s %12s %9s %5s %6s %9s %9s %s%n",
+                    "minute",
+                    "load",
+                    "server",
+                    "heap",
+                    "RSS",
+                    "threads",
+                    "fds",
+                    "data",
+                    "jobs",
+                    "calls",
+                    "ctl p99",
+                    "ctl max",
+                    "listeners behind >1 s");
+            out.printf(
+                    "%6s %5s %6s %9s %8s %12s %12s %9s %5s %6s %9s %9s%n",
+                    "",
+                    "1 min",
+                    "cores",
+                    "MB afterGC",
+                    "MB",
+                    "floor/peak",
+                    "floor/peak",
+                    "MB",
+                    "done",
+                    "ctl",
+                    "ms",
+                    "ms");
             while (true) {
                 long now = System.nanoTime();
                 threads[0] = Math.min(threads[0], server.threads());
@@ -470,16 +628,47 @@ final class SoakBenchmark {
                     cpuBefore = cpu;
                     cpuAt = now;
                     long heap = heapAfterGc();
-                    server.startConcurrentGc(); // marks the old generation, so the next period's collections free what died there
+                    server.startConcurrentGc(); // marks the old generation, so the next period's collections free
+                    // what died there
                     double[] control = calls.drainInterval();
-                    var sample = new Sample((now - loadStart) / 60e9, load(), cores, heap, server.residentBytes(), threads[0], threads[1],
-                            fds[0], fds[1], directoryBytes(server.dataDir), jobsFinished.get(), control.length,
-                            percentile(control, 0.99), control.length == 0 ? Double.NaN : control[control.length - 1], behind());
+                    var sample = new Sample(
+                            (now - loadStart) / 60e9,
+                            load(),
+                            cores,
+                            heap,
+                            server.residentBytes(),
+                            threads[0],
+                            threads[1],
+                            fds[0],
+                            fds[1],
+                            directoryBytes(server.dataDir),
+                            jobsFinished.get(),
+                            control.length,
+                            percentile(control, 0.99),
+                            control.length == 0 ? Double.NaN : control[control.length - 1],
+                            behind());
                     samples.add(sample);
-                    out.printf("%6.1f %5.2f %6.2f %9.1f %8.1f %5d / %-5d %5d / %-5d %9.1f %5d %6d %9.1f %9.1f %d of %d%n", sample.minute(), sample.load(),
-                            sample.cores(), sample.heap() / 1e6, sample.rss() / 1e6, sample.threadsFloor(), sample.threadsPeak(), sample.fdsFloor(),
-                            sample.fdsPeak(), sample.dataBytes() / 1e6, sample.jobs(), sample.controlCalls(), sample.controlP99(),
-                            sample.controlMax(), sample.behind(), listeners.size() + steeredListeners.stream().filter(l -> !l.closed.get()).count());
+                    out.printf(
+                            "%6.1f %5.2f %6.2f %9.1f %8.1f %5d / %-5d %5d / %-5d %9.1f %5d %6d %9.1f %9.1f %d of %d%n",
+                            sample.minute(),
+                            sample.load(),
+                            sample.cores(),
+                            sample.heap() / 1e6,
+                            sample.rss() / 1e6,
+                            sample.threadsFloor(),
+                            sample.threadsPeak(),
+                            sample.fdsFloor(),
+                            sample.fdsPeak(),
+                            sample.dataBytes() / 1e6,
+                            sample.jobs(),
+                            sample.controlCalls(),
+                            sample.controlP99(),
+                            sample.controlMax(),
+                            sample.behind(),
+                            listeners.size()
+                                    + steeredListeners.stream()
+                                            .filter(l -> !l.closed.get())
+                                            .count());
                     threads[0] = fds[0] = Integer.MAX_VALUE;
                     threads[1] = fds[1] = 0;
                     next = now;
@@ -528,8 +717,11 @@ final class SoakBenchmark {
         /** Listeners (plain and steered) that are more than a second behind real time now. */
         private int behind() {
             int n = 0;
-            for (StreamListener l : (Iterable<StreamListener>) Stream.concat(listeners.stream(), steeredListeners.stream())::iterator) {
-                n += !l.closed.get() && l.firstByte >= 0 && (System.nanoTime() - l.firstByte) / 1e9 - l.received() > 1.0 ? 1 : 0;
+            for (StreamListener l :
+                    (Iterable<StreamListener>) Stream.concat(listeners.stream(), steeredListeners.stream())::iterator) {
+                n += !l.closed.get() && l.firstByte >= 0 && (System.nanoTime() - l.firstByte) / 1e9 - l.received() > 1.0
+                        ? 1
+                        : 0;
             }
             return n;
         }
@@ -538,23 +730,35 @@ final class SoakBenchmark {
 
         private void report() throws IOException {
             double minutes = (System.nanoTime() - loadStart) / 60e9;
-            out.printf("%nran %.1f min; %d jobs finished, %d ended in error, %d cycles abandoned at the end; %.0f MB downloaded; "
-                            + "steering users renewed their streams %d times%n", minutes, jobsFinished.get(), jobsFailed.get(), cyclesAbandoned.get(),
-                    bytesDownloaded.get() / 1e6, streamsRenewed.get());
+            out.printf(
+                    "%nran %.1f min; %d jobs finished, %d ended in error, %d cycles abandoned at the end; %.0f MB downloaded; "
+                            + "steering users renewed their streams %d times%n",
+                    minutes,
+                    jobsFinished.get(),
+                    jobsFailed.get(),
+                    cyclesAbandoned.get(),
+                    bytesDownloaded.get() / 1e6,
+                    streamsRenewed.get());
 
             // The warm-up (server start, 48 streams set up, the first jobs' instruments read) is left out of the
             // judgement, as for flatness below; the whole run is printed beside it.
             double m = options.minutes();
             double[] baseline = m >= 25 ? new double[] {5, 15} : new double[] {0.25 * m, 0.5 * m};
             double warm = baseline[0];
-            out.printf("%ncalls (client-side, from the request to the whole answer; * = control, held to p99 < %.0f ms from minute %.1f on)%n",
+            out.printf(
+                    "%ncalls (client-side, from the request to the whole answer; * = control, held to p99 < %.0f ms from minute %.1f on)%n",
                     CONTROL_P99_MS, warm);
-            out.printf("%-36s %7s %8s %8s %9s | %9s %8s %9s  %s%n", "", "whole", "run", "", "", "from", "minute", String.format("%.1f", warm), "");
-            out.printf("%-36s %7s %8s %8s %9s | %9s %8s %9s  %s%n", "kind", "n", "p50 ms", "p99 ms", "max ms", "n", "p99 ms", "max ms", "answers");
+            out.printf(
+                    "%-36s %7s %8s %8s %9s | %9s %8s %9s  %s%n",
+                    "", "whole", "run", "", "", "from", "minute", String.format("%.1f", warm), "");
+            out.printf(
+                    "%-36s %7s %8s %8s %9s | %9s %8s %9s  %s%n",
+                    "kind", "n", "p50 ms", "p99 ms", "max ms", "n", "p99 ms", "max ms", "answers");
             boolean controlOk = true;
             List<String> slow = new ArrayList<>();
-            var ordered = new TreeMap<String, Kind>(Comparator.comparing((String name) -> !calls.kinds.get(name).control)
-                    .thenComparing(Comparator.naturalOrder()));
+            var ordered =
+                    new TreeMap<String, Kind>(Comparator.comparing((String name) -> !calls.kinds.get(name).control)
+                            .thenComparing(Comparator.naturalOrder()));
             ordered.putAll(calls.kinds);
             for (var entry : ordered.entrySet()) {
                 Kind k = entry.getValue();
@@ -565,15 +769,30 @@ final class SoakBenchmark {
                     controlOk = false;
                     slow.add(entry.getKey());
                 }
-                out.printf("%-36s %7d %8.1f %8.1f %9.1f | %9d %8.1f %9.1f  %s%n", (k.control ? "* " : "  ") + entry.getKey(), ms.length,
-                        percentile(ms, 0.5), percentile(ms, 0.99), ms.length == 0 ? Double.NaN : ms[ms.length - 1], warmed.length, p99,
-                        warmed.length == 0 ? Double.NaN : warmed[warmed.length - 1], k.statuses);
+                out.printf(
+                        "%-36s %7d %8.1f %8.1f %9.1f | %9d %8.1f %9.1f  %s%n",
+                        (k.control ? "* " : "  ") + entry.getKey(),
+                        ms.length,
+                        percentile(ms, 0.5),
+                        percentile(ms, 0.99),
+                        ms.length == 0 ? Double.NaN : ms[ms.length - 1],
+                        warmed.length,
+                        p99,
+                        warmed.length == 0 ? Double.NaN : warmed[warmed.length - 1],
+                        k.statuses);
             }
             double[] allControl = calls.allControl(Double.NEGATIVE_INFINITY);
             double[] allWarm = calls.allControl(warm);
-            out.printf("%-36s %7d %8.1f %8.1f %9.1f | %9d %8.1f %9.1f%n", "* all control calls", allControl.length, percentile(allControl, 0.5),
-                    percentile(allControl, 0.99), allControl.length == 0 ? Double.NaN : allControl[allControl.length - 1], allWarm.length,
-                    percentile(allWarm, 0.99), allWarm.length == 0 ? Double.NaN : allWarm[allWarm.length - 1]);
+            out.printf(
+                    "%-36s %7d %8.1f %8.1f %9.1f | %9d %8.1f %9.1f%n",
+                    "* all control calls",
+                    allControl.length,
+                    percentile(allControl, 0.5),
+                    percentile(allControl, 0.99),
+                    allControl.length == 0 ? Double.NaN : allControl[allControl.length - 1],
+                    allWarm.length,
+                    percentile(allWarm, 0.99),
+                    allWarm.length == 0 ? Double.NaN : allWarm[allWarm.length - 1]);
             calls.notes.forEach((kind, notes) -> out.printf("  %s, first refusals or failures: %s%n", kind, notes));
             jobErrors.forEach(e -> out.println("  a job ended in error: " + e));
 
@@ -582,39 +801,84 @@ final class SoakBenchmark {
             out.println();
             listenerReport("listeners", listeners);
             listenerReport("steered listeners (their streams renewed now and then)", steeredListeners);
-            out.printf("server log: %d lines with ERROR or an exception%s%n", server.errorLines.get(),
-                    server.firstErrors.isEmpty() ? "" : "; first: " + server.firstErrors);
+            out.printf(
+                    "server log: %d lines with ERROR or an exception%s%n",
+                    server.errorLines.get(), server.firstErrors.isEmpty() ? "" : "; first: " + server.firstErrors);
             gcReport();
 
             // Flatness: the warmed-up window against the last one.
-            double[] last = m >= 25 ? new double[] {m - 10, Double.MAX_VALUE} : new double[] {0.75 * m, Double.MAX_VALUE};
-            List<Sample> base = samples.stream().filter(s -> s.minute() >= baseline[0] && s.minute() < baseline[1]).toList();
-            List<Sample> end = samples.stream().filter(s -> s.minute() >= last[0]).toList();
-            List<Sample> warmed = samples.stream().filter(s -> s.minute() >= baseline[0]).toList();
-            out.printf("%nflat? mean of minutes %.1f-%.1f (%d samples, after the warm-up) against the last %s (%d samples); slope from minute %.1f on, per hour%s%n",
-                    baseline[0], baseline[1], base.size(), m >= 25 ? "10 minutes" : "quarter", end.size(), baseline[0],
+            double[] last =
+                    m >= 25 ? new double[] {m - 10, Double.MAX_VALUE} : new double[] {0.75 * m, Double.MAX_VALUE};
+            List<Sample> base = samples.stream()
+                    .filter(s -> s.minute() >= baseline[0] && s.minute() < baseline[1])
+                    .toList();
+            List<Sample> end =
+                    samples.stream().filter(s -> s.minute() >= last[0]).toList();
+            List<Sample> warmed =
+                    samples.stream().filter(s -> s.minute() >= baseline[0]).toList();
+            out.printf(
+                    "%nflat? mean of minutes %.1f-%.1f (%d samples, after the warm-up) against the last %s (%d samples); slope from minute %.1f on, per hour%s%n",
+                    baseline[0],
+                    baseline[1],
+                    base.size(),
+                    m >= 25 ? "10 minutes" : "quarter",
+                    end.size(),
+                    baseline[0],
                     m >= 25 ? "" : " (a short run: a smoke test of the benchmark, not a soak)");
             out.printf("%-26s %12s %12s %9s %14s%n", "", "warmed up", "last", "change", "slope / hour");
-            boolean heapOk = flat("heap after GC, MB", base, end, warmed, s -> s.heap() / 1e6, (b, e) -> e <= b * (1 + HEAP_GROWTH));
+            boolean heapOk = flat(
+                    "heap after GC, MB", base, end, warmed, s -> s.heap() / 1e6, (b, e) -> e <= b * (1 + HEAP_GROWTH));
             flat("RSS, MB (not judged)", base, end, warmed, s -> s.rss() / 1e6, null);
-            boolean threadsOk = flat("threads (floor)", base, end, warmed, s -> s.threadsFloor(), (b, e) -> e - b <= Math.max(THREAD_NOISE, COUNT_NOISE * b));
-            boolean fdsOk = flat("file descriptors (floor)", base, end, warmed, s -> s.fdsFloor(), (b, e) -> e - b <= Math.max(FD_NOISE, COUNT_NOISE * b));
+            boolean threadsOk = flat(
+                    "threads (floor)",
+                    base,
+                    end,
+                    warmed,
+                    s -> s.threadsFloor(),
+                    (b, e) -> e - b <= Math.max(THREAD_NOISE, COUNT_NOISE * b));
+            boolean fdsOk = flat(
+                    "file descriptors (floor)",
+                    base,
+                    end,
+                    warmed,
+                    s -> s.fdsFloor(),
+                    (b, e) -> e - b <= Math.max(FD_NOISE, COUNT_NOISE * b));
             flat("data directory, MB", base, end, warmed, s -> s.dataBytes() / 1e6, null);
             if (jobsFinished.get() > 0 && samples.size() > 1) {
-                out.printf("data directory: %.1f MB per finished job (what a job stores; retention removes it after 720 h)%n",
-                        (samples.getLast().dataBytes() - samples.getFirst().dataBytes()) / 1e6 / Math.max(1, jobsFinished.get() - samples.getFirst().jobs()));
+                out.printf(
+                        "data directory: %.1f MB per finished job (what a job stores; retention removes it after 720 h)%n",
+                        (samples.getLast().dataBytes() - samples.getFirst().dataBytes())
+                                / 1e6
+                                / Math.max(
+                                        1,
+                                        jobsFinished.get() - samples.getFirst().jobs()));
             }
 
-            int cutOff = (int) Stream.concat(listeners.stream(), steeredListeners.stream()).filter(l -> l.endedEarly).count();
+            int cutOff = (int) Stream.concat(listeners.stream(), steeredListeners.stream())
+                    .filter(l -> l.endedEarly)
+                    .count();
             List<String[]> verdicts = List.of(
-                    verdict(controlOk, "p99 of every control call < %.0f ms from minute %.1f on%s".formatted(CONTROL_P99_MS, warm,
-                            slow.isEmpty() ? "" : " (over: " + slow + ")")),
+                    verdict(
+                            controlOk,
+                            "p99 of every control call < %.0f ms from minute %.1f on%s"
+                                    .formatted(CONTROL_P99_MS, warm, slow.isEmpty() ? "" : " (over: " + slow + ")")),
                     verdict(serverErrors == 0, "no 5xx answer (%d)".formatted(serverErrors)),
-                    verdict(noAnswer == 0, "every call answered, none timed out or reset (%d without an answer)".formatted(noAnswer)),
-                    verdict(jobsFailed.get() == 0 && jobsFinished.get() > 0, "every job finished (%d finished, %d in error)".formatted(jobsFinished.get(), jobsFailed.get())),
+                    verdict(
+                            noAnswer == 0,
+                            "every call answered, none timed out or reset (%d without an answer)".formatted(noAnswer)),
+                    verdict(
+                            jobsFailed.get() == 0 && jobsFinished.get() > 0,
+                            "every job finished (%d finished, %d in error)"
+                                    .formatted(jobsFinished.get(), jobsFailed.get())),
                     verdict(heapOk, "heap after GC grew at most %.0f %%".formatted(100 * HEAP_GROWTH)),
-                    verdict(threadsOk, "threads not growing (noise allowed: %d or %.0f %%)".formatted(THREAD_NOISE, 100 * COUNT_NOISE)),
-                    verdict(fdsOk, "file descriptors not growing (noise allowed: %d or %.0f %%)".formatted(FD_NOISE, 100 * COUNT_NOISE)),
+                    verdict(
+                            threadsOk,
+                            "threads not growing (noise allowed: %d or %.0f %%)"
+                                    .formatted(THREAD_NOISE, 100 * COUNT_NOISE)),
+                    verdict(
+                            fdsOk,
+                            "file descriptors not growing (noise allowed: %d or %.0f %%)"
+                                    .formatted(FD_NOISE, 100 * COUNT_NOISE)),
                     verdict(cutOff == 0, "no listener cut off by the server (%d)".formatted(cutOff)));
             out.println();
             verdicts.forEach(v -> out.printf("%s  %s%n", v[0], v[1]));
@@ -626,8 +890,13 @@ final class SoakBenchmark {
             return new String[] {ok ? "PASS" : "FAIL", what};
         }
 
-        private boolean flat(String name, List<Sample> base, List<Sample> end, List<Sample> warmed, ToDoubleFunction<Sample> figure,
-                             BiPredicate<Double, Double> ok) {
+        private boolean flat(
+                String name,
+                List<Sample> base,
+                List<Sample> end,
+                List<Sample> warmed,
+                ToDoubleFunction<Sample> figure,
+                BiPredicate<Double, Double> ok) {
             if (base.isEmpty() || end.isEmpty()) {
                 out.printf("%-26s too few samples%n", name);
                 return false;
@@ -636,8 +905,9 @@ final class SoakBenchmark {
             double e = end.stream().mapToDouble(figure).average().orElseThrow();
             double slope = slopePerHour(warmed, figure);
             boolean passed = ok == null || ok.test(b, e);
-            out.printf("%-26s %12.1f %12.1f %+8.1f%% %+14.1f%s%n", name, b, e, 100 * (e - b) / b, slope,
-                    ok == null ? "" : passed ? "  flat" : "  GROWING");
+            out.printf(
+                    "%-26s %12.1f %12.1f %+8.1f%% %+14.1f%s%n",
+                    name, b, e, 100 * (e - b) / b, slope, ok == null ? "" : passed ? "  flat" : "  GROWING");
             return passed;
         }
 
@@ -663,12 +933,14 @@ final class SoakBenchmark {
                     out.printf("  a listener was cut off: %s%n", l.endedBy);
                 }
             }
-            out.printf("%s: %d; worst received %.2f %% of real time, worst lag %.0f ms, %d underran (< 99.5 %% or > 1 s behind, as bench live), "
-                            + "%d pauses over 1 s between arrivals (longest %.0f ms), %d cut off%n", what, ls.size(), 100 * worstFraction,
-                    1000 * worstLag, underran, gaps, worstGap, cut);
+            out.printf(
+                    "%s: %d; worst received %.2f %% of real time, worst lag %.0f ms, %d underran (< 99.5 %% or > 1 s behind, as bench live), "
+                            + "%d pauses over 1 s between arrivals (longest %.0f ms), %d cut off%n",
+                    what, ls.size(), 100 * worstFraction, 1000 * worstLag, underran, gaps, worstGap, cut);
         }
 
-        private static final Pattern PAUSE = Pattern.compile("Pause (\\w+).*? (\\d+)M->(\\d+)M\\((\\d+)M\\) ([\\d.]+)ms");
+        private static final Pattern PAUSE =
+                Pattern.compile("Pause (\\w+).*? (\\d+)M->(\\d+)M\\((\\d+)M\\) ([\\d.]+)ms");
 
         /** The server's collections from its GC log: how many, and the longest pause. */
         private void gcReport() throws IOException {
@@ -677,8 +949,9 @@ final class SoakBenchmark {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            out.printf("server GC: %d pauses, the longest %.1f ms (%s); the calls and listeners above include them%n", pauses, longestPauseMs,
-                    longestPause);
+            out.printf(
+                    "server GC: %d pauses, the longest %.1f ms (%s); the calls and listeners above include them%n",
+                    pauses, longestPauseMs, longestPause);
         }
 
         private void pause(long millis) {
@@ -724,21 +997,36 @@ final class SoakBenchmark {
 
     private static long directoryBytes(Path dir) {
         try (var paths = Files.walk(dir)) {
-            return paths.filter(Files::isRegularFile).mapToLong(p -> {
-                try {
-                    return Files.size(p);
-                } catch (IOException e) {
-                    return 0; // removed meanwhile
-                }
-            }).sum();
+            return paths.filter(Files::isRegularFile)
+                    .mapToLong(p -> {
+                        try {
+                            return Files.size(p);
+                        } catch (IOException e) {
+                            return 0; // removed meanwhile
+                        }
+                    })
+                    .sum();
         } catch (IOException | UncheckedIOException e) {
             return -1;
         }
     }
 
-    private record Sample(double minute, double load, double cores, long heap, long rss, int threadsFloor, int threadsPeak,
-                          int fdsFloor, int fdsPeak, long dataBytes, int jobs, int controlCalls, double controlP99, double controlMax,
-                          int behind) {}
+    private record Sample(
+            double minute,
+            double load,
+            double cores,
+            long heap,
+            long rss,
+            int threadsFloor,
+            int threadsPeak,
+            int fdsFloor,
+            int fdsPeak,
+            long dataBytes,
+            int jobs,
+            int controlCalls,
+            double controlP99,
+            double controlMax,
+            int behind) {}
 
     /** A work cycle cut short by the end of the run. */
     private static final class Abandoned extends Exception {
@@ -772,22 +1060,34 @@ final class SoakBenchmark {
 
         double[] drainInterval() {
             synchronized (interval) {
-                double[] ms = interval.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+                double[] ms = interval.stream()
+                        .mapToDouble(Double::doubleValue)
+                        .sorted()
+                        .toArray();
                 interval.clear();
                 return ms;
             }
         }
 
         double[] allControl(double fromMinute) {
-            return kinds.values().stream().filter(k -> k.control).flatMapToDouble(k -> Arrays.stream(k.sorted(fromMinute))).sorted().toArray();
+            return kinds.values().stream()
+                    .filter(k -> k.control)
+                    .flatMapToDouble(k -> Arrays.stream(k.sorted(fromMinute)))
+                    .sorted()
+                    .toArray();
         }
 
         long count(IntPredicate status) {
-            return kinds.values().stream().mapToLong(k -> {
-                synchronized (k) {
-                    return k.statuses.entrySet().stream().filter(e -> status.test(e.getKey())).mapToLong(Map.Entry::getValue).sum();
-                }
-            }).sum();
+            return kinds.values().stream()
+                    .mapToLong(k -> {
+                        synchronized (k) {
+                            return k.statuses.entrySet().stream()
+                                    .filter(e -> status.test(e.getKey()))
+                                    .mapToLong(Map.Entry::getValue)
+                                    .sum();
+                        }
+                    })
+                    .sum();
         }
     }
 
@@ -796,6 +1096,7 @@ final class SoakBenchmark {
         private double[] millis = new double[1024];
         /** When each call was made, in minutes since the load started. */
         private double[] minutes = new double[1024];
+
         private int n;
         /** Answers by HTTP status; -1 for none (a timeout, a reset connection). */
         final Map<Integer, Long> statuses = new TreeMap<>();

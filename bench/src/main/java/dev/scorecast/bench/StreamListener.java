@@ -34,23 +34,28 @@ final class StreamListener {
     volatile long frames;
     /** When audio a decoder can use first arrived, the first non-zero sample (WAV), half a second and a second of audio; -1 until then. */
     volatile long firstAudioAt = -1;
+
     volatile long firstSoundAt = -1;
     volatile long halfSecondAt = -1;
     volatile long secondAt = -1;
     volatile double maxLag;
     /** Seconds after connecting when the listener was furthest behind. */
     volatile double maxLagAt;
+
     final ByteArrayOutputStream kept = new ByteArrayOutputStream();
     /** When the last bytes of {@link #kept} arrived (under its lock). */
     long lastArrival;
+
     final AtomicBoolean closed = new AtomicBoolean();
     /** When {@link #close} was called (the wall time a listener was listening ends there); -1 while open. */
     volatile long closedAt = -1;
     /** Pauses between two arrivals longer than {@link #GAP_NANOS} (the server writes every 40 ms or so), and the longest pause. */
     volatile int gaps;
+
     volatile double maxGapMillis;
     /** Set when the stream ended or failed while nobody had closed it (the server cut it off), with what ended it. */
     volatile boolean endedEarly;
+
     volatile String endedBy;
     private static final long GAP_NANOS = 1_000_000_000L;
     private long previousArrival = -1;
@@ -75,16 +80,19 @@ final class StreamListener {
         long start = System.nanoTime();
         var socket = new Socket(uri.getHost(), uri.getPort());
         socket.setTcpNoDelay(true);
-        String request = "GET " + uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()) + " HTTP/1.1\r\n"
-                + "Host: " + uri.getHost() + ":" + uri.getPort() + "\r\n"
-                + (key == null ? "" : "Authorization: Bearer " + key + "\r\n") + "Connection: close\r\n\r\n";
+        String request =
+                "GET " + uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()) + " HTTP/1.1\r\n"
+                        + "Host: " + uri.getHost() + ":" + uri.getPort() + "\r\n"
+                        + (key == null ? "" : "Authorization: Bearer " + key + "\r\n") + "Connection: close\r\n\r\n";
         socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
         var in = new BufferedInputStream(socket.getInputStream(), 16384);
         String status = line(in);
         Map<String, String> headers = new HashMap<>();
         for (String h = line(in); !h.isEmpty(); h = line(in)) {
             int colon = h.indexOf(':');
-            headers.put(h.substring(0, colon).strip().toLowerCase(Locale.ROOT), h.substring(colon + 1).strip());
+            headers.put(
+                    h.substring(0, colon).strip().toLowerCase(Locale.ROOT),
+                    h.substring(colon + 1).strip());
         }
         if (!status.contains(" 200 ")) {
             socket.close();
@@ -175,7 +183,8 @@ final class StreamListener {
                         at++;
                         continue;
                     }
-                    int length = ((body[at + 3] & 0x03) << 11) | ((body[at + 4] & 0xff) << 3) | ((body[at + 5] & 0xe0) >> 5);
+                    int length =
+                            ((body[at + 3] & 0x03) << 11) | ((body[at + 4] & 0xff) << 3) | ((body[at + 5] & 0xe0) >> 5);
                     if (length < 7 || at + length > have) {
                         break;
                     }

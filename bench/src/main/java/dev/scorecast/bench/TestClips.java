@@ -26,11 +26,11 @@ final class TestClips {
      * matters because decoding cost follows the bitrate.
      */
     private static final List<Segment> SEGMENTS = List.of(
-            new Segment("testsrc2=" + SIZE, 12),                       // moving pattern and counter
-            new Segment("mandelbrot=" + SIZE + ":end_scale=0.01", 8),  // steady zoom: change without cuts
-            new Segment("smptehdbars=" + SIZE, 6),                     // a still picture
+            new Segment("testsrc2=" + SIZE, 12), // moving pattern and counter
+            new Segment("mandelbrot=" + SIZE + ":end_scale=0.01", 8), // steady zoom: change without cuts
+            new Segment("smptehdbars=" + SIZE, 6), // a still picture
             new Segment("life=" + SIZE + ":mold=10:ratio=0.5:death_color=#203040:life_color=#e0c080", 10),
-            new Segment("gradients=" + SIZE + ":speed=0.03", 12),      // slow colour drift, which is no cut
+            new Segment("gradients=" + SIZE + ":speed=0.03", 12), // slow colour drift, which is no cut
             new Segment("testsrc2=" + SIZE + ",hue=h=90,negate", 12)); // the first pattern with another look
 
     private TestClips() {}
@@ -46,8 +46,13 @@ final class TestClips {
      */
     static Path short12s(Path dir) throws IOException, InterruptedException {
         String size = "s=640x360:r=30";
-        return clip(dir.resolve("short-12s-360p30-" + RECIPE + ".mp4"), List.of(new Segment("testsrc2=" + size, 4),
-                new Segment("smptehdbars=" + size, 4), new Segment("gradients=" + size + ":speed=0.03", 4)), "12 s of 360p30 H.264");
+        return clip(
+                dir.resolve("short-12s-360p30-" + RECIPE + ".mp4"),
+                List.of(
+                        new Segment("testsrc2=" + size, 4),
+                        new Segment("smptehdbars=" + size, 4),
+                        new Segment("gradients=" + size + ":speed=0.03", 4)),
+                "12 s of 360p30 H.264");
     }
 
     private static Path clip(Path clip, List<Segment> segments, String what) throws IOException, InterruptedException {
@@ -59,7 +64,8 @@ final class TestClips {
         int seconds = 0;
         for (int i = 0; i < segments.size(); i++) {
             command.addAll(List.of("-f", "lavfi", "-i", segments.get(i).source()));
-            graph.append("[%d:v]trim=duration=%d,setpts=PTS-STARTPTS[v%d];".formatted(i, segments.get(i).seconds(), i));
+            graph.append("[%d:v]trim=duration=%d,setpts=PTS-STARTPTS[v%d];"
+                    .formatted(i, segments.get(i).seconds(), i));
             seconds += segments.get(i).seconds();
         }
         for (int i = 0; i < segments.size(); i++) {
@@ -68,13 +74,40 @@ final class TestClips {
         graph.append("concat=n=%d:v=1:a=0,format=yuv420p[v];".formatted(segments.size()));
         // A tone that beeps every second (onsets) over pink noise: sound that is neither silence nor speech.
         int sound = segments.size();
-        command.addAll(List.of("-f", "lavfi", "-i", "sine=f=330:beep_factor=4:sample_rate=48000:d=" + seconds,
-                "-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.1:sample_rate=48000:d=" + seconds));
+        command.addAll(List.of(
+                "-f",
+                "lavfi",
+                "-i",
+                "sine=f=330:beep_factor=4:sample_rate=48000:d=" + seconds,
+                "-f",
+                "lavfi",
+                "-i",
+                "anoisesrc=color=pink:amplitude=0.1:sample_rate=48000:d=" + seconds));
         graph.append("[%d:a][%d:a]amix=inputs=2,aformat=channel_layouts=stereo[a]".formatted(sound, sound + 1));
-        command.addAll(List.of("-filter_complex", graph.toString(), "-map", "[v]", "-map", "[a]",
+        command.addAll(List.of(
+                "-filter_complex",
+                graph.toString(),
+                "-map",
+                "[v]",
+                "-map",
+                "[a]",
                 // A keyframe every 2 s, roughly what cameras and phones write.
-                "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-g", "60",
-                "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", "-f", "mp4"));
+                "-c:v",
+                "libx264",
+                "-preset",
+                "veryfast",
+                "-crf",
+                "23",
+                "-g",
+                "60",
+                "-c:a",
+                "aac",
+                "-b:a",
+                "128k",
+                "-movflags",
+                "+faststart",
+                "-f",
+                "mp4"));
         return make(clip, command, what);
     }
 
@@ -92,8 +125,27 @@ final class TestClips {
         Files.writeString(list, String.join("", Collections.nCopies(10, line)));
         try {
             // Error level only: at each join the muxer nudges AAC timestamps by a few ms and says so ten times.
-            return make(clip, List.of("ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0",
-                    "-i", list.toString(), "-c", "copy", "-movflags", "+faststart", "-f", "mp4"), "10 min of 1080p30 H.264");
+            return make(
+                    clip,
+                    List.of(
+                            "ffmpeg",
+                            "-hide_banner",
+                            "-loglevel",
+                            "error",
+                            "-y",
+                            "-f",
+                            "concat",
+                            "-safe",
+                            "0",
+                            "-i",
+                            list.toString(),
+                            "-c",
+                            "copy",
+                            "-movflags",
+                            "+faststart",
+                            "-f",
+                            "mp4"),
+                    "10 min of 1080p30 H.264");
         } finally {
             Files.deleteIfExists(list);
         }
@@ -110,7 +162,8 @@ final class TestClips {
         Process ffmpeg = new ProcessBuilder(full).inheritIO().start();
         if (ffmpeg.waitFor() != 0) {
             Files.deleteIfExists(partial);
-            throw new IllegalStateException("ffmpeg could not make " + clip + "; is the ffmpeg CLI with libx264 installed?");
+            throw new IllegalStateException(
+                    "ffmpeg could not make " + clip + "; is the ffmpeg CLI with libx264 installed?");
         }
         Files.move(partial, clip, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         System.out.printf("  made in %.0f s%n", (System.nanoTime() - start) / 1e9);

@@ -33,18 +33,23 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class UploadBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     private UploadBenchmark() {}
 
     static void run(List<String> args) throws Exception {
         Options options = Options.parse(args);
-        Path repository = Path.of(System.getProperty("scorecast.repository", ".")).toAbsolutePath().normalize();
+        Path repository = Path.of(System.getProperty("scorecast.repository", "."))
+                .toAbsolutePath()
+                .normalize();
         Path work = Files.createTempDirectory("scorecast-bench-upload");
         try {
             Path video = makeVideo(work, options.sizeMib());
             long size = Files.size(video);
-            System.out.printf("video: %s, %.1f MiB (raw 1080p frames in Matroska, with audio)%n", video.getFileName(), size / 1048576.0);
+            System.out.printf(
+                    "video: %s, %.1f MiB (raw 1080p frames in Matroska, with audio)%n",
+                    video.getFileName(), size / 1048576.0);
             try (ServerProcess server = ServerProcess.start(repository, work.resolve("data"))) {
                 warmUp(server);
                 Thread.sleep(1000);
@@ -77,14 +82,29 @@ final class UploadBenchmark {
 
                 double mb = size / 1e6;
                 double chunkSeconds = chunkTime.toNanos() / 1e9;
-                System.out.printf("variant %s: %d chunks of %d MiB, %d in parallel%n", options.variant(), chunks, options.chunkMib(), options.parallel());
-                System.out.printf("chunks:   %.2f s, %.0f MB/s (%.0f MiB/s)%n", chunkSeconds, mb / chunkSeconds, size / 1048576.0 / chunkSeconds);
-                System.out.printf("complete: %.2f s (assemble %.0f MB, probe, extract %.1f s of audio)%n",
-                        completeTime.toNanos() / 1e9, mb, done.path("duration").asDouble(done.at("/video/duration").asDouble()));
-                System.out.printf("total:    %.2f s, %.0f MB/s end to end%n", (chunkTime.plus(completeTime)).toNanos() / 1e9,
+                System.out.printf(
+                        "variant %s: %d chunks of %d MiB, %d in parallel%n",
+                        options.variant(), chunks, options.chunkMib(), options.parallel());
+                System.out.printf(
+                        "chunks:   %.2f s, %.0f MB/s (%.0f MiB/s)%n",
+                        chunkSeconds, mb / chunkSeconds, size / 1048576.0 / chunkSeconds);
+                System.out.printf(
+                        "complete: %.2f s (assemble %.0f MB, probe, extract %.1f s of audio)%n",
+                        completeTime.toNanos() / 1e9,
+                        mb,
+                        done.path("duration")
+                                .asDouble(done.at("/video/duration").asDouble()));
+                System.out.printf(
+                        "total:    %.2f s, %.0f MB/s end to end%n",
+                        (chunkTime.plus(completeTime)).toNanos() / 1e9,
                         mb / (chunkTime.plus(completeTime).toNanos() / 1e9));
-                System.out.printf("server RSS: idle %.0f MB, peak during chunks %.0f MB, peak overall %.0f MB; growth %.0f MB (chunks) / %.0f MB (overall)%n",
-                        idle / 1e6, peakDuringChunks / 1e6, peak.get() / 1e6, (peakDuringChunks - idle) / 1e6, (peak.get() - idle) / 1e6);
+                System.out.printf(
+                        "server RSS: idle %.0f MB, peak during chunks %.0f MB, peak overall %.0f MB; growth %.0f MB (chunks) / %.0f MB (overall)%n",
+                        idle / 1e6,
+                        peakDuringChunks / 1e6,
+                        peak.get() / 1e6,
+                        (peakDuringChunks - idle) / 1e6,
+                        (peak.get() - idle) / 1e6);
             }
         } finally {
             deleteTree(work);
@@ -96,11 +116,32 @@ final class UploadBenchmark {
         long frameBytes = 1920L * 1080 * 3 / 2;
         long frames = sizeMib * 1048576L / frameBytes + 1;
         Path out = dir.resolve("big.mkv");
-        Process ffmpeg = new ProcessBuilder("ffmpeg", "-hide_banner", "-loglevel", "error", "-y",
-                "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30",
-                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
-                "-frames:v", String.valueOf(frames), "-c:v", "rawvideo", "-pix_fmt", "yuv420p",
-                "-c:a", "pcm_s16le", "-shortest", out.toString()).inheritIO().start();
+        Process ffmpeg = new ProcessBuilder(
+                        "ffmpeg",
+                        "-hide_banner",
+                        "-loglevel",
+                        "error",
+                        "-y",
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "testsrc2=size=1920x1080:rate=30",
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "sine=frequency=440:sample_rate=48000",
+                        "-frames:v",
+                        String.valueOf(frames),
+                        "-c:v",
+                        "rawvideo",
+                        "-pix_fmt",
+                        "yuv420p",
+                        "-c:a",
+                        "pcm_s16le",
+                        "-shortest",
+                        out.toString())
+                .inheritIO()
+                .start();
         if (ffmpeg.waitFor() != 0) {
             throw new IllegalStateException("ffmpeg could not make the benchmark video");
         }
@@ -110,7 +151,10 @@ final class UploadBenchmark {
     private static void warmUp(ServerProcess server) throws Exception {
         for (int i = 0; i < 20; i++) {
             String id = initialize(server, "A", 1024);
-            post(server, "/sync/upload_chunk", HttpRequest.BodyPublishers.ofByteArray(new byte[1024]),
+            post(
+                    server,
+                    "/sync/upload_chunk",
+                    HttpRequest.BodyPublishers.ofByteArray(new byte[1024]),
                     Map.of("X-Upload-Id", id, "X-Chunk-Index", "0", "Content-Type", "application/octet-stream"));
         }
     }
@@ -119,26 +163,39 @@ final class UploadBenchmark {
         return initialize(server, variant, "big.mkv", "video/x-matroska", size);
     }
 
-    static String initialize(ServerProcess server, String variant, String fileName, String mediaType, long size) throws Exception {
+    static String initialize(ServerProcess server, String variant, String fileName, String mediaType, long size)
+            throws Exception {
         return initialize(server, server.apiKey, variant, fileName, mediaType, size);
     }
 
     /** As above, as the user whose API key is {@code key}. */
-    static String initialize(ServerProcess server, String key, String variant, String fileName, String mediaType, long size) throws Exception {
+    static String initialize(
+            ServerProcess server, String key, String variant, String fileName, String mediaType, long size)
+            throws Exception {
         if (variant.equals("A")) {
-            return postJson(server, key, "/sync/initialize_video_upload",
-                    Map.of("file_name", fileName, "file_size", size, "file_type", mediaType)).get("upload_id").asText();
+            return postJson(
+                            server,
+                            key,
+                            "/sync/initialize_video_upload",
+                            Map.of("file_name", fileName, "file_size", size, "file_type", mediaType))
+                    .get("upload_id")
+                    .asText();
         }
-        return postJson(server, key, "/sync_upload_init", Map.of("payload", Map.of("filename", fileName))).get("taskid").asText();
+        return postJson(server, key, "/sync_upload_init", Map.of("payload", Map.of("filename", fileName)))
+                .get("taskid")
+                .asText();
     }
 
     /** Sends all of {@code file} in chunks of {@code chunkBytes}, {@code parallel} at a time; returns the number of chunks. */
-    static int sendChunks(ServerProcess server, String variant, String id, Path file, long chunkBytes, int parallel) throws Exception {
+    static int sendChunks(ServerProcess server, String variant, String id, Path file, long chunkBytes, int parallel)
+            throws Exception {
         return sendChunks(server, server.apiKey, variant, id, file, chunkBytes, parallel);
     }
 
     /** As above, as the user whose API key is {@code key}. */
-    static int sendChunks(ServerProcess server, String key, String variant, String id, Path file, long chunkBytes, int parallel) throws Exception {
+    static int sendChunks(
+            ServerProcess server, String key, String variant, String id, Path file, long chunkBytes, int parallel)
+            throws Exception {
         long size = Files.size(file);
         int chunks = (int) ((size + chunkBytes - 1) / chunkBytes);
         try (var pool = Executors.newFixedThreadPool(parallel)) {
@@ -157,27 +214,56 @@ final class UploadBenchmark {
         return chunks;
     }
 
-    private static void sendChunk(ServerProcess server, String key, String variant, String id, Path file, int index, int total,
-                                  long chunkBytes, long size) throws Exception {
+    private static void sendChunk(
+            ServerProcess server,
+            String key,
+            String variant,
+            String id,
+            Path file,
+            int index,
+            int total,
+            long chunkBytes,
+            long size)
+            throws Exception {
         long offset = index * chunkBytes;
         long length = Math.min(chunkBytes, size - offset);
         if (variant.equals("A")) {
             var body = HttpRequest.BodyPublishers.fromPublisher(
                     HttpRequest.BodyPublishers.ofInputStream(() -> slice(file, offset, length)), length);
-            post(server, key, "/sync/upload_chunk", body, Map.of("X-Upload-Id", id, "X-Chunk-Index", String.valueOf(index),
-                    "Content-Type", "application/octet-stream"));
+            post(
+                    server,
+                    key,
+                    "/sync/upload_chunk",
+                    body,
+                    Map.of(
+                            "X-Upload-Id",
+                            id,
+                            "X-Chunk-Index",
+                            String.valueOf(index),
+                            "Content-Type",
+                            "application/octet-stream"));
             return;
         }
         String boundary = "bench-" + UUID.randomUUID();
         String payload = JSON.writeValueAsString(Map.of("taskid", id, "index", index, "total", total));
-        byte[] head = ("--" + boundary + "\r\nContent-Disposition: form-data; name=\"payload\"\r\nContent-Type: application/json\r\n\r\n"
-                + payload + "\r\n--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"chunk\"\r\n"
-                + "Content-Type: application/octet-stream\r\n\r\n").getBytes();
+        byte[] head = ("--" + boundary
+                        + "\r\nContent-Disposition: form-data; name=\"payload\"\r\nContent-Type: application/json\r\n\r\n"
+                        + payload + "\r\n--" + boundary
+                        + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"chunk\"\r\n"
+                        + "Content-Type: application/octet-stream\r\n\r\n")
+                .getBytes();
         byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes();
-        var body = HttpRequest.BodyPublishers.concat(HttpRequest.BodyPublishers.ofByteArray(head),
-                HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofInputStream(() -> slice(file, offset, length)), length),
+        var body = HttpRequest.BodyPublishers.concat(
+                HttpRequest.BodyPublishers.ofByteArray(head),
+                HttpRequest.BodyPublishers.fromPublisher(
+                        HttpRequest.BodyPublishers.ofInputStream(() -> slice(file, offset, length)), length),
                 HttpRequest.BodyPublishers.ofByteArray(tail));
-        post(server, key, "/sync_upload_chunk", body, Map.of("Content-Type", "multipart/form-data; boundary=" + boundary));
+        post(
+                server,
+                key,
+                "/sync_upload_chunk",
+                body,
+                Map.of("Content-Type", "multipart/form-data; boundary=" + boundary));
     }
 
     static JsonNode complete(ServerProcess server, String variant, String id, int chunks) throws Exception {
@@ -193,7 +279,8 @@ final class UploadBenchmark {
 
     private static InputStream slice(Path file, long offset, long length) {
         try {
-            FileChannel channel = FileChannel.open(file, StandardOpenOption.READ).position(offset);
+            FileChannel channel =
+                    FileChannel.open(file, StandardOpenOption.READ).position(offset);
             InputStream whole = Channels.newInputStream(channel);
             return new InputStream() {
                 long left = length;
@@ -234,13 +321,22 @@ final class UploadBenchmark {
     }
 
     static JsonNode postJson(ServerProcess server, String key, String path, Object body) throws Exception {
-        return post(server, key, path, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)), Map.of("Content-Type", "application/json"));
+        return post(
+                server,
+                key,
+                path,
+                HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)),
+                Map.of("Content-Type", "application/json"));
     }
 
     /** A GET of a JSON answer, as the user whose key is {@code key}. */
     static JsonNode getJson(ServerProcess server, String key, String path) throws Exception {
-        HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create(server.baseUrl + path))
-                .header("Authorization", "Bearer " + key).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = CLIENT.send(
+                HttpRequest.newBuilder(URI.create(server.baseUrl + path))
+                        .header("Authorization", "Bearer " + key)
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new Refused(path, response.statusCode(), response.body());
         }
@@ -248,24 +344,38 @@ final class UploadBenchmark {
     }
 
     /** A multipart POST of JSON parts (variant B's {@code /sync_generate} and {@code /sync_execute}), as the user whose key is {@code key}. */
-    static JsonNode postMultipart(ServerProcess server, String key, String path, Map<String, String> jsonParts) throws Exception {
+    static JsonNode postMultipart(ServerProcess server, String key, String path, Map<String, String> jsonParts)
+            throws Exception {
         String boundary = "bench-" + UUID.randomUUID();
         var body = new StringBuilder();
-        jsonParts.forEach((name, json) -> body.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"").append(name)
-                .append("\"\r\nContent-Type: application/json\r\n\r\n").append(json).append("\r\n"));
+        jsonParts.forEach((name, json) -> body.append("--")
+                .append(boundary)
+                .append("\r\nContent-Disposition: form-data; name=\"")
+                .append(name)
+                .append("\"\r\nContent-Type: application/json\r\n\r\n")
+                .append(json)
+                .append("\r\n"));
         body.append("--").append(boundary).append("--\r\n");
-        return post(server, key, path, HttpRequest.BodyPublishers.ofString(body.toString()),
+        return post(
+                server,
+                key,
+                path,
+                HttpRequest.BodyPublishers.ofString(body.toString()),
                 Map.of("Content-Type", "multipart/form-data; boundary=" + boundary));
     }
 
-    private static JsonNode post(ServerProcess server, String path, HttpRequest.BodyPublisher body, Map<String, String> headers) throws Exception {
+    private static JsonNode post(
+            ServerProcess server, String path, HttpRequest.BodyPublisher body, Map<String, String> headers)
+            throws Exception {
         return post(server, server.apiKey, path, body, headers);
     }
 
-    private static JsonNode post(ServerProcess server, String key, String path, HttpRequest.BodyPublisher body, Map<String, String> headers)
+    private static JsonNode post(
+            ServerProcess server, String key, String path, HttpRequest.BodyPublisher body, Map<String, String> headers)
             throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.baseUrl + path))
-                .header("Authorization", "Bearer " + key).POST(body);
+                .header("Authorization", "Bearer " + key)
+                .POST(body);
         headers.forEach(request::header);
         HttpResponse<String> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {

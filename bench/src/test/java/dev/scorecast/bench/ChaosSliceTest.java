@@ -25,7 +25,8 @@ class ChaosSliceTest {
     @Test
     void anImmediatePostgresRestartMidWorkLosesNothing() throws Exception {
         Path repository = Path.of("..").toAbsolutePath().normalize();
-        assertTrue(Files.isRegularFile(repository.resolve("server/target/scorecast-server.jar")),
+        assertTrue(
+                Files.isRegularFile(repository.resolve("server/target/scorecast-server.jar")),
                 "the server jar is built before this module's tests (mvn install builds it)");
         var options = new ChaosBenchmark.Options(List.of("pg-restart-immediate"), 20261127, 1, 5, 5, 120);
         ChaosBenchmark.Result result = ChaosBenchmark.campaign(repository, "pg-restart-immediate", options);

@@ -21,9 +21,11 @@ class FloodSliceTest {
     @Test
     void aFloodOfIntensityCallsOnOneStreamLeavesTheOthersWhole() throws Exception {
         Path repository = Path.of("..").toAbsolutePath().normalize();
-        assertTrue(Files.isRegularFile(repository.resolve("server/target/scorecast-server.jar")),
+        assertTrue(
+                Files.isRegularFile(repository.resolve("server/target/scorecast-server.jar")),
                 "the server jar is built before this module's tests (mvn install builds it)");
-        FloodBenchmark.Result result = FloodBenchmark.campaign(repository, new FloodBenchmark.Options(4, 5, 32, 20261127));
+        FloodBenchmark.Result result =
+                FloodBenchmark.campaign(repository, new FloodBenchmark.Options(4, 5, 32, 20261127));
         System.out.println(result.line());
         assertEquals(List.of(), result.problems(), result.line());
         assertTrue(result.floodCalls() >= 32, "the flood ran: " + result.line());

@@ -29,7 +29,9 @@ public final class Scorecast {
 
     /** A client of the server at {@code baseUrl} (e.g. {@code http://localhost:8080}) acting with {@code apiKey}. */
     public static Scorecast connect(String baseUrl, String apiKey) {
-        ApiClient client = new ApiClient(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)), ApiClient.createDefaultObjectMapper(),
+        ApiClient client = new ApiClient(
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)),
+                ApiClient.createDefaultObjectMapper(),
                 baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl);
         client.setRequestInterceptor(request -> request.header("Authorization", "Bearer " + apiKey));
         client.setReadTimeout(Duration.ofMinutes(5));

@@ -1,7 +1,7 @@
 package dev.scorecast.client;
 
-import dev.scorecast.client.model.SyncACompleteRequest;
 import dev.scorecast.client.model.SyncAComplete200Response;
+import dev.scorecast.client.model.SyncACompleteRequest;
 import dev.scorecast.client.model.SyncAInitializeRequest;
 import dev.scorecast.client.model.SyncAUploadStatus200ResponseChunksInner;
 import java.io.IOException;
@@ -51,8 +51,12 @@ final class VideoUpload {
         String uploadId;
         Map<Integer, String> present = new HashMap<>();
         if (resumeId == null) {
-            var started = scorecast.sync().syncAInitialize(new SyncAInitializeRequest().fileName(file.getFileName().toString())
-                    .fileSize(size).fileType(mediaType(file)));
+            var started = scorecast
+                    .sync()
+                    .syncAInitialize(new SyncAInitializeRequest()
+                            .fileName(file.getFileName().toString())
+                            .fileSize(size)
+                            .fileType(mediaType(file)));
             uploadId = started.getUploadId();
             chunk = Math.min(MAX_CHUNK, started.getChunkSize());
         } else {
@@ -71,7 +75,8 @@ final class VideoUpload {
         int count = (int) Math.max(1, (size + chunk - 1) / chunk);
         var slots = new Semaphore(parallel);
         List<Future<?>> sent = new ArrayList<>();
-        try (var threads = Executors.newVirtualThreadPerTaskExecutor(); var in = new RandomAccessFile(file.toFile(), "r")) {
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor();
+                var in = new RandomAccessFile(file.toFile(), "r")) {
             for (int index = 0; index < count; index++) {
                 byte[] bytes = read(in, index * chunk, (int) Math.min(chunk, size - index * chunk));
                 String sha256 = sha256(bytes);
@@ -96,7 +101,9 @@ final class VideoUpload {
             if (e.getCause() instanceof ApiException api) {
                 throw api;
             }
-            throw new IOException("a chunk of " + file + " could not be sent (upload " + uploadId + "; resume it with resumeUpload)", e.getCause());
+            throw new IOException(
+                    "a chunk of " + file + " could not be sent (upload " + uploadId + "; resume it with resumeUpload)",
+                    e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while uploading " + file + " (upload " + uploadId + ")", e);
@@ -105,20 +112,25 @@ final class VideoUpload {
     }
 
     /** One chunk, with its checksum, retried with a growing pause; a 4xx other than 408 and 429 is the caller's to fix. */
-    private void send(String uploadId, int index, byte[] bytes, String sha256) throws ApiException, IOException, InterruptedException {
+    private void send(String uploadId, int index, byte[] bytes, String sha256)
+            throws ApiException, IOException, InterruptedException {
         ApiClient client = scorecast.apiClient();
         for (int attempt = 1; ; attempt++) {
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(client.getBaseUri() + "/sync/upload_chunk"))
-                    .header("Content-Type", "application/octet-stream").header("X-Upload-Id", uploadId)
-                    .header("X-Chunk-Index", Integer.toString(index)).header("X-Chunk-Sha256", sha256)
-                    .timeout(Duration.ofMinutes(5)).POST(HttpRequest.BodyPublishers.ofByteArray(bytes));
+                    .header("Content-Type", "application/octet-stream")
+                    .header("X-Upload-Id", uploadId)
+                    .header("X-Chunk-Index", Integer.toString(index))
+                    .header("X-Chunk-Sha256", sha256)
+                    .timeout(Duration.ofMinutes(5))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(bytes));
             if (client.getRequestInterceptor() != null) {
                 client.getRequestInterceptor().accept(request);
             }
             int status;
             String body;
             try {
-                HttpResponse<String> response = client.getHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response =
+                        client.getHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
                 status = response.statusCode();
                 body = response.body();
             } catch (IOException e) {

@@ -18,7 +18,10 @@ public final class Commands {
             // Output goes to a file, not a pipe: a pipe nobody reads can block the child, and
             // reading it before waiting would defeat the timeout.
             log = Files.createTempFile("command-", ".log");
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process p = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             p.getOutputStream().close();
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
@@ -48,7 +51,8 @@ public final class Commands {
     /** The onset times, in seconds, that aubio's {@code aubioonset} (Debian aubio-tools) hears in {@code wav} by {@code method} (hfc, energy...). */
     public static List<Double> aubioOnsets(Path wav, String method) {
         List<Double> times = new java.util.ArrayList<>();
-        for (String line : run(List.of("aubioonset", "-O", method, "-i", wav.toString()), 120).split("\n")) {
+        for (String line : run(List.of("aubioonset", "-O", method, "-i", wav.toString()), 120)
+                .split("\n")) {
             if (!line.isBlank()) {
                 times.add(Double.parseDouble(line.trim()));
             }

@@ -33,8 +33,13 @@ final class ApiApp {
      * The API port. {@code surfaces} register their routes and filters in order (the request gate before the APIs); every
      * route registered is added to {@code routes}, as the OpenAPI test compares them.
      */
-    static Javalin create(ServerConfig config, ObjectMapper mapper, Metrics metrics, Ticker ticker, List<Route> routes,
-                          List<Consumer<RoutesConfig>> surfaces) {
+    static Javalin create(
+            ServerConfig config,
+            ObjectMapper mapper,
+            Metrics metrics,
+            Ticker ticker,
+            List<Route> routes,
+            List<Consumer<RoutesConfig>> surfaces) {
         return Javalin.create(javalin -> {
             javalin.concurrency.useVirtualThreads = true;
             javalin.jsonMapper(new JavalinJackson(mapper, true));
@@ -46,13 +51,17 @@ final class ApiApp {
             // (MinimumBodyRate says why not Jetty's own minRequestDataRate).
             javalin.jetty.modifyServletContextHandler(handler -> handler.addFilter(
                     new FilterHolder(new MinimumBodyRate(config.uploads().minBytesPerSecond(), ticker)),
-                    "/*", EnumSet.of(DispatcherType.REQUEST)));
+                    "/*",
+                    EnumSet.of(DispatcherType.REQUEST)));
             javalin.startup.showJavalinBanner = false;
-            // At most this many connections open at once: past it Jetty stops accepting until one closes (they wait in the backlog).
-            javalin.jetty.modifyServer(server -> server.addBean(new NetworkConnectionLimit(
-                    config.ops().maxConnections(), server)));
-            // Jetty's idle timeout is renewed by each header byte: headers sent a byte a second are cut off here instead.
-            javalin.jetty.modifyServer(server -> server.addBean(new HeaderTimeout(server, config.ops().headerTimeout())));
+            // At most this many connections open at once: past it Jetty stops accepting until one closes (they wait in
+            // the backlog).
+            javalin.jetty.modifyServer(server ->
+                    server.addBean(new NetworkConnectionLimit(config.ops().maxConnections(), server)));
+            // Jetty's idle timeout is renewed by each header byte: headers sent a byte a second are cut off here
+            // instead.
+            javalin.jetty.modifyServer(server ->
+                    server.addBean(new HeaderTimeout(server, config.ops().headerTimeout())));
             javalin.events.handlerAdded(info -> {
                 if (info.getHttpMethod().isHttpMethod()) {
                     routes.add(new Route(info.getHttpMethod().name(), info.getPath()));
@@ -60,7 +69,11 @@ final class ApiApp {
             });
             javalin.requestLogger.http((ctx, millis) -> {
                 var endpoint = ctx.endpoints().matchedHttpEndpoint();
-                metrics.request(ctx.method().name(), endpoint == null ? "unmatched" : endpoint.path, ctx.statusCode(), millis / 1000.0);
+                metrics.request(
+                        ctx.method().name(),
+                        endpoint == null ? "unmatched" : endpoint.path,
+                        ctx.statusCode(),
+                        millis / 1000.0);
             });
             ApiErrors.install(javalin);
             surfaces.forEach(surface -> surface.accept(javalin.routes));

@@ -29,7 +29,12 @@ final class RequestGate {
     private final MemoryBudget memory;
     private final long maxJsonBytes;
 
-    RequestGate(BodyCaps bodyCaps, Authenticator authenticator, RequestsInFlight inFlight, MemoryBudget memory, long maxJsonBytes) {
+    RequestGate(
+            BodyCaps bodyCaps,
+            Authenticator authenticator,
+            RequestsInFlight inFlight,
+            MemoryBudget memory,
+            long maxJsonBytes) {
         this.bodyCaps = bodyCaps;
         this.authenticator = authenticator;
         this.inFlight = inFlight;
@@ -43,8 +48,11 @@ final class RequestGate {
      * every listener so that a CDN can cache it (docs/PLAYER.md, "HLS").
      */
     static boolean isPublic(String path) {
-        return path.equals(OpenApiDocument.PATH) || HealthApi.PATHS.contains(path) || path.startsWith(DownloadLinks.PREFIX)
-                || StudioPage.isStudioPath(path) || path.startsWith(HlsApi.PREFIX);
+        return path.equals(OpenApiDocument.PATH)
+                || HealthApi.PATHS.contains(path)
+                || path.startsWith(DownloadLinks.PREFIX)
+                || StudioPage.isStudioPath(path)
+                || path.startsWith(HlsApi.PREFIX);
     }
 
     void register(RoutesConfig routes) {

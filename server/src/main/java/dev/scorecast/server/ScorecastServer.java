@@ -122,8 +122,18 @@ public final class ScorecastServer implements AutoCloseable {
     private final EventStreamApi eventStreams;
     private final Teardown teardown;
 
-    private ScorecastServer(ServerConfig config, Javalin app, Javalin ops, ApiKeys keys, RevokedKeys revokedKeys, String developmentKey,
-                            List<Route> routes, PlayerService player, Dispatcher dispatcher, EventStreamApi eventStreams, Teardown teardown) {
+    private ScorecastServer(
+            ServerConfig config,
+            Javalin app,
+            Javalin ops,
+            ApiKeys keys,
+            RevokedKeys revokedKeys,
+            String developmentKey,
+            List<Route> routes,
+            PlayerService player,
+            Dispatcher dispatcher,
+            EventStreamApi eventStreams,
+            Teardown teardown) {
         this.config = config;
         this.nodeId = config.nodeId();
         this.app = app;
@@ -144,8 +154,12 @@ public final class ScorecastServer implements AutoCloseable {
 
     /** The service with another analysis engine (tests that must not depend on decoder timing). */
     public static ScorecastServer start(ServerConfig config, AnalysisEngine analysisEngine) {
-        // A node's clock set ahead or behind the others (SCORECAST_CLOCK_OFFSET_SECONDS): fault campaigns run one 60 s ahead.
-        return start(config, analysisEngine, Clock.offset(Clock.systemUTC(), config.ops().clockOffset()));
+        // A node's clock set ahead or behind the others (SCORECAST_CLOCK_OFFSET_SECONDS): fault campaigns run one 60 s
+        // ahead.
+        return start(
+                config,
+                analysisEngine,
+                Clock.offset(Clock.systemUTC(), config.ops().clockOffset()));
     }
 
     /**
@@ -162,13 +176,15 @@ public final class ScorecastServer implements AutoCloseable {
         String nodeId = config.nodeId();
 
         Scratch scratch = Scratch.under(data.resolve("tmp/scratch"));
-        // A database or store that does not answer yet is waited for (the port answering /readyz 503 meanwhile), not a reason to exit.
+        // A database or store that does not answer yet is waited for (the port answering /readyz 503 meanwhile), not a
+        // reason to exit.
         var opened = StartingNode.await(config.host(), config.port(), () -> openDependencies(config, scratch));
         Database database = opened.value().database();
         BlobStore blobs = opened.value().blobs();
         int listenPort = opened.port();
         ApiKeys keys = new ApiKeys(database, clock);
-        // A key for a first look, made and shown once, only on a node of its own (SQLite): a node of a fleet on a shared database
+        // A key for a first look, made and shown once, only on a node of its own (SQLite): a node of a fleet on a
+        // shared database
         // would print a working key into logs that others collect.
         String developmentKey = role.servesClients() && database.isSqlite() && keys.none() ? keys.create("dev") : null;
         var quotas = new QuotaGuard(config.quotas(), data, database, clock);
@@ -176,20 +192,32 @@ public final class ScorecastServer implements AutoCloseable {
         var metrics = new Metrics(database, role.wire());
 
         ObjectMapper mapper = Json.mapper();
-        // Webhooks first: job, upload and stream changes write their deliveries through the outbox, in their own transactions.
+        // Webhooks first: job, upload and stream changes write their deliveries through the outbox, in their own
+        // transactions.
         var webhookRepository = new WebhookRepository(database);
         var deliveries = new DeliveryRepository(database);
-        var outbox = new Outbox(webhookRepository, deliveries, mapper, config.webhooks().retryFor(), clock);
+        var outbox = new Outbox(
+                webhookRepository, deliveries, mapper, config.webhooks().retryFor(), clock);
         uploads.listen(outbox);
         var jobRepository = new JobRepository(database, clock, outbox);
         GenreCatalog genres = GenreCatalog.builtIn();
         // The API port, known once it listens: links and the node's URL ask for it then.
         var listening = new AtomicReference<Javalin>();
-        Optional<String> linkSecretSet = Optional.ofNullable(System.getenv("SCORECAST_LINK_SECRET")).filter(v -> !v.isBlank());
-        byte[] linkSecret = new SharedSecrets(database, clock).get(DownloadLinks.SECRET_NAME, linkSecretSet, DownloadLinks.legacySecret(data));
-        var linkSecrets = new LinkSecrets(database, clock, ticker, linkSecret, linkSecretSet,
-                Optional.ofNullable(System.getenv("SCORECAST_LINK_SECRET_PREVIOUS")).filter(v -> !v.isBlank()), config.ops().linkSecretOverlap());
-        var streams = new StreamRegistry(database, clock, PlayerService.abandonedAfter(config.player().streamTtl()), outbox);
+        Optional<String> linkSecretSet =
+                Optional.ofNullable(System.getenv("SCORECAST_LINK_SECRET")).filter(v -> !v.isBlank());
+        byte[] linkSecret = new SharedSecrets(database, clock)
+                .get(DownloadLinks.SECRET_NAME, linkSecretSet, DownloadLinks.legacySecret(data));
+        var linkSecrets = new LinkSecrets(
+                database,
+                clock,
+                ticker,
+                linkSecret,
+                linkSecretSet,
+                Optional.ofNullable(System.getenv("SCORECAST_LINK_SECRET_PREVIOUS"))
+                        .filter(v -> !v.isBlank()),
+                config.ops().linkSecretOverlap());
+        var streams = new StreamRegistry(
+                database, clock, PlayerService.abandonedAfter(config.player().streamTtl()), outbox);
         // A revoked key's live streams end (their nodes drop them at their next sweep), and so do their session tokens.
         var revokedKeys = new RevokedKeys(keys, ids -> {
             int ended = streams.endMadeWith(ids);
@@ -197,104 +225,200 @@ public final class ScorecastServer implements AutoCloseable {
                 LOG.info("ended {} live streams of revoked keys {}", ended, ids);
             }
         });
-        var downloadLinks = new DownloadLinks(() -> config.publicUrl(listening.get().port()), linkSecrets, revokedKeys::revoked, clock);
+        var downloadLinks = new DownloadLinks(
+                () -> config.publicUrl(listening.get().port()), linkSecrets, revokedKeys::revoked, clock);
         var soundBank = new LazySoundBank(config.soundFont());
 
-        // The jobs' work first, then the runner that runs it (built now, so that requests can queue jobs; run from listening on),
+        // The jobs' work first, then the runner that runs it (built now, so that requests can queue jobs; run from
+        // listening on),
         // then the services that queue jobs on it.
-        var analysisJob = new AnalysisJob(database, blobs, uploads, jobRepository, analysisEngine, quotas, mapper, clock);
-        var executionJob = new ExecutionJob(database, blobs, uploads, jobRepository, soundBank, downloadLinks, quotas, mapper,
-                scratch.root().resolve("executions"), clock);
+        var analysisJob =
+                new AnalysisJob(database, blobs, uploads, jobRepository, analysisEngine, quotas, mapper, clock);
+        var executionJob = new ExecutionJob(
+                database,
+                blobs,
+                uploads,
+                jobRepository,
+                soundBank,
+                downloadLinks,
+                quotas,
+                mapper,
+                scratch.root().resolve("executions"),
+                clock);
         JobRunner jobs = JobRunner.builder(database, nodeId, clock)
                 .runsJobs(role.runsJobs())
                 .threads(config.workerThreads())
                 .heartbeat(config.jobHeartbeat())
                 .fairTurns()
-                .memory(new JobMemory(config.ops().jobMemoryBytes() > 0 ? config.ops().jobMemoryBytes() : JobMemory.defaultBudget()))
+                .memory(new JobMemory(
+                        config.ops().jobMemoryBytes() > 0 ? config.ops().jobMemoryBytes() : JobMemory.defaultBudget()))
                 .timer(metrics::jobRun)
                 .task(AnalysisService.TASK, analysisJob::run)
                 .task(ExecutionService.TASK, executionJob::run)
                 .build();
         var jobFeed = new JobFeed(database, config.events().pollInterval());
-        var analyses = new AnalysisService(database, blobs, uploads, jobRepository, jobs, jobFeed, quotas, clock, ticker);
-        var plans = new PlanService(database, blobs, analyses, uploads, new Planner(genres), new MarkerArrangement(genres),
-                PlanningPool.standard(), mapper, quotas, clock);
-        var executions = new ExecutionService(database, blobs, uploads, jobRepository, jobs, downloadLinks, quotas, clock);
+        var analyses =
+                new AnalysisService(database, blobs, uploads, jobRepository, jobs, jobFeed, quotas, clock, ticker);
+        var plans = new PlanService(
+                database,
+                blobs,
+                analyses,
+                uploads,
+                new Planner(genres),
+                new MarkerArrangement(genres),
+                PlanningPool.standard(),
+                mapper,
+                quotas,
+                clock);
+        var executions =
+                new ExecutionService(database, blobs, uploads, jobRepository, jobs, downloadLinks, quotas, clock);
 
         Supplier<String> nodeUrl = () -> config.nodeUrl(listening.get().port());
-        PlayerService player = role.servesClients() ? startPlayer(config, soundBank, genres, streams, nodeUrl, downloadLinks, clock) : null;
+        PlayerService player = role.servesClients()
+                ? startPlayer(config, soundBank, genres, streams, nodeUrl, downloadLinks, clock)
+                : null;
         if (player != null) {
-            metrics.player(player::streams, () -> player.engine().lateBlocks(), () -> player.engine().lateSections());
+            metrics.player(
+                    player::streams,
+                    () -> player.engine().lateBlocks(),
+                    () -> player.engine().lateSections());
         }
         var relay = new NodeRelay(nodeUrl);
 
-        var webhooks = new Webhooks(database, webhookRepository, deliveries, outbox, quotas, config.webhooks(), AddressGuard.Resolver.SYSTEM, clock);
+        var webhooks = new Webhooks(
+                database,
+                webhookRepository,
+                deliveries,
+                outbox,
+                quotas,
+                config.webhooks(),
+                AddressGuard.Resolver.SYSTEM,
+                clock);
         // Nodes that run jobs send the webhooks; nodes that answer clients stream progress events.
-        Dispatcher dispatcher = role.runsJobs() ? new Dispatcher(deliveries, webhookRepository, outbox,
-                new EventObjects(uploads, analyses, executions, genres, mapper),
-                new Sender(new AddressGuard(config.webhooks().allowLocal()), AddressGuard.Resolver.SYSTEM, defaultTls(), config.webhooks().timeout()),
-                config.webhooks(), clock, nodeId, mapper, RandomGenerator.getDefault()) : null;
-        EventStreamApi eventStreams = role.servesClients() ? new EventStreamApi(executions, analyses, jobFeed, genres, config.events(), mapper,
-                ticker) : null;
+        Dispatcher dispatcher = role.runsJobs()
+                ? new Dispatcher(
+                        deliveries,
+                        webhookRepository,
+                        outbox,
+                        new EventObjects(uploads, analyses, executions, genres, mapper),
+                        new Sender(
+                                new AddressGuard(config.webhooks().allowLocal()),
+                                AddressGuard.Resolver.SYSTEM,
+                                defaultTls(),
+                                config.webhooks().timeout()),
+                        config.webhooks(),
+                        clock,
+                        nodeId,
+                        mapper,
+                        RandomGenerator.getDefault())
+                : null;
+        EventStreamApi eventStreams = role.servesClients()
+                ? new EventStreamApi(executions, analyses, jobFeed, genres, config.events(), mapper, ticker)
+                : null;
         var eventLinks = new EventLinks(downloadLinks, executions, analyses);
         if (eventStreams != null) {
             metrics.eventStreams(eventStreams::open);
         }
 
         // One node at a time runs each sweep (Upkeep, a thread of its own), on the clock every other service reads.
-        var retention = new Retention(database, blobs, quotas, clock, config.retention().keep(), config.retention().keepFailed());
-        var orphans = new OrphanSweeper(database, blobs, data, clock, config.retention().grace());
-        Upkeep upkeep = new Upkeep(database, clock, nodeId, List.of(
-                new Upkeep.Sweep("expire-uploads", Duration.ofMinutes(10), () -> {
-                    int removed = uploads.removeExpired();
-                    if (removed > 0) {
-                        LOG.info("removed {} expired uploads", removed);
-                    }
-                }),
-                new Upkeep.Sweep("retention", Duration.ofHours(1), () -> {
-                    var removed = retention.sweep();
-                    if (removed.executions() + removed.videos() + removed.analyses() > 0) {
-                        LOG.info("retention removed {} ended executions, {} unused videos and {} superseded analyses", removed.executions(),
-                                removed.videos(), removed.analyses());
-                    }
-                }),
-                new Upkeep.Sweep("sweep-orphans", Duration.ofHours(6), orphans::sweep),
-                new Upkeep.Sweep("forget-ended-streams", Duration.ofHours(1),
-                        () -> streams.forgetEndedBefore(clock.instant().minus(Duration.ofDays(1)))),
-                new Upkeep.Sweep("forget-webhook-deliveries", Duration.ofHours(6),
-                        () -> webhooks.forgetEndedBefore(clock.instant().minus(Webhooks.KEEP)))));
+        var retention = new Retention(
+                database,
+                blobs,
+                quotas,
+                clock,
+                config.retention().keep(),
+                config.retention().keepFailed());
+        var orphans = new OrphanSweeper(
+                database, blobs, data, clock, config.retention().grace());
+        Upkeep upkeep = new Upkeep(
+                database,
+                clock,
+                nodeId,
+                List.of(
+                        new Upkeep.Sweep("expire-uploads", Duration.ofMinutes(10), () -> {
+                            int removed = uploads.removeExpired();
+                            if (removed > 0) {
+                                LOG.info("removed {} expired uploads", removed);
+                            }
+                        }),
+                        new Upkeep.Sweep("retention", Duration.ofHours(1), () -> {
+                            var removed = retention.sweep();
+                            if (removed.executions() + removed.videos() + removed.analyses() > 0) {
+                                LOG.info(
+                                        "retention removed {} ended executions, {} unused videos and {} superseded analyses",
+                                        removed.executions(),
+                                        removed.videos(),
+                                        removed.analyses());
+                            }
+                        }),
+                        new Upkeep.Sweep("sweep-orphans", Duration.ofHours(6), orphans::sweep),
+                        new Upkeep.Sweep(
+                                "forget-ended-streams",
+                                Duration.ofHours(1),
+                                () -> streams.forgetEndedBefore(clock.instant().minus(Duration.ofDays(1)))),
+                        new Upkeep.Sweep(
+                                "forget-webhook-deliveries",
+                                Duration.ofHours(6),
+                                () -> webhooks.forgetEndedBefore(clock.instant().minus(Webhooks.KEEP)))));
 
-        var readiness = new Readiness(() -> database.query(c -> Rows.one(c, "SELECT 1 AS one", row -> row.getInt("one"))), blobs::checkReachable,
+        var readiness = new Readiness(
+                () -> database.query(c -> Rows.one(c, "SELECT 1 AS one", row -> row.getInt("one"))),
+                blobs::checkReachable,
                 ticker);
-        var health = new HealthApi(readiness, metrics, role.wire(), nodeId, config.ops().token());
+        var health = new HealthApi(
+                readiness, metrics, role.wire(), nodeId, config.ops().token());
         var failedAuthentications = new FailedAuthentications(config.ops().authFailuresPerMinute(), clock);
         metrics.guards(readiness::checks, failedAuthentications::refused);
         Javalin ops = config.ops().port().isPresent() ? ApiApp.ops(health) : null;
 
-        // What the API port serves, in order: health (readiness and metrics only when they have no port of their own), then
+        // What the API port serves, in order: health (readiness and metrics only when they have no port of their own),
+        // then
         // on a node that answers clients, the request gate before every API.
         List<Consumer<RoutesConfig>> surfaces = new ArrayList<>();
         surfaces.add(ops == null ? health::register : health::registerLiveness);
         if (role.servesClients()) {
             var requests = new Requests(mapper, config.maxJsonBytes());
-            var gate = new RequestGate(bodyCaps(config), new Authenticator(keys, player, eventLinks, failedAuthentications, revokedKeys),
+            var gate = new RequestGate(
+                    bodyCaps(config),
+                    new Authenticator(keys, player, eventLinks, failedAuthentications, revokedKeys),
                     new RequestsInFlight(config.quotas().maxRequestsInFlight()),
-                    new MemoryBudget(config.ops().maxBufferedBytes() > 0 ? config.ops().maxBufferedBytes() : MemoryBudget.defaultCapacity()),
+                    new MemoryBudget(
+                            config.ops().maxBufferedBytes() > 0
+                                    ? config.ops().maxBufferedBytes()
+                                    : MemoryBudget.defaultCapacity()),
                     config.maxJsonBytes());
             surfaces.addAll(List.of(
                     gate::register,
-                    new SyncAApi(uploads, analyses, plans, executions, genres, requests, config.uploads().maxChunkBytes(), eventLinks,
+                    new SyncAApi(
+                            uploads,
+                            analyses,
+                            plans,
+                            executions,
+                            genres,
+                            requests,
+                            config.uploads().maxChunkBytes(),
+                            eventLinks,
                             new ConformService(analyses, executions, plans, uploads, blobs, genres))::register,
                     eventStreams::register,
                     new WebhooksApi(webhooks, requests, config.webhooks().maxPerUser())::register,
-                    new SyncBApi(uploads, analyses, plans, executions, genres, config.analysisWait(), requests, multipartTemp,
+                    new SyncBApi(
+                            uploads,
+                            analyses,
+                            plans,
+                            executions,
+                            genres,
+                            config.analysisWait(),
+                            requests,
+                            multipartTemp,
                             config.uploads().maxChunkBytes())::register,
                     new PlayerApi(player, new StreamRouting(player, relay), genres, requests)::register,
                     new HlsApi(player.hls(), player.experiences())::register,
-                    new DownloadsApi(downloadLinks, executions, blobs, config.storage().presignedDownloads(), ticker)::register,
+                    new DownloadsApi(
+                            downloadLinks, executions, blobs, config.storage().presignedDownloads(), ticker)::register,
                     new OpenApiDocument()::register,
                     new LibraryApi(new Library(database))::register,
-                    new ThumbnailsApi(uploads, new Thumbnails(blobs, config.uploads().media(), quotas, ticker))::register,
+                    new ThumbnailsApi(
+                            uploads, new Thumbnails(blobs, config.uploads().media(), quotas, ticker))::register,
                     new StudioPage(() -> config.publicUrl(listening.get().port()))::register));
         }
         List<Route> routes = new CopyOnWriteArrayList<>();
@@ -340,20 +464,41 @@ public final class ScorecastServer implements AutoCloseable {
         if (player != null) {
             player.releaseStreamsOfEarlierRuns(started);
         }
-        LOG.info("Scorecast {} node {} listening on http://{}:{} (links use {}, other nodes reach it at {}), files in {}, data in {}",
-                role.wire(), nodeId, config.host(), app.port(), config.publicUrl(app.port()), nodeUrl.get(), config.storage().describe(), data);
+        LOG.info(
+                "Scorecast {} node {} listening on http://{}:{} (links use {}, other nodes reach it at {}), files in {}, data in {}",
+                role.wire(),
+                nodeId,
+                config.host(),
+                app.port(),
+                config.publicUrl(app.port()),
+                nodeUrl.get(),
+                config.storage().describe(),
+                data);
         if (config.nodeUrlIsDefault() && !database.isSqlite() && role.servesClients()) {
-            LOG.warn("SCORECAST_NODE_URL is unset: nodes on other machines cannot forward player calls to {}; set it to this node's address",
+            LOG.warn(
+                    "SCORECAST_NODE_URL is unset: nodes on other machines cannot forward player calls to {}; set it to this node's address",
                     nodeUrl.get());
         }
-        return new ScorecastServer(config, app, ops, keys, revokedKeys, developmentKey, routes, player, dispatcher, eventStreams, teardown);
+        return new ScorecastServer(
+                config,
+                app,
+                ops,
+                keys,
+                revokedKeys,
+                developmentKey,
+                routes,
+                player,
+                dispatcher,
+                eventStreams,
+                teardown);
     }
 
     /** The database and the store, both answering; what opened is closed again when the other fails. */
     private static Dependencies openDependencies(ServerConfig config, Scratch scratch) {
         Database database = Database.open(config.dbUrl());
         try {
-            BlobStore blobs = config.storage().isS3() ? S3BlobStore.open(config.storage(), scratch)
+            BlobStore blobs = config.storage().isS3()
+                    ? S3BlobStore.open(config.storage(), scratch)
                     : new LocalBlobStore(config.dataDir().resolve("files"), scratch);
             try {
                 if (config.storage().isS3()) {
@@ -361,7 +506,9 @@ public final class ScorecastServer implements AutoCloseable {
                 }
                 return new Dependencies(database, blobs);
             } catch (RuntimeException e) {
-                new Teardown().then("the object store client", storeClient(blobs)).close();
+                new Teardown()
+                        .then("the object store client", storeClient(blobs))
+                        .close();
                 throw e;
             }
         } catch (RuntimeException e) {
@@ -377,22 +524,38 @@ public final class ScorecastServer implements AutoCloseable {
         long maxChunk = config.uploads().maxChunkBytes();
         var caps = new HashMap<String, Long>();
         caps.put("/sync/upload_chunk", maxChunk);
-        SyncBApi.MULTIPART_PATHS.forEach(path -> caps.put(path, SyncBApi.maxBodyBytes(maxChunk, config.maxJsonBytes())));
+        SyncBApi.MULTIPART_PATHS.forEach(
+                path -> caps.put(path, SyncBApi.maxBodyBytes(maxChunk, config.maxJsonBytes())));
         return new BodyCaps(config.maxJsonBytes(), caps);
     }
 
-    private static PlayerService startPlayer(ServerConfig config, LazySoundBank soundBank, GenreCatalog genres, StreamRegistry streams,
-                                             Supplier<String> nodeUrl, DownloadLinks downloadLinks, Clock clock) {
+    private static PlayerService startPlayer(
+            ServerConfig config,
+            LazySoundBank soundBank,
+            GenreCatalog genres,
+            StreamRegistry streams,
+            Supplier<String> nodeUrl,
+            DownloadLinks downloadLinks,
+            Clock clock) {
         var playerSettings = config.player();
-        var liveEngine = new LiveEngine(soundBank, genres, ExperienceCatalog.builtIn(genres), LiveSettings.DEFAULT
-                .withBlockFrames(playerSettings.blockFrames()).withThreads(playerSettings.threads())
-                .withLookaheadFrames(playerSettings.lookaheadMillis() * LiveSettings.DEFAULT_RATE / 1000)
-                .withMaxPerformances(playerSettings.maxPerformances()).withBurstFrames(playerSettings.burstMillis() * LiveSettings.DEFAULT_RATE / 1000));
+        var liveEngine = new LiveEngine(
+                soundBank,
+                genres,
+                ExperienceCatalog.builtIn(genres),
+                LiveSettings.DEFAULT
+                        .withBlockFrames(playerSettings.blockFrames())
+                        .withThreads(playerSettings.threads())
+                        .withLookaheadFrames(playerSettings.lookaheadMillis() * LiveSettings.DEFAULT_RATE / 1000)
+                        .withMaxPerformances(playerSettings.maxPerformances())
+                        .withBurstFrames(playerSettings.burstMillis() * LiveSettings.DEFAULT_RATE / 1000));
         if (playerSettings.warmUpSeconds() > 0) {
             // Before the port opens: the first streams get compiled code and instruments in memory.
             long started = Ticker.SYSTEM.nanos();
             int played = liveEngine.warmUp(playerSettings.warmUpSeconds());
-            LOG.info("live player warmed up: {} s of each of {} experiences in {} ms", playerSettings.warmUpSeconds(), played,
+            LOG.info(
+                    "live player warmed up: {} s of each of {} experiences in {} ms",
+                    playerSettings.warmUpSeconds(),
+                    played,
                     Ticker.SYSTEM.since(started).toMillis());
         }
         return new PlayerService(liveEngine, streams, nodeUrl, downloadLinks, playerSettings.streamTtl(), clock);

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class AnalysisFlowTest {
     @TempDir
     static Path data;
+
     static TestServer server;
 
     @BeforeAll
@@ -68,7 +69,8 @@ class AnalysisFlowTest {
         assertEquals(200, started.status(), started::toString);
         String jobId = started.body().get("job_id").asText();
         assertTrue(started.body().get("analysis_id").asText().startsWith("ana_"));
-        assertTrue(List.of("pending", "processing", "finished").contains(started.body().get("status").asText()));
+        assertTrue(List.of("pending", "processing", "finished")
+                .contains(started.body().get("status").asText()));
 
         JsonNode status = awaitJob(api, jobId);
         assertEquals("finished", status.get("status").asText(), status::toString);
@@ -81,7 +83,9 @@ class AnalysisFlowTest {
         assertEquals(3, analysis.get("scenes").size());
         assertEquals(0.1, analysis.at("/energy/hop").asDouble());
         assertEquals(60, analysis.at("/energy/values").size(), 1);
-        assertTrue(GenreCatalog.builtIn().find(analysis.at("/suggestions/genre").asText()).isPresent());
+        assertTrue(GenreCatalog.builtIn()
+                .find(analysis.at("/suggestions/genre").asText())
+                .isPresent());
         double lufs = analysis.at("/audio/integrated_lufs").asDouble();
         assertTrue(lufs < -3 && lufs > -40, "a full-scale-ish sine: " + lufs);
 
@@ -105,12 +109,17 @@ class AnalysisFlowTest {
     @Test
     void badRequests() {
         Api api = server.alice();
-        UploadErrorsTest.assertError(api.postJson("/sync/video_analysis", Map.of()), 400, "invalid_parameter", "video_id");
-        UploadErrorsTest.assertError(api.postJson("/sync/video_analysis", "{oops"), 400, "invalid_parameter", "request body");
-        UploadErrorsTest.assertError(api.postJson("/sync/video_analysis", Map.of("video_id", "vid_nope")), 404, "not_found", "video_id");
+        UploadErrorsTest.assertError(
+                api.postJson("/sync/video_analysis", Map.of()), 400, "invalid_parameter", "video_id");
+        UploadErrorsTest.assertError(
+                api.postJson("/sync/video_analysis", "{oops"), 400, "invalid_parameter", "request body");
+        UploadErrorsTest.assertError(
+                api.postJson("/sync/video_analysis", Map.of("video_id", "vid_nope")), 404, "not_found", "video_id");
         UploadErrorsTest.assertError(api.postJson("/sync/status", Map.of()), 400, "invalid_parameter", "job_id");
-        UploadErrorsTest.assertError(api.postJson("/sync_video_analysis", Map.of()), 400, "invalid_parameter", "taskid");
-        UploadErrorsTest.assertError(api.postJson("/sync_video_analysis", Map.of("taskid", "task_nope")), 404, "not_found", "taskid");
+        UploadErrorsTest.assertError(
+                api.postJson("/sync_video_analysis", Map.of()), 400, "invalid_parameter", "taskid");
+        UploadErrorsTest.assertError(
+                api.postJson("/sync_video_analysis", Map.of("taskid", "task_nope")), 404, "not_found", "taskid");
 
         Api.Response unknown = api.postJson("/sync/status", Map.of("job_id", "job_nope"));
         assertEquals(200, unknown.status());
@@ -118,7 +127,8 @@ class AnalysisFlowTest {
         assertTrue(unknown.body().get("message").asText().contains("job_nope"));
 
         String task = Uploads.initB(api, "v.mp4");
-        UploadErrorsTest.assertError(api.postJson("/sync_video_analysis", Map.of("taskid", task)), 409, "wrong_state", "taskid");
+        UploadErrorsTest.assertError(
+                api.postJson("/sync_video_analysis", Map.of("taskid", task)), 409, "wrong_state", "taskid");
     }
 
     @Test
@@ -127,9 +137,18 @@ class AnalysisFlowTest {
         Api bob = server.bob();
         Api.Response done = Uploads.uploadA(alice, Videos.silentMp4(), "video/mp4", 1);
         String videoId = done.body().get("video_id").asText();
-        UploadErrorsTest.assertError(bob.postJson("/sync/video_analysis", Map.of("video_id", videoId)), 404, "not_found", "video_id");
-        String jobId = alice.postJson("/sync/video_analysis", Map.of("video_id", videoId)).body().get("job_id").asText();
-        assertEquals("inactive", bob.postJson("/sync/status", Map.of("job_id", jobId)).body().get("status").asText());
+        UploadErrorsTest.assertError(
+                bob.postJson("/sync/video_analysis", Map.of("video_id", videoId)), 404, "not_found", "video_id");
+        String jobId = alice.postJson("/sync/video_analysis", Map.of("video_id", videoId))
+                .body()
+                .get("job_id")
+                .asText();
+        assertEquals(
+                "inactive",
+                bob.postJson("/sync/status", Map.of("job_id", jobId))
+                        .body()
+                        .get("status")
+                        .asText());
         JsonNode status = awaitJob(alice, jobId);
         assertEquals("finished", status.get("status").asText(), status::toString);
         assertFalse(status.at("/analysis/video/has_audio").asBoolean());

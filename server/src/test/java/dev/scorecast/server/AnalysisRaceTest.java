@@ -39,15 +39,29 @@ class AnalysisRaceTest {
             try (TestServer server = TestServer.start(data, env)) {
                 Api api = server.alice();
                 for (int round = 0; round < ROUNDS; round++) {
-                    String videoId = Uploads.uploadA(api, Videos.silentMp4(), "video/mp4", 1).body().get("video_id").asText();
-                    List<Api.Response> answers = AtOnce.send(CALLERS,
-                            () -> api.postJson("/sync/video_analysis", Map.of("video_id", videoId)));
+                    String videoId = Uploads.uploadA(api, Videos.silentMp4(), "video/mp4", 1)
+                            .body()
+                            .get("video_id")
+                            .asText();
+                    List<Api.Response> answers = AtOnce.send(
+                            CALLERS, () -> api.postJson("/sync/video_analysis", Map.of("video_id", videoId)));
                     JsonNode first = sameAnalysisForAll(answers);
-                    assertEquals(1, server.count("SELECT COUNT(*) FROM analyses WHERE video_id = ?", videoId), "analyses of the video");
-                    assertEquals(1, server.count("SELECT COUNT(*) FROM jobs WHERE kind = 'analysis' AND subject_id = ?", videoId),
+                    assertEquals(
+                            1,
+                            server.count("SELECT COUNT(*) FROM analyses WHERE video_id = ?", videoId),
+                            "analyses of the video");
+                    assertEquals(
+                            1,
+                            server.count(
+                                    "SELECT COUNT(*) FROM jobs WHERE kind = 'analysis' AND subject_id = ?", videoId),
                             "analysis jobs of the video");
-                    assertEquals(first.get("job_id").asText(), api.postJson("/sync/video_analysis", Map.of("video_id", videoId))
-                            .body().get("job_id").asText(), "asked again later: the same job");
+                    assertEquals(
+                            first.get("job_id").asText(),
+                            api.postJson("/sync/video_analysis", Map.of("video_id", videoId))
+                                    .body()
+                                    .get("job_id")
+                                    .asText(),
+                            "asked again later: the same job");
                 }
             }
         });
@@ -71,7 +85,8 @@ class AnalysisRaceTest {
                     Thread.currentThread().interrupt();
                 }
             }
-            throw new Unprocessable("file", "No frame of the video could be decoded; re-encode it and upload it again.");
+            throw new Unprocessable(
+                    "file", "No frame of the video could be decoded; re-encode it and upload it again.");
         };
         // A worker for each round's waiting retry, and one for the next round's failure.
         onDatabase(database, Map.of("SCORECAST_WORKERS", String.valueOf(ROUNDS + 1)), env -> {
@@ -79,18 +94,35 @@ class AnalysisRaceTest {
                 try {
                     Api api = server.alice();
                     for (int round = 0; round < ROUNDS; round++) {
-                        String videoId = Uploads.uploadA(api, Videos.silentMp4(), "video/mp4", 1).body().get("video_id").asText();
+                        String videoId = Uploads.uploadA(api, Videos.silentMp4(), "video/mp4", 1)
+                                .body()
+                                .get("video_id")
+                                .asText();
                         failing.set(true);
                         Api.Response failed = api.postJson("/sync/video_analysis", Map.of("video_id", videoId));
-                        assertEquals("error", AnalysisFlowTest.awaitJob(api, failed.body().get("job_id").asText()).get("status").asText());
+                        assertEquals(
+                                "error",
+                                AnalysisFlowTest.awaitJob(
+                                                api, failed.body().get("job_id").asText())
+                                        .get("status")
+                                        .asText());
                         failing.set(false);
 
-                        JsonNode retry = sameAnalysisForAll(AtOnce.send(CALLERS,
-                                () -> api.postJson("/sync/video_analysis", Map.of("video_id", videoId))));
-                        assertNotEquals(failed.body().get("analysis_id").asText(), retry.get("analysis_id").asText(), "a new analysis");
-                        assertEquals(2, server.count("SELECT COUNT(*) FROM analyses WHERE video_id = ?", videoId),
+                        JsonNode retry = sameAnalysisForAll(AtOnce.send(
+                                CALLERS, () -> api.postJson("/sync/video_analysis", Map.of("video_id", videoId))));
+                        assertNotEquals(
+                                failed.body().get("analysis_id").asText(),
+                                retry.get("analysis_id").asText(),
+                                "a new analysis");
+                        assertEquals(
+                                2,
+                                server.count("SELECT COUNT(*) FROM analyses WHERE video_id = ?", videoId),
                                 "the failed analysis and one retry");
-                        assertEquals(2, server.count("SELECT COUNT(*) FROM jobs WHERE kind = 'analysis' AND subject_id = ?", videoId));
+                        assertEquals(
+                                2,
+                                server.count(
+                                        "SELECT COUNT(*) FROM jobs WHERE kind = 'analysis' AND subject_id = ?",
+                                        videoId));
                     }
                 } finally {
                     release.countDown();
@@ -104,8 +136,10 @@ class AnalysisRaceTest {
         for (Api.Response answer : answers) {
             assertEquals(200, answer.status(), answer::toString);
         }
-        Set<String> analyses = answers.stream().map(a -> a.body().get("analysis_id").asText()).collect(Collectors.toSet());
-        Set<String> jobs = answers.stream().map(a -> a.body().get("job_id").asText()).collect(Collectors.toSet());
+        Set<String> analyses =
+                answers.stream().map(a -> a.body().get("analysis_id").asText()).collect(Collectors.toSet());
+        Set<String> jobs =
+                answers.stream().map(a -> a.body().get("job_id").asText()).collect(Collectors.toSet());
         assertEquals(1, analyses.size(), "analyses started: " + analyses);
         assertEquals(1, jobs.size(), "jobs started: " + jobs);
         return answers.getFirst().body();

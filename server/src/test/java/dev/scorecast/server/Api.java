@@ -20,7 +20,8 @@ import java.util.UUID;
  */
 final class Api {
     static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final String base;
     private final String key;
@@ -43,7 +44,9 @@ final class Api {
 
     Response postJson(String path, Object body) {
         String text = body instanceof String s ? s : write(body);
-        return send(request(path).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(text)));
+        return send(request(path)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(text)));
     }
 
     Response postBytes(String path, byte[] body, Map<String, String> headers) {
@@ -63,7 +66,8 @@ final class Api {
     /** The body of a GET as bytes (images, audio); fails on anything but 200. */
     byte[] getBytes(String path) {
         try {
-            HttpResponse<byte[]> response = CLIENT.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> response =
+                    CLIENT.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
             if (response.statusCode() != 200) {
                 throw new AssertionError("GET " + path + " answered " + response.statusCode());
             }
@@ -80,18 +84,22 @@ final class Api {
     Response postMultipart(String path, Map<String, String> jsonParts, String fileField, byte[] file) {
         String boundary = "scorecast-" + UUID.randomUUID();
         var out = new ByteArrayOutputStream();
-        jsonParts.forEach((name, json) -> writePart(out, boundary, name, null, "application/json", json.getBytes(StandardCharsets.UTF_8)));
+        jsonParts.forEach((name, json) ->
+                writePart(out, boundary, name, null, "application/json", json.getBytes(StandardCharsets.UTF_8)));
         if (fileField != null) {
             writePart(out, boundary, fileField, "chunk.bin", "application/octet-stream", file);
         }
         out.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.US_ASCII));
         HttpRequest.Builder builder = request(path).header("Content-Type", "multipart/form-data; boundary=" + boundary);
-        return send(expectContinue(builder, out.size()).POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray())));
+        return send(
+                expectContinue(builder, out.size()).POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray())));
     }
 
-    private static void writePart(ByteArrayOutputStream out, String boundary, String name, String fileName, String type, byte[] content) {
+    private static void writePart(
+            ByteArrayOutputStream out, String boundary, String name, String fileName, String type, byte[] content) {
         String head = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\""
-                + (fileName == null ? "" : "; filename=\"" + fileName + "\"") + "\r\nContent-Type: " + type + "\r\n\r\n";
+                + (fileName == null ? "" : "; filename=\"" + fileName + "\"") + "\r\nContent-Type: " + type
+                + "\r\n\r\n";
         out.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
         out.writeBytes(content);
         out.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -107,7 +115,8 @@ final class Api {
     }
 
     private HttpRequest.Builder request(String path) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
+        HttpRequest.Builder builder =
+                HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
         if (key != null) {
             builder.header("Authorization", "Bearer " + key);
         }
@@ -121,7 +130,8 @@ final class Api {
             JsonNode body = null;
             String text = response.body();
             // Every answer a test receives is held to the published document (OpenApiContract).
-            var violations = OpenApiContract.published().violations(request.method(), request.uri().getRawPath(), response.statusCode(), text);
+            var violations = OpenApiContract.published()
+                    .violations(request.method(), request.uri().getRawPath(), response.statusCode(), text);
             if (!violations.isEmpty()) {
                 throw new AssertionError("the answer does not match /openapi.json: " + violations + "; body: "
                         + (text == null ? "" : text.substring(0, Math.min(600, text.length()))));

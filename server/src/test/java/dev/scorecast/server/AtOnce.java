@@ -15,7 +15,8 @@ import java.util.concurrent.Future;
 final class AtOnce {
     private AtOnce() {}
 
-    static List<Api.Response> send(int callers, Callable<Api.Response> request) throws InterruptedException, ExecutionException {
+    static List<Api.Response> send(int callers, Callable<Api.Response> request)
+            throws InterruptedException, ExecutionException {
         var ready = new CountDownLatch(callers);
         var gate = new CountDownLatch(1);
         try (var threads = Executors.newFixedThreadPool(callers)) {

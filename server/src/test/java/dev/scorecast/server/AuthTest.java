@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 class AuthTest {
     @TempDir
     static Path data;
+
     static TestServer server;
 
     @BeforeAll
@@ -36,7 +37,8 @@ class AuthTest {
             }
             for (String key : new String[] {null, "sc_aaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "not-a-key"}) {
                 Api api = server.api(key);
-                String path = route.path().replaceAll("\\{[^}]+}", "x"); // a path parameter: any value reaches the check
+                String path =
+                        route.path().replaceAll("\\{[^}]+}", "x"); // a path parameter: any value reaches the check
                 Api.Response r = switch (route.method()) {
                     case "GET" -> api.get(path);
                     case "DELETE" -> api.delete(path);
@@ -56,12 +58,32 @@ class AuthTest {
      */
     @Test
     void publicPathsAreThoseThatCarryTheirOwnAccess() {
-        var publicRoutes = server.server.routes().stream().map(ScorecastServer.Route::path).filter(RequestGate::isPublic).distinct().sorted()
+        var publicRoutes = server.server.routes().stream()
+                .map(ScorecastServer.Route::path)
+                .filter(RequestGate::isPublic)
+                .distinct()
+                .sorted()
                 .toList();
-        assertEquals(List.of("/", "/files/{execution}/{name}", "/healthz", "/metrics", "/openapi.json",
-                "/player/hls/{experience}/index.m3u8", "/player/hls/{experience}/init.mp4", "/player/hls/{experience}/media/{file}",
-                "/readyz", "/studio/{file}"), publicRoutes);
-        for (String path : List.of("/sync_upload_init", "/sync/upload_chunk", "/player/streams", "/files", "/studiox", "/openapi.json/x")) {
+        assertEquals(
+                List.of(
+                        "/",
+                        "/files/{execution}/{name}",
+                        "/healthz",
+                        "/metrics",
+                        "/openapi.json",
+                        "/player/hls/{experience}/index.m3u8",
+                        "/player/hls/{experience}/init.mp4",
+                        "/player/hls/{experience}/media/{file}",
+                        "/readyz",
+                        "/studio/{file}"),
+                publicRoutes);
+        for (String path : List.of(
+                "/sync_upload_init",
+                "/sync/upload_chunk",
+                "/player/streams",
+                "/files",
+                "/studiox",
+                "/openapi.json/x")) {
             assertFalse(RequestGate.isPublic(path), path);
         }
     }
@@ -70,7 +92,11 @@ class AuthTest {
     void aTamperedSecretIsRefused() {
         String key = server.aliceKey;
         String tampered = key.substring(0, key.length() - 1) + (key.endsWith("a") ? "b" : "a");
-        assertEquals(401, server.api(tampered).postJson("/sync_upload_init", Map.of("payload", Map.of("filename", "a"))).status());
+        assertEquals(
+                401,
+                server.api(tampered)
+                        .postJson("/sync_upload_init", Map.of("payload", Map.of("filename", "a")))
+                        .status());
     }
 
     @Test
@@ -103,10 +129,16 @@ class AuthTest {
 
         String task = Uploads.initB(alice, "b.mp4");
         assertEquals(404, Uploads.chunkB(bob, task, 0, 1, bytes).status());
-        assertEquals(404, bob.postJson("/sync_upload_complete", Map.of("taskid", task, "total", 1)).status());
+        assertEquals(
+                404,
+                bob.postJson("/sync_upload_complete", Map.of("taskid", task, "total", 1))
+                        .status());
 
         // Alice's upload is untouched by Bob's attempts.
         assertEquals(200, Uploads.chunkA(alice, id, 1, chunks.get(1)).status());
-        assertEquals(200, alice.postJson("/sync/complete_video_upload", Map.of("upload_id", id)).status());
+        assertEquals(
+                200,
+                alice.postJson("/sync/complete_video_upload", Map.of("upload_id", id))
+                        .status());
     }
 }

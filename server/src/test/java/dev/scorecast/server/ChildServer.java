@@ -36,7 +36,9 @@ final class ChildServer implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (flag.startsWith("--add-") || flag.startsWith("--enable-native-access") || flag.startsWith("-Dscorecast.vad")) {
+            if (flag.startsWith("--add-")
+                    || flag.startsWith("--enable-native-access")
+                    || flag.startsWith("-Dscorecast.vad")) {
                 command.add(flag);
             }
         }
@@ -47,12 +49,28 @@ final class ChildServer implements AutoCloseable {
         }
         // The packaged server as bin/scorecast runs it (failsafe runs this after the package phase).
         Path jar = Path.of(System.getProperty("user.dir")).resolve("target/scorecast-server.jar");
-        command.addAll(List.of("-Xmx1g", "-Djava.util.prefs.userRoot=" + data.resolve(".java-prefs"), "-jar", jar.toString(), "serve"));
+        command.addAll(List.of(
+                "-Xmx1g",
+                "-Djava.util.prefs.userRoot=" + data.resolve(".java-prefs"),
+                "-jar",
+                jar.toString(),
+                "serve"));
         Files.createDirectories(data.resolve(".java-prefs"));
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().putAll(Map.of("SCORECAST_DATA", data.toString(), "SCORECAST_PORT", "0", "SCORECAST_HOST", "127.0.0.1",
-                "SCORECAST_SOUNDFONT", "/usr/share/sounds/sf2/TimGM6mb.sf2", "SCORECAST_LIVE_WARMUP_SECONDS", "0",
-                "SCORECAST_MIN_FREE_BYTES", "0"));
+        builder.environment()
+                .putAll(Map.of(
+                        "SCORECAST_DATA",
+                        data.toString(),
+                        "SCORECAST_PORT",
+                        "0",
+                        "SCORECAST_HOST",
+                        "127.0.0.1",
+                        "SCORECAST_SOUNDFONT",
+                        "/usr/share/sounds/sf2/TimGM6mb.sf2",
+                        "SCORECAST_LIVE_WARMUP_SECONDS",
+                        "0",
+                        "SCORECAST_MIN_FREE_BYTES",
+                        "0"));
         builder.environment().putAll(settings);
         Path log = data.resolve("server-" + System.currentTimeMillis() + ".log");
         Process process = builder.start();
@@ -89,9 +107,11 @@ final class ChildServer implements AutoCloseable {
         } catch (Exception e) {
             process.destroyForcibly();
             List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
-            throw new IllegalStateException("the server did not start (exit " + (process.isAlive() ? "none" : process.exitValue())
-                    + ", " + String.join(" ", command).replaceAll("-cp \\S+", "-cp ...") + "):\n"
-                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size())), e);
+            throw new IllegalStateException(
+                    "the server did not start (exit " + (process.isAlive() ? "none" : process.exitValue())
+                            + ", " + String.join(" ", command).replaceAll("-cp \\S+", "-cp ...") + "):\n"
+                            + String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size())),
+                    e);
         }
     }
 

@@ -27,7 +27,9 @@ class ChunkDamageTest {
             }
             Path stored;
             try (var files = Files.list(data.resolve("files/uploads").resolve(upload))) {
-                stored = files.filter(f -> f.getFileName().toString().startsWith("1-")).findFirst().orElseThrow();
+                stored = files.filter(f -> f.getFileName().toString().startsWith("1-"))
+                        .findFirst()
+                        .orElseThrow();
             }
             byte[] damaged = Files.readAllBytes(stored);
             damaged[damaged.length / 2] ^= 0x10;
@@ -39,7 +41,10 @@ class ChunkDamageTest {
             assertEquals(1, refused.body().get("missing_indices").get(0).asInt(), refused::toString);
 
             assertEquals(200, Uploads.chunkA(api, upload, 1, chunks.get(1)).status());
-            assertEquals(200, api.postJson("/sync/complete_video_upload", Map.of("upload_id", upload)).status());
+            assertEquals(
+                    200,
+                    api.postJson("/sync/complete_video_upload", Map.of("upload_id", upload))
+                            .status());
         }
     }
 }

@@ -38,8 +38,15 @@ class ClientTest {
     void theGeneratedClientScoresAVideoAndChecksAWebhook() throws Exception {
         // Small chunks, so that one upload is several chunks in parallel.
         try (Receiver receiver = Receiver.start().answer(200);
-             TestServer server = TestServer.start(data, Map.of("SCORECAST_MAX_CHUNK_BYTES", "256KiB", "SCORECAST_WEBHOOKS_ALLOW_LOCAL", "true",
-                     "SCORECAST_WEBHOOKS_POLL_MS", "50"))) {
+                TestServer server = TestServer.start(
+                        data,
+                        Map.of(
+                                "SCORECAST_MAX_CHUNK_BYTES",
+                                "256KiB",
+                                "SCORECAST_WEBHOOKS_ALLOW_LOCAL",
+                                "true",
+                                "SCORECAST_WEBHOOKS_POLL_MS",
+                                "50"))) {
             Scorecast scorecast = Scorecast.connect("http://127.0.0.1:" + server.port(), server.aliceKey);
 
             long t0 = System.nanoTime();
@@ -49,10 +56,16 @@ class ClientTest {
             assertEquals(Files.size(larger), uploaded.getSize());
             assertTrue(Files.size(larger) > 4 * 256 * 1024, "several chunks");
 
-            // A resumed upload: two chunks sent before (by hand, as an earlier run would have), the rest by resumeUpload.
+            // A resumed upload: two chunks sent before (by hand, as an earlier run would have), the rest by
+            // resumeUpload.
             byte[] bytes = Files.readAllBytes(larger);
-            String id = scorecast.sync().syncAInitialize(new SyncAInitializeRequest().fileName("again.mp4").fileSize((long) bytes.length)
-                    .fileType("video/mp4")).getUploadId();
+            String id = scorecast
+                    .sync()
+                    .syncAInitialize(new SyncAInitializeRequest()
+                            .fileName("again.mp4")
+                            .fileSize((long) bytes.length)
+                            .fileType("video/mp4"))
+                    .getUploadId();
             List<byte[]> chunks = new java.util.ArrayList<>();
             for (int at = 0; at < bytes.length; at += 256 * 1024) {
                 chunks.add(java.util.Arrays.copyOfRange(bytes, at, Math.min(bytes.length, at + 256 * 1024)));
@@ -65,8 +78,8 @@ class ClientTest {
 
             // Bob's key sees none of it: the generated client reports the 404.
             Scorecast bob = Scorecast.connect("http://127.0.0.1:" + server.port(), server.bobKey);
-            ApiException refused = org.junit.jupiter.api.Assertions.assertThrows(ApiException.class,
-                    () -> bob.sync().syncAUploadStatus(id));
+            ApiException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    ApiException.class, () -> bob.sync().syncAUploadStatus(id));
             assertEquals(404, refused.getCode());
 
             long t2 = System.nanoTime();
@@ -75,21 +88,30 @@ class ClientTest {
             assertNotNull(analysis.getEventsUrl());
             SyncAStatus200Response analysed = await(scorecast, analysis.getJobId());
             assertEquals("finished", analysed.getStatus().getValue(), analysed::toString);
-            var plan = scorecast.sync().syncAGenerate(new SyncAGenerateRequest().analysisId(analysis.getAnalysisId()).seed(4L));
+            var plan = scorecast
+                    .sync()
+                    .syncAGenerate(new SyncAGenerateRequest()
+                            .analysisId(analysis.getAnalysisId())
+                            .seed(4L));
             var execution = scorecast.sync().syncAExecute(new SyncAExecuteRequest().planId(plan.getPlanId()));
             SyncAStatus200Response done = await(scorecast, execution.getJobId());
             assertEquals("finished", done.getStatus().getValue(), done::toString);
             assertTrue(done.getLinks().containsKey("video"), done::toString);
 
             long t3 = System.nanoTime();
-            System.out.printf("client: making the video %d ms, two uploads %d ms, upload, analysis and execution %d ms%n",
+            System.out.printf(
+                    "client: making the video %d ms, two uploads %d ms, upload, analysis and execution %d ms%n",
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000);
-            var hook = scorecast.webhooks().createWebhook(new CreateWebhookRequest().url(receiver.url("/client"))
-                    .events(List.of(CreateWebhookRequest.EventsEnum.EXECUTION_FINISHED)));
+            var hook = scorecast
+                    .webhooks()
+                    .createWebhook(new CreateWebhookRequest()
+                            .url(receiver.url("/client"))
+                            .events(List.of(CreateWebhookRequest.EventsEnum.EXECUTION_FINISHED)));
             scorecast.webhooks().testWebhook(hook.getWebhookId());
             Receiver.Received got = receiver.next(Duration.ofSeconds(20));
             assertTrue(WebhookSignature.verify(hook.getSecret(), got.header(WebhookSignature.HEADER), got.body()));
-            assertFalse(WebhookSignature.verify(hook.getSecret(), got.header(WebhookSignature.HEADER), "{}".getBytes()));
+            assertFalse(
+                    WebhookSignature.verify(hook.getSecret(), got.header(WebhookSignature.HEADER), "{}".getBytes()));
             assertEquals(1, scorecast.webhooks().listWebhooks().getWebhooks().size());
         }
     }

@@ -42,7 +42,8 @@ class CrashRecoveryIT {
         int kills = Integer.getInteger("scorecast.crash.kills", 20);
         Random random = new Random(Long.getLong("scorecast.crash.seed", 20261123L));
         // Webhooks to a receiver in this process (local delivery allowed), looked for often.
-        Map<String, String> settings = Map.of("SCORECAST_WEBHOOKS_ALLOW_LOCAL", "true", "SCORECAST_WEBHOOKS_POLL_MS", "100");
+        Map<String, String> settings =
+                Map.of("SCORECAST_WEBHOOKS_ALLOW_LOCAL", "true", "SCORECAST_WEBHOOKS_POLL_MS", "100");
         var receiver = dev.scorecast.server.webhooks.Receiver.start().answer(200);
         ChildServer server = ChildServer.start(data, settings);
         String key = server.firstKey;
@@ -52,12 +53,22 @@ class CrashRecoveryIT {
         try {
             // One analysed video to execute plans on in later rounds.
             Api api = server.api(key);
-            assertEquals(201, api.postJson("/webhooks", Map.of("url", receiver.url("/crash"))).status());
+            assertEquals(
+                    201,
+                    api.postJson("/webhooks", Map.of("url", receiver.url("/crash")))
+                            .status());
             Api.Response done = Uploads.uploadA(api, Videos.withCuts(), "video/mp4", 2);
             uploads.add(done.body().get("upload_id").asText());
-            JsonNode started = api.postJson("/sync/video_analysis", Map.of("video_id", done.body().get("video_id").asText())).body();
+            JsonNode started = api.postJson(
+                            "/sync/video_analysis",
+                            Map.of("video_id", done.body().get("video_id").asText()))
+                    .body();
             jobs.add(started.get("job_id").asText());
-            assertEquals("finished", AnalysisFlowTest.awaitJob(api, started.get("job_id").asText()).get("status").asText());
+            assertEquals(
+                    "finished",
+                    AnalysisFlowTest.awaitJob(api, started.get("job_id").asText())
+                            .get("status")
+                            .asText());
             analysed = started.get("analysis_id").asText();
 
             for (int round = 0; round < kills; round++) {
@@ -65,34 +76,59 @@ class CrashRecoveryIT {
                 int point = random.nextInt(4);
                 long delay = random.nextInt(point == 3 ? 4000 : 400);
                 CompletableFuture<?> work = switch (point) {
-                    case 0 -> CompletableFuture.runAsync(() -> { // a chunk in flight
-                        byte[] video = Uploads.read(Videos.largerMp4());
-                        String id = Uploads.initA(client, "a.mp4", video.length, "video/mp4");
-                        uploads.add(id);
-                        Uploads.chunkA(client, id, 0, video);
-                    });
-                    case 1 -> CompletableFuture.runAsync(() -> { // assembly, probe and audio extraction
-                        byte[] video = Uploads.read(Videos.largerMp4());
-                        String id = Uploads.initA(client, "b.mp4", video.length, "video/mp4");
-                        uploads.add(id);
-                        for (int i = 0; i < 3; i++) {
-                            Uploads.chunkA(client, id, i, Uploads.split(video, 3).get(i));
-                        }
-                        client.postJson("/sync/complete_video_upload", Map.of("upload_id", id));
-                    });
-                    case 2 -> CompletableFuture.runAsync(() -> { // an analysis
-                        Api.Response up = Uploads.uploadA(client, Videos.h264Aac(), "video/mp4", 1);
-                        uploads.add(up.body().get("upload_id").asText());
-                        JsonNode a = client.postJson("/sync/video_analysis", Map.of("video_id", up.body().get("video_id").asText())).body();
-                        jobs.add(a.get("job_id").asText());
-                    });
+                    case 0 ->
+                        CompletableFuture.runAsync(
+                                () -> { // a chunk in flight
+                                    byte[] video = Uploads.read(Videos.largerMp4());
+                                    String id = Uploads.initA(client, "a.mp4", video.length, "video/mp4");
+                                    uploads.add(id);
+                                    Uploads.chunkA(client, id, 0, video);
+                                });
+                    case 1 ->
+                        CompletableFuture.runAsync(
+                                () -> { // assembly, probe and audio extraction
+                                    byte[] video = Uploads.read(Videos.largerMp4());
+                                    String id = Uploads.initA(client, "b.mp4", video.length, "video/mp4");
+                                    uploads.add(id);
+                                    for (int i = 0; i < 3; i++) {
+                                        Uploads.chunkA(
+                                                client,
+                                                id,
+                                                i,
+                                                Uploads.split(video, 3).get(i));
+                                    }
+                                    client.postJson("/sync/complete_video_upload", Map.of("upload_id", id));
+                                });
+                    case 2 ->
+                        CompletableFuture.runAsync(
+                                () -> { // an analysis
+                                    Api.Response up = Uploads.uploadA(client, Videos.h264Aac(), "video/mp4", 1);
+                                    uploads.add(up.body().get("upload_id").asText());
+                                    JsonNode a = client.postJson(
+                                                    "/sync/video_analysis",
+                                                    Map.of(
+                                                            "video_id",
+                                                            up.body()
+                                                                    .get("video_id")
+                                                                    .asText()))
+                                            .body();
+                                    jobs.add(a.get("job_id").asText());
+                                });
                     default -> {
                         String analysisId = analysed;
-                        yield CompletableFuture.runAsync(() -> { // an execution, killed in any of its stages
-                            JsonNode plan = client.postJson("/sync/generate", Map.of("analysis_id", analysisId, "seed", 3)).body();
-                            JsonNode exec = client.postJson("/sync/execute", Map.of("plan_id", plan.get("plan_id").asText())).body();
-                            jobs.add(exec.get("job_id").asText());
-                        });
+                        yield CompletableFuture.runAsync(
+                                () -> { // an execution, killed in any of its stages
+                                    JsonNode plan = client.postJson(
+                                                    "/sync/generate", Map.of("analysis_id", analysisId, "seed", 3))
+                                            .body();
+                                    JsonNode exec = client.postJson(
+                                                    "/sync/execute",
+                                                    Map.of(
+                                                            "plan_id",
+                                                            plan.get("plan_id").asText()))
+                                            .body();
+                                    jobs.add(exec.get("job_id").asText());
+                                });
                     }
                 };
                 Thread.sleep(delay);
@@ -110,12 +146,21 @@ class CrashRecoveryIT {
             Map<String, Integer> outcomes = new java.util.TreeMap<>();
             for (String job : jobs) {
                 JsonNode status = ScoringFlowTest.awaitExecution(api2, "/sync/status", Map.of("job_id", job));
-                outcomes.merge(status.get("kind").asText() + " " + status.get("status").asText(), 1, Integer::sum);
-                assertTrue(List.of("finished", "error").contains(status.get("status").asText()), "job " + job + " ended: " + status);
-                if (status.get("kind").asText().equals("execution") && status.get("status").asText().equals("finished")) {
+                outcomes.merge(
+                        status.get("kind").asText() + " " + status.get("status").asText(), 1, Integer::sum);
+                assertTrue(
+                        List.of("finished", "error")
+                                .contains(status.get("status").asText()),
+                        "job " + job + " ended: " + status);
+                if (status.get("kind").asText().equals("execution")
+                        && status.get("status").asText().equals("finished")) {
                     for (var link : (Iterable<Map.Entry<String, JsonNode>>) status.get("links")::fields) {
-                        var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                                java.net.URI.create(link.getValue().asText())).build(), java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+                        var response = java.net.http.HttpClient.newHttpClient()
+                                .send(
+                                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                                                        link.getValue().asText()))
+                                                .build(),
+                                        java.net.http.HttpResponse.BodyHandlers.ofByteArray());
                         assertEquals(200, response.statusCode(), link.getKey() + " of " + job);
                         assertTrue(response.body().length > 0, link.getKey() + " of " + job);
                     }
@@ -125,11 +170,14 @@ class CrashRecoveryIT {
             // Every ended job and every completed upload was told, whatever the kills interrupted.
             Set<String> expected = new HashSet<>();
             for (String job : jobs) {
-                JsonNode status = api2.postJson("/sync/status", Map.of("job_id", job)).body();
-                expected.add(status.get("kind").asText() + (status.get("status").asText().equals("finished") ? ".finished" : ".failed") + " " + job);
+                JsonNode status =
+                        api2.postJson("/sync/status", Map.of("job_id", job)).body();
+                expected.add(status.get("kind").asText()
+                        + (status.get("status").asText().equals("finished") ? ".finished" : ".failed") + " " + job);
             }
             for (String upload : uploads) {
-                JsonNode status = api2.get("/sync/upload_status?upload_id=" + upload).body();
+                JsonNode status =
+                        api2.get("/sync/upload_status?upload_id=" + upload).body();
                 if ("complete".equals(status.path("state").asText())) {
                     expected.add("upload.completed " + upload);
                 }
@@ -140,20 +188,31 @@ class CrashRecoveryIT {
                 told.clear();
                 for (var got : receiver.all()) {
                     JsonNode event = Api.JSON.readTree(got.body());
-                    told.add(event.get("type").asText() + " " + event.at("/data/" + (event.get("type").asText().startsWith("upload")
-                            ? "upload_id" : "job_id")).asText());
+                    told.add(event.get("type").asText() + " "
+                            + event.at("/data/"
+                                            + (event.get("type").asText().startsWith("upload")
+                                                    ? "upload_id"
+                                                    : "job_id"))
+                                    .asText());
                 }
                 Thread.sleep(100);
             }
             Set<String> missing = new HashSet<>(expected);
             missing.removeAll(told);
             assertEquals(Set.of(), missing, "events never delivered");
-            long duplicates = receiver.all().size() - receiver.all().stream().map(r -> r.header("Scorecast-Event-Id")).distinct().count();
+            long duplicates = receiver.all().size()
+                    - receiver.all().stream()
+                            .map(r -> r.header("Scorecast-Event-Id"))
+                            .distinct()
+                            .count();
             System.out.println("crash: webhooks: " + expected.size() + " events expected, all delivered, " + duplicates
                     + " sent again after a kill (at least once)");
             for (String upload : uploads) {
-                JsonNode status = api2.get("/sync/upload_status?upload_id=" + upload).body();
-                assertTrue(!"assembling".equals(status.path("state").asText()), "upload " + upload + " left assembling: " + status);
+                JsonNode status =
+                        api2.get("/sync/upload_status?upload_id=" + upload).body();
+                assertTrue(
+                        !"assembling".equals(status.path("state").asText()),
+                        "upload " + upload + " left assembling: " + status);
             }
         } finally {
             server.close();
@@ -173,15 +232,25 @@ class CrashRecoveryIT {
             // old. Run that sweep as a day later would (every server is stopped by now), then hold
             // that nothing a row names went and nothing unnamed stayed.
             java.time.Duration grace = java.time.Duration.ofHours(24);
-            int swept = new dev.scorecast.server.retention.OrphanSweeper(db, new dev.scorecast.server.storage.LocalBlobStore(files),
-                    data, java.time.Clock.offset(java.time.Clock.systemUTC(), grace.plusHours(1)), grace).sweep();
+            int swept = new dev.scorecast.server.retention.OrphanSweeper(
+                            db,
+                            new dev.scorecast.server.storage.LocalBlobStore(files),
+                            data,
+                            java.time.Clock.offset(java.time.Clock.systemUTC(), grace.plusHours(1)),
+                            grace)
+                    .sweep();
             System.out.println("crash: the orphan sweep removed " + swept + " leftovers of killed writes");
             db.query(c -> {
                 // A complete upload's chunks are deleted once its video is assembled; their rows stay as its record.
-                named.addAll(Rows.list(c, "SELECT k.stored_as FROM upload_chunks k JOIN uploads u ON u.id = k.upload_id "
-                        + "WHERE u.state <> 'complete'", row -> row.getString("stored_as")));
+                named.addAll(Rows.list(
+                        c,
+                        "SELECT k.stored_as FROM upload_chunks k JOIN uploads u ON u.id = k.upload_id "
+                                + "WHERE u.state <> 'complete'",
+                        row -> row.getString("stored_as")));
                 named.addAll(Rows.list(c, "SELECT stored_as FROM videos", row -> row.getString("stored_as")));
-                named.addAll(Rows.list(c, "SELECT audio_stored_as FROM videos WHERE audio_stored_as IS NOT NULL",
+                named.addAll(Rows.list(
+                        c,
+                        "SELECT audio_stored_as FROM videos WHERE audio_stored_as IS NOT NULL",
                         row -> row.getString("audio_stored_as")));
                 return null;
             });
@@ -191,10 +260,13 @@ class CrashRecoveryIT {
             // Each stored video and each chunk still waiting for its upload's completion is whole:
             // its size and CRC32C are the ones recorded when it was written.
             List<String[]> recorded = db.query(c -> {
-                List<String[]> rows = new ArrayList<>(Rows.list(c, "SELECT stored_as, size, crc32c FROM videos",
+                List<String[]> rows = new ArrayList<>(Rows.list(c, "SELECT stored_as, size, crc32c FROM videos", row ->
+                        new String[] {row.getString(1), Long.toString(row.getLong(2)), row.getString(3)}));
+                rows.addAll(Rows.list(
+                        c,
+                        "SELECT k.stored_as, k.size, k.crc32c FROM upload_chunks k JOIN uploads u ON u.id = k.upload_id "
+                                + "WHERE u.state <> 'complete'",
                         row -> new String[] {row.getString(1), Long.toString(row.getLong(2)), row.getString(3)}));
-                rows.addAll(Rows.list(c, "SELECT k.stored_as, k.size, k.crc32c FROM upload_chunks k JOIN uploads u ON u.id = k.upload_id "
-                        + "WHERE u.state <> 'complete'", row -> new String[] {row.getString(1), Long.toString(row.getLong(2)), row.getString(3)}));
                 return rows;
             });
             for (String[] row : recorded) {
@@ -204,14 +276,17 @@ class CrashRecoveryIT {
                 assertEquals(Long.parseLong(row[1]), bytes.length, "size of " + row[0]);
                 assertEquals(row[2], dev.scorecast.server.storage.Checksums.hex(crc), "CRC32C of " + row[0]);
             }
-            List<String> executions = db.query(c -> Rows.list(c, "SELECT id FROM executions", row -> row.getString("id")));
+            List<String> executions =
+                    db.query(c -> Rows.list(c, "SELECT id FROM executions", row -> row.getString("id")));
             List<String> analyses = db.query(c -> Rows.list(c, "SELECT id FROM analyses", row -> row.getString("id")));
-            List<String> plans = db.query(c -> Rows.list(c, "SELECT plan_key FROM plans", row -> row.getString("plan_key")));
+            List<String> plans =
+                    db.query(c -> Rows.list(c, "SELECT plan_key FROM plans", row -> row.getString("plan_key")));
             List<String> orphans = new ArrayList<>();
             try (Stream<Path> all = Files.walk(files)) {
                 for (Path file : all.filter(Files::isRegularFile).toList()) {
                     String rel = files.relativize(file).toString();
-                    boolean owned = named.contains(rel) || plans.contains(rel)
+                    boolean owned = named.contains(rel)
+                            || plans.contains(rel)
                             || rel.startsWith("executions/") && executions.contains(rel.split("/")[1])
                             || rel.startsWith("analyses/") && analyses.contains(rel.split("/")[1])
                             || rel.startsWith("plans/analyses/");

@@ -26,9 +26,12 @@ class DatabaseOutageTest {
             URI target = URI.create(url.substring("jdbc:".length()));
             try (TcpGate gate = new TcpGate(target.getHost(), target.getPort())) {
                 gate.open();
-                // A socket timeout of 3 s (the default is 60) keeps the hang short; the URL's own value wins over the default.
-                String through = url.replace(target.getHost() + ":" + target.getPort(), "127.0.0.1:" + gate.port()) + "&socketTimeout=3";
-                try (TestServer server = TestServer.start(data, Map.of("SCORECAST_DB_URL", through, "SCORECAST_ROLE", "api"))) {
+                // A socket timeout of 3 s (the default is 60) keeps the hang short; the URL's own value wins over the
+                // default.
+                String through = url.replace(target.getHost() + ":" + target.getPort(), "127.0.0.1:" + gate.port())
+                        + "&socketTimeout=3";
+                try (TestServer server =
+                        TestServer.start(data, Map.of("SCORECAST_DB_URL", through, "SCORECAST_ROLE", "api"))) {
                     Api alice = server.alice();
                     assertEquals(200, alice.get("/sync/library").status());
 
@@ -52,8 +55,9 @@ class DatabaseOutageTest {
                     assertTrue(hungSeconds < 15, "answered after " + hungSeconds + " s");
                     gate.resume();
                     assertEquals(200, until200(alice));
-                    System.out.printf("database outage: refused connections answered 503 in %.1f s, a hung database in %.1f s%n", awaySeconds,
-                            hungSeconds);
+                    System.out.printf(
+                            "database outage: refused connections answered 503 in %.1f s, a hung database in %.1f s%n",
+                            awaySeconds, hungSeconds);
                 }
             }
         });

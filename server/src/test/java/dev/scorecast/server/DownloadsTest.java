@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DownloadsTest {
     private static final String BUCKET = "downloads";
-    private static final HttpClient NO_REDIRECTS = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    private static final HttpClient NO_REDIRECTS =
+            HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
 
     @TempDir
     Path dir;
@@ -41,22 +42,29 @@ class DownloadsTest {
             var env = new HashMap<>(store.env(BUCKET, "t"));
             try (TestServer server = TestServer.start(dir.resolve("data"), env)) {
                 String url = executed(server.alice());
-                HttpResponse<byte[]> redirect = NO_REDIRECTS.send(HttpRequest.newBuilder(URI.create(url)).build(),
-                        HttpResponse.BodyHandlers.ofByteArray());
+                HttpResponse<byte[]> redirect = NO_REDIRECTS.send(
+                        HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofByteArray());
                 assertEquals(302, redirect.statusCode());
                 String location = redirect.headers().firstValue("Location").orElseThrow();
                 assertTrue(location.startsWith(store.endpoint()), location);
-                byte[] video = NO_REDIRECTS.send(HttpRequest.newBuilder(URI.create(location)).build(),
-                        HttpResponse.BodyHandlers.ofByteArray()).body();
+                byte[] video = NO_REDIRECTS
+                        .send(
+                                HttpRequest.newBuilder(URI.create(location)).build(),
+                                HttpResponse.BodyHandlers.ofByteArray())
+                        .body();
 
                 // SCORECAST_PUBLIC_DOWNLOADS=proxied keeps streaming through the node, the same bytes.
                 server.env.put("SCORECAST_PUBLIC_DOWNLOADS", "proxied");
                 server.restart();
-                HttpResponse<byte[]> proxied = NO_REDIRECTS.send(HttpRequest.newBuilder(URI.create(url.replaceFirst(":\\d+/", ":"
-                        + server.port() + "/"))).build(), HttpResponse.BodyHandlers.ofByteArray());
+                HttpResponse<byte[]> proxied = NO_REDIRECTS.send(
+                        HttpRequest.newBuilder(URI.create(url.replaceFirst(":\\d+/", ":" + server.port() + "/")))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
                 assertEquals(200, proxied.statusCode());
                 assertArrayEquals(video, proxied.body());
-                System.out.printf("downloads: on S3 the link answered 302 to the store; proxied on request, %d bytes the same%n", video.length);
+                System.out.printf(
+                        "downloads: on S3 the link answered 302 to the store; proxied on request, %d bytes the same%n",
+                        video.length);
             }
         }
     }
@@ -82,14 +90,30 @@ class DownloadsTest {
 
     /** Uploads, analyses, plans and runs the silent test video; answers its video link. */
     private static String executed(Api api) throws Exception {
-        String taskId = Uploads.uploadB(api, Videos.silentMp4(), 1).body().get("taskid").asText();
+        String taskId =
+                Uploads.uploadB(api, Videos.silentMp4(), 1).body().get("taskid").asText();
         Api.Response analysed = api.postJson("/sync_video_analysis", Map.of("taskid", taskId));
         assertEquals(200, analysed.status(), analysed::toString);
-        JsonNode plan = api.postMultipart("/sync_generate", Map.of("analysis", analysed.body().get("analysis").toString(),
-                "payload", Api.write(Map.of("taskid", taskId))), null, null).body().get("plan");
-        Api.Response executed = api.postMultipart("/sync_execute", Map.of("plan", plan.toString(), "payload",
-                Api.write(Map.of("taskid", taskId))), null, null);
-        JsonNode done = ScoringFlowTest.awaitExecution(api, "/sync_status", Map.of("execid", executed.body().get("execid").asText()));
+        JsonNode plan = api.postMultipart(
+                        "/sync_generate",
+                        Map.of(
+                                "analysis",
+                                analysed.body().get("analysis").toString(),
+                                "payload",
+                                Api.write(Map.of("taskid", taskId))),
+                        null,
+                        null)
+                .body()
+                .get("plan");
+        Api.Response executed = api.postMultipart(
+                "/sync_execute",
+                Map.of("plan", plan.toString(), "payload", Api.write(Map.of("taskid", taskId))),
+                null,
+                null);
+        JsonNode done = ScoringFlowTest.awaitExecution(
+                api,
+                "/sync_status",
+                Map.of("execid", executed.body().get("execid").asText()));
         assertEquals("finished", done.get("status").asText(), done::toString);
         return done.get("url").asText();
     }

@@ -31,7 +31,8 @@ class DuplicateRunTest {
         var releaseA = new CountDownLatch(1);
         var aReturned = new AtomicBoolean();
         var real = EngineAnalysis.create();
-        Map<String, String> nodeA = Map.of("SCORECAST_NODE_ID", "node-a", "SCORECAST_JOB_HEARTBEAT_SECONDS", "10", "SCORECAST_WORKERS", "1");
+        Map<String, String> nodeA = Map.of(
+                "SCORECAST_NODE_ID", "node-a", "SCORECAST_JOB_HEARTBEAT_SECONDS", "10", "SCORECAST_WORKERS", "1");
         try (TestServer a = TestServer.start(data, nodeA, (video, wav, facts, progress) -> {
             aStarted.countDown();
             try {
@@ -43,15 +44,22 @@ class DuplicateRunTest {
             throw new IllegalStateException("node A's run fails late, after node B finished the job");
         })) {
             Api alice = a.alice();
-            String videoId = Uploads.uploadA(alice, Videos.withCuts(), "video/mp4", 1).body().get("video_id").asText();
+            String videoId = Uploads.uploadA(alice, Videos.withCuts(), "video/mp4", 1)
+                    .body()
+                    .get("video_id")
+                    .asText();
             Api.Response started = alice.postJson("/sync/video_analysis", Map.of("video_id", videoId));
             String jobId = started.body().get("job_id").asText();
             assertTrue(aStarted.await(60, TimeUnit.SECONDS), "node A runs the job");
 
-            Map<String, String> nodeB = Map.of("SCORECAST_NODE_ID", "node-b", "SCORECAST_JOB_HEARTBEAT_SECONDS", "1", "SCORECAST_WORKERS", "1");
+            Map<String, String> nodeB = Map.of(
+                    "SCORECAST_NODE_ID", "node-b", "SCORECAST_JOB_HEARTBEAT_SECONDS", "1", "SCORECAST_WORKERS", "1");
             try (TestServer b = TestServer.start(data, nodeB, real)) {
                 JsonNode finished = AnalysisFlowTest.awaitJob(b.alice(), jobId);
-                assertEquals("finished", finished.get("status").asText(), "node B ran the job again, to its end: " + finished);
+                assertEquals(
+                        "finished",
+                        finished.get("status").asText(),
+                        "node B ran the job again, to its end: " + finished);
                 String result = resultKey(b, jobId);
                 assertTrue(Files.exists(data.resolve("files").resolve(result)));
 
@@ -61,11 +69,17 @@ class DuplicateRunTest {
                     Thread.sleep(50);
                 }
                 assertTrue(aReturned.get() && runsEnded(a) >= 1, "node A's run ended");
-                JsonNode after = b.alice().postJson("/sync/status", Map.of("job_id", jobId)).body();
-                assertEquals("finished", after.get("status").asText(), "node A's late failure did not overwrite the end: " + after);
+                JsonNode after = b.alice()
+                        .postJson("/sync/status", Map.of("job_id", jobId))
+                        .body();
+                assertEquals(
+                        "finished",
+                        after.get("status").asText(),
+                        "node A's late failure did not overwrite the end: " + after);
                 assertEquals(result, resultKey(b, jobId), "the result is still node B's");
                 assertTrue(Files.exists(data.resolve("files").resolve(result)));
-                try (var files = Files.list(data.resolve("files").resolve(result).getParent())) {
+                try (var files =
+                        Files.list(data.resolve("files").resolve(result).getParent())) {
                     assertEquals(1, files.count(), "one result file: node A kept nothing");
                 }
             }
@@ -75,8 +89,9 @@ class DuplicateRunTest {
     }
 
     private static String resultKey(TestServer server, String jobId) throws Exception {
-        try (var connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + server.dataDir.resolve("scorecast.db"));
-             var statement = connection.prepareStatement("SELECT result_key FROM analyses WHERE job_id = ?")) {
+        try (var connection =
+                        java.sql.DriverManager.getConnection("jdbc:sqlite:" + server.dataDir.resolve("scorecast.db"));
+                var statement = connection.prepareStatement("SELECT result_key FROM analyses WHERE job_id = ?")) {
             statement.setString(1, jobId);
             try (var rows = statement.executeQuery()) {
                 rows.next();

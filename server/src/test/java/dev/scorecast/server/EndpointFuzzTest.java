@@ -53,8 +53,16 @@ class EndpointFuzzTest {
             Map.entry("POST /sync/video_analysis", List.of("video_id")),
             Map.entry("POST /sync/status", List.of("job_id")),
             Map.entry("POST /sync_video_analysis", List.of("taskid")),
-            Map.entry("POST /sync/generate", List.of("analysis_id", "genre", "seed", "with_vocals", "with_voiceover", "voiceover_script",
-                    "original_audio_voiceover")),
+            Map.entry(
+                    "POST /sync/generate",
+                    List.of(
+                            "analysis_id",
+                            "genre",
+                            "seed",
+                            "with_vocals",
+                            "with_voiceover",
+                            "voiceover_script",
+                            "original_audio_voiceover")),
             Map.entry("POST /sync/execute", List.of("plan_id", "plan")),
             Map.entry("POST /sync_status", List.of("execid")),
             Map.entry("POST /player/start", List.of("experience_id")),
@@ -74,7 +82,8 @@ class EndpointFuzzTest {
         int requests = Integer.getInteger("scorecast.fuzz.requests", 1500);
         long seed = Long.getLong("scorecast.fuzz.seed", 20261123L);
         // Local webhook delivery allowed, so that both users can register endpoints (on a closed port of this machine).
-        try (TestServer server = TestServer.start(data, Map.of("SCORECAST_WORKERS", "1", "SCORECAST_WEBHOOKS_ALLOW_LOCAL", "true"))) {
+        try (TestServer server =
+                TestServer.start(data, Map.of("SCORECAST_WORKERS", "1", "SCORECAST_WEBHOOKS_ALLOW_LOCAL", "true"))) {
             String base = "http://127.0.0.1:" + server.port();
             World world = World.build(server);
             List<String> endpoints = endpoints();
@@ -91,7 +100,8 @@ class EndpointFuzzTest {
                 try {
                     response = sendRetryingAStaleConnection(client, f.request);
                     try (InputStream in = response.body()) {
-                        // A live stream never ends (and waits for its performance to start): its headers are the answer.
+                        // A live stream never ends (and waits for its performance to start): its headers are the
+                        // answer.
                         boolean live = f.endpoint.equals("GET /player/stream") && response.statusCode() == 200;
                         body = live ? "" : new String(in.readNBytes(64 * 1024), StandardCharsets.UTF_8);
                     }
@@ -105,14 +115,24 @@ class EndpointFuzzTest {
                 long millis = (System.nanoTime() - started) / 1_000_000;
                 slowest = Math.max(slowest, millis);
                 statuses.merge(f.endpoint + " " + response.statusCode(), 1, Integer::sum);
-                String problem = check(f, response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), body, world);
+                String problem = check(
+                        f,
+                        response.statusCode(),
+                        response.headers().firstValue("Content-Type").orElse(""),
+                        body,
+                        world);
                 if (problem != null) {
-                    failures.add(problem + ": " + f + " -> " + response.statusCode() + " " + body.substring(0, Math.min(300, body.length())));
+                    failures.add(problem + ": " + f + " -> " + response.statusCode() + " "
+                            + body.substring(0, Math.min(300, body.length())));
                 }
             }
-            System.out.printf("endpoint fuzz: %d requests, seed %d, slowest answer %d ms%n%s%n", requests, seed, slowest, statuses);
+            System.out.printf(
+                    "endpoint fuzz: %d requests, seed %d, slowest answer %d ms%n%s%n",
+                    requests, seed, slowest, statuses);
             assertEquals(List.of(), failures);
-            assertTrue(statuses.keySet().stream().anyMatch(k -> k.endsWith(" 200")), "some requests must succeed: " + statuses);
+            assertTrue(
+                    statuses.keySet().stream().anyMatch(k -> k.endsWith(" 200")),
+                    "some requests must succeed: " + statuses);
         }
     }
 
@@ -120,7 +140,8 @@ class EndpointFuzzTest {
      * The response; a connection the server closed after an earlier refusal (while the client still
      * held it for reuse) gets one fresh try, as any HTTP client would.
      */
-    private static HttpResponse<InputStream> sendRetryingAStaleConnection(HttpClient client, HttpRequest request) throws Exception {
+    private static HttpResponse<InputStream> sendRetryingAStaleConnection(HttpClient client, HttpRequest request)
+            throws Exception {
         try {
             return client.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (HttpTimeoutException e) {
@@ -157,17 +178,23 @@ class EndpointFuzzTest {
     }
 
     private static List<String> endpoints() throws Exception {
-        JsonNode doc = Api.JSON.readTree(Path.of(System.getProperty("user.dir")).resolveSibling("docs").resolve("openapi.json").toFile());
+        JsonNode doc = Api.JSON.readTree(Path.of(System.getProperty("user.dir"))
+                .resolveSibling("docs")
+                .resolve("openapi.json")
+                .toFile());
         List<String> out = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> paths = doc.get("paths").fields(); paths.hasNext(); ) {
             var path = paths.next();
-            path.getValue().fieldNames().forEachRemaining(method -> out.add(method.toUpperCase() + " " + path.getKey()));
+            path.getValue()
+                    .fieldNames()
+                    .forEachRemaining(method -> out.add(method.toUpperCase() + " " + path.getKey()));
         }
         return out;
     }
 
     /** One request, and what it carries, for the checks and the failure message. */
-    private record Fuzzed(String endpoint, HttpRequest request, boolean asBob, boolean usesAlicesObject, String summary) {
+    private record Fuzzed(
+            String endpoint, HttpRequest request, boolean asBob, boolean usesAlicesObject, String summary) {
         @Override
         public String toString() {
             return endpoint + " " + summary;
@@ -183,7 +210,8 @@ class EndpointFuzzTest {
             case 3 -> asBob ? w.bobToken : w.aliceToken;
             default -> asBob ? w.bobKey : w.aliceKey;
         };
-        // Bob holding alice's session token acts as alice (a token is a capability), so only bob's own credentials count.
+        // Bob holding alice's session token acts as alice (a token is a capability), so only bob's own credentials
+        // count.
         boolean actingAsBob = w.bobKey.equals(credential) || w.bobToken.equals(credential);
         boolean[] alices = {false};
         String method = endpoint.substring(0, endpoint.indexOf(' '));
@@ -191,7 +219,9 @@ class EndpointFuzzTest {
         HttpRequest.Builder b;
         String summary;
         if (path.equals("/files/{execution}/{name}")) {
-            String link = r.nextBoolean() ? w.aliceLink : w.aliceLink.replaceAll("signature=[0-9a-f]+", "signature=" + "0".repeat(64));
+            String link = r.nextBoolean()
+                    ? w.aliceLink
+                    : w.aliceLink.replaceAll("signature=[0-9a-f]+", "signature=" + "0".repeat(64));
             if (r.nextBoolean()) {
                 link = link.replace("video.mp4", r.nextBoolean() ? "results.json" : "..%2F..%2Fscorecast.db");
             }
@@ -208,7 +238,9 @@ class EndpointFuzzTest {
                     query.put("count", r.nextBoolean() ? String.valueOf(r.nextInt(40) - 2) : junkString(r));
                 }
             } else if (path.equals("/sync/events")) {
-                query.put(r.nextBoolean() ? "execution_id" : "analysis_id", id(w, r, r.nextBoolean() ? "execution" : "analysis", asBob, alices));
+                query.put(
+                        r.nextBoolean() ? "execution_id" : "analysis_id",
+                        id(w, r, r.nextBoolean() ? "execution" : "analysis", asBob, alices));
                 if (r.nextInt(4) == 0) {
                     query.put("last_event_id", junkString(r));
                 }
@@ -223,26 +255,39 @@ class EndpointFuzzTest {
             if (path.equals("/studio/{file}")) {
                 // The studio's public files: a real one, a missing one, or junk (a path segment, encoded).
                 String[] files = {"app.js", "studio.css", "pcm-worklet.js", "nothing.js", "..%2Fopenapi.json"};
-                path = "/studio/" + (r.nextInt(4) == 0 ? URLEncoder.encode(junkString(r), StandardCharsets.UTF_8)
-                        : files[r.nextInt(files.length)]);
+                path = "/studio/"
+                        + (r.nextInt(4) == 0
+                                ? URLEncoder.encode(junkString(r), StandardCharsets.UTF_8)
+                                : files[r.nextInt(files.length)]);
             }
             if (path.startsWith("/player/hls/")) {
-                // Public and shared: no user's object to swap, so unknown or junk experiences and files, each answered 404
+                // Public and shared: no user's object to swap, so unknown or junk experiences and files, each answered
+                // 404
                 // (a real experience's channel answers 503 while it starts, which HlsTest covers).
-                path = path.replace("{experience}", r.nextBoolean() ? "nothing-here" : URLEncoder.encode(junkString(r), StandardCharsets.UTF_8));
-                path = path.replace("{file}", r.nextBoolean() ? "init.mp4" : URLEncoder.encode(junkString(r), StandardCharsets.UTF_8));
+                path = path.replace(
+                        "{experience}",
+                        r.nextBoolean() ? "nothing-here" : URLEncoder.encode(junkString(r), StandardCharsets.UTF_8));
+                path = path.replace(
+                        "{file}",
+                        r.nextBoolean() ? "init.mp4" : URLEncoder.encode(junkString(r), StandardCharsets.UTF_8));
             }
             if (path.startsWith("/webhooks/")) {
                 // Both users' endpoints and deliveries, or junk, in the path.
-                path = path.replace("{webhook_id}", URLEncoder.encode(id(w, r, "webhook", asBob, alices), StandardCharsets.UTF_8));
+                path = path.replace(
+                        "{webhook_id}", URLEncoder.encode(id(w, r, "webhook", asBob, alices), StandardCharsets.UTF_8));
                 if (path.contains("{delivery_id}")) {
-                    path = path.replace("{delivery_id}", URLEncoder.encode(id(w, r, "delivery", asBob, alices), StandardCharsets.UTF_8));
+                    path = path.replace(
+                            "{delivery_id}",
+                            URLEncoder.encode(id(w, r, "delivery", asBob, alices), StandardCharsets.UTF_8));
                 }
             }
             StringBuilder url = new StringBuilder(base).append(path);
             String sep = "?";
             for (var q : query.entrySet()) {
-                url.append(sep).append(q.getKey()).append('=').append(URLEncoder.encode(q.getValue(), StandardCharsets.UTF_8));
+                url.append(sep)
+                        .append(q.getKey())
+                        .append('=')
+                        .append(URLEncoder.encode(q.getValue(), StandardCharsets.UTF_8));
                 sep = "&";
             }
             b = HttpRequest.newBuilder(URI.create(url.toString()));
@@ -257,8 +302,10 @@ class EndpointFuzzTest {
         } else if (method.equals("DELETE")) {
             b.DELETE();
         } else if (path.equals("/sync/upload_chunk")) {
-            b.header("X-Upload-Id", headerSafe(id(w, r, "upload", asBob, alices))).header("X-Chunk-Index", r.nextInt(4) == 0
-                    ? headerSafe(junkString(r)) : String.valueOf(r.nextInt(5) - 1));
+            b.header("X-Upload-Id", headerSafe(id(w, r, "upload", asBob, alices)))
+                    .header(
+                            "X-Chunk-Index",
+                            r.nextInt(4) == 0 ? headerSafe(junkString(r)) : String.valueOf(r.nextInt(5) - 1));
             if (r.nextBoolean()) {
                 b.header("X-Chunk-Sha256", headerSafe(junkString(r)));
             }
@@ -275,13 +322,26 @@ class EndpointFuzzTest {
                 payload.set("total", randomValue(r, 0));
             }
             StringBuilder body = new StringBuilder();
-            body.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"payload\"\r\n\r\n")
-                    .append(r.nextInt(6) == 0 ? "{broken" : payload.toString()).append("\r\n");
-            String part = path.equals("/sync_upload_chunk") ? "file" : path.equals("/sync_generate") ? "analysis" : "plan";
+            body.append("--")
+                    .append(boundary)
+                    .append("\r\nContent-Disposition: form-data; name=\"payload\"\r\n\r\n")
+                    .append(r.nextInt(6) == 0 ? "{broken" : payload.toString())
+                    .append("\r\n");
+            String part =
+                    path.equals("/sync_upload_chunk") ? "file" : path.equals("/sync_generate") ? "analysis" : "plan";
             if (r.nextInt(5) > 0) {
-                String content = part.equals("file") ? junkString(r) : r.nextBoolean() ? w.alicePlanOrAnalysis(part) : randomValue(r, 0).toString();
-                body.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"").append(part)
-                        .append("\"; filename=\"x\"\r\n\r\n").append(content).append("\r\n");
+                String content = part.equals("file")
+                        ? junkString(r)
+                        : r.nextBoolean()
+                                ? w.alicePlanOrAnalysis(part)
+                                : randomValue(r, 0).toString();
+                body.append("--")
+                        .append(boundary)
+                        .append("\r\nContent-Disposition: form-data; name=\"")
+                        .append(part)
+                        .append("\"; filename=\"x\"\r\n\r\n")
+                        .append(content)
+                        .append("\r\n");
             }
             body.append("--").append(boundary).append(r.nextInt(8) == 0 ? "" : "--\r\n");
             b.header("Content-Type", "multipart/form-data; boundary=" + (r.nextInt(10) == 0 ? "other" : boundary))
@@ -319,10 +379,12 @@ class EndpointFuzzTest {
                 case 3 -> "{\"a\":".repeat(2000) + "1" + "}".repeat(2000);
                 default -> body.toString();
             };
-            b.header("Content-Type", r.nextInt(10) == 0 ? "text/plain" : "application/json").POST(HttpRequest.BodyPublishers.ofString(text));
+            b.header("Content-Type", r.nextInt(10) == 0 ? "text/plain" : "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(text));
             summary += " " + (text.length() > 200 ? text.substring(0, 200) + "..." : text);
         }
-        return new Fuzzed(endpoint, b.build(), actingAsBob, alices[0], summary + (credential == null ? " (no key)" : ""));
+        return new Fuzzed(
+                endpoint, b.build(), actingAsBob, alices[0], summary + (credential == null ? " (no key)" : ""));
     }
 
     /** What an HTTP client can put in a header: printable ASCII, a line's length. */
@@ -410,6 +472,7 @@ class EndpointFuzzTest {
         final Map<String, String> bob = new LinkedHashMap<>();
         /** Strings only alice's objects contain: an answer to bob holding one leaked it. */
         final Set<String> aliceSecrets;
+
         final String aliceKey;
         final String bobKey;
         String aliceToken;
@@ -432,20 +495,26 @@ class EndpointFuzzTest {
             byte[] video = Uploads.read(Videos.fourScenes());
             String upload = Uploads.initA(a, secretName, video.length, "video/mp4");
             Uploads.chunkA(a, upload, 0, video);
-            JsonNode done = a.postJson("/sync/complete_video_upload", Map.of("upload_id", upload)).body();
+            JsonNode done = a.postJson("/sync/complete_video_upload", Map.of("upload_id", upload))
+                    .body();
             w.alice.put("upload", upload);
             w.alice.put("video", done.get("video_id").asText());
-            JsonNode analysis = a.postJson("/sync/video_analysis", Map.of("video_id", w.alice.get("video"))).body();
+            JsonNode analysis = a.postJson("/sync/video_analysis", Map.of("video_id", w.alice.get("video")))
+                    .body();
             w.alice.put("analysis", analysis.get("analysis_id").asText());
             w.alice.put("job", analysis.get("job_id").asText());
-            JsonNode finished = AnalysisFlowTest.awaitJob(a, analysis.get("job_id").asText());
+            JsonNode finished =
+                    AnalysisFlowTest.awaitJob(a, analysis.get("job_id").asText());
             w.aliceAnalysis = finished.get("analysis");
-            JsonNode plan = a.postJson("/sync/generate", Map.of("analysis_id", w.alice.get("analysis"), "seed", 1)).body();
+            JsonNode plan = a.postJson("/sync/generate", Map.of("analysis_id", w.alice.get("analysis"), "seed", 1))
+                    .body();
             w.alice.put("plan", plan.get("plan_id").asText());
             w.alicePlan = plan.get("plan");
-            JsonNode exec = a.postJson("/sync/execute", Map.of("plan_id", w.alice.get("plan"))).body();
+            JsonNode exec = a.postJson("/sync/execute", Map.of("plan_id", w.alice.get("plan")))
+                    .body();
             w.alice.put("execution", exec.get("execution_id").asText());
-            JsonNode status = ScoringFlowTest.awaitExecution(a, "/sync/status", Map.of("job_id", exec.get("job_id").asText()));
+            JsonNode status = ScoringFlowTest.awaitExecution(
+                    a, "/sync/status", Map.of("job_id", exec.get("job_id").asText()));
             w.aliceLink = status.get("url").asText();
             w.alice.put("task", Uploads.initB(a, secretName));
             w.alice.put("experience", "lofi-rainy-desk");
@@ -457,17 +526,31 @@ class EndpointFuzzTest {
             w.bob.put("upload", bobUpload);
             w.bob.put("task", Uploads.initB(b, "bob.mp4"));
             w.bob.put("experience", "house-rooftop");
-            w.bobToken = b.postJson("/player/create-stream", "").body().get("session_token").asText();
+            w.bobToken = b.postJson("/player/create-stream", "")
+                    .body()
+                    .get("session_token")
+                    .asText();
             // Webhook endpoints on a closed port: their deliveries fail and wait, which is all the fuzz needs of them.
             String hookUrl = "http://127.0.0.1:9/alice-" + UUID.randomUUID();
             JsonNode hook = a.postJson("/webhooks", Map.of("url", hookUrl)).body();
             w.alice.put("webhook", hook.get("webhook_id").asText());
             w.aliceSecrets.add(hookUrl);
             w.aliceSecrets.add(hook.get("secret").asText());
-            w.alice.put("delivery", a.postJson("/webhooks/" + w.alice.get("webhook") + "/test", "").body().get("delivery_id").asText());
-            JsonNode bobHook = b.postJson("/webhooks", Map.of("url", "http://127.0.0.1:9/bob")).body();
+            w.alice.put(
+                    "delivery",
+                    a.postJson("/webhooks/" + w.alice.get("webhook") + "/test", "")
+                            .body()
+                            .get("delivery_id")
+                            .asText());
+            JsonNode bobHook = b.postJson("/webhooks", Map.of("url", "http://127.0.0.1:9/bob"))
+                    .body();
             w.bob.put("webhook", bobHook.get("webhook_id").asText());
-            w.bob.put("delivery", b.postJson("/webhooks/" + w.bob.get("webhook") + "/test", "").body().get("delivery_id").asText());
+            w.bob.put(
+                    "delivery",
+                    b.postJson("/webhooks/" + w.bob.get("webhook") + "/test", "")
+                            .body()
+                            .get("delivery_id")
+                            .asText());
             return w;
         }
 
@@ -482,7 +565,10 @@ class EndpointFuzzTest {
             }
             if (r.nextBoolean() && plan.get("sections") instanceof ArrayNode sections && !sections.isEmpty()) {
                 ObjectNode s = (ObjectNode) sections.get(r.nextInt(sections.size()));
-                s.set(List.of("bars", "tempo", "start", "end", "key", "meter", "instruments").get(r.nextInt(7)), randomValue(r, 0));
+                s.set(
+                        List.of("bars", "tempo", "start", "end", "key", "meter", "instruments")
+                                .get(r.nextInt(7)),
+                        randomValue(r, 0));
             }
             return plan;
         }

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EventStreamTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
-    private static final List<String> STAGES = List.of("queued", "compose", "render", "voices", "master", "mux", "outputs");
+    private static final List<String> STAGES =
+            List.of("queued", "compose", "render", "voices", "master", "mux", "outputs");
 
     @TempDir
     Path data;
@@ -39,20 +40,34 @@ class EventStreamTest {
     void aRealAnalysisAndExecutionAreFollowedToTheStatusTheyEndWith() throws Exception {
         try (TestServer server = TestServer.start(data)) {
             Api alice = server.alice();
-            String videoId = Uploads.uploadA(alice, Videos.h264Aac(), "video/mp4", 2).body().get("video_id").asText();
-            JsonNode started = alice.postJson("/sync/video_analysis", Map.of("video_id", videoId)).body();
+            String videoId = Uploads.uploadA(alice, Videos.h264Aac(), "video/mp4", 2)
+                    .body()
+                    .get("video_id")
+                    .asText();
+            JsonNode started = alice.postJson("/sync/video_analysis", Map.of("video_id", videoId))
+                    .body();
             String analysisId = started.get("analysis_id").asText();
             List<SseClient.Event> analysis;
-            try (SseClient events = SseClient.open(base(server) + "/sync/events?analysis_id=" + analysisId, SseClient.bearer(server.aliceKey))) {
+            try (SseClient events = SseClient.open(
+                    base(server) + "/sync/events?analysis_id=" + analysisId, SseClient.bearer(server.aliceKey))) {
                 assertEquals(200, events.status);
-                assertEquals("text/event-stream;charset=utf-8", events.response.headers().firstValue("Content-Type").orElse("").replace(" ", ""));
+                assertEquals(
+                        "text/event-stream;charset=utf-8",
+                        events.response
+                                .headers()
+                                .firstValue("Content-Type")
+                                .orElse("")
+                                .replace(" ", ""));
                 analysis = events.untilEnd(PATIENCE);
                 assertEquals("2000", events.retry);
             }
             SseClient.Event last = analysis.getLast();
             assertEquals("status", last.name());
             assertEquals("finished", last.id());
-            JsonNode status = alice.postJson("/sync/status", Map.of("job_id", started.get("job_id").asText())).body();
+            JsonNode status = alice.postJson(
+                            "/sync/status",
+                            Map.of("job_id", started.get("job_id").asText()))
+                    .body();
             assertEquals(status, Api.JSON.readTree(last.data()), "the last event is what /sync/status answers");
             assertTrue(analysis.size() >= 2, "a progress event, then the status: " + analysis);
             for (SseClient.Event e : analysis.subList(0, analysis.size() - 1)) {
@@ -60,15 +75,25 @@ class EventStreamTest {
                 JsonNode progress = Api.JSON.readTree(e.data());
                 assertEquals(analysisId, progress.get("analysis_id").asText());
                 assertEquals("analysis", progress.get("kind").asText());
-                assertTrue(List.of("queued", "analyse").contains(progress.get("stage").asText()), e::toString);
+                assertTrue(
+                        List.of("queued", "analyse")
+                                .contains(progress.get("stage").asText()),
+                        e::toString);
             }
             assertDistinctIds(analysis);
 
             // The execution, through the signed events_url, as EventSource uses it: no Authorization header at all.
-            String planId = alice.postJson("/sync/generate", Map.of("analysis_id", analysisId, "seed", 2)).body().get("plan_id").asText();
-            JsonNode execution = alice.postJson("/sync/execute", Map.of("plan_id", planId)).body();
+            String planId = alice.postJson("/sync/generate", Map.of("analysis_id", analysisId, "seed", 2))
+                    .body()
+                    .get("plan_id")
+                    .asText();
+            JsonNode execution =
+                    alice.postJson("/sync/execute", Map.of("plan_id", planId)).body();
             String eventsUrl = execution.get("events_url").asText();
-            assertTrue(eventsUrl.contains("/sync/events?execution_id=" + execution.get("execution_id").asText() + "&expires="), eventsUrl);
+            assertTrue(
+                    eventsUrl.contains("/sync/events?execution_id="
+                            + execution.get("execution_id").asText() + "&expires="),
+                    eventsUrl);
             String signed = base(server) + eventsUrl.substring(eventsUrl.indexOf("/sync/events"));
             List<SseClient.Event> events;
             try (SseClient stream = SseClient.open(signed, Map.of())) {
@@ -84,20 +109,28 @@ class EventStreamTest {
                 int stage = STAGES.indexOf(progress.get("stage").asText());
                 int percent = progress.get("percent").asInt();
                 assertTrue(stage >= lastStage && percent >= lastPercent, "stages and percents only move on: " + events);
-                assertEquals(e.id(), progress.get("status").asText() + "-" + progress.get("stage").asText() + "-" + percent);
+                assertEquals(
+                        e.id(),
+                        progress.get("status").asText() + "-"
+                                + progress.get("stage").asText() + "-" + percent);
                 if (stage != lastStage) {
                     stages.add(progress.get("stage").asText());
                 }
                 lastStage = stage;
                 lastPercent = percent;
             }
-            // The long stage is seen as it runs, among others; a short one may pass between two looks of the 250 ms poll, or before
+            // The long stage is seen as it runs, among others; a short one may pass between two looks of the 250 ms
+            // poll, or before
             // the stream opened (the master of this short clip did once in CI: [compose, render, mux]).
             assertTrue(stages.contains("render") && stages.size() >= 2, "the stages are seen as they run: " + stages);
             JsonNode finished = Api.JSON.readTree(events.getLast().data());
-            JsonNode executionStatus = alice.postJson("/sync/status", Map.of("job_id", execution.get("job_id").asText())).body();
+            JsonNode executionStatus = alice.postJson(
+                            "/sync/status",
+                            Map.of("job_id", execution.get("job_id").asText()))
+                    .body();
             assertEquals("finished", finished.get("status").asText(), finished::toString);
-            assertEquals(executionStatus.get("links").size(), finished.get("links").size());
+            assertEquals(
+                    executionStatus.get("links").size(), finished.get("links").size());
             assertEquals(executionStatus.get("execution_id"), finished.get("execution_id"));
             System.out.printf("events: the execution sent %d events over stages %s%n", events.size(), stages);
 
@@ -105,13 +138,15 @@ class EventStreamTest {
             try (SseClient again = SseClient.open(signed, Map.of("Last-Event-ID", "finished"))) {
                 assertEquals(204, again.status);
             }
-            try (SseClient again = SseClient.open(signed, Map.of("Last-Event-ID", events.getFirst().id()))) {
+            try (SseClient again = SseClient.open(
+                    signed, Map.of("Last-Event-ID", events.getFirst().id()))) {
                 List<SseClient.Event> rest = again.untilEnd(PATIENCE);
                 assertEquals(1, rest.size(), rest::toString);
                 assertEquals("status", rest.getFirst().name());
             }
             // The signed link opens this execution's events and nothing else.
-            String other = signed.replace("execution_id=", "analysis_id=").replace(execution.get("execution_id").asText(), analysisId);
+            String other = signed.replace("execution_id=", "analysis_id=")
+                    .replace(execution.get("execution_id").asText(), analysisId);
             try (SseClient forged = SseClient.open(other, Map.of())) {
                 assertEquals(401, forged.status, forged.error());
             }
@@ -131,8 +166,14 @@ class EventStreamTest {
     }
 
     private static String pendingAnalysis(Api api) {
-        String videoId = Uploads.uploadA(api, Videos.silentMp4(), "video/mp4", 1).body().get("video_id").asText();
-        return api.postJson("/sync/video_analysis", Map.of("video_id", videoId)).body().get("analysis_id").asText();
+        String videoId = Uploads.uploadA(api, Videos.silentMp4(), "video/mp4", 1)
+                .body()
+                .get("video_id")
+                .asText();
+        return api.postJson("/sync/video_analysis", Map.of("video_id", videoId))
+                .body()
+                .get("analysis_id")
+                .asText();
     }
 
     @Test
@@ -151,11 +192,14 @@ class EventStreamTest {
                 while (events.comments.size() < 3 && System.nanoTime() < deadline) {
                     Thread.sleep(20);
                 }
-                assertTrue(events.comments.size() >= 3 && events.comments.stream().allMatch(c -> c.equals(": heartbeat")), events.comments::toString);
+                assertTrue(
+                        events.comments.size() >= 3 && events.comments.stream().allMatch(c -> c.equals(": heartbeat")),
+                        events.comments::toString);
                 assertTrue(!events.ended());
             }
             // Reconnecting with the state already seen: no event again, heartbeats only.
-            try (SseClient again = SseClient.open(url, Map.of("Authorization", "Bearer " + server.aliceKey, "Last-Event-ID", "pending-queued-0"))) {
+            try (SseClient again = SseClient.open(
+                    url, Map.of("Authorization", "Bearer " + server.aliceKey, "Last-Event-ID", "pending-queued-0"))) {
                 assertEquals(200, again.status);
                 long deadline = System.nanoTime() + PATIENCE.toNanos();
                 while (again.comments.size() < 2 && System.nanoTime() < deadline) {
@@ -172,14 +216,21 @@ class EventStreamTest {
             refusals.put("/sync/events?analysis_id=" + analysisId + "|", 401);
             for (var refusal : refusals.entrySet()) {
                 String[] parts = refusal.getKey().split("\\|", -1);
-                try (SseClient r = SseClient.open(base(server) + parts[0], parts[1].isEmpty() ? Map.of() : SseClient.bearer(parts[1]))) {
+                try (SseClient r = SseClient.open(
+                        base(server) + parts[0], parts[1].isEmpty() ? Map.of() : SseClient.bearer(parts[1]))) {
                     String body = r.error();
                     assertEquals(refusal.getValue(), r.status, parts[0] + ": " + body);
                     assertTrue(Api.JSON.readTree(body).has("error"), body);
                 }
             }
-            assertTrue(server.alice().get("/sync/events?analysis_id=" + analysisId + "&execution_id=x").body().get("message").asText()
-                    .contains("one of"), "the Api client's contract check accepts the refusal too");
+            assertTrue(
+                    server.alice()
+                            .get("/sync/events?analysis_id=" + analysisId + "&execution_id=x")
+                            .body()
+                            .get("message")
+                            .asText()
+                            .contains("one of"),
+                    "the Api client's contract check accepts the refusal too");
         }
     }
 
@@ -198,7 +249,8 @@ class EventStreamTest {
                 }
                 try (SseClient fourth = SseClient.open(url, SseClient.bearer(server.aliceKey))) {
                     assertEquals(429, fourth.status, fourth.error());
-                    assertTrue(fourth.response.headers().firstValue("Retry-After").isPresent());
+                    assertTrue(
+                            fourth.response.headers().firstValue("Retry-After").isPresent());
                 }
                 assertEquals(3, server.server.openEventStreams());
                 open.removeFirst().close();
@@ -218,7 +270,8 @@ class EventStreamTest {
     @Test
     void manyOpenStreamsHoldNoPlatformThreadAndAllGoWhenTheirClientsLeave() throws Exception {
         int streams = 150;
-        try (TestServer server = apiNode(Map.of("SCORECAST_EVENTS_MAX_STREAMS", "1000", "SCORECAST_MAX_REQUESTS_IN_FLIGHT", "1000"))) {
+        try (TestServer server =
+                apiNode(Map.of("SCORECAST_EVENTS_MAX_STREAMS", "1000", "SCORECAST_MAX_REQUESTS_IN_FLIGHT", "1000"))) {
             String analysisId = pendingAnalysis(server.alice());
             String url = base(server) + "/sync/events?analysis_id=" + analysisId;
             // Warm: one stream open and closed, so that pools and the job feed exist before counting.
@@ -243,7 +296,9 @@ class EventStreamTest {
                 }
                 assertTrue(open.stream().noneMatch(s -> s.comments.isEmpty()), "every stream gets its heartbeats");
                 int during = ManagementFactory.getThreadMXBean().getThreadCount();
-                System.out.printf("events: %d open streams, platform threads %d before and %d with them open%n", streams, before, during);
+                System.out.printf(
+                        "events: %d open streams, platform threads %d before and %d with them open%n",
+                        streams, before, during);
                 assertTrue(during - before < 20, streams + " streams took " + (during - before) + " platform threads");
             } finally {
                 for (SseClient s : open) {
@@ -258,14 +313,18 @@ class EventStreamTest {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (server.server.openEventStreams() != expected.getAsInt()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError(server.server.openEventStreams() + " event streams open, expected " + expected.getAsInt());
+                throw new AssertionError(
+                        server.server.openEventStreams() + " event streams open, expected " + expected.getAsInt());
             }
             Thread.sleep(20);
         }
     }
 
     private static void assertDistinctIds(List<SseClient.Event> events) {
-        assertEquals(events.size(), events.stream().map(SseClient.Event::id).distinct().count(), "one event per state: " + events);
+        assertEquals(
+                events.size(),
+                events.stream().map(SseClient.Event::id).distinct().count(),
+                "one event per state: " + events);
         assertNull(events.stream().filter(e -> e.id() == null).findAny().orElse(null));
     }
 }

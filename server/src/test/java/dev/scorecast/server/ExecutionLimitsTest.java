@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ExecutionLimitsTest {
     @TempDir
     static Path data;
+
     static TestServer server;
 
     @BeforeAll
@@ -33,10 +34,19 @@ class ExecutionLimitsTest {
 
     static String plan(Api api) throws InterruptedException {
         Api.Response done = Uploads.uploadA(api, Videos.withCuts(), "video/mp4", 1);
-        Api.Response started = api.postJson("/sync/video_analysis", Map.of("video_id", done.body().get("video_id").asText()));
+        Api.Response started = api.postJson(
+                "/sync/video_analysis",
+                Map.of("video_id", done.body().get("video_id").asText()));
         AnalysisFlowTest.awaitJob(api, started.body().get("job_id").asText());
-        Api.Response generated = api.postJson("/sync/generate", Map.of("analysis_id", started.body().get("analysis_id").asText(),
-                "genre", "ambient", "multitrack", false));
+        Api.Response generated = api.postJson(
+                "/sync/generate",
+                Map.of(
+                        "analysis_id",
+                        started.body().get("analysis_id").asText(),
+                        "genre",
+                        "ambient",
+                        "multitrack",
+                        false));
         assertEquals(200, generated.status(), generated::toString);
         return generated.body().get("plan_id").asText();
     }
@@ -57,7 +67,11 @@ class ExecutionLimitsTest {
         UploadErrorsTest.assertError(refused, 429, "busy", null);
         assertNotNull(refused.header("Retry-After"));
         // Another user is not held back by this one's queue.
-        assertEquals(404, server.bob().postJson("/sync/execute", Map.of("plan_id", planId)).status());
+        assertEquals(
+                404,
+                server.bob()
+                        .postJson("/sync/execute", Map.of("plan_id", planId))
+                        .status());
         for (String job : jobs) {
             JsonNode status = ScoringFlowTest.awaitExecution(api, "/sync/status", Map.of("job_id", job));
             assertEquals("finished", status.get("status").asText(), status::toString);
@@ -67,7 +81,8 @@ class ExecutionLimitsTest {
         }
         Api.Response again = api.postJson("/sync/execute", Map.of("plan_id", planId));
         assertEquals(200, again.status(), "room again once they finished");
-        ScoringFlowTest.awaitExecution(api, "/sync/status", Map.of("job_id", again.body().get("job_id").asText()));
+        ScoringFlowTest.awaitExecution(
+                api, "/sync/status", Map.of("job_id", again.body().get("job_id").asText()));
     }
 
     @Test
@@ -79,7 +94,14 @@ class ExecutionLimitsTest {
         server.restart();
         JsonNode status = ScoringFlowTest.awaitExecution(server.alice(), "/sync/status", Map.of("job_id", jobId));
         assertEquals("finished", status.get("status").asText(), status::toString);
-        assertEquals(200, ScoringFlowTest.CLIENT.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(status.get("url").asText())).build(),
-                java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode());
+        assertEquals(
+                200,
+                ScoringFlowTest.CLIENT
+                        .send(
+                                java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                                                status.get("url").asText()))
+                                        .build(),
+                                java.net.http.HttpResponse.BodyHandlers.discarding())
+                        .statusCode());
     }
 }

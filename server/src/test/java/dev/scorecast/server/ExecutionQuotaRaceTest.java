@@ -33,19 +33,25 @@ class ExecutionQuotaRaceTest {
             try (TestServer server = TestServer.start(data, Map.of("SCORECAST_DB_URL", url, "SCORECAST_ROLE", "api"))) {
                 Api api = server.alice();
                 for (int round = 0; round < ROUNDS; round++) {
-                    List<Api.Response> answers = AtOnce.send(CALLERS, () -> api.postJson("/sync/execute", Map.of("plan_id", planId)));
-                    long started = answers.stream().filter(a -> a.status() == 200).count();
+                    List<Api.Response> answers =
+                            AtOnce.send(CALLERS, () -> api.postJson("/sync/execute", Map.of("plan_id", planId)));
+                    long started =
+                            answers.stream().filter(a -> a.status() == 200).count();
                     for (Api.Response answer : answers) {
                         if (answer.status() != 200) {
                             UploadErrorsTest.assertError(answer, 429, "busy", null);
                         }
                     }
-                    assertEquals(ExecutionService.MAX_ACTIVE_PER_USER, started, "executions accepted in round " + round);
-                    assertEquals(ExecutionService.MAX_ACTIVE_PER_USER, server.count(
-                            "SELECT COUNT(*) FROM jobs WHERE owner = 'alice' AND kind = 'execution' AND status = 'pending'"),
+                    assertEquals(
+                            ExecutionService.MAX_ACTIVE_PER_USER, started, "executions accepted in round " + round);
+                    assertEquals(
+                            ExecutionService.MAX_ACTIVE_PER_USER,
+                            server.count(
+                                    "SELECT COUNT(*) FROM jobs WHERE owner = 'alice' AND kind = 'execution' AND status = 'pending'"),
                             "execution jobs stored in round " + round);
                     // As if a worker had run them: the next round starts with the whole quota free.
-                    server.update("UPDATE jobs SET status = 'finished', progress = 1 WHERE kind = 'execution' AND status = 'pending'");
+                    server.update(
+                            "UPDATE jobs SET status = 'finished', progress = 1 WHERE kind = 'execution' AND status = 'pending'");
                 }
             }
         });

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Assumptions;
  */
 final class Fleet implements AutoCloseable {
     static final String BUCKET = "scorecast";
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     final Path dir;
     final String schema;
@@ -50,7 +51,8 @@ final class Fleet implements AutoCloseable {
 
     /** A new schema and store under {@code dir}; without PostgreSQL the test is skipped (failed on CI, which runs it). */
     static Fleet open(Path dir, String name) throws Exception {
-        String schema = "scorecast_" + name + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+        String schema = "scorecast_" + name + "_"
+                + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
         try (var connection = DriverManager.getConnection(PostgresSchema.SERVER)) {
             connection.createStatement().execute("CREATE SCHEMA " + schema);
         } catch (SQLException e) {
@@ -102,16 +104,26 @@ final class Fleet implements AutoCloseable {
         // This campaign fetches outputs through the api nodes (on S3 a link redirects to the store by default).
         env.put("SCORECAST_PUBLIC_DOWNLOADS", "proxied");
         env.putAll(settings);
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-exports", "java.desktop/com.sun.media.sound=ALL-UNNAMED", "--add-opens", "java.desktop/com.sun.media.sound=ALL-UNNAMED",
-                "--enable-native-access=ALL-UNNAMED", "-Xmx768m", "-XX:+UseSerialGC", "-Djava.util.prefs.userRoot=" + data.resolve("prefs"),
-                "-cp", pathingJar().toString()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-exports",
+                "java.desktop/com.sun.media.sound=ALL-UNNAMED",
+                "--add-opens",
+                "java.desktop/com.sun.media.sound=ALL-UNNAMED",
+                "--enable-native-access=ALL-UNNAMED",
+                "-Xmx768m",
+                "-XX:+UseSerialGC",
+                "-Djava.util.prefs.userRoot=" + data.resolve("prefs"),
+                "-cp",
+                pathingJar().toString()));
         // The build's own settings (where the repository and its speech model are) carry over.
-        System.getProperties().stringPropertyNames().stream().filter(key -> key.startsWith("scorecast."))
+        System.getProperties().stringPropertyNames().stream()
+                .filter(key -> key.startsWith("scorecast."))
                 .forEach(key -> command.add("-D" + key + "=" + System.getProperty(key)));
-        command.addAll(List.of(
-                "dev.scorecast.server.cli.ScorecastCli", "serve", "--role", role));
-        var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        command.addAll(List.of("dev.scorecast.server.cli.ScorecastCli", "serve", "--role", role));
+        var builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(env);
         try {
             Files.createDirectories(data);
@@ -158,7 +170,10 @@ final class Fleet implements AutoCloseable {
         }
 
         HttpResponse<byte[]> get(String path) throws IOException, InterruptedException {
-            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10)).build(),
+            return HTTP.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
                     HttpResponse.BodyHandlers.ofByteArray());
         }
 
@@ -196,7 +211,8 @@ final class Fleet implements AutoCloseable {
         var entries = new StringBuilder();
         for (String entry : classpath.split(java.io.File.pathSeparator)) {
             if (!entry.isBlank()) {
-                entries.append(entries.isEmpty() ? "" : " ").append(Path.of(entry).toAbsolutePath().toUri());
+                entries.append(entries.isEmpty() ? "" : " ")
+                        .append(Path.of(entry).toAbsolutePath().toUri());
             }
         }
         var manifest = new java.util.jar.Manifest();

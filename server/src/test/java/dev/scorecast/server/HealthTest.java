@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * authentications throttled per address, and a node that waits for its database instead of exiting.
  */
 class HealthTest {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     @TempDir
     Path data;
@@ -100,10 +101,12 @@ class HealthTest {
             Api.Response throttled = guesser.get("/sync/library");
             assertEquals(429, throttled.status(), throttled::toString);
             assertNotNull(throttled.header("Retry-After"));
-            assertEquals(429, server.alice().get("/sync/library").status(), "nothing more is looked up from that address");
+            assertEquals(
+                    429, server.alice().get("/sync/library").status(), "nothing more is looked up from that address");
             assertTrue(server.api(null).get("/metrics").raw().body().contains("scorecast_auth_throttled_total 2"));
             clock.advance(Duration.ofSeconds(6));
-            assertEquals(200, server.alice().get("/sync/library").status(), "one failure's allowance is back after 6 s");
+            assertEquals(
+                    200, server.alice().get("/sync/library").status(), "one failure's allowance is back after 6 s");
             assertEquals(401, guesser.get("/sync/library").status());
             assertEquals(429, guesser.get("/sync/library").status());
         }
@@ -135,10 +138,14 @@ class HealthTest {
                 env.put("SCORECAST_MIN_FREE_BYTES", "0");
                 env.put("SCORECAST_SOUNDFONT", "/usr/share/sounds/sf2/TimGM6mb.sf2");
                 env.put("SCORECAST_LIVE_WARMUP_SECONDS", "0");
-                CompletableFuture<ScorecastServer> starting = CompletableFuture.supplyAsync(() -> ScorecastServer.start(ServerConfig.from(env)));
+                CompletableFuture<ScorecastServer> starting =
+                        CompletableFuture.supplyAsync(() -> ScorecastServer.start(ServerConfig.from(env)));
                 HttpResponse<String> ready = awaitAnswer(port, "/readyz");
                 assertEquals(503, ready.statusCode(), ready.body());
-                assertFalse(ready.body().contains(String.valueOf(gate.port())) || ready.body().contains("127.0.0.1"), ready.body());
+                assertFalse(
+                        ready.body().contains(String.valueOf(gate.port()))
+                                || ready.body().contains("127.0.0.1"),
+                        ready.body());
                 assertEquals("5", ready.headers().firstValue("Retry-After").orElse(null));
                 assertEquals(200, raw(port, "/healthz").statusCode());
                 assertEquals(503, raw(port, "/sync/library").statusCode());
@@ -160,8 +167,11 @@ class HealthTest {
                     }
                     assertEquals(503, lost.statusCode(), "readiness turns 503 when the database goes");
                     assertTrue(lost.body().contains("\"database\":\"unreachable\""), lost.body());
-                    assertFalse(lost.body().contains(String.valueOf(gate.port())) || lost.body().contains("127.0.0.1")
-                            || lost.body().contains("Connection"), lost.body());
+                    assertFalse(
+                            lost.body().contains(String.valueOf(gate.port()))
+                                    || lost.body().contains("127.0.0.1")
+                                    || lost.body().contains("Connection"),
+                            lost.body());
                     gate.open();
                 }
             }
@@ -185,7 +195,10 @@ class HealthTest {
 
     private static HttpResponse<String> raw(int port, String path) {
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(20)).build(),
+            return HTTP.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                            .timeout(Duration.ofSeconds(20))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);

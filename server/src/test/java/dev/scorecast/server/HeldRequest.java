@@ -46,12 +46,14 @@ final class HeldRequest implements AutoCloseable {
             socket.setSoTimeout(30_000); // a server that never asks for the body fails the test instead of hanging it
             OutputStream out = socket.getOutputStream();
             out.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key
-                    + "\r\nContent-Type: application/json\r\nContent-Length: " + length + "\r\nExpect: 100-continue\r\n\r\n")
+                            + "\r\nContent-Type: application/json\r\nContent-Length: " + length
+                            + "\r\nExpect: 100-continue\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             String interim = statusLine(socket);
             if (!interim.equals("HTTP/1.1 100 Continue")) {
-                throw new AssertionError("the held request was answered before its handler asked for its body: " + interim);
+                throw new AssertionError(
+                        "the held request was answered before its handler asked for its body: " + interim);
             }
             return new HeldRequest(socket, length);
         } catch (IOException | RuntimeException | AssertionError e) {

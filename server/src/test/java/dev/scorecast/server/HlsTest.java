@@ -51,8 +51,13 @@ class HlsTest {
             assertEquals("*", playlist.header("Access-Control-Allow-Origin"));
             assertTrue(playlist.header("Content-Type").startsWith("application/vnd.apple.mpegurl"));
             String m3u8 = playlist.raw().body();
-            for (String tag : List.of("#EXT-X-TARGETDURATION:2", "#EXT-X-PART-INF:PART-TARGET=0.49067", "CAN-BLOCK-RELOAD=YES",
-                    "#EXT-X-MAP:URI=\"init.mp4\"", "#EXT-X-PROGRAM-DATE-TIME:", "#EXT-X-PRELOAD-HINT:TYPE=PART")) {
+            for (String tag : List.of(
+                    "#EXT-X-TARGETDURATION:2",
+                    "#EXT-X-PART-INF:PART-TARGET=0.49067",
+                    "CAN-BLOCK-RELOAD=YES",
+                    "#EXT-X-MAP:URI=\"init.mp4\"",
+                    "#EXT-X-PROGRAM-DATE-TIME:",
+                    "#EXT-X-PRELOAD-HINT:TYPE=PART")) {
                 assertTrue(m3u8.contains(tag), tag + " in\n" + m3u8);
             }
             Matcher segment = SEGMENT.matcher(m3u8);
@@ -66,7 +71,9 @@ class HlsTest {
             assertEquals("ftyp", new String(initBytes, 4, 4, StandardCharsets.US_ASCII));
             byte[] seg = anyone.getBytes(HLS + segment.group(1));
             assertEquals("moof", new String(seg, 4, 4, StandardCharsets.US_ASCII));
-            assertEquals("public, max-age=31536000, immutable", anyone.get(HLS + segment.group(1)).header("Cache-Control"));
+            assertEquals(
+                    "public, max-age=31536000, immutable",
+                    anyone.get(HLS + segment.group(1)).header("Cache-Control"));
             assertEquals("moof", new String(anyone.getBytes(HLS + part.group(1)), 4, 4, StandardCharsets.US_ASCII));
             // Written once: a second listener gets the very same bytes, from the one shared performance.
             assertArrayEquals(seg, anyone.getBytes(HLS + segment.group(1)));
@@ -74,13 +81,17 @@ class HlsTest {
             assertEquals(1, server.server.player().engine().performances());
 
             // Blocking reload: asking for the next part answers once it is written, within a part or two.
-            Matcher hint = Pattern.compile("PRELOAD-HINT:TYPE=PART,URI=\"media/[0-9a-z]+-p([0-9]+)\\.([0-9])\\.m4s\"").matcher(m3u8);
+            Matcher hint = Pattern.compile("PRELOAD-HINT:TYPE=PART,URI=\"media/[0-9a-z]+-p([0-9]+)\\.([0-9])\\.m4s\"")
+                    .matcher(m3u8);
             assertTrue(hint.find());
             long t0 = System.nanoTime();
-            Api.Response blocked = anyone.get(HLS + "index.m3u8?_HLS_msn=" + hint.group(1) + "&_HLS_part=" + hint.group(2));
+            Api.Response blocked =
+                    anyone.get(HLS + "index.m3u8?_HLS_msn=" + hint.group(1) + "&_HLS_part=" + hint.group(2));
             double waited = (System.nanoTime() - t0) / 1e9;
             assertEquals(200, blocked.status());
-            assertTrue(blocked.raw().body().contains("-p" + hint.group(1) + "." + hint.group(2) + ".m4s\",INDEPENDENT"), blocked.raw().body());
+            assertTrue(
+                    blocked.raw().body().contains("-p" + hint.group(1) + "." + hint.group(2) + ".m4s\",INDEPENDENT"),
+                    blocked.raw().body());
             assertTrue(waited < 3, "the blocked reload answered after " + waited + " s");
 
             Api.Response unknown = anyone.get("/player/hls/no-such-thing/index.m3u8");
@@ -96,15 +107,19 @@ class HlsTest {
         }
     }
 
-    // Tagged slow (bin/test --all): a player reading the live stream for seconds on the wall clock; the publishing test stays fast.
+    // Tagged slow (bin/test --all): a player reading the live stream for seconds on the wall clock; the publishing test
+    // stays fast.
     @Test
     @Tag("slow")
     void ffmpegPlaysTheSharedExperience() throws Exception {
         try (TestServer server = TestServer.start(data)) {
             String url = server.server.publicUrl() + HLS + "index.m3u8";
             long t0 = System.nanoTime();
-            Process ffmpeg = new ProcessBuilder("ffmpeg", "-v", "error", "-i", url, "-t", "6", "-f", "s16le", "-ac", "2", "-ar", "48000", "-")
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Process ffmpeg = new ProcessBuilder(
+                            "ffmpeg", "-v", "error", "-i", url, "-t", "6", "-f", "s16le", "-ac", "2", "-ar", "48000",
+                            "-")
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             ByteArrayOutputStream pcm = new ByteArrayOutputStream();
             long firstByte = -1;
             try (InputStream in = ffmpeg.getInputStream()) {
@@ -128,15 +143,20 @@ class HlsTest {
             }
             double rms = Math.sqrt(sum / n);
             assertTrue(rms > 0.01, "music, not silence: rms " + rms);
-            System.out.printf("HLS with FFmpeg: first audio out %.0f ms after it started (a channel not yet open), rms %.3f%n", firstByte / 1e6, rms);
+            System.out.printf(
+                    "HLS with FFmpeg: first audio out %.0f ms after it started (a channel not yet open), rms %.3f%n",
+                    firstByte / 1e6, rms);
         }
     }
 
-    // Tagged slow (bin/test --all): a player reading the live stream for seconds on the wall clock; the publishing test stays fast.
+    // Tagged slow (bin/test --all): a player reading the live stream for seconds on the wall clock; the publishing test
+    // stays fast.
     @Test
     @Tag("slow")
     void hlsJsPlaysTheSharedExperienceInChromiumAtLowLatency() throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER), "Chromium or chromedriver is not installed");
+        assumeTrue(
+                Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "Chromium or chromedriver is not installed");
         try (TestServer server = TestServer.start(data, Map.of("SCORECAST_LIVE_WARMUP_SECONDS", "4"))) {
             String base = server.server.publicUrl();
             // The channel is open (a listener before us): what a listener joining a published experience gets.
@@ -145,17 +165,32 @@ class HlsTest {
             Path profile = Files.createTempDirectory("scorecast-chromium-");
             ChromeOptions options = new ChromeOptions();
             options.setBinary(CHROMIUM.toFile());
-            options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required", "--user-data-dir=" + profile);
-            ChromeDriver driver = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort()
-                    .build(), options);
+            options.addArguments(
+                    "--headless=new",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--autoplay-policy=no-user-gesture-required",
+                    "--user-data-dir=" + profile);
+            ChromeDriver driver = new ChromeDriver(
+                    new ChromeDriverService.Builder()
+                            .usingDriverExecutable(CHROMEDRIVER.toFile())
+                            .usingAnyFreePort()
+                            .build(),
+                    options);
             // A page of another site, with hls.js as the studio serves it (npm hls.js, light build).
-            String page = "<!doctype html><title>hls</title><audio id=a></audio><script src=\"" + base + "/studio/hls-light.js\"></script><script>"
+            String page = "<!doctype html><title>hls</title><audio id=a></audio><script src=\"" + base
+                    + "/studio/hls-light.js\"></script><script>"
                     + "window.r={};const a=document.getElementById('a');const h=new Hls({lowLatencyMode:true,enableWorker:false});window.h=h;"
                     + "h.on(Hls.Events.ERROR,(e,d)=>{if(d.fatal)window.r.error=d.details;});"
-                    + "h.loadSource('" + base + HLS + "index.m3u8');h.attachMedia(a);a.play().catch(e=>window.r.error=String(e));"
+                    + "h.loadSource('" + base + HLS
+                    + "index.m3u8');h.attachMedia(a);a.play().catch(e=>window.r.error=String(e));"
                     + "(function poll(){if(a.currentTime>0){window.r.first=performance.now();}else{setTimeout(poll,5);}})();</script>";
-            com.sun.net.httpserver.HttpServer site = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+            com.sun.net.httpserver.HttpServer site =
+                    com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
             site.createContext("/", exchange -> {
                 byte[] body = page.getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
@@ -176,11 +211,15 @@ class HlsTest {
                 double firstMs = ((Number) first).doubleValue();
                 assertTrue(firstMs > 0, "hls.js failed: " + driver.executeScript("return window.r.error"));
                 Thread.sleep(8000);
-                // Latency to the ear: now less the program date time of what plays (PDT dates a sample when it was rendered).
-                Number latency = (Number) driver.executeScript("return window.h.playingDate ? Date.now() - window.h.playingDate.getTime() : null");
-                Number stalls = (Number) driver.executeScript("return document.getElementById('a').webkitAudioDecodedByteCount");
+                // Latency to the ear: now less the program date time of what plays (PDT dates a sample when it was
+                // rendered).
+                Number latency = (Number) driver.executeScript(
+                        "return window.h.playingDate ? Date.now() - window.h.playingDate.getTime() : null");
+                Number stalls = (Number)
+                        driver.executeScript("return document.getElementById('a').webkitAudioDecodedByteCount");
                 assertNotNull(latency, "hls.js has no playing date");
-                System.out.printf("HLS with hls.js in Chromium: first sound %.0f ms after the page started; latency to the ear %.2f s (decoded %s bytes)%n",
+                System.out.printf(
+                        "HLS with hls.js in Chromium: first sound %.0f ms after the page started; latency to the ear %.2f s (decoded %s bytes)%n",
                         firstMs, latency.doubleValue() / 1000, stalls);
                 assertTrue(firstMs < 5000, "first sound after " + firstMs + " ms");
                 assertTrue(latency.doubleValue() < 6000, "latency " + latency + " ms");
@@ -188,7 +227,8 @@ class HlsTest {
                 site.stop(0);
                 driver.quit();
                 try (var walk = Files.walk(profile)) {
-                    walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                    walk.sorted(java.util.Comparator.reverseOrder())
+                            .forEach(p -> p.toFile().delete());
                 }
             }
         }

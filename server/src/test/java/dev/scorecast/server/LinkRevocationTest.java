@@ -25,8 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  * and worked for their 7 days after the key was revoked; only a rotation of the link secret ended them.
  */
 class LinkRevocationTest {
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private static final Map<String, String> LOCAL = Map.of("SCORECAST_WEBHOOKS_ALLOW_LOCAL", "true", "SCORECAST_WEBHOOKS_POLL_MS", "50");
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final Map<String, String> LOCAL =
+            Map.of("SCORECAST_WEBHOOKS_ALLOW_LOCAL", "true", "SCORECAST_WEBHOOKS_POLL_MS", "50");
 
     @TempDir
     Path data;
@@ -34,30 +36,60 @@ class LinkRevocationTest {
     @Test
     void revokingAKeyEndsTheLinksInResultsJsonAndInWebhookPayloads() throws Exception {
         try (Receiver receiver = Receiver.start().answer(200);
-             TestServer server = TestServer.start(data, LOCAL)) {
+                TestServer server = TestServer.start(data, LOCAL)) {
             String key = server.server.keys().create("carol");
             String otherKey = server.server.keys().create("carol");
             Api carol = server.api(key);
             WebhooksTest.register(server.api(otherKey), receiver.url("/carol"), List.of("execution.finished"));
 
-            String videoId = Uploads.uploadA(carol, Videos.h264Aac(), "video/mp4", 2).body().get("video_id").asText();
+            String videoId = Uploads.uploadA(carol, Videos.h264Aac(), "video/mp4", 2)
+                    .body()
+                    .get("video_id")
+                    .asText();
             Api.Response analysis = carol.postJson("/sync/video_analysis", Map.of("video_id", videoId));
-            assertEquals("finished", AnalysisFlowTest.awaitJob(carol, analysis.body().get("job_id").asText()).get("status").asText());
-            String planId = carol.postJson("/sync/generate", Map.of("analysis_id", analysis.body().get("analysis_id").asText(), "seed", 5))
-                    .body().get("plan_id").asText();
-            String jobId = carol.postJson("/sync/execute", Map.of("plan_id", planId)).body().get("job_id").asText();
+            assertEquals(
+                    "finished",
+                    AnalysisFlowTest.awaitJob(
+                                    carol, analysis.body().get("job_id").asText())
+                            .get("status")
+                            .asText());
+            String planId = carol.postJson(
+                            "/sync/generate",
+                            Map.of(
+                                    "analysis_id",
+                                    analysis.body().get("analysis_id").asText(),
+                                    "seed",
+                                    5))
+                    .body()
+                    .get("plan_id")
+                    .asText();
+            String jobId = carol.postJson("/sync/execute", Map.of("plan_id", planId))
+                    .body()
+                    .get("job_id")
+                    .asText();
             JsonNode status = ScoringFlowTest.awaitExecution(carol, "/sync/status", Map.of("job_id", jobId));
             assertEquals("finished", status.get("status").asText(), status::toString);
 
-            JsonNode results = Api.JSON.readTree(ScoringFlowTest.fetch(status.get("queryurl").asText()));
-            JsonNode payload = Api.JSON.readTree(receiver.next(Duration.ofSeconds(20)).body());
+            JsonNode results = Api.JSON.readTree(
+                    ScoringFlowTest.fetch(status.get("queryurl").asText()));
+            JsonNode payload =
+                    Api.JSON.readTree(receiver.next(Duration.ofSeconds(20)).body());
             assertEquals("execution.finished", payload.get("type").asText());
             String keyId = keyOf(status.get("url").asText());
             assertNotNull(keyId, "a link made for a request carries its key");
             // The links of the job and of the dispatcher carry the key the execution was started with.
-            Map<String, String> fromResults = Map.of("video", results.at("/links/video").asText(), "plan", results.at("/links/plan").asText());
-            Map<String, String> fromPayload = Map.of("url", payload.at("/data/url").asText(), "plan", payload.at("/data/links/plan").asText(),
-                    "queryurl", payload.at("/data/queryurl").asText());
+            Map<String, String> fromResults = Map.of(
+                    "video",
+                    results.at("/links/video").asText(),
+                    "plan",
+                    results.at("/links/plan").asText());
+            Map<String, String> fromPayload = Map.of(
+                    "url",
+                    payload.at("/data/url").asText(),
+                    "plan",
+                    payload.at("/data/links/plan").asText(),
+                    "queryurl",
+                    payload.at("/data/queryurl").asText());
             for (var link : List.of(fromResults, fromPayload)) {
                 for (String url : link.values()) {
                     assertEquals(keyId, keyOf(url), "carries the execution's key: " + url);
@@ -65,7 +97,8 @@ class LinkRevocationTest {
                 }
             }
             // The same files fetched through the user's other key: its links carry that key.
-            JsonNode throughOther = ScoringFlowTest.awaitExecution(server.api(otherKey), "/sync/status", Map.of("job_id", jobId));
+            JsonNode throughOther =
+                    ScoringFlowTest.awaitExecution(server.api(otherKey), "/sync/status", Map.of("job_id", jobId));
             assertNotEquals(keyId, keyOf(throughOther.get("url").asText()));
 
             assertTrue(server.server.keys().revoke(key));
@@ -75,7 +108,8 @@ class LinkRevocationTest {
                     assertEquals(404, statusOf(url), "ended with its key: " + url);
                 }
             }
-            HttpResponse<String> refused = CLIENT.send(HttpRequest.newBuilder(URI.create(fromResults.get("video"))).build(),
+            HttpResponse<String> refused = CLIENT.send(
+                    HttpRequest.newBuilder(URI.create(fromResults.get("video"))).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals("key", Api.JSON.readTree(refused.body()).at("/field").asText(), refused.body());
             assertEquals(200, statusOf(throughOther.get("url").asText()), "the other key's links go on");
@@ -93,6 +127,7 @@ class LinkRevocationTest {
     }
 
     private static int statusOf(String url) throws Exception {
-        return CLIENT.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        return CLIENT.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 }

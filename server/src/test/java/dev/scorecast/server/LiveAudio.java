@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** A listener of the live stream for tests: reads in the background, and the audio helpers to judge what came. */
 final class LiveAudio implements AutoCloseable {
     static final int RATE = 48_000;
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     final HttpResponse<InputStream> response;
     final long connectedNanos;
@@ -29,6 +30,7 @@ final class LiveAudio implements AutoCloseable {
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     /** When bytes came: nanoTime and the total received by then, one pair per read. */
     private final List<long[]> arrivals = new ArrayList<>();
+
     private final AtomicBoolean closing = new AtomicBoolean();
     private final Thread reader;
 
@@ -91,7 +93,8 @@ final class LiveAudio implements AutoCloseable {
         }
         byte[] header = bytes();
         int channels = (header[22] & 0xff) | (header[23] & 0xff) << 8;
-        int rate = (header[24] & 0xff) | (header[25] & 0xff) << 8 | (header[26] & 0xff) << 16 | (header[27] & 0xff) << 24;
+        int rate =
+                (header[24] & 0xff) | (header[25] & 0xff) << 8 | (header[26] & 0xff) << 16 | (header[27] & 0xff) << 24;
         int bits = (header[34] & 0xff) | (header[35] & 0xff) << 8;
         double bytesPerSecond = (double) rate * channels * bits / 8;
         long start = seen.getFirst()[0] + (long) (prerollSeconds * 1e9);
@@ -152,8 +155,24 @@ final class LiveAudio implements AutoCloseable {
         Path in = dir.resolve("in.bin");
         Path out = dir.resolve("out.f32");
         Files.write(in, media);
-        Process p = new ProcessBuilder("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i", in.toString(), "-ac", "1",
-                "-ar", String.valueOf(RATE), "-f", "f32le", out.toString()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        "ffmpeg",
+                        "-hide_banner",
+                        "-loglevel",
+                        "error",
+                        "-nostdin",
+                        "-y",
+                        "-i",
+                        in.toString(),
+                        "-ac",
+                        "1",
+                        "-ar",
+                        String.valueOf(RATE),
+                        "-f",
+                        "f32le",
+                        out.toString())
+                .redirectErrorStream(true)
+                .start();
         String log = new String(p.getInputStream().readAllBytes());
         if (p.waitFor() != 0) {
             throw new AssertionError("ffmpeg could not decode the stream: " + log);

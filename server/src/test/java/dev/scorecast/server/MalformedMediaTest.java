@@ -25,8 +25,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class MalformedMediaTest {
     @TempDir
     static Path data;
+
     @TempDir
     static Path corpus;
+
     static TestServer server;
 
     @BeforeAll
@@ -40,8 +42,19 @@ class MalformedMediaTest {
     }
 
     static List<String> cases() {
-        return List.of("truncated-half", "truncated-header", "bit-flipped", "moov-zeroed", "random-bytes", "eight-k", "sixty-streams",
-                "sound-longer-than-picture", "endless-timestamps", "empty-file-like", "a-thousand-streams", "mdat-declares-4-gib",
+        return List.of(
+                "truncated-half",
+                "truncated-header",
+                "bit-flipped",
+                "moov-zeroed",
+                "random-bytes",
+                "eight-k",
+                "sixty-streams",
+                "sound-longer-than-picture",
+                "endless-timestamps",
+                "empty-file-like",
+                "a-thousand-streams",
+                "mdat-declares-4-gib",
                 "sample-declares-4-gib");
     }
 
@@ -54,7 +67,11 @@ class MalformedMediaTest {
         Api.Response completed = Uploads.uploadA(api, file, "video/mp4", 1);
         assertTrue(completed.status() < 500, name + ": complete " + completed);
         if (completed.status() != 200) {
-            assertTrue(completed.status() == 415 || completed.status() == 422 || completed.status() == 413 || completed.status() == 400,
+            assertTrue(
+                    completed.status() == 415
+                            || completed.status() == 422
+                            || completed.status() == 413
+                            || completed.status() == 400,
                     name + ": " + completed);
             assertTrue(completed.body().get("message").asText().length() > 20, name + ": " + completed);
             return;
@@ -62,16 +79,24 @@ class MalformedMediaTest {
         String video = completed.body().get("video_id").asText();
         Api.Response analysis = api.postJson("/sync/video_analysis", Map.of("video_id", video));
         assertTrue(analysis.status() < 500, name + ": " + analysis);
-        JsonNode analysed = AnalysisFlowTest.awaitJob(api, analysis.body().get("job_id").asText());
+        JsonNode analysed =
+                AnalysisFlowTest.awaitJob(api, analysis.body().get("job_id").asText());
         assertTrue(List.of("finished", "error").contains(analysed.get("status").asText()), name + ": " + analysed);
         if (analysed.get("status").asText().equals("finished")) {
-            Api.Response plan = api.postJson("/sync/generate", Map.of("analysis_id", analysis.body().get("analysis_id").asText(),
-                    "genre", "lofi", "seed", 1));
+            Api.Response plan = api.postJson(
+                    "/sync/generate",
+                    Map.of("analysis_id", analysis.body().get("analysis_id").asText(), "genre", "lofi", "seed", 1));
             assertTrue(plan.status() < 500, name + ": " + plan);
             if (plan.status() == 200) {
-                Api.Response exec = api.postJson("/sync/execute", Map.of("plan_id", plan.body().get("plan_id").asText()));
-                JsonNode done = ScoringFlowTest.awaitExecution(api, "/sync/status", Map.of("job_id", exec.body().get("job_id").asText()));
-                assertTrue(List.of("finished", "error").contains(done.get("status").asText()), name + ": " + done);
+                Api.Response exec = api.postJson(
+                        "/sync/execute",
+                        Map.of("plan_id", plan.body().get("plan_id").asText()));
+                JsonNode done = ScoringFlowTest.awaitExecution(
+                        api,
+                        "/sync/status",
+                        Map.of("job_id", exec.body().get("job_id").asText()));
+                assertTrue(
+                        List.of("finished", "error").contains(done.get("status").asText()), name + ": " + done);
             }
         } else {
             assertTrue(analysed.get("message").asText().length() > 20, name + ": " + analysed);
@@ -110,29 +135,66 @@ class MalformedMediaTest {
                 Files.write(out, noise);
             }
             case "empty-file-like" -> Files.write(out, new byte[] {0, 0, 0, 8, 'f', 't', 'y', 'p'});
-            case "eight-k" -> copy(Videos.make("eight-k.mp4", "-f lavfi -i color=c=blue:size=7680x4320:rate=1 -t 1 -c:v libx264 "
-                    + "-preset ultrafast -pix_fmt yuv420p"), out);
+            case "eight-k" ->
+                copy(
+                        Videos.make(
+                                "eight-k.mp4",
+                                "-f lavfi -i color=c=blue:size=7680x4320:rate=1 -t 1 -c:v libx264 "
+                                        + "-preset ultrafast -pix_fmt yuv420p"),
+                        out);
             case "sixty-streams" -> {
-                List<String> args = new ArrayList<>(List.of("-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10", "-f", "lavfi", "-i",
-                        "sine=frequency=440:sample_rate=8000", "-map", "0:v"));
+                List<String> args = new ArrayList<>(List.of(
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "testsrc2=size=160x120:rate=10",
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "sine=frequency=440:sample_rate=8000",
+                        "-map",
+                        "0:v"));
                 for (int i = 0; i < 60; i++) {
                     args.addAll(List.of("-map", "1:a"));
                 }
-                args.addAll(List.of("-t", "1", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac"));
+                args.addAll(List.of(
+                        "-t", "1", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac"));
                 copy(Videos.make("sixty-streams.mp4", String.join(" ", args)), out);
             }
-            case "sound-longer-than-picture" -> copy(Videos.make("long-sound.mkv", "-f lavfi -i testsrc2=size=160x120:rate=10 "
-                    + "-f lavfi -i sine=frequency=440:sample_rate=48000:duration=60 -t 60 -map 0:v -map 1:a -c:v libx264 -preset ultrafast "
-                    + "-pix_fmt yuv420p -frames:v 10 -c:a aac"), out);
-            case "endless-timestamps" -> copy(Videos.make("endless.mp4", "-f lavfi -i testsrc2=size=160x120:rate=10 -t 2 "
-                    + "-c:v libx264 -preset ultrafast -pix_fmt yuv420p -output_ts_offset 86000"), out);
+            case "sound-longer-than-picture" ->
+                copy(
+                        Videos.make(
+                                "long-sound.mkv",
+                                "-f lavfi -i testsrc2=size=160x120:rate=10 "
+                                        + "-f lavfi -i sine=frequency=440:sample_rate=48000:duration=60 -t 60 -map 0:v -map 1:a -c:v libx264 -preset ultrafast "
+                                        + "-pix_fmt yuv420p -frames:v 10 -c:a aac"),
+                        out);
+            case "endless-timestamps" ->
+                copy(
+                        Videos.make(
+                                "endless.mp4",
+                                "-f lavfi -i testsrc2=size=160x120:rate=10 -t 2 "
+                                        + "-c:v libx264 -preset ultrafast -pix_fmt yuv420p -output_ts_offset 86000"),
+                        out);
             case "a-thousand-streams" -> {
-                List<String> args = new ArrayList<>(List.of("-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10", "-f", "lavfi", "-i",
-                        "sine=frequency=440:sample_rate=8000", "-map", "0:v"));
-                for (int i = 0; i < 998; i++) { // 999 streams: FFmpeg itself refuses more than 1000 when reading or writing
+                List<String> args = new ArrayList<>(List.of(
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "testsrc2=size=160x120:rate=10",
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "sine=frequency=440:sample_rate=8000",
+                        "-map",
+                        "0:v"));
+                for (int i = 0;
+                        i < 998;
+                        i++) { // 999 streams: FFmpeg itself refuses more than 1000 when reading or writing
                     args.addAll(List.of("-map", "1:a"));
                 }
-                args.addAll(List.of("-t", "1", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "pcm_u8"));
+                args.addAll(List.of(
+                        "-t", "1", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "pcm_u8"));
                 copy(Videos.make("a-thousand-streams.mkv", String.join(" ", args)), out);
             }
             case "mdat-declares-4-gib" -> {

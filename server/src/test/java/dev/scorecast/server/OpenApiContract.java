@@ -64,8 +64,11 @@ final class OpenApiContract {
         }
         JsonNode responses = operation.path("responses");
         String code = String.valueOf(status);
-        JsonNode response = responses.has(code) ? responses.get(code)
-                : responses.has(code.charAt(0) + "XX") ? responses.get(code.charAt(0) + "XX") : responses.get("default");
+        JsonNode response = responses.has(code)
+                ? responses.get(code)
+                : responses.has(code.charAt(0) + "XX")
+                        ? responses.get(code.charAt(0) + "XX")
+                        : responses.get("default");
         String where = method + " " + path + " -> " + status;
         if (response == null) {
             return List.of(where + ": the document lists no such status for this operation (it lists "
@@ -92,8 +95,11 @@ final class OpenApiContract {
     List<String> streamViolations(String method, String path, int status, String contentType) {
         List<String> out = new ArrayList<>(violations(method, path, status, null));
         JsonNode operation = operation(method, path);
-        JsonNode content = operation == null ? null : operation.path("responses").path(String.valueOf(status)).get("content");
-        String type = contentType == null ? "" : contentType.split(";")[0].strip().toLowerCase(Locale.ROOT);
+        JsonNode content = operation == null
+                ? null
+                : operation.path("responses").path(String.valueOf(status)).get("content");
+        String type =
+                contentType == null ? "" : contentType.split(";")[0].strip().toLowerCase(Locale.ROOT);
         if (content != null && content.size() > 0 && !content.has(type)) {
             out.add(method + " " + path + " -> " + status + ": answered " + contentType + ", the document lists "
                     + String.join(", ", iterable(content.fieldNames())));

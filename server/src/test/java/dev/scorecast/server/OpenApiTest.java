@@ -24,7 +24,10 @@ class OpenApiTest {
             Set<String> documented = new TreeSet<>();
             r.body().get("paths").properties().forEach(path -> {
                 JsonNode operations = path.getValue();
-                operations.fieldNames().forEachRemaining(method -> documented.add(method.toUpperCase(Locale.ROOT) + " " + path.getKey()));
+                operations
+                        .fieldNames()
+                        .forEachRemaining(
+                                method -> documented.add(method.toUpperCase(Locale.ROOT) + " " + path.getKey()));
             });
             Set<String> registered = new TreeSet<>();
             server.server.routes().forEach(route -> registered.add(route.method() + " " + route.path()));

@@ -47,7 +47,9 @@ class PlainPlayerStartTest {
 
     @Test
     void aPlainAudioElementStartsWithinASecondAndAHalfInEveryFormat() throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER), "Chromium or chromedriver is not installed");
+        assumeTrue(
+                Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "Chromium or chromedriver is not installed");
         HttpClient http = HttpClient.newHttpClient();
         // Warmed up as bin/scorecast serve does, so the stream renders as it does in service.
         try (TestServer server = TestServer.start(data, Map.of("SCORECAST_LIVE_WARMUP_SECONDS", "4"))) {
@@ -59,13 +61,26 @@ class PlainPlayerStartTest {
             Path profile = Files.createTempDirectory("scorecast-chromium-");
             ChromeOptions options = new ChromeOptions();
             options.setBinary(CHROMIUM.toFile());
-            options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required", "--user-data-dir=" + profile);
-            ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+            options.addArguments(
+                    "--headless=new",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--autoplay-policy=no-user-gesture-required",
+                    "--user-data-dir=" + profile);
+            ChromeDriverService service = new ChromeDriverService.Builder()
+                    .usingDriverExecutable(CHROMEDRIVER.toFile())
+                    .usingAnyFreePort()
+                    .build();
             ChromeDriver driver = new ChromeDriver(service, options);
             // The page comes from a web server of its own, as a site embedding the stream would serve it.
-            java.util.concurrent.atomic.AtomicReference<String> current = new java.util.concurrent.atomic.AtomicReference<>("");
-            com.sun.net.httpserver.HttpServer site = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+            java.util.concurrent.atomic.AtomicReference<String> current =
+                    new java.util.concurrent.atomic.AtomicReference<>("");
+            com.sun.net.httpserver.HttpServer site =
+                    com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
             site.createContext("/", exchange -> {
                 byte[] body = current.get().getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
@@ -78,16 +93,21 @@ class PlainPlayerStartTest {
             List<String> failures = new ArrayList<>();
             try {
                 driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
-                // Each format twice: first as its first listener (the outlet opens and encodes the recent audio it starts
+                // Each format twice: first as its first listener (the outlet opens and encodes the recent audio it
+                // starts
                 // with), then as a later one (the outlet's backlog is there).
                 for (String format : List.of("aac", "opus", "mp3", "wav", "aac#2", "opus#2", "mp3#2", "wav#2")) {
-                    String url = created.get("stream_urls").get(format.replace("#2", "")).asText();
+                    String url = created.get("stream_urls")
+                            .get(format.replace("#2", ""))
+                            .asText();
                     // The page is the audio element and nothing else; a script after it only notes when playback moves.
-                    String page = "<!doctype html><title>plain</title><audio src=\"" + url.replace("&", "&amp;") + "\" autoplay></audio>"
+                    String page = "<!doctype html><title>plain</title><audio src=\"" + url.replace("&", "&amp;")
+                            + "\" autoplay></audio>"
                             + "<script>window.started=null;const a=document.querySelector('audio');"
                             + "(function poll(){if(a.currentTime>0){window.started=performance.now();}else{setTimeout(poll,5);}})();</script>";
                     current.set(page);
-                    driver.get("http://127.0.0.1:" + site.getAddress().getPort() + "/" + format.replace("#2", "-again"));
+                    driver.get(
+                            "http://127.0.0.1:" + site.getAddress().getPort() + "/" + format.replace("#2", "-again"));
                     long deadline = System.nanoTime() + 12_000_000_000L;
                     Object at = null;
                     while (at == null && System.nanoTime() < deadline) {
@@ -97,17 +117,20 @@ class PlainPlayerStartTest {
                     long millis = at == null ? -1 : Math.round(((Number) at).doubleValue());
                     started.put(format, millis);
                     if (millis < 0 || millis > LIMIT_MILLIS) {
-                        failures.add(format + " started " + (millis < 0 ? "not within 12 s" : "after " + millis + " ms"));
+                        failures.add(
+                                format + " started " + (millis < 0 ? "not within 12 s" : "after " + millis + " ms"));
                     }
                     // Let the stream go (a page left behind would hold its connection, and a stream takes 8 listeners).
-                    driver.executeScript("const a=document.querySelector('audio');a.pause();a.removeAttribute('src');a.load();");
+                    driver.executeScript(
+                            "const a=document.querySelector('audio');a.pause();a.removeAttribute('src');a.load();");
                     driver.get("about:blank");
                 }
             } finally {
                 site.stop(0);
                 driver.quit();
                 try (var walk = Files.walk(profile)) {
-                    walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                    walk.sorted(java.util.Comparator.reverseOrder())
+                            .forEach(p -> p.toFile().delete());
                 }
             }
             System.out.println("plain <audio> start after page load, ms: " + started);
@@ -117,7 +140,8 @@ class PlainPlayerStartTest {
 
     private static String post(HttpClient http, String url, String key, String json) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + key);
-        b = json == null ? b.POST(HttpRequest.BodyPublishers.noBody())
+        b = json == null
+                ? b.POST(HttpRequest.BodyPublishers.noBody())
                 : b.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
         HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() / 100 != 2) {

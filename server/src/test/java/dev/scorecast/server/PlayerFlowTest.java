@@ -9,9 +9,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.scorecast.engine.analysis.audio.PulseTempo;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.ArrayList;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -29,8 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
 class PlayerFlowTest {
     @TempDir
     static Path data;
+
     @TempDir
     Path work;
+
     static TestServer server;
 
     @BeforeAll
@@ -79,7 +81,8 @@ class PlayerFlowTest {
 
         Api.Response again = api.postJson("/player/create-stream", "");
         assertEquals(409, again.status(), again::toString);
-        assertEquals(stream.get("stream_id").asText(), again.body().get("stream_id").asText());
+        assertEquals(
+                stream.get("stream_id").asText(), again.body().get("stream_id").asText());
 
         JsonNode genres = api.get("/player/genres").body().get("genres");
         assertTrue(genres.size() >= 12, genres::toString);
@@ -88,7 +91,8 @@ class PlayerFlowTest {
                 assertTrue(g.has(field), field + " in " + g);
             }
         }
-        assertEquals("active", api.get("/player/liveliness").body().get("stream").asText());
+        assertEquals(
+                "active", api.get("/player/liveliness").body().get("stream").asText());
 
         Api.Response started = api.postJson("/player/start", Map.of("experience_id", "house-rooftop"));
         assertEquals(200, started.status(), started::toString);
@@ -98,7 +102,9 @@ class PlayerFlowTest {
         // sounds like is LiveControlsTest's, on virtual time, and theStreamIsHeardAtTheTransportTempo's.)
         try (LiveAudio audio = LiveAudio.open(stream.get("stream_url").asText(), null)) {
             assertEquals(200, audio.response.statusCode());
-            assertEquals("audio/aac", audio.response.headers().firstValue("Content-Type").orElse(""));
+            assertEquals(
+                    "audio/aac",
+                    audio.response.headers().firstValue("Content-Type").orElse(""));
             audio.awaitBytes(1, 30);
             assertTrue(audio.size() > 0, "the stream sends audio");
         }
@@ -108,9 +114,12 @@ class PlayerFlowTest {
         assertEquals(200, withToken.get("/player/transport").status());
         Api other = user("other");
         assertEquals(404, other.get("/player/transport").status());
-        assertEquals("none", other.get("/player/liveliness").body().get("stream").asText());
+        assertEquals(
+                "none", other.get("/player/liveliness").body().get("stream").asText());
 
-        try (LiveAudio audio = LiveAudio.open(base() + "/player/stream?format=mp3", stream.get("session_token").asText())) {
+        try (LiveAudio audio = LiveAudio.open(
+                base() + "/player/stream?format=mp3",
+                stream.get("session_token").asText())) {
             audio.awaitBytes(4000, 3);
             Api.Response ended = api.postJson("/player/end_stream", "");
             assertEquals(200, ended.status(), ended::toString);
@@ -122,7 +131,8 @@ class PlayerFlowTest {
         }
         assertEquals(404, api.postJson("/player/stop", "").status());
         assertEquals(404, api.postJson("/player/end_stream", "").status());
-        assertEquals(401, withToken.get("/player/transport").status(), "the ended stream's token is no longer accepted");
+        assertEquals(
+                401, withToken.get("/player/transport").status(), "the ended stream's token is no longer accepted");
         assertEquals("none", api.get("/player/liveliness").body().get("stream").asText());
     }
 
@@ -132,13 +142,17 @@ class PlayerFlowTest {
     void theStreamIsHeardAtTheTransportTempo() throws Exception {
         Api api = user("hearer");
         JsonNode stream = created(api);
-        assertEquals(200, api.postJson("/player/start", Map.of("experience_id", "house-rooftop")).status());
+        assertEquals(
+                200,
+                api.postJson("/player/start", Map.of("experience_id", "house-rooftop"))
+                        .status());
         try (LiveAudio audio = LiveAudio.open(stream.get("stream_url").asText(), null)) {
             audio.awaitBytes(1, 2);
             double firstByteMs = (audio.firstByteNanos - audio.connectedNanos) / 1e6;
             System.out.printf("player: first audio byte %.0f ms after connecting%n", firstByteMs);
             // Only a bound against a stall here: how soon the first byte comes is measured by
-            // `bin/scorecast bench live` on the real server process (docs/BENCHMARKS.md), not in a test on a shared machine.
+            // `bin/scorecast bench live` on the real server process (docs/BENCHMARKS.md), not in a test on a shared
+            // machine.
             assertTrue(audio.firstByteNanos > 0 && firstByteMs < 5000, "first byte after " + firstByteMs + " ms");
             Thread.sleep(10_300);
             double tempo = transport(api).get("tempo").asDouble();
@@ -148,7 +162,8 @@ class PlayerFlowTest {
             assertTrue(rms > 0.01, "the stream is not silent: rms " + rms);
             List<Double> onsets = LiveAudio.onsets(mono, LiveAudio.RATE, mono.length);
             double heard = PulseTempo.estimateBpm(onsets, tempo / 1.4, tempo * 1.4);
-            System.out.printf("player: transport %.2f bpm, heard %.2f bpm from %d onsets%n", tempo, heard, onsets.size());
+            System.out.printf(
+                    "player: transport %.2f bpm, heard %.2f bpm from %d onsets%n", tempo, heard, onsets.size());
             assertEquals(124, tempo, 0.01);
             assertTrue(Math.abs(heard - tempo) / tempo < 0.02, "heard " + heard + " bpm, transport says " + tempo);
         }
@@ -176,7 +191,9 @@ class PlayerFlowTest {
                 }
                 Thread.sleep(10);
             }
-            System.out.printf("player: tempo 1.2x reached %.3f s after set_intensity (one beat is %.3f s)%n", reached, 60 / 124.0);
+            System.out.printf(
+                    "player: tempo 1.2x reached %.3f s after set_intensity (one beat is %.3f s)%n",
+                    reached, 60 / 124.0);
             assertTrue(reached > 0 && reached < 60 / 124.0 + 0.3, "1.2x reached after " + reached + " s");
             int from = audio.size();
             audio.awaitBytes(from + 7L * 48000 * 4, 10);
@@ -200,7 +217,8 @@ class PlayerFlowTest {
         // one turns its vocals off, so the first sample where they differ shows when that happened.
         Api a = user("singer-a");
         Api b = user("singer-b");
-        try (LiveAudio x = twin(a); LiveAudio y = twin(b)) {
+        try (LiveAudio x = twin(a);
+                LiveAudio y = twin(b)) {
             Thread.sleep(3000);
             Api.Response r = a.postJson("/player/toggle_vocals", Map.of("vocals", false));
             assertEquals(200, r.status(), r::toString);
@@ -220,8 +238,9 @@ class PlayerFlowTest {
             int length = (int) Math.min(xs.length - sx, ys.length - sy);
             int diff = LiveAudio.firstDifference(xs, sx, ys, sy, length, 1e-4f);
             long changed = musicX + diff;
-            System.out.printf("player: vocals off applies at frame %d, the audio first changes at frame %d (%.1f ms after)%n", barLine,
-                    changed, (changed - barLine) / 48.0);
+            System.out.printf(
+                    "player: vocals off applies at frame %d, the audio first changes at frame %d (%.1f ms after)%n",
+                    barLine, changed, (changed - barLine) / 48.0);
             assertTrue(diff >= 0, "turning the vocals off changed nothing");
             assertTrue(changed >= barLine - 2, "the audio changed before the bar line: " + changed + " < " + barLine);
             assertTrue(changed <= barLine + 2 * bar * 48000, "the audio changed more than two bars after the bar line");
@@ -233,10 +252,15 @@ class PlayerFlowTest {
     private LiveAudio twin(Api api) throws Exception {
         created(api);
         // An intensity set before start gives the session its own performance (not the shared one).
-        assertEquals(200, api.postJson("/player/set_intensity", Map.of("intensity", 0.5)).status());
+        assertEquals(
+                200,
+                api.postJson("/player/set_intensity", Map.of("intensity", 0.5)).status());
         LiveAudio audio = LiveAudio.open(base() + "/player/stream?format=wav", tokenOf(api));
         audio.awaitBytes(44 + 4 * 1024, 3);
-        assertEquals(200, api.postJson("/player/start", Map.of("experience_id", "pop-sunny-side")).status());
+        assertEquals(
+                200,
+                api.postJson("/player/start", Map.of("experience_id", "pop-sunny-side"))
+                        .status());
         return audio;
     }
 
@@ -252,7 +276,11 @@ class PlayerFlowTest {
             ObjectNode plan = (ObjectNode) current.get("plan").deepCopy();
             ObjectNode section = (ObjectNode) plan.get("sections").get(0);
             String key = section.get("key").asText().equals("E") ? "G" : "E";
-            section.put("tempo", 100.0).put("key", key).put("bars", 8).put("start", 0.0).put("end", 19.2);
+            section.put("tempo", 100.0)
+                    .put("key", key)
+                    .put("bars", 8)
+                    .put("start", 0.0)
+                    .put("end", 19.2);
             ((com.fasterxml.jackson.databind.node.ArrayNode) plan.get("sections")).remove(1);
             plan.put("duration", 19.2);
             Api.Response r = api.postJson("/player/replace_plan", Map.of("plan", plan));
@@ -276,14 +304,16 @@ class PlayerFlowTest {
             }
             assertNotNull(after);
             assertEquals(100, after.get("tempo").asDouble(), 0.01);
-            assertEquals(key, api.get("/player/current_experience").body().get("key").asText());
+            assertEquals(
+                    key, api.get("/player/current_experience").body().get("key").asText());
             long fromFrame = at.get("frame").asLong();
             audio.awaitBytes((fromFrame - audio.firstFrame() + 7 * 48000) * 4 + 44, 10);
             float[] mono = LiveAudio.wavMono(audio.bytes());
             int start = (int) (fromFrame - audio.firstFrame()) + 48000;
             List<Double> onsets = LiveAudio.onsets(mono, start, Math.min(mono.length, start + 6 * 48000));
             double heard = PulseTempo.estimateBpm(onsets, 100 / 1.4, 100 * 1.4);
-            System.out.printf("player: replaced plan at %.3f s, heard %.2f bpm after it (planned 100)%n", appliesAt, heard);
+            System.out.printf(
+                    "player: replaced plan at %.3f s, heard %.2f bpm after it (planned 100)%n", appliesAt, heard);
             assertTrue(Math.abs(heard - 100) / 100 < 0.02, "heard " + heard);
         }
         api.postJson("/player/end_stream", "");
@@ -307,7 +337,8 @@ class PlayerFlowTest {
             assertTrue(audio.size() > size, "silence keeps flowing after stop");
             float[] mono = LiveAudio.wavMono(audio.bytes());
             int call = (int) (calledAt - audio.firstFrame());
-            // Emitted audio at the call was up to the look-ahead ahead of the transport read; one beat of fade after it.
+            // Emitted audio at the call was up to the look-ahead ahead of the transport read; one beat of fade after
+            // it.
             int silentFrom = call + (int) (48000 * 60 / 124.0) + 4096 + 2 * 1024;
             assertTrue(LiveAudio.rms(mono, call - 48000, call) > 0.01, "music before stop");
             double peak = LiveAudio.peak(mono, silentFrom, mono.length);
@@ -317,13 +348,17 @@ class PlayerFlowTest {
                     lastSound = i;
                 }
             }
-            System.out.printf("player: stop called at frame %d, last sound %.0f ms later (one beat %.0f ms)%n", calledAt,
-                    (lastSound - call) / 48.0, 60000 / 124.0);
+            System.out.printf(
+                    "player: stop called at frame %d, last sound %.0f ms later (one beat %.0f ms)%n",
+                    calledAt, (lastSound - call) / 48.0, 60000 / 124.0);
             assertTrue(peak < 1e-4, "silence from one beat after stop, peak " + peak);
         }
         Api.Response again = api.postJson("/player/start", "");
         assertEquals(200, again.status());
-        assertEquals("house-rooftop", again.body().get("experience_id").asText(), "start without an id plays the last experience");
+        assertEquals(
+                "house-rooftop",
+                again.body().get("experience_id").asText(),
+                "start without an id plays the last experience");
         api.postJson("/player/end_stream", "");
     }
 
@@ -331,7 +366,10 @@ class PlayerFlowTest {
     void aStreamTakesEightListenersAndRefusesTheNinth() throws Exception {
         Api api = user("crowd");
         created(api);
-        assertEquals(200, api.postJson("/player/start", Map.of("experience_id", "lofi-rainy-desk")).status());
+        assertEquals(
+                200,
+                api.postJson("/player/start", Map.of("experience_id", "lofi-rainy-desk"))
+                        .status());
         List<LiveAudio> listeners = new ArrayList<>();
         try {
             for (int i = 0; i < 8; i++) {
@@ -363,8 +401,12 @@ class PlayerFlowTest {
         expect(api.postJson("/player/replace_plan", ""), 400, "plan");
         expect(api.postJson("/player/toggle_vocals", "{\"vocals\": \"yes\"}"), 400, "vocals");
         expect(api.get("/player/stream?format=flac"), 400, "format");
-        assertEquals(200, api.postJson("/player/start", Map.of("experience_id", "rock-open-highway")).status());
-        ObjectNode plan = (ObjectNode) api.get("/player/current_experience").body().get("plan").deepCopy();
+        assertEquals(
+                200,
+                api.postJson("/player/start", Map.of("experience_id", "rock-open-highway"))
+                        .status());
+        ObjectNode plan = (ObjectNode)
+                api.get("/player/current_experience").body().get("plan").deepCopy();
         ((ObjectNode) plan.get("sections").get(0)).put("tempo", 0);
         ((ObjectNode) plan.get("sections").get(1)).put("key", "H");
         Api.Response refused = api.postJson("/player/replace_plan", Map.of("plan", plan));
@@ -372,16 +414,19 @@ class PlayerFlowTest {
         assertTrue(refused.body().toString().contains("sections[0].tempo"), refused::toString);
         assertTrue(refused.body().toString().contains("sections[1].key"), "every bad field is named: " + refused);
         // 2^27 bars once overflowed the composer on the shared render loop; the plan's length is capped first.
-        ObjectNode endless = (ObjectNode) api.get("/player/current_experience").body().get("plan").deepCopy();
+        ObjectNode endless = (ObjectNode)
+                api.get("/player/current_experience").body().get("plan").deepCopy();
         endless.put("duration", 1e9);
         ((ObjectNode) endless.get("sections").get(0)).put("bars", 1 << 27).put("end", 1e9);
         expect(api.postJson("/player/replace_plan", Map.of("plan", endless)), 400, "duration");
-        ObjectNode holes = (ObjectNode) api.get("/player/current_experience").body().get("plan").deepCopy();
+        ObjectNode holes = (ObjectNode)
+                api.get("/player/current_experience").body().get("plan").deepCopy();
         ((com.fasterxml.jackson.databind.node.ArrayNode) holes.get("sections")).addNull();
         Api.Response holed = api.postJson("/player/replace_plan", Map.of("plan", holes));
         assertEquals(400, holed.status(), holed::toString);
         // Sections given by tempo, meter and bars alone: start, end, duration (and residual, index) are derived.
-        ObjectNode barsOnly = (ObjectNode) api.get("/player/current_experience").body().get("plan").deepCopy();
+        ObjectNode barsOnly = (ObjectNode)
+                api.get("/player/current_experience").body().get("plan").deepCopy();
         barsOnly.remove("duration");
         for (JsonNode section : barsOnly.get("sections")) {
             ((ObjectNode) section).remove(List.of("start", "end", "residual", "index"));

@@ -25,8 +25,14 @@ class PlayerLimitsTest {
             Api.Response created = api.postJson("/player/create-stream", "");
             assertEquals(201, created.status(), created::toString);
             assertEquals(3, created.body().get("ttl").asDouble());
-            assertEquals(200, api.postJson("/player/start", Map.of("experience_id", "lofi-rainy-desk")).status());
-            assertEquals(200, api.postJson("/player/set_intensity", Map.of("intensity", 0.9)).status()); // a private performance
+            assertEquals(
+                    200,
+                    api.postJson("/player/start", Map.of("experience_id", "lofi-rainy-desk"))
+                            .status());
+            assertEquals(
+                    200,
+                    api.postJson("/player/set_intensity", Map.of("intensity", 0.9))
+                            .status()); // a private performance
             double first = api.get("/player/stream_ttl").body().get("ttl").asDouble();
             clock.advance(java.time.Duration.ofMillis(1200));
             double later = api.get("/player/stream_ttl").body().get("ttl").asDouble();
@@ -43,7 +49,8 @@ class PlayerLimitsTest {
             assertEquals(0, server.server.player().streams(), "the stream expired");
             Thread.sleep(300);
             assertEquals(0, server.server.player().engine().performances(), "its performance was freed");
-            assertEquals("none", api.get("/player/liveliness").body().get("stream").asText());
+            assertEquals(
+                    "none", api.get("/player/liveliness").body().get("stream").asText());
             assertEquals(404, api.get("/player/transport").status());
             assertEquals(201, api.postJson("/player/create-stream", "").status(), "a new stream can be created");
         }
@@ -58,16 +65,25 @@ class PlayerLimitsTest {
             for (Api api : new Api[] {alice, bob, carol}) {
                 assertEquals(201, api.postJson("/player/create-stream", "").status());
             }
-            assertEquals(200, alice.postJson("/player/start", Map.of("experience_id", "rock-open-highway")).status());
+            assertEquals(
+                    200,
+                    alice.postJson("/player/start", Map.of("experience_id", "rock-open-highway"))
+                            .status());
             Api.Response refused = bob.postJson("/player/start", Map.of("experience_id", "techno-warehouse"));
             assertEquals(429, refused.status(), refused::toString);
             assertEquals("busy", refused.body().get("error").asText());
             assertTrue(refused.header("Retry-After") != null);
             // The same experience, unchanged, is the same performance: no synthesizer more.
-            assertEquals(200, carol.postJson("/player/start", Map.of("experience_id", "rock-open-highway")).status());
+            assertEquals(
+                    200,
+                    carol.postJson("/player/start", Map.of("experience_id", "rock-open-highway"))
+                            .status());
             assertEquals(1, server.server.player().engine().sounding());
             // A change of her own would need a copy of it, which does not fit.
-            assertEquals(429, carol.postJson("/player/set_intensity", Map.of("intensity", 0.9)).status());
+            assertEquals(
+                    429,
+                    carol.postJson("/player/set_intensity", Map.of("intensity", 0.9))
+                            .status());
             assertEquals(200, alice.postJson("/player/end_stream", "").status());
             assertEquals(200, carol.postJson("/player/end_stream", "").status());
             long deadline = System.nanoTime() + 2_000_000_000L;
@@ -75,7 +91,10 @@ class PlayerLimitsTest {
                 Thread.sleep(20);
             }
             assertEquals(0, server.server.player().engine().sounding(), "ending the streams freed the synthesizer");
-            assertEquals(200, bob.postJson("/player/start", Map.of("experience_id", "techno-warehouse")).status());
+            assertEquals(
+                    200,
+                    bob.postJson("/player/start", Map.of("experience_id", "techno-warehouse"))
+                            .status());
         }
     }
 }

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Assumptions;
  * PostgreSQL, so there a missing server fails the test; elsewhere it skips.
  */
 public final class PostgresSchema {
-    public static final String SERVER = System.getenv().getOrDefault("SCORECAST_TEST_POSTGRES",
-            "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+    public static final String SERVER = System.getenv()
+            .getOrDefault("SCORECAST_TEST_POSTGRES", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
 
     private PostgresSchema() {}
 
@@ -23,7 +23,8 @@ public final class PostgresSchema {
 
     /** Runs {@code test} on a fresh schema of the test server, dropped afterwards. */
     public static void run(WithDatabase test) throws Exception {
-        String schema = "scorecast_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String schema = "scorecast_test_"
+                + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         try (var connection = DriverManager.getConnection(SERVER)) {
             connection.createStatement().execute("CREATE SCHEMA " + schema);
         } catch (SQLException e) {

@@ -23,9 +23,19 @@ class PostgresTest {
                 assertEquals(200, a.status(), a::toString);
                 Api.Response b = Uploads.uploadB(server.alice(), Videos.silentMp4(), 2);
                 assertEquals(200, b.status(), b::toString);
-                assertEquals(404, server.bob().get("/sync/upload_status?upload_id=" + a.body().get("upload_id").asText()).status());
+                assertEquals(
+                        404,
+                        server.bob()
+                                .get("/sync/upload_status?upload_id="
+                                        + a.body().get("upload_id").asText())
+                                .status());
                 server.restart();
-                assertEquals(200, server.alice().get("/sync/upload_status?upload_id=" + a.body().get("upload_id").asText()).status());
+                assertEquals(
+                        200,
+                        server.alice()
+                                .get("/sync/upload_status?upload_id="
+                                        + a.body().get("upload_id").asText())
+                                .status());
             }
         });
     }
@@ -35,7 +45,7 @@ class PostgresTest {
     void oneActiveStreamPerUserAcrossTwoNodesOnPostgres() throws Exception {
         inSchema(url -> {
             try (TestServer a = TestServer.start(data, Map.of("SCORECAST_DB_URL", url));
-                 TestServer b = TestServer.start(data, Map.of("SCORECAST_DB_URL", url))) {
+                    TestServer b = TestServer.start(data, Map.of("SCORECAST_DB_URL", url))) {
                 Api aliceOnB = b.api(a.aliceKey);
                 Api.Response created = a.alice().postJson("/player/create-stream", "");
                 assertEquals(201, created.status(), created::toString);
@@ -57,22 +67,50 @@ class PostgresTest {
     void webhooksAreQueuedClaimedAndDeliveredOnPostgres() throws Exception {
         inSchema(url -> {
             try (var receiver = dev.scorecast.server.webhooks.Receiver.start().answer(200, 500);
-                 TestServer server = TestServer.start(data, Map.of("SCORECAST_DB_URL", url, "SCORECAST_WEBHOOKS_ALLOW_LOCAL", "true",
-                         "SCORECAST_WEBHOOKS_POLL_MS", "50"))) {
-                var hook = WebhooksTest.register(server.alice(), receiver.url("/pg"), java.util.List.of("upload.completed"));
+                    TestServer server = TestServer.start(
+                            data,
+                            Map.of(
+                                    "SCORECAST_DB_URL",
+                                    url,
+                                    "SCORECAST_WEBHOOKS_ALLOW_LOCAL",
+                                    "true",
+                                    "SCORECAST_WEBHOOKS_POLL_MS",
+                                    "50"))) {
+                var hook = WebhooksTest.register(
+                        server.alice(), receiver.url("/pg"), java.util.List.of("upload.completed"));
                 String webhookId = hook.get("webhook_id").asText();
-                String test = server.alice().postJson("/webhooks/" + webhookId + "/test", "").body().get("delivery_id").asText();
-                WebhooksTest.awaitDelivery(server.alice(), webhookId, test, d -> d.get("attempts").size() == 1);
+                String test = server.alice()
+                        .postJson("/webhooks/" + webhookId + "/test", "")
+                        .body()
+                        .get("delivery_id")
+                        .asText();
+                WebhooksTest.awaitDelivery(
+                        server.alice(), webhookId, test, d -> d.get("attempts").size() == 1);
                 Api.Response uploaded = Uploads.uploadA(server.alice(), Videos.silentMp4(), "video/mp4", 1);
                 assertEquals(200, uploaded.status(), uploaded::toString);
                 var received = receiver.await(() -> 2, java.time.Duration.ofSeconds(20));
                 var event = Api.JSON.readTree(received.get(1).body());
                 assertEquals("upload.completed", event.get("type").asText());
-                assertEquals(uploaded.body().get("video_id").asText(), event.at("/data/video_id").asText());
-                assertEquals(true, dev.scorecast.server.webhooks.WebhookSignature.verify(hook.get("secret").asText(),
-                        received.get(1).header("Scorecast-Signature"), received.get(1).body(), java.time.Instant.now(), java.time.Duration.ofMinutes(5)));
-                assertEquals(404, server.bob().get("/webhooks/" + webhookId + "/deliveries").status());
-                var listed = server.alice().get("/webhooks/" + webhookId + "/deliveries").body().get("deliveries");
+                assertEquals(
+                        uploaded.body().get("video_id").asText(),
+                        event.at("/data/video_id").asText());
+                assertEquals(
+                        true,
+                        dev.scorecast.server.webhooks.WebhookSignature.verify(
+                                hook.get("secret").asText(),
+                                received.get(1).header("Scorecast-Signature"),
+                                received.get(1).body(),
+                                java.time.Instant.now(),
+                                java.time.Duration.ofMinutes(5)));
+                assertEquals(
+                        404,
+                        server.bob()
+                                .get("/webhooks/" + webhookId + "/deliveries")
+                                .status());
+                var listed = server.alice()
+                        .get("/webhooks/" + webhookId + "/deliveries")
+                        .body()
+                        .get("deliveries");
                 assertEquals(2, listed.size());
                 assertEquals(500, listed.get(1).get("last_status_code").asInt(), listed::toString);
             }

@@ -20,21 +20,31 @@ class QuotaTest {
     @Test
     void uploadsAndBytesPastTheQuotaAreRefusedBeforeAnythingIsStored() throws Exception {
         byte[] video = Uploads.read(Videos.silentMp4());
-        var quotas = Map.of("SCORECAST_QUOTA_UPLOADS", "2", "SCORECAST_QUOTA_BYTES", String.valueOf(video.length + 1000));
+        var quotas =
+                Map.of("SCORECAST_QUOTA_UPLOADS", "2", "SCORECAST_QUOTA_BYTES", String.valueOf(video.length + 1000));
         try (TestServer server = TestServer.start(data, quotas)) {
             Api alice = server.alice();
-            UploadErrorsTest.assertError(alice.postJson("/sync/initialize_video_upload",
-                    Map.of("file_name", "big.mp4", "file_size", video.length + 1001, "file_type", "video/mp4")), 507,
-                    "insufficient_storage", "file_size");
+            UploadErrorsTest.assertError(
+                    alice.postJson(
+                            "/sync/initialize_video_upload",
+                            Map.of("file_name", "big.mp4", "file_size", video.length + 1001, "file_type", "video/mp4")),
+                    507,
+                    "insufficient_storage",
+                    "file_size");
 
             String first = Uploads.initA(alice, "a.mp4", video.length, "video/mp4");
             assertEquals(200, Uploads.chunkA(alice, first, 0, video).status());
             // A declared size is checked at once; variant B declares none, so its chunks are checked as they come.
-            UploadErrorsTest.assertError(alice.postJson("/sync/initialize_video_upload",
-                    Map.of("file_name", "b.mp4", "file_size", video.length, "file_type", "video/mp4")), 507, "insufficient_storage",
+            UploadErrorsTest.assertError(
+                    alice.postJson(
+                            "/sync/initialize_video_upload",
+                            Map.of("file_name", "b.mp4", "file_size", video.length, "file_type", "video/mp4")),
+                    507,
+                    "insufficient_storage",
                     "file_size");
             String second = Uploads.initB(alice, "b.mp4");
-            Api.Response third = alice.postJson("/sync/initialize_video_upload",
+            Api.Response third = alice.postJson(
+                    "/sync/initialize_video_upload",
                     Map.of("file_name", "c.mp4", "file_size", 10, "file_type", "video/mp4"));
             UploadErrorsTest.assertError(third, 429, "busy", null);
             assertTrue(third.header("Retry-After") != null, third::toString);
@@ -46,15 +56,24 @@ class QuotaTest {
             }
             // Another user's share is their own.
             Api bob = server.bob();
-            assertEquals(200, Uploads.chunkA(bob, Uploads.initA(bob, "d.mp4", video.length, "video/mp4"), 0, video).status());
+            assertEquals(
+                    200,
+                    Uploads.chunkA(bob, Uploads.initA(bob, "d.mp4", video.length, "video/mp4"), 0, video)
+                            .status());
         }
     }
 
     @Test
     void aNearlyFullDiskRefusesNewWork() {
         try (TestServer server = TestServer.start(data, Map.of("SCORECAST_MIN_FREE_BYTES", "1048576GiB"))) {
-            UploadErrorsTest.assertError(server.alice().postJson("/sync/initialize_video_upload",
-                    Map.of("file_name", "a.mp4", "file_size", 100, "file_type", "video/mp4")), 507, "insufficient_storage", null);
+            UploadErrorsTest.assertError(
+                    server.alice()
+                            .postJson(
+                                    "/sync/initialize_video_upload",
+                                    Map.of("file_name", "a.mp4", "file_size", 100, "file_type", "video/mp4")),
+                    507,
+                    "insufficient_storage",
+                    null);
         }
     }
 
@@ -62,18 +81,28 @@ class QuotaTest {
     void analysesPastTheQueueQuotaAreRefused() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         var real = EngineAnalysis.create();
-        try (TestServer server = TestServer.start(data, Map.of("SCORECAST_QUOTA_ANALYSES", "1"), (video, wav, facts, progress) -> {
-            try {
-                release.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return real.analyze(video, wav, facts, progress);
-        })) {
+        try (TestServer server =
+                TestServer.start(data, Map.of("SCORECAST_QUOTA_ANALYSES", "1"), (video, wav, facts, progress) -> {
+                    try {
+                        release.await(60, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return real.analyze(video, wav, facts, progress);
+                })) {
             Api alice = server.alice();
-            String one = Uploads.uploadA(alice, Videos.silentMp4(), "video/mp4", 1).body().get("video_id").asText();
-            String two = Uploads.uploadA(alice, Videos.h264Aac(), "video/mp4", 1).body().get("video_id").asText();
-            assertEquals(200, alice.postJson("/sync/video_analysis", Map.of("video_id", one)).status());
+            String one = Uploads.uploadA(alice, Videos.silentMp4(), "video/mp4", 1)
+                    .body()
+                    .get("video_id")
+                    .asText();
+            String two = Uploads.uploadA(alice, Videos.h264Aac(), "video/mp4", 1)
+                    .body()
+                    .get("video_id")
+                    .asText();
+            assertEquals(
+                    200,
+                    alice.postJson("/sync/video_analysis", Map.of("video_id", one))
+                            .status());
             Api.Response refused = alice.postJson("/sync/video_analysis", Map.of("video_id", two));
             UploadErrorsTest.assertError(refused, 429, "busy", null);
             release.countDown();

@@ -68,11 +68,13 @@ public final class RealRecutBench {
         System.exit(unmet.isEmpty() ? 0 : 1);
     }
 
-    private static List<String> measure(Path dir, String name, List<Shot> first, float[] oldAudio, Map<String, Integer> expected)
+    private static List<String> measure(
+            Path dir, String name, List<Shot> first, float[] oldAudio, Map<String, Integer> expected)
             throws IOException, InterruptedException {
         Path outputs = dir.resolve(name + "-scored-outputs");
         if (!Files.isRegularFile(outputs.resolve("results.json"))) {
-            String refused = "the conform gave no result: " + Files.readString(dir.resolve(name + "-conform.err")).strip();
+            String refused = "the conform gave no result: "
+                    + Files.readString(dir.resolve(name + "-conform.err")).strip();
             System.out.println(name + "   NOT MET: " + refused);
             return List.of(refused);
         }
@@ -86,7 +88,8 @@ public final class RealRecutBench {
         ArrayNode spans = spans(Files.readAllLines(dir.resolve(name + "-conform.log")));
         float[] audio = RecutMeasure.mono(outputs.resolve("audio.wav"), dir.resolve(name + ".f32"));
 
-        RecutMeasure.Report report = RecutMeasure.measure(name, fps, oldAudio, audio, plan, spans, transitions(planText), results, cuts);
+        RecutMeasure.Report report =
+                RecutMeasure.measure(name, fps, oldAudio, audio, plan, spans, transitions(planText), results, cuts);
         List<String> failures = new ArrayList<>(report.failures());
         StringBuilder table = new StringBuilder(report.table());
         failures.addAll(footage(name, spans, first, shots(dir.resolve(name + ".shots")), 1 / fps, table));
@@ -98,7 +101,12 @@ public final class RealRecutBench {
             }
             counts.put(kind, n);
         }
-        table.append(String.format(Locale.ROOT, "%-8s spans: %s; %d cuts in the new video: %s%n", name, counts, cuts.size(),
+        table.append(String.format(
+                Locale.ROOT,
+                "%-8s spans: %s; %d cuts in the new video: %s%n",
+                name,
+                counts,
+                cuts.size(),
                 cuts.stream().map(c -> String.format(Locale.ROOT, "%.3f", c)).toList()));
         expected.forEach((kind, n) -> {
             if (!n.equals(counts.get(kind))) {
@@ -115,7 +123,8 @@ public final class RealRecutBench {
      * the footage the first cut showed at the old time it was matched to (within {@code frame}); a new
      * span must show footage the first cut never showed.
      */
-    private static List<String> footage(String name, JsonNode spans, List<Shot> first, List<Shot> recut, double frame, StringBuilder table) {
+    private static List<String> footage(
+            String name, JsonNode spans, List<Shot> first, List<Shot> recut, double frame, StringBuilder table) {
         List<String> failures = new ArrayList<>();
         for (JsonNode span : spans) {
             String kind = span.get("kind").asText();
@@ -125,12 +134,24 @@ public final class RealRecutBench {
             double newStart = span.get("new_start").asDouble();
             double newEnd = span.get("new_end").asDouble();
             double middle = (newStart + newEnd) / 2;
-            Shot shown = recut.stream().filter(s -> !Double.isNaN(s.sourceAt(middle))).findFirst().orElseThrow();
+            Shot shown = recut.stream()
+                    .filter(s -> !Double.isNaN(s.sourceAt(middle)))
+                    .findFirst()
+                    .orElseThrow();
             double source = shown.sourceAt(middle);
-            Shot before = first.stream().filter(s -> s.clip().equals(shown.clip()) && source >= s.source() && source < s.source() + s.length())
-                    .findFirst().orElse(null);
-            String truth = before == null ? String.format(Locale.ROOT, "%s at %.2f s, not in the first cut", shown.clip(), source)
-                    : String.format(Locale.ROOT, "%s at %.2f s, old %.3f", shown.clip(), source, before.at() + source - before.source());
+            Shot before = first.stream()
+                    .filter(s ->
+                            s.clip().equals(shown.clip()) && source >= s.source() && source < s.source() + s.length())
+                    .findFirst()
+                    .orElse(null);
+            String truth = before == null
+                    ? String.format(Locale.ROOT, "%s at %.2f s, not in the first cut", shown.clip(), source)
+                    : String.format(
+                            Locale.ROOT,
+                            "%s at %.2f s, old %.3f",
+                            shown.clip(),
+                            source,
+                            before.at() + source - before.source());
             boolean right;
             if (kind.equals("new")) {
                 right = before == null;
@@ -138,10 +159,18 @@ public final class RealRecutBench {
                 double matched = middle - (newStart - span.get("old_start").asDouble());
                 right = before != null && Math.abs(before.at() + source - before.source() - matched) <= frame;
             }
-            table.append(String.format(Locale.ROOT, "%-8s footage %-7s new %6.3f-%6.3f shows %s: %s%n", name, kind, newStart, newEnd, truth,
+            table.append(String.format(
+                    Locale.ROOT,
+                    "%-8s footage %-7s new %6.3f-%6.3f shows %s: %s%n",
+                    name,
+                    kind,
+                    newStart,
+                    newEnd,
+                    truth,
                     right ? "right" : "WRONG"));
             if (!right) {
-                failures.add(String.format(Locale.ROOT, "the %s span %.3f-%.3f shows %s", kind, newStart, newEnd, truth));
+                failures.add(
+                        String.format(Locale.ROOT, "the %s span %.3f-%.3f shows %s", kind, newStart, newEnd, truth));
             }
         }
         return failures;
@@ -175,7 +204,11 @@ public final class RealRecutBench {
     private static ArrayNode transitions(String planJson) {
         ArrayNode out = JsonNodeFactory.instance.arrayNode();
         for (ConformedScore.Bridge b : ConformedScore.bridges(PlanJson.parse(planJson))) {
-            ObjectNode t = out.addObject().put("at", b.cut()).put("from", b.from()).put("to", b.to()).put("beats", b.beats());
+            ObjectNode t = out.addObject()
+                    .put("at", b.cut())
+                    .put("from", b.from())
+                    .put("to", b.to())
+                    .put("beats", b.beats());
             if (b.onTheBeat()) {
                 t.putNull("tempo");
             } else {

@@ -38,33 +38,60 @@ public final class RecutMeasure {
      * report's (as {@code /sync/conform} answers them), {@code results} the new execution's
      * results.json, {@code cuts} the cuts of the new video that must each be struck.
      */
-    public static Report measure(String name, double fps, float[] oldAudio, float[] audio, JsonNode plan, JsonNode spans,
-                                 JsonNode transitions, JsonNode results, List<Double> cuts) {
+    public static Report measure(
+            String name,
+            double fps,
+            float[] oldAudio,
+            float[] audio,
+            JsonNode plan,
+            JsonNode spans,
+            JsonNode transitions,
+            JsonNode results,
+            List<Double> cuts) {
         double duration = plan.get("duration").asDouble();
         List<String> failures = new ArrayList<>();
         StringBuilder table = new StringBuilder(sections(name, plan));
         for (JsonNode span : spans) {
             String kind = span.get("kind").asText();
             if (!List.of("kept", "trimmed", "moved").contains(kind)) {
-                table.append(String.format(Locale.ROOT, "%-8s %-7s old %s-%s new %s-%s%n", name, kind, span.get("old_start"),
-                        span.get("old_end"), span.get("new_start"), span.get("new_end")));
+                table.append(String.format(
+                        Locale.ROOT,
+                        "%-8s %-7s old %s-%s new %s-%s%n",
+                        name,
+                        kind,
+                        span.get("old_start"),
+                        span.get("old_end"),
+                        span.get("new_start"),
+                        span.get("new_end")));
                 continue;
             }
             double newStart = span.get("new_start").asDouble();
             double newEnd = span.get("new_end").asDouble();
             double shift = newStart - span.get("old_start").asDouble();
             double[] measured = keptMatch(oldAudio, audio, newStart, newEnd, shift);
-            table.append(String.format(Locale.ROOT, "%-8s %-7s old %6.3f-%6.3f new %6.3f-%6.3f  correlation %.4f, windows >= 0.99 over %.0f %%%n",
-                    name, kind, span.get("old_start").asDouble(), span.get("old_end").asDouble(), newStart, newEnd, measured[0], 100 * measured[1]));
+            table.append(String.format(
+                    Locale.ROOT,
+                    "%-8s %-7s old %6.3f-%6.3f new %6.3f-%6.3f  correlation %.4f, windows >= 0.99 over %.0f %%%n",
+                    name,
+                    kind,
+                    span.get("old_start").asDouble(),
+                    span.get("old_end").asDouble(),
+                    newStart,
+                    newEnd,
+                    measured[0],
+                    100 * measured[1]));
             if (measured[1] < 0.8) {
-                failures.add(kind + " span " + newStart + "-" + newEnd + ": windows at >= 0.99 cover only " + Math.round(100 * measured[1]) + " %");
+                failures.add(kind + " span " + newStart + "-" + newEnd + ": windows at >= 0.99 cover only "
+                        + Math.round(100 * measured[1]) + " %");
             }
         }
         // Every accent of the new render is heard within a frame, and every cut is one of them.
         double worst = 0;
         for (JsonNode point : results.at("/sync/points")) {
-            if (point.get("error_seconds").isNull() || !point.get("within_frame").asBoolean()) {
-                failures.add("accent at " + point.get("target") + " (" + point.get("kind").asText() + ") heard at " + point.get("measured"));
+            if (point.get("error_seconds").isNull()
+                    || !point.get("within_frame").asBoolean()) {
+                failures.add("accent at " + point.get("target") + " ("
+                        + point.get("kind").asText() + ") heard at " + point.get("measured"));
             } else {
                 worst = Math.max(worst, Math.abs(point.get("error_seconds").asDouble()));
             }
@@ -73,27 +100,48 @@ public final class RecutMeasure {
         for (double cut : cuts) {
             JsonNode struck = null;
             for (JsonNode point : results.at("/sync/points")) {
-                if (Math.abs(point.get("target").asDouble() - cut) < 0.5 / fps && !point.get("error_seconds").isNull()
-                        && (struck == null || Math.abs(point.get("measured").asDouble() - cut) < Math.abs(struck.get("measured").asDouble() - cut))) {
+                if (Math.abs(point.get("target").asDouble() - cut) < 0.5 / fps
+                        && !point.get("error_seconds").isNull()
+                        && (struck == null
+                                || Math.abs(point.get("measured").asDouble() - cut)
+                                        < Math.abs(struck.get("measured").asDouble() - cut))) {
                     struck = point;
                 }
             }
             double offset = struck == null ? Double.NaN : struck.get("measured").asDouble() - cut;
             if (struck == null || Math.abs(offset) > 1 / fps) {
-                failures.add(String.format(Locale.ROOT, "the cut at %.3f s is not struck within a frame (%s)", cut,
-                        struck == null ? "no accent heard on it" : String.format(Locale.ROOT, "heard %+.1f ms off", 1000 * offset)));
+                failures.add(String.format(
+                        Locale.ROOT,
+                        "the cut at %.3f s is not struck within a frame (%s)",
+                        cut,
+                        struck == null
+                                ? "no accent heard on it"
+                                : String.format(Locale.ROOT, "heard %+.1f ms off", 1000 * offset)));
             } else {
                 worstCut = Math.max(worstCut, Math.abs(offset));
             }
         }
-        table.append(String.format(Locale.ROOT, "%-8s accents: %d points, worst %.1f ms (a frame is %.1f ms), all within a frame: %s;"
-                + " %d cuts, worst %.1f ms%n", name, results.at("/sync/points").size(), 1000 * worst, 1000 / fps,
-                results.at("/sync/all_within_frame").asBoolean(), cuts.size(), 1000 * worstCut));
+        table.append(String.format(
+                Locale.ROOT,
+                "%-8s accents: %d points, worst %.1f ms (a frame is %.1f ms), all within a frame: %s;"
+                        + " %d cuts, worst %.1f ms%n",
+                name,
+                results.at("/sync/points").size(),
+                1000 * worst,
+                1000 / fps,
+                results.at("/sync/all_within_frame").asBoolean(),
+                cuts.size(),
+                1000 * worstCut));
         // The music ends on the last frame: the master lasts the video and sounds in its last second.
         double length = audio.length / (double) RATE;
         double lastSecond = rms(audio, duration - 1.0, duration - 0.2);
-        table.append(String.format(Locale.ROOT, "%-8s ends: master %.3f s for a %.3f s video, last second at %.1f dBFS%n", name, length,
-                duration, 20 * Math.log10(lastSecond + 1e-12)));
+        table.append(String.format(
+                Locale.ROOT,
+                "%-8s ends: master %.3f s for a %.3f s video, last second at %.1f dBFS%n",
+                name,
+                length,
+                duration,
+                20 * Math.log10(lastSecond + 1e-12)));
         if (Math.abs(length - duration) > 1 / fps) {
             failures.add("the master lasts " + length + " s, the video " + duration + " s");
         }
@@ -110,11 +158,21 @@ public final class RecutMeasure {
         for (JsonNode t : transitions) {
             splices.add(t.get("from").asDouble());
             splices.add(t.get("to").asDouble());
-            table.append(String.format(Locale.ROOT, "%-8s transition at %.3f: from %.3f to %.3f, %d beats%s%n", name,
-                    t.get("at").asDouble(), t.get("from").asDouble(), t.get("to").asDouble(), t.get("beats").asInt(),
-                    t.get("tempo").isNull() ? " (on the beat)" : String.format(Locale.ROOT, " at %.1f bpm", t.get("tempo").asDouble())));
+            table.append(String.format(
+                    Locale.ROOT,
+                    "%-8s transition at %.3f: from %.3f to %.3f, %d beats%s%n",
+                    name,
+                    t.get("at").asDouble(),
+                    t.get("from").asDouble(),
+                    t.get("to").asDouble(),
+                    t.get("beats").asInt(),
+                    t.get("tempo").isNull()
+                            ? " (on the beat)"
+                            : String.format(
+                                    Locale.ROOT, " at %.1f bpm", t.get("tempo").asDouble())));
         }
-        List<double[]> joins = splices.stream().map(t -> new double[] {t - 0.05, t + 0.05}).toList();
+        List<double[]> joins =
+                splices.stream().map(t -> new double[] {t - 0.05, t + 0.05}).toList();
         double own = 0;
         double atJoins = 0;
         double atJoinsTime = 0;
@@ -130,8 +188,13 @@ public final class RecutMeasure {
                 own = Math.max(own, step);
             }
         }
-        table.append(String.format(Locale.ROOT, "%-8s splices: largest step %.4f at the joins (at %.3f s), %.4f elsewhere%n", name, atJoins,
-                atJoinsTime, own));
+        table.append(String.format(
+                Locale.ROOT,
+                "%-8s splices: largest step %.4f at the joins (at %.3f s), %.4f elsewhere%n",
+                name,
+                atJoins,
+                atJoinsTime,
+                own));
         if (atJoins > own) {
             failures.add("a step of " + atJoins + " at a join, above the music's own " + own);
         }
@@ -142,9 +205,18 @@ public final class RecutMeasure {
     public static String sections(String name, JsonNode plan) {
         StringBuilder out = new StringBuilder();
         for (JsonNode s : plan.get("sections")) {
-            out.append(String.format(Locale.ROOT, "%-8s section %6.3f-%6.3f %7.3f bpm %s x %d%s%n", name, s.get("start").asDouble(),
-                    s.get("end").asDouble(), s.get("tempo").asDouble(), s.get("meter").asText(), s.get("bars").asInt(),
-                    s.path("origin").isMissingNode() || s.path("origin").isNull() ? "" : " from " + s.at("/origin/source_start").asDouble()));
+            out.append(String.format(
+                    Locale.ROOT,
+                    "%-8s section %6.3f-%6.3f %7.3f bpm %s x %d%s%n",
+                    name,
+                    s.get("start").asDouble(),
+                    s.get("end").asDouble(),
+                    s.get("tempo").asDouble(),
+                    s.get("meter").asText(),
+                    s.get("bars").asInt(),
+                    s.path("origin").isMissingNode() || s.path("origin").isNull()
+                            ? ""
+                            : " from " + s.at("/origin/source_start").asDouble()));
         }
         return out.toString();
     }
@@ -157,7 +229,8 @@ public final class RecutMeasure {
     public static double[] keptMatch(float[] old, float[] now, double start, double end, double shift) {
         double margin = 0.1 * (end - start);
         int lag = (int) Math.round(shift * RATE);
-        double whole = AlignedCorrelation.of(old, now, (int) Math.round((start + margin) * RATE), (int) Math.round((end - margin) * RATE), lag);
+        double whole = AlignedCorrelation.of(
+                old, now, (int) Math.round((start + margin) * RATE), (int) Math.round((end - margin) * RATE), lag);
         int from = (int) Math.round(start * RATE);
         int to = (int) Math.round(end * RATE);
         int window = RATE / 4;
@@ -179,8 +252,23 @@ public final class RecutMeasure {
 
     /** The WAV's samples, mixed to one channel at 48 kHz (decoded by FFmpeg into {@code raw}). */
     public static float[] mono(Path wav, Path raw) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i", wav.toString(), "-ac", "1", "-ar",
-                String.valueOf(RATE), "-f", "f32le", raw.toString()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        "ffmpeg",
+                        "-hide_banner",
+                        "-loglevel",
+                        "error",
+                        "-y",
+                        "-i",
+                        wav.toString(),
+                        "-ac",
+                        "1",
+                        "-ar",
+                        String.valueOf(RATE),
+                        "-f",
+                        "f32le",
+                        raw.toString())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(p.getInputStream().readAllBytes());
         if (p.waitFor() != 0) {
             throw new IOException("ffmpeg could not decode " + wav + ": " + output);

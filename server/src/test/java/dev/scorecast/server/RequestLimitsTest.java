@@ -31,17 +31,26 @@ class RequestLimitsTest {
     @Test
     void aBodyThatWouldPassTheMemoryBudgetIsRefused() throws Exception {
         // 3 MiB for request bodies: a held 100 kB JSON body reserves 2.5 MB, a 30 kB one 750 kB more does not fit.
-        try (TestServer server = TestServer.start(data, Map.of("SCORECAST_MAX_BUFFER_BYTES", String.valueOf(3 << 20),
-                "SCORECAST_MIN_REQUEST_BYTES_PER_SECOND", "0"))) {
+        try (TestServer server = TestServer.start(
+                data,
+                Map.of(
+                        "SCORECAST_MAX_BUFFER_BYTES",
+                        String.valueOf(3 << 20),
+                        "SCORECAST_MIN_REQUEST_BYTES_PER_SECOND",
+                        "0"))) {
             String body = "{\"plan_id\": \"plan_nothing\", \"pad\": \"" + "x".repeat(30_000) + "\"}";
-            // Bob's request holds its 2.5 MB from here until its body comes (HeldRequest says why it must be known held).
+            // Bob's request holds its 2.5 MB from here until its body comes (HeldRequest says why it must be known
+            // held).
             try (HeldRequest held = HeldRequest.open(server.port(), server.bobKey, "/sync/generate", 100_000)) {
                 Api.Response refused = server.alice().postJson("/sync/execute", body);
                 assertEquals(503, refused.status(), refused::toString);
                 assertEquals("overloaded", refused.body().get("error").asText());
                 assertNotNull(refused.header("Retry-After"));
                 assertEquals(200, server.alice().get("/sync/library").status(), "a call without a body still runs");
-                assertEquals("HTTP/1.1 404 Not Found", held.finish(), "the held request ran to its end (no analysis an_nothing)");
+                assertEquals(
+                        "HTTP/1.1 404 Not Found",
+                        held.finish(),
+                        "the held request ran to its end (no analysis an_nothing)");
             }
             Api.Response admitted = server.alice().postJson("/sync/execute", body);
             assertEquals(404, admitted.status(), admitted::toString);
@@ -53,18 +62,23 @@ class RequestLimitsTest {
         try (TestServer server = TestServer.start(data, Map.of("SCORECAST_MAX_CONNECTIONS", "16"))) {
             HttpClient http = HttpClient.newHttpClient();
             HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/healthz"))
-                    .timeout(Duration.ofSeconds(2)).build();
+                    .timeout(Duration.ofSeconds(2))
+                    .build();
             List<Socket> idle = new ArrayList<>();
             try {
                 for (int i = 0; i < 16; i++) {
                     idle.add(new Socket("127.0.0.1", server.port()));
                 }
-                assertThrows(HttpTimeoutException.class, () -> HttpClient.newHttpClient().send(health, HttpResponse.BodyHandlers.ofString()),
+                assertThrows(
+                        HttpTimeoutException.class,
+                        () -> HttpClient.newHttpClient().send(health, HttpResponse.BodyHandlers.ofString()),
                         "a seventeenth connection is not accepted");
                 idle.removeFirst().close();
                 assertEquals(200, until(() -> {
                     try {
-                        return HttpClient.newHttpClient().send(health, HttpResponse.BodyHandlers.ofString()).statusCode();
+                        return HttpClient.newHttpClient()
+                                .send(health, HttpResponse.BodyHandlers.ofString())
+                                .statusCode();
                     } catch (Exception e) {
                         return 0;
                     }

@@ -16,10 +16,11 @@ class RequestsInFlightTest {
 
     @Test
     void aUserPastTheCapIsAnswered429UntilARequestEnds() throws Exception {
-        try (TestServer server = TestServer.start(data, Map.of("SCORECAST_MAX_REQUESTS_IN_FLIGHT", "2",
-                "SCORECAST_MIN_REQUEST_BYTES_PER_SECOND", "0"))) {
+        try (TestServer server = TestServer.start(
+                data, Map.of("SCORECAST_MAX_REQUESTS_IN_FLIGHT", "2", "SCORECAST_MIN_REQUEST_BYTES_PER_SECOND", "0"))) {
             Api alice = server.alice();
-            // Two of Alice's requests in flight from here until their bodies come (HeldRequest says why they must be known held).
+            // Two of Alice's requests in flight from here until their bodies come (HeldRequest says why they must be
+            // known held).
             List<HeldRequest> held = new ArrayList<>();
             try {
                 for (int i = 0; i < 2; i++) {
@@ -28,9 +29,13 @@ class RequestsInFlightTest {
                 Api.Response refused = alice.get("/player/genres");
                 assertEquals(429, refused.status(), refused::toString);
                 assertEquals("busy", refused.body().get("error").asText(), refused::toString);
-                assertEquals("1", refused.raw().headers().firstValue("Retry-After").orElse(null));
+                assertEquals(
+                        "1", refused.raw().headers().firstValue("Retry-After").orElse(null));
                 assertEquals(200, server.bob().get("/player/genres").status(), "another user is not affected");
-                assertEquals("HTTP/1.1 404 Not Found", held.getFirst().finish(), "a held request ran to its end (no analysis an_nothing)");
+                assertEquals(
+                        "HTTP/1.1 404 Not Found",
+                        held.getFirst().finish(),
+                        "a held request ran to its end (no analysis an_nothing)");
                 Api.Response admitted = alice.get("/player/genres");
                 assertEquals(200, admitted.status(), admitted::toString);
             } finally {

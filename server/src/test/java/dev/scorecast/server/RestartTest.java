@@ -20,15 +20,19 @@ class RestartTest {
             List<byte[]> chunks = Uploads.split(bytes, 3);
             String id = Uploads.initA(server.alice(), "v.mp4", bytes.length, "video/mp4");
             String task = Uploads.initB(server.alice(), "v.mp4");
-            assertEquals(200, Uploads.chunkA(server.alice(), id, 0, chunks.get(0)).status());
-            assertEquals(200, Uploads.chunkB(server.alice(), task, 0, 3, chunks.get(0)).status());
+            assertEquals(
+                    200, Uploads.chunkA(server.alice(), id, 0, chunks.get(0)).status());
+            assertEquals(
+                    200,
+                    Uploads.chunkB(server.alice(), task, 0, 3, chunks.get(0)).status());
 
             server.restart();
 
             Api api = server.alice();
             Api.Response status = api.get("/sync/upload_status?upload_id=" + id);
             assertEquals(200, status.status(), status::toString);
-            assertEquals(chunks.get(0).length, status.body().get("received_bytes").asLong());
+            assertEquals(
+                    chunks.get(0).length, status.body().get("received_bytes").asLong());
             for (int i = 1; i < 3; i++) {
                 assertEquals(200, Uploads.chunkA(api, id, i, chunks.get(i)).status());
                 assertEquals(200, Uploads.chunkB(api, task, i, 3, chunks.get(i)).status());

@@ -28,7 +28,10 @@ class RevocationTest {
             Api.Response created = carol.postJson("/player/create-stream", "");
             assertEquals(201, created.status(), created::toString);
             JsonNode stream = created.body();
-            assertEquals(200, carol.postJson("/player/start", Map.of("experience_id", "lofi-rainy-desk")).status());
+            assertEquals(
+                    200,
+                    carol.postJson("/player/start", Map.of("experience_id", "lofi-rainy-desk"))
+                            .status());
             String token = stream.get("session_token").asText();
             Api withToken = server.api(token);
             assertEquals(200, withToken.get("/player/stream_ttl").status(), "the session token works before");
@@ -51,8 +54,14 @@ class RevocationTest {
                 assertTrue(seconds < 5, "within 5 s, took " + seconds);
             }
             assertEquals(401, withToken.get("/player/stream_ttl").status(), "the session token is dead");
-            assertEquals(401, server.api(null).get(stream.get("stream_url").asText()
-                    .substring(stream.get("stream_url").asText().indexOf("/player/"))).status(), "the signed stream link is dead");
+            assertEquals(
+                    401,
+                    server.api(null)
+                            .get(stream.get("stream_url")
+                                    .asText()
+                                    .substring(stream.get("stream_url").asText().indexOf("/player/")))
+                            .status(),
+                    "the signed stream link is dead");
             assertEquals(401, carol.get("/player/stream_ttl").status(), "the key itself is refused");
             Api.Response again = server.api(otherKey).postJson("/player/create-stream", "");
             assertEquals(201, again.status(), "the user's other key makes a new stream: " + again);

@@ -9,7 +9,6 @@ import dev.scorecast.server.Fleet.Node;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.SharedSecrets;
 import dev.scorecast.server.downloads.DownloadLinks;
-import java.time.Clock;
 import dev.scorecast.server.storage.S3Proxy;
 import java.io.IOException;
 import java.net.URI;
@@ -19,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.DriverManager;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +31,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,13 +52,15 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ScaleOutTest {
     private static final String BUCKET = Fleet.BUCKET;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     /** A dead worker's job must be running on another worker within this (issue 16). */
     private static final Duration FAILOVER_BOUND = Duration.ofMinutes(1);
 
     /** Kept when a test fails: the nodes' logs are in it. */
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     static Path dir;
+
     static Fleet fleet;
     static String dbUrl;
     static S3Proxy store;
@@ -111,34 +113,53 @@ class ScaleOutTest {
         // A 6 s video with two cuts keeps the campaign short; ScoringFlowTest checks the music itself.
         Api.Response video = Uploads.uploadA(a, Videos.withCuts(), "video/mp4", 2);
         assertEquals(200, video.status(), video::toString);
-        Api.Response analysing = a.postJson("/sync/video_analysis", Map.of("video_id", video.body().get("video_id").asText()));
+        Api.Response analysing = a.postJson(
+                "/sync/video_analysis",
+                Map.of("video_id", video.body().get("video_id").asText()));
         assertEquals(200, analysing.status(), analysing::toString);
-        JsonNode analysed0 = AnalysisFlowTest.awaitJob(a, analysing.body().get("job_id").asText());
+        JsonNode analysed0 =
+                AnalysisFlowTest.awaitJob(a, analysing.body().get("job_id").asText());
         assertEquals("finished", analysed0.get("status").asText(), analysed0::toString);
         String analysisId = analysing.body().get("analysis_id").asText();
-        Api.Response generated = a.postJson("/sync/generate", Map.of("analysis_id", analysisId, "genre", "house", "seed", 7));
+        Api.Response generated =
+                a.postJson("/sync/generate", Map.of("analysis_id", analysisId, "genre", "house", "seed", 7));
         assertEquals(200, generated.status(), generated::toString);
         planId = generated.body().get("plan_id").asText();
         Api.Response executed = a.postJson("/sync/execute", Map.of("plan_id", planId));
         assertEquals(200, executed.status(), executed::toString);
-        firstExecution = ScoringFlowTest.awaitExecution(a, "/sync/status", Map.of("job_id", executed.body().get("job_id").asText()));
+        firstExecution = ScoringFlowTest.awaitExecution(
+                a,
+                "/sync/status",
+                Map.of("job_id", executed.body().get("job_id").asText()));
         assertEquals("finished", firstExecution.get("status").asText(), firstExecution::toString);
         assertPlayableVideo(fetchThrough(apiB, firstExecution.get("url").asText()));
-        assertTrue(Api.JSON.readTree(fetchThrough(apiB, firstExecution.get("queryurl").asText())).has("sync"));
+        assertTrue(Api.JSON
+                .readTree(fetchThrough(apiB, firstExecution.get("queryurl").asText()))
+                .has("sync"));
 
         Api.Response uploaded = Uploads.uploadB(a, Videos.withCuts(), 2);
         assertEquals(200, uploaded.status(), uploaded::toString);
         String taskId = uploaded.body().get("taskid").asText();
         Api.Response analysed = a.postJson("/sync_video_analysis", Map.of("taskid", taskId));
         assertEquals(200, analysed.status(), analysed::toString);
-        Api.Response planned = a.postMultipart("/sync_generate",
-                Map.of("analysis", analysed.body().get("analysis").toString(), "payload", Api.write(Map.of("taskid", taskId, "genre", "lofi"))),
-                null, null);
+        Api.Response planned = a.postMultipart(
+                "/sync_generate",
+                Map.of(
+                        "analysis",
+                        analysed.body().get("analysis").toString(),
+                        "payload",
+                        Api.write(Map.of("taskid", taskId, "genre", "lofi"))),
+                null,
+                null);
         assertEquals(200, planned.status(), planned::toString);
-        Api.Response started = a.postMultipart("/sync_execute",
-                Map.of("plan", planned.body().get("plan").toString(), "payload", Api.write(Map.of("taskid", taskId))), null, null);
+        Api.Response started = a.postMultipart(
+                "/sync_execute",
+                Map.of("plan", planned.body().get("plan").toString(), "payload", Api.write(Map.of("taskid", taskId))),
+                null,
+                null);
         assertEquals(200, started.status(), started::toString);
-        JsonNode b = ScoringFlowTest.awaitExecution(a, "/sync_status", Map.of("execid", started.body().get("execid").asText()));
+        JsonNode b = ScoringFlowTest.awaitExecution(
+                a, "/sync_status", Map.of("execid", started.body().get("execid").asText()));
         assertEquals("finished", b.get("status").asText(), b::toString);
         assertPlayableVideo(fetchThrough(apiB, b.get("url").asText()));
 
@@ -147,7 +168,10 @@ class ScaleOutTest {
         assertTrue(jobRuns(worker1) + jobRuns(worker2) >= 4, "two analyses and two executions ran on the workers");
         String metrics = new String(apiA.get("/metrics").body());
         assertTrue(metrics.contains("scorecast_jobs{kind=\"execution\",state=\"queued\"} 0"), metrics);
-        assertTrue(metrics.contains("scorecast_http_request_seconds_count{method=\"POST\",route=\"/sync/execute\",status=\"2xx\"} 1"), metrics);
+        assertTrue(
+                metrics.contains(
+                        "scorecast_http_request_seconds_count{method=\"POST\",route=\"/sync/execute\",status=\"2xx\"} 1"),
+                metrics);
     }
 
     @Test
@@ -169,15 +193,20 @@ class ScaleOutTest {
         Duration failover = Duration.ofNanos(System.nanoTime() - killed);
         assertEquals(survivor.nodeId, taker);
         assertTrue(failover.compareTo(FAILOVER_BOUND) < 0, "picked up after " + failover);
-        System.out.printf("scale-out: job of the killed worker running on the other after %.1f s%n", failover.toMillis() / 1000.0);
+        System.out.printf(
+                "scale-out: job of the killed worker running on the other after %.1f s%n",
+                failover.toMillis() / 1000.0);
 
         JsonNode status = ScoringFlowTest.awaitExecution(a, "/sync/status", Map.of("job_id", jobId));
         assertEquals("finished", status.get("status").asText(), status::toString);
         assertPlayableVideo(fetchThrough(apiB, status.get("url").asText()));
         // One set of outputs, the same names as an undisturbed run of the plan: nothing doubled, nothing half-made.
         assertEquals(outputNames(firstExecution.get("execution_id").asText()), outputNames(executionId));
-        assertEquals(Uploads.sha256(fetchThrough(apiB, firstExecution.at("/links/audio_wav").asText())),
-                Uploads.sha256(fetchThrough(apiB, status.at("/links/audio_wav").asText())), "the re-run made the same audio as an undisturbed run");
+        assertEquals(
+                Uploads.sha256(
+                        fetchThrough(apiB, firstExecution.at("/links/audio_wav").asText())),
+                Uploads.sha256(fetchThrough(apiB, status.at("/links/audio_wav").asText())),
+                "the re-run made the same audio as an undisturbed run");
 
         // The killed worker comes back under the same node id (ready by the last test; it starts beside the next one).
         if (victim == worker1) {
@@ -200,19 +229,21 @@ class ScaleOutTest {
         try {
             // Readiness is checked at most every 3 s (one check in flight), so it may take a few seconds to turn.
             HttpResponse<byte[]> polled = apiB.get("/readyz");
-            for (long until = System.nanoTime() + 8_000_000_000L; polled.statusCode() == 200 && System.nanoTime() < until; ) {
+            for (long until = System.nanoTime() + 8_000_000_000L;
+                    polled.statusCode() == 200 && System.nanoTime() < until; ) {
                 polled = apiB.get("/readyz");
             }
             HttpResponse<byte[]> notReady = polled;
             assertEquals(503, notReady.statusCode(), () -> new String(notReady.body()));
-            assertEquals("not_ready", Api.JSON.readTree(notReady.body()).get("error").asText());
+            assertEquals(
+                    "not_ready", Api.JSON.readTree(notReady.body()).get("error").asText());
             Thread.sleep(10_000);
         } finally {
             store.start();
         }
         JsonNode status = ScoringFlowTest.awaitExecution(a, "/sync/status", Map.of("job_id", jobId));
-        System.out.println("scale-out: after a 10 s store outage the execution ended " + status.get("status").asText() + ": "
-                + status.get("message").asText());
+        System.out.println("scale-out: after a 10 s store outage the execution ended "
+                + status.get("status").asText() + ": " + status.get("message").asText());
         if (status.get("status").asText().equals("finished")) {
             assertPlayableVideo(fetchThrough(apiB, status.get("url").asText()));
             assertEquals(outputNames(firstExecution.get("execution_id").asText()), outputNames(executionId));
@@ -224,13 +255,19 @@ class ScaleOutTest {
         } else {
             assertEquals("error", status.get("status").asText(), status::toString);
             assertTrue(status.get("message").asText().contains("object store"), status::toString);
-            // A correctly signed link to an output of the failed run finds nothing: a run that did not finish lists no outputs.
+            // A correctly signed link to an output of the failed run finds nothing: a run that did not finish lists no
+            // outputs.
             byte[] secret;
             try (Database database = Database.open(dbUrl)) {
-                secret = new SharedSecrets(database, Clock.systemUTC()).get(DownloadLinks.SECRET_NAME, Optional.empty(), Optional.empty());
+                secret = new SharedSecrets(database, Clock.systemUTC())
+                        .get(DownloadLinks.SECRET_NAME, Optional.empty(), Optional.empty());
             }
-            String link = new DownloadLinks(() -> "http://127.0.0.1:" + apiB.port, secret, Clock.systemUTC()).link(executionId, "video.mp4");
-            assertEquals(404, HTTP.send(HttpRequest.newBuilder(URI.create(link)).build(), HttpResponse.BodyHandlers.discarding()).statusCode(),
+            String link = new DownloadLinks(() -> "http://127.0.0.1:" + apiB.port, secret, Clock.systemUTC())
+                    .link(executionId, "video.mp4");
+            assertEquals(
+                    404,
+                    HTTP.send(HttpRequest.newBuilder(URI.create(link)).build(), HttpResponse.BodyHandlers.discarding())
+                            .statusCode(),
                     "no output of a failed run is served");
         }
     }
@@ -243,7 +280,11 @@ class ScaleOutTest {
         Api b = apiB.api();
         Api.Response uploaded = Uploads.uploadA(b, Videos.h264Aac(), "video/mp4", 2);
         assertEquals(200, uploaded.status(), uploaded::toString);
-        assertEquals(200, b.get("/sync/upload_status?upload_id=" + uploaded.body().get("upload_id").asText()).status());
+        assertEquals(
+                200,
+                b.get("/sync/upload_status?upload_id="
+                                + uploaded.body().get("upload_id").asText())
+                        .status());
         Api.Response status = b.postJson("/sync/status", Map.of("job_id", firstJob));
         assertEquals(200, status.status(), status::toString);
         assertEquals("finished", status.body().get("status").asText());
@@ -261,7 +302,9 @@ class ScaleOutTest {
                         "SELECT t.picked_by, j.status FROM scheduled_tasks t JOIN jobs j ON j.id = t.task_instance WHERE t.task_instance = ? AND t.picked")) {
                     statement.setString(1, jobId);
                     try (var row = statement.executeQuery()) {
-                        if (row.next() && row.getString(2).equals("processing") && !not.equals(Optional.of(row.getString(1)))) {
+                        if (row.next()
+                                && row.getString(2).equals("processing")
+                                && !not.equals(Optional.of(row.getString(1)))) {
                             return row.getString(1);
                         }
                     }
@@ -277,7 +320,8 @@ class ScaleOutTest {
         Path root = store.objectFile(BUCKET, "fleet/executions/" + executionId);
         List<Path> runs;
         try (Stream<Path> dirs = Files.list(root)) {
-            runs = dirs.filter(d -> d.getFileName().toString().startsWith("out")).toList();
+            runs = dirs.filter(d -> d.getFileName().toString().startsWith("out"))
+                    .toList();
         }
         assertEquals(1, runs.size(), "one set of outputs: " + runs);
         Path out = runs.getFirst();

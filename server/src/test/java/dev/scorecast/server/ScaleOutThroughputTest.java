@@ -27,6 +27,7 @@ class ScaleOutThroughputTest {
     /** Kept when a test fails: the nodes' logs are in it. */
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     static Path dir;
+
     static Fleet fleet;
 
     @BeforeAll
@@ -52,8 +53,10 @@ class ScaleOutThroughputTest {
     @Test
     void throughputOfOneApiAndTwoWorkersAgainstOneAllNode() throws Exception {
         int jobs = Integer.getInteger("scorecast.throughput.jobs");
-        Path clip = Videos.make("throughput.mp4", "-f lavfi -i testsrc2=size=1920x1080:rate=30 -f lavfi"
-                + " -i anoisesrc=color=pink:amplitude=0.1:sample_rate=48000 -t 30 -c:v libx264 -preset veryfast -pix_fmt yuv420p -c:a aac");
+        Path clip = Videos.make(
+                "throughput.mp4",
+                "-f lavfi -i testsrc2=size=1920x1080:rate=30 -f lavfi"
+                        + " -i anoisesrc=color=pink:amplitude=0.1:sample_rate=48000 -t 30 -c:v libx264 -preset veryfast -pix_fmt yuv420p -c:a aac");
         // One user queues all the jobs: lift the per-user analysis quota (4) for the benchmark.
         Map<String, String> quota = Map.of("SCORECAST_QUOTA_ANALYSES", "64");
         Node api = fleet.launch("api", "tp-api", Fleet.freePort(), quota);
@@ -67,14 +70,18 @@ class ScaleOutThroughputTest {
         for (Node node : List.of(api, w1, w2)) {
             node.kill();
         }
-        Node all = fleet.launch("all", "tp-all", Fleet.freePort(), Map.of("SCORECAST_WORKERS", "2", "SCORECAST_QUOTA_ANALYSES", "64"));
+        Node all = fleet.launch(
+                "all", "tp-all", Fleet.freePort(), Map.of("SCORECAST_WORKERS", "2", "SCORECAST_QUOTA_ANALYSES", "64"));
         all.awaitReady();
         scoreAtOnce(all, clip, 1);
         double[] one = timed(List.of(all), () -> scoreAtOnce(all, clip, jobs));
         all.kill();
         System.out.printf("throughput, %d jobs of a 30 s 1080p30 clip at once, 2 job slots in each layout:%n", jobs);
-        System.out.printf("  1 api + 2 worker nodes: %.1f s, %.0f jobs/hour, %.1f CPU-s (all three processes)%n", split[0], 3600 * jobs / split[0], split[1]);
-        System.out.printf("  1 all node:             %.1f s, %.0f jobs/hour, %.1f CPU-s%n", one[0], 3600 * jobs / one[0], one[1]);
+        System.out.printf(
+                "  1 api + 2 worker nodes: %.1f s, %.0f jobs/hour, %.1f CPU-s (all three processes)%n",
+                split[0], 3600 * jobs / split[0], split[1]);
+        System.out.printf(
+                "  1 all node:             %.1f s, %.0f jobs/hour, %.1f CPU-s%n", one[0], 3600 * jobs / one[0], one[1]);
     }
 
     private interface Work {
@@ -86,7 +93,10 @@ class ScaleOutThroughputTest {
         double cpu = nodes.stream().mapToDouble(Node::cpuSeconds).sum();
         long start = System.nanoTime();
         work.run();
-        return new double[] {(System.nanoTime() - start) / 1e9, nodes.stream().mapToDouble(Node::cpuSeconds).sum() - cpu};
+        return new double[] {
+            (System.nanoTime() - start) / 1e9,
+            nodes.stream().mapToDouble(Node::cpuSeconds).sum() - cpu
+        };
     }
 
     /** Uploads, analyses, plans and executes {@code count} copies of {@code clip} at once through {@code node}; each must finish. */
@@ -98,12 +108,31 @@ class ScaleOutThroughputTest {
                     Api a = node.api();
                     Api.Response video = Uploads.uploadA(a, clip, "video/mp4", 2);
                     assertEquals(200, video.status(), video::toString);
-                    Api.Response analysing = a.postJson("/sync/video_analysis", Map.of("video_id", video.body().get("video_id").asText()));
-                    assertEquals("finished", AnalysisFlowTest.awaitJob(a, analysing.body().get("job_id").asText()).get("status").asText());
-                    Api.Response generated = a.postJson("/sync/generate",
-                            Map.of("analysis_id", analysing.body().get("analysis_id").asText(), "genre", "house", "seed", 7));
-                    Api.Response executed = a.postJson("/sync/execute", Map.of("plan_id", generated.body().get("plan_id").asText()));
-                    JsonNode done = ScoringFlowTest.awaitExecution(a, "/sync/status", Map.of("job_id", executed.body().get("job_id").asText()));
+                    Api.Response analysing = a.postJson(
+                            "/sync/video_analysis",
+                            Map.of("video_id", video.body().get("video_id").asText()));
+                    assertEquals(
+                            "finished",
+                            AnalysisFlowTest.awaitJob(
+                                            a, analysing.body().get("job_id").asText())
+                                    .get("status")
+                                    .asText());
+                    Api.Response generated = a.postJson(
+                            "/sync/generate",
+                            Map.of(
+                                    "analysis_id",
+                                    analysing.body().get("analysis_id").asText(),
+                                    "genre",
+                                    "house",
+                                    "seed",
+                                    7));
+                    Api.Response executed = a.postJson(
+                            "/sync/execute",
+                            Map.of("plan_id", generated.body().get("plan_id").asText()));
+                    JsonNode done = ScoringFlowTest.awaitExecution(
+                            a,
+                            "/sync/status",
+                            Map.of("job_id", executed.body().get("job_id").asText()));
                     assertEquals("finished", done.get("status").asText(), done::toString);
                     return done.get("status").asText();
                 }));
@@ -113,5 +142,4 @@ class ScaleOutThroughputTest {
             }
         }
     }
-
 }

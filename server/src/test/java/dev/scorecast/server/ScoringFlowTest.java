@@ -32,8 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
 class ScoringFlowTest {
     @TempDir
     static Path data;
+
     @TempDir
     static Path downloads;
+
     static TestServer server;
     static final HttpClient CLIENT = HttpClient.newHttpClient();
 
@@ -49,8 +51,11 @@ class ScoringFlowTest {
 
     static String analysedA(Api api) throws InterruptedException {
         Api.Response done = Uploads.uploadA(api, Videos.fourScenes(), "video/mp4", 2);
-        Api.Response started = api.postJson("/sync/video_analysis", Map.of("video_id", done.body().get("video_id").asText()));
-        JsonNode status = AnalysisFlowTest.awaitJob(api, started.body().get("job_id").asText());
+        Api.Response started = api.postJson(
+                "/sync/video_analysis",
+                Map.of("video_id", done.body().get("video_id").asText()));
+        JsonNode status =
+                AnalysisFlowTest.awaitJob(api, started.body().get("job_id").asText());
         assertEquals("finished", status.get("status").asText(), status::toString);
         return started.body().get("analysis_id").asText();
     }
@@ -70,7 +75,8 @@ class ScoringFlowTest {
     }
 
     static byte[] fetch(String url) throws Exception {
-        HttpResponse<byte[]> r = CLIENT.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> r =
+                CLIENT.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertEquals(200, r.statusCode(), url + " answered " + r.statusCode() + ": " + new String(r.body()));
         return r.body();
     }
@@ -89,7 +95,8 @@ class ScoringFlowTest {
         Api api = server.alice();
         String analysisId = analysedA(api);
 
-        Api.Response generated = api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "genre", "house", "seed", 7));
+        Api.Response generated =
+                api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "genre", "house", "seed", 7));
         assertEquals(200, generated.status(), generated::toString);
         String planId = generated.body().get("plan_id").asText();
         JsonNode plan = generated.body().get("plan");
@@ -99,14 +106,18 @@ class ScoringFlowTest {
         assertEquals(0.0, sections.get(0).get("start").asDouble(), 1e-9);
         for (JsonNode section : sections) {
             double start = section.get("start").asDouble();
-            boolean onACut = List.of(0.0, 4.0, 8.0, 12.0).stream().anyMatch(cut -> Math.abs(cut - start) <= 0.04 + 1e-9);
+            boolean onACut =
+                    List.of(0.0, 4.0, 8.0, 12.0).stream().anyMatch(cut -> Math.abs(cut - start) <= 0.04 + 1e-9);
             assertTrue(onACut, "section starts at " + start + ", not on a cut");
             assertTrue(Math.abs(section.get("residual").asDouble()) <= 0.04, "residual " + section);
         }
 
         Api.Response executed = api.postJson("/sync/execute", Map.of("plan_id", planId));
         assertEquals(200, executed.status(), executed::toString);
-        JsonNode status = awaitExecution(api, "/sync/status", Map.of("job_id", executed.body().get("job_id").asText()));
+        JsonNode status = awaitExecution(
+                api,
+                "/sync/status",
+                Map.of("job_id", executed.body().get("job_id").asText()));
         assertEquals("finished", status.get("status").asText(), status::toString);
         assertEquals("execution", status.get("kind").asText());
 
@@ -114,18 +125,25 @@ class ScoringFlowTest {
         assertEquals(-14, results.at("/loudness/integrated_lufs").asDouble(), 1.0, results::toString);
         assertTrue(results.at("/loudness/true_peak_dbtp").asDouble() <= -1.0 + 0.05, results::toString);
         assertTrue(results.at("/sync/accents").asInt() >= sections.size() - 1, results::toString);
-        assertTrue(results.at("/sync/all_within_frame").asBoolean(), "every accent within one frame: " + results.get("sync"));
+        assertTrue(
+                results.at("/sync/all_within_frame").asBoolean(),
+                "every accent within one frame: " + results.get("sync"));
 
-        Path video = Files.write(downloads.resolve("a.mp4"), fetch(status.get("url").asText()));
-        assertEquals(ffmpeg("-i", Videos.fourScenes().toString(), "-map", "0:v", "-c", "copy", "-f", "md5", "-"),
-                ffmpeg("-i", video.toString(), "-map", "0:v", "-c", "copy", "-f", "md5", "-"), "video stream copied bit for bit");
+        Path video =
+                Files.write(downloads.resolve("a.mp4"), fetch(status.get("url").asText()));
+        assertEquals(
+                ffmpeg("-i", Videos.fourScenes().toString(), "-map", "0:v", "-c", "copy", "-f", "md5", "-"),
+                ffmpeg("-i", video.toString(), "-map", "0:v", "-c", "copy", "-f", "md5", "-"),
+                "video stream copied bit for bit");
         String audio = probe(video, "a:0", "codec_name,sample_rate,channels");
         assertEquals("aac,48000,2", audio.strip());
 
-        Sequence midi = MidiSystem.getSequence(new ByteArrayInputStream(fetch(status.at("/links/midi").asText())));
+        Sequence midi = MidiSystem.getSequence(
+                new ByteArrayInputStream(fetch(status.at("/links/midi").asText())));
         assertTrue(midi.getTracks().length >= 3, "a conductor track and one per group");
         int stems = 0;
-        try (var zip = new ZipInputStream(new ByteArrayInputStream(fetch(status.at("/links/stems").asText())))) {
+        try (var zip = new ZipInputStream(
+                new ByteArrayInputStream(fetch(status.at("/links/stems").asText())))) {
             for (ZipEntry e; (e = zip.getNextEntry()) != null; ) {
                 assertTrue(zip.readAllBytes().length > 48_000 * 4, e.getName() + " is not empty");
                 stems++;
@@ -135,21 +153,34 @@ class ScoringFlowTest {
 
         // The same plan again gives byte-identical audio.
         Api.Response again = api.postJson("/sync/execute", Map.of("plan_id", planId));
-        JsonNode second = awaitExecution(api, "/sync/status", Map.of("job_id", again.body().get("job_id").asText()));
-        assertEquals(Uploads.sha256(fetch(status.at("/links/audio_wav").asText())),
-                Uploads.sha256(fetch(second.at("/links/audio_wav").asText())), "same seed, same audio");
+        JsonNode second = awaitExecution(
+                api, "/sync/status", Map.of("job_id", again.body().get("job_id").asText()));
+        assertEquals(
+                Uploads.sha256(fetch(status.at("/links/audio_wav").asText())),
+                Uploads.sha256(fetch(second.at("/links/audio_wav").asText())),
+                "same seed, same audio");
 
         // Links are signed: a tampered one is 404, and another user cannot use the plan.
         String tampered = status.get("url").asText().replace("signature=", "signature=x");
-        assertEquals(404, CLIENT.send(HttpRequest.newBuilder(URI.create(tampered)).build(), HttpResponse.BodyHandlers.discarding()).statusCode());
-        assertEquals(404, server.bob().postJson("/sync/execute", Map.of("plan_id", planId)).status());
+        assertEquals(
+                404,
+                CLIENT.send(
+                                HttpRequest.newBuilder(URI.create(tampered)).build(),
+                                HttpResponse.BodyHandlers.discarding())
+                        .statusCode());
+        assertEquals(
+                404,
+                server.bob()
+                        .postJson("/sync/execute", Map.of("plan_id", planId))
+                        .status());
     }
 
     @Test
     void anEditedPlanIsHonouredAndABrokenOneIsRefusedByField() throws Exception {
         Api api = server.alice();
         String analysisId = analysedA(api);
-        Api.Response generated = api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "genre", "rock", "seed", 3));
+        Api.Response generated =
+                api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "genre", "rock", "seed", 3));
         String planId = generated.body().get("plan_id").asText();
         ObjectNode plan = (ObjectNode) generated.body().get("plan");
 
@@ -165,12 +196,16 @@ class ScoringFlowTest {
         ((ObjectNode) noTempo.get("sections").get(0)).put("tempo", 0);
         assertRefused(api.postJson("/sync/execute", Map.of("plan_id", planId, "plan", noTempo)), "sections[0].tempo");
         ObjectNode overlapping = plan.deepCopy();
-        ((ObjectNode) overlapping.get("sections").get(1)).put("start", overlapping.get("sections").get(1).get("start").asDouble() - 1);
-        assertRefused(api.postJson("/sync/execute", Map.of("plan_id", planId, "plan", overlapping)), "sections[1].start");
+        ((ObjectNode) overlapping.get("sections").get(1))
+                .put("start", overlapping.get("sections").get(1).get("start").asDouble() - 1);
+        assertRefused(
+                api.postJson("/sync/execute", Map.of("plan_id", planId, "plan", overlapping)), "sections[1].start");
         ObjectNode tooLong = plan.deepCopy();
-        ObjectNode lastOfTooLong = (ObjectNode) tooLong.get("sections").get(tooLong.get("sections").size() - 1);
+        ObjectNode lastOfTooLong =
+                (ObjectNode) tooLong.get("sections").get(tooLong.get("sections").size() - 1);
         lastOfTooLong.put("end", lastOfTooLong.get("end").asDouble() + 5);
-        assertRefused(api.postJson("/sync/execute", Map.of("plan_id", planId, "plan", tooLong)),
+        assertRefused(
+                api.postJson("/sync/execute", Map.of("plan_id", planId, "plan", tooLong)),
                 "sections[" + (tooLong.get("sections").size() - 1) + "].end");
 
         // A valid edit of the first section: one bar more at the tempo that fits it, another key, and
@@ -180,7 +215,9 @@ class ScoringFlowTest {
         int bars = first.get("bars").asInt() + 1;
         double seconds = first.get("end").asDouble() - first.get("start").asDouble();
         double tempo = Math.round(bars * 4 * 60 / seconds * 1000) / 1000.0;
-        first.put("bars", bars).put("tempo", tempo).put("key", first.get("key").asText().equals("F") ? "G" : "F");
+        first.put("bars", bars)
+                .put("tempo", tempo)
+                .put("key", first.get("key").asText().equals("F") ? "G" : "F");
         first.get("instruments").properties().forEach(group -> {
             if (group.getValue().isObject()) {
                 ((ObjectNode) group.getValue()).put("soundset", "lofi").put("pattern", "lofi/" + group.getKey() + "/2");
@@ -190,26 +227,40 @@ class ScoringFlowTest {
         ((ObjectNode) last).put("key", last.get("key").asText().equals("D") ? "E" : "D");
         Api.Response executed = api.postJson("/sync/execute", Map.of("plan_id", planId, "plan", edited));
         assertEquals(200, executed.status(), executed::toString);
-        JsonNode status = awaitExecution(api, "/sync/status", Map.of("job_id", executed.body().get("job_id").asText()));
+        JsonNode status = awaitExecution(
+                api,
+                "/sync/status",
+                Map.of("job_id", executed.body().get("job_id").asText()));
         assertEquals("finished", status.get("status").asText(), status::toString);
         JsonNode ran = Api.JSON.readTree(fetch(status.at("/links/plan").asText()));
-        assertEquals(last.get("key").asText(), ran.get("sections").get(ran.get("sections").size() - 1).get("key").asText());
+        assertEquals(
+                last.get("key").asText(),
+                ran.get("sections")
+                        .get(ran.get("sections").size() - 1)
+                        .get("key")
+                        .asText());
         JsonNode ranFirst = ran.get("sections").get(0);
         assertEquals(tempo, ranFirst.get("tempo").asDouble(), 1e-9);
         assertEquals(bars, ranFirst.get("bars").asInt());
         assertEquals(first.get("key").asText(), ranFirst.get("key").asText());
-        assertTrue(ranFirst.get("instruments").findValuesAsText("pattern").stream().allMatch(p -> p.startsWith("lofi/")), ranFirst::toString);
+        assertTrue(
+                ranFirst.get("instruments").findValuesAsText("pattern").stream().allMatch(p -> p.startsWith("lofi/")),
+                ranFirst::toString);
         // The score's tempo map carries the edited tempo from the first beat.
-        Sequence midi = MidiSystem.getSequence(new ByteArrayInputStream(fetch(status.at("/links/midi").asText())));
+        Sequence midi = MidiSystem.getSequence(
+                new ByteArrayInputStream(fetch(status.at("/links/midi").asText())));
         assertEquals(tempo, firstTempoBpm(midi), 0.01);
         JsonNode results = Api.JSON.readTree(fetch(status.get("queryurl").asText()));
-        assertTrue(results.at("/sync/all_within_frame").asBoolean(), "the edited plan's accents within a frame: " + results.get("sync"));
+        assertTrue(
+                results.at("/sync/all_within_frame").asBoolean(),
+                "the edited plan's accents within a frame: " + results.get("sync"));
     }
 
     /** The tempo of the first set-tempo meta event (type 0x51) of the conductor track. */
     private static double firstTempoBpm(Sequence midi) {
         for (int i = 0; i < midi.getTracks()[0].size(); i++) {
-            if (midi.getTracks()[0].get(i).getMessage() instanceof javax.sound.midi.MetaMessage meta && meta.getType() == 0x51) {
+            if (midi.getTracks()[0].get(i).getMessage() instanceof javax.sound.midi.MetaMessage meta
+                    && meta.getType() == 0x51) {
                 byte[] d = meta.getData();
                 int microsPerQuarter = (d[0] & 0xff) << 16 | (d[1] & 0xff) << 8 | d[2] & 0xff;
                 return 60_000_000.0 / microsPerQuarter;
@@ -227,15 +278,21 @@ class ScoringFlowTest {
         assertEquals(200, analysed.status(), analysed::toString);
         String analysis = analysed.body().get("analysis").toString();
 
-        Api.Response generated = api.postMultipart("/sync_generate",
-                Map.of("analysis", analysis, "payload", Api.write(Map.of("taskid", taskId, "genre", "lofi"))), null, null);
+        Api.Response generated = api.postMultipart(
+                "/sync_generate",
+                Map.of("analysis", analysis, "payload", Api.write(Map.of("taskid", taskId, "genre", "lofi"))),
+                null,
+                null);
         assertEquals(200, generated.status(), generated::toString);
         JsonNode plan = generated.body().get("plan");
         assertEquals("lofi", plan.get("genre").asText());
         assertTrue(plan.get("sections").isArray());
 
-        Api.Response executed = api.postMultipart("/sync_execute",
-                Map.of("plan", plan.toString(), "payload", Api.write(Map.of("taskid", taskId))), null, null);
+        Api.Response executed = api.postMultipart(
+                "/sync_execute",
+                Map.of("plan", plan.toString(), "payload", Api.write(Map.of("taskid", taskId))),
+                null,
+                null);
         assertEquals(200, executed.status(), executed::toString);
         assertEquals(taskId, executed.body().get("taskid").asText());
         String execId = executed.body().get("execid").asText();
@@ -244,18 +301,29 @@ class ScoringFlowTest {
         assertNotNull(status.get("url").asText());
         assertTrue(Api.JSON.readTree(fetch(status.get("queryurl").asText())).has("sync"));
 
-        JsonNode inactive = api.postJson("/sync_status", Map.of("execid", "exe_nothing")).body();
+        JsonNode inactive =
+                api.postJson("/sync_status", Map.of("execid", "exe_nothing")).body();
         assertEquals("inactive", inactive.get("status").asText());
         assertTrue(inactive.has("videourl") && inactive.get("videourl").isNull());
         assertFalse(inactive.has("url"));
         assertTrue(inactive.get("message").asText().contains("exe_nothing"));
 
-        UploadErrorsTest.assertError(api.postMultipart("/sync_generate",
-                Map.of("analysis", "{\"version\": 1}", "payload", Api.write(Map.of("taskid", taskId))), null, null),
-                400, "invalid_parameter", "analysis");
-        UploadErrorsTest.assertError(api.postMultipart("/sync_execute",
-                Map.of("payload", Api.write(Map.of("taskid", taskId))), null, null), 400, "invalid_parameter", "plan");
-        hostileAnalysesAreRefusedOrPlannedQuickly(api, taskId, (ObjectNode) analysed.body().get("analysis"));
+        UploadErrorsTest.assertError(
+                api.postMultipart(
+                        "/sync_generate",
+                        Map.of("analysis", "{\"version\": 1}", "payload", Api.write(Map.of("taskid", taskId))),
+                        null,
+                        null),
+                400,
+                "invalid_parameter",
+                "analysis");
+        UploadErrorsTest.assertError(
+                api.postMultipart("/sync_execute", Map.of("payload", Api.write(Map.of("taskid", taskId))), null, null),
+                400,
+                "invalid_parameter",
+                "plan");
+        hostileAnalysesAreRefusedOrPlannedQuickly(
+                api, taskId, (ObjectNode) analysed.body().get("analysis"));
     }
 
     /**
@@ -263,20 +331,37 @@ class ScoringFlowTest {
      * at one instant under thousands of speech spans (once hours of planning), too many cuts.
      */
     private static void hostileAnalysesAreRefusedOrPlannedQuickly(Api api, String taskId, ObjectNode analysis) {
-        Map<String, Object> payload = Map.of("taskid", taskId, "genre", "house", "original_audio", true,
-                "original_audio_voiceover", true);
+        Map<String, Object> payload =
+                Map.of("taskid", taskId, "genre", "house", "original_audio", true, "original_audio_voiceover", true);
         ObjectNode noKind = analysis.deepCopy();
-        noKind.putArray("cuts").addObject().put("time", 1.0).put("frame", 25).put("strength", 0.5).put("start", 1.0).put("end", 1.0);
-        UploadErrorsTest.assertError(api.postMultipart("/sync_generate",
-                Map.of("analysis", noKind.toString(), "payload", Api.write(payload)), null, null), 400, "invalid_parameter",
+        noKind.putArray("cuts")
+                .addObject()
+                .put("time", 1.0)
+                .put("frame", 25)
+                .put("strength", 0.5)
+                .put("start", 1.0)
+                .put("end", 1.0);
+        UploadErrorsTest.assertError(
+                api.postMultipart(
+                        "/sync_generate",
+                        Map.of("analysis", noKind.toString(), "payload", Api.write(payload)),
+                        null,
+                        null),
+                400,
+                "invalid_parameter",
                 "analysis.cuts[0].kind");
 
         double duration = analysis.at("/video/duration").asDouble();
         ObjectNode piled = analysis.deepCopy();
         var cuts = piled.putArray("cuts");
         for (int i = 0; i < 20_000; i++) {
-            cuts.addObject().put("time", duration / 2).put("frame", 10).put("kind", "cut").put("strength", 0.5)
-                    .put("start", duration / 2).put("end", duration / 2);
+            cuts.addObject()
+                    .put("time", duration / 2)
+                    .put("frame", 10)
+                    .put("kind", "cut")
+                    .put("strength", 0.5)
+                    .put("start", duration / 2)
+                    .put("end", duration / 2);
         }
         var speech = ((ObjectNode) piled.get("audio")).putArray("speech");
         for (int i = 0; i < 20_000; i++) {
@@ -284,45 +369,115 @@ class ScoringFlowTest {
             speech.addObject().put("start", i * slot).put("end", i * slot + slot / 2);
         }
         // Sent as a form field, 2.6 MB is over Jetty's cap for fields: refused by name; sent as a file it is read.
-        UploadErrorsTest.assertError(api.postMultipart("/sync_generate",
-                Map.of("analysis", piled.toString(), "payload", Api.write(payload)), null, null), 413, "too_large", "analysis");
+        UploadErrorsTest.assertError(
+                api.postMultipart(
+                        "/sync_generate",
+                        Map.of("analysis", piled.toString(), "payload", Api.write(payload)),
+                        null,
+                        null),
+                413,
+                "too_large",
+                "analysis");
         long started = System.nanoTime();
-        Api.Response planned = api.postMultipart("/sync_generate", Map.of("payload", Api.write(payload)), "analysis",
+        Api.Response planned = api.postMultipart(
+                "/sync_generate",
+                Map.of("payload", Api.write(payload)),
+                "analysis",
                 piled.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
         assertEquals(200, planned.status(), planned::toString);
         assertTrue(System.nanoTime() - started < 20_000_000_000L, "planned within the request's patience");
 
-        cuts.addObject().put("time", duration / 2).put("frame", 10).put("kind", "cut").put("strength", 0.5)
-                .put("start", duration / 2).put("end", duration / 2);
-        UploadErrorsTest.assertError(api.postMultipart("/sync_generate", Map.of("payload", Api.write(payload)), "analysis",
-                piled.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)), 400, "invalid_parameter", "analysis.cuts");
+        cuts.addObject()
+                .put("time", duration / 2)
+                .put("frame", 10)
+                .put("kind", "cut")
+                .put("strength", 0.5)
+                .put("start", duration / 2)
+                .put("end", duration / 2);
+        UploadErrorsTest.assertError(
+                api.postMultipart(
+                        "/sync_generate",
+                        Map.of("payload", Api.write(payload)),
+                        "analysis",
+                        piled.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                400,
+                "invalid_parameter",
+                "analysis.cuts");
     }
 
-    // Tagged slow (bin/test --all): a whole execution with singing and a voiceover, 6 to 9 s; the voice package's engine tests and both variants' flows stay fast.
+    // Tagged slow (bin/test --all): a whole execution with singing and a voiceover, 6 to 9 s; the voice package's
+    // engine tests and both variants' flows stay fast.
     @Test
     @Tag("slow")
     void vocalsAndVoiceoverAreSungSpokenAndMeasured() throws Exception {
         Api api = server.alice();
         String analysisId = analysedA(api);
-        UploadErrorsTest.assertError(api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "with_voiceover", true)), 400,
-                "invalid_parameter", "voiceover_script");
-        assertRefused(api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "with_voiceover", true,
-                "voiceover_script", "Hello.", "voiceover_voice", "en us; rm")), "voiceover_voice");
-        assertRefused(api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "with_voiceover", true,
-                "voiceover_script", "Hello.", "voiceover_rate", 2000)), "voiceover_rate");
+        UploadErrorsTest.assertError(
+                api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "with_voiceover", true)),
+                400,
+                "invalid_parameter",
+                "voiceover_script");
+        assertRefused(
+                api.postJson(
+                        "/sync/generate",
+                        Map.of(
+                                "analysis_id",
+                                analysisId,
+                                "with_voiceover",
+                                true,
+                                "voiceover_script",
+                                "Hello.",
+                                "voiceover_voice",
+                                "en us; rm")),
+                "voiceover_voice");
+        assertRefused(
+                api.postJson(
+                        "/sync/generate",
+                        Map.of(
+                                "analysis_id",
+                                analysisId,
+                                "with_voiceover",
+                                true,
+                                "voiceover_script",
+                                "Hello.",
+                                "voiceover_rate",
+                                2000)),
+                "voiceover_rate");
 
-        Api.Response generated = api.postJson("/sync/generate", Map.of("analysis_id", analysisId, "genre", "pop", "seed", 4,
-                "with_vocals", true, "with_voiceover", true, "voiceover_script", "Here is the harbour.", "voiceover_voice", "en-gb"));
+        Api.Response generated = api.postJson(
+                "/sync/generate",
+                Map.of(
+                        "analysis_id",
+                        analysisId,
+                        "genre",
+                        "pop",
+                        "seed",
+                        4,
+                        "with_vocals",
+                        true,
+                        "with_voiceover",
+                        true,
+                        "voiceover_script",
+                        "Here is the harbour.",
+                        "voiceover_voice",
+                        "en-gb"));
         assertEquals(200, generated.status(), generated::toString);
         JsonNode plan = generated.body().get("plan");
         assertEquals("en-gb", plan.at("/options/voiceover_voice").asText());
         List<JsonNode> lines = new ArrayList<>();
         plan.get("sections").forEach(s -> s.get("voiceover").forEach(lines::add));
         assertEquals(1, lines.size(), plan::toString);
-        assertTrue(plan.findValuesAsText("lyrics").stream().anyMatch(l -> l != null && l.length() > 10), "lyrics written: " + plan);
+        assertTrue(
+                plan.findValuesAsText("lyrics").stream().anyMatch(l -> l != null && l.length() > 10),
+                "lyrics written: " + plan);
 
-        Api.Response executed = api.postJson("/sync/execute", Map.of("plan_id", generated.body().get("plan_id").asText()));
-        JsonNode status = awaitExecution(api, "/sync/status", Map.of("job_id", executed.body().get("job_id").asText()));
+        Api.Response executed = api.postJson(
+                "/sync/execute",
+                Map.of("plan_id", generated.body().get("plan_id").asText()));
+        JsonNode status = awaitExecution(
+                api,
+                "/sync/status",
+                Map.of("job_id", executed.body().get("job_id").asText()));
         assertEquals("finished", status.get("status").asText(), status::toString);
         JsonNode results = Api.JSON.readTree(fetch(status.get("queryurl").asText()));
         JsonNode vocals = results.at("/voices/vocals");
@@ -330,17 +485,23 @@ class ScoringFlowTest {
         assertTrue(vocals.get("pitch_accuracy").asDouble() >= 0.8, "voiced frames within 50 cents: " + vocals);
         JsonNode spoken = results.at("/voices/voiceover_spans");
         assertEquals(1, spoken.size(), results.get("voices")::toString);
-        assertEquals(lines.getFirst().get("start").asDouble(), spoken.get(0).get("start").asDouble(), 0.3, "spoken where planned");
+        assertEquals(
+                lines.getFirst().get("start").asDouble(),
+                spoken.get(0).get("start").asDouble(),
+                0.3,
+                "spoken where planned");
         assertTrue(results.at("/sync/all_within_frame").asBoolean(), results.get("sync")::toString);
 
         List<String> names = new ArrayList<>();
-        try (var zip = new ZipInputStream(new ByteArrayInputStream(fetch(status.at("/links/stems").asText())))) {
+        try (var zip = new ZipInputStream(
+                new ByteArrayInputStream(fetch(status.at("/links/stems").asText())))) {
             for (ZipEntry e; (e = zip.getNextEntry()) != null; ) {
                 names.add(e.getName());
             }
         }
         assertTrue(names.containsAll(List.of("vocals.wav", "voiceover.wav")), names.toString());
-        Sequence midi = MidiSystem.getSequence(new ByteArrayInputStream(fetch(status.at("/links/midi").asText())));
+        Sequence midi = MidiSystem.getSequence(
+                new ByteArrayInputStream(fetch(status.at("/links/midi").asText())));
         assertTrue(trackNames(midi).contains("vocals"), "a MIDI track for the vocal: " + trackNames(midi));
     }
 
@@ -360,11 +521,18 @@ class ScoringFlowTest {
     void generateNeedsAFinishedAnalysisOfYourOwn() {
         Api api = server.alice();
         UploadErrorsTest.assertError(api.postJson("/sync/generate", Map.of()), 400, "invalid_parameter", "analysis_id");
-        UploadErrorsTest.assertError(api.postJson("/sync/generate", Map.of("analysis_id", "ana_nope")), 404, "not_found", "analysis_id");
-        UploadErrorsTest.assertError(api.postJson("/sync/generate", Map.of("analysis_id", "ana_nope", "with_vocals", "yes")), 400,
-                "invalid_parameter", "with_vocals");
-        UploadErrorsTest.assertError(api.postJson("/sync/execute", Map.of("plan_id", "plan_nope")), 404, "not_found", "plan_id");
-        assertNull(api.postJson("/sync/status", Map.of("job_id", "job_nope")).body().get("url"));
+        UploadErrorsTest.assertError(
+                api.postJson("/sync/generate", Map.of("analysis_id", "ana_nope")), 404, "not_found", "analysis_id");
+        UploadErrorsTest.assertError(
+                api.postJson("/sync/generate", Map.of("analysis_id", "ana_nope", "with_vocals", "yes")),
+                400,
+                "invalid_parameter",
+                "with_vocals");
+        UploadErrorsTest.assertError(
+                api.postJson("/sync/execute", Map.of("plan_id", "plan_nope")), 404, "not_found", "plan_id");
+        assertNull(api.postJson("/sync/status", Map.of("job_id", "job_nope"))
+                .body()
+                .get("url"));
     }
 
     /** A 400 that names {@code field}, alone or among the problems it lists. */
@@ -377,8 +545,19 @@ class ScoringFlowTest {
     }
 
     static String probe(Path file, String stream, String entries) throws Exception {
-        Process p = new ProcessBuilder("ffprobe", "-v", "error", "-select_streams", stream, "-show_entries", "stream=" + entries,
-                "-of", "csv=p=0", file.toString()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        "ffprobe",
+                        "-v",
+                        "error",
+                        "-select_streams",
+                        stream,
+                        "-show_entries",
+                        "stream=" + entries,
+                        "-of",
+                        "csv=p=0",
+                        file.toString())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes());
         assertEquals(0, p.waitFor(), out);
         return out;

@@ -21,8 +21,11 @@ class SecretsInOutputTest {
 
     @Test
     void aDatabaseUrlIsShownWithoutItsCredentials() {
-        for (String url : new String[] {"jdbc:postgresql://db.internal:5432/scorecast?user=app&password=hunter2&sslmode=require",
-                "jdbc:postgresql://app:hunter2@db.internal/scorecast", "jdbc:postgresql://db/scorecast?PASSWORD=hunter2"}) {
+        for (String url : new String[] {
+            "jdbc:postgresql://db.internal:5432/scorecast?user=app&password=hunter2&sslmode=require",
+            "jdbc:postgresql://app:hunter2@db.internal/scorecast",
+            "jdbc:postgresql://db/scorecast?PASSWORD=hunter2"
+        }) {
             String shown = Database.describe(url);
             assertFalse(shown.contains("hunter2"), shown);
             assertTrue(shown.contains("db"), shown);
@@ -38,7 +41,8 @@ class SecretsInOutputTest {
             }
         });
         try (TestServer single = TestServer.start(data.resolve("single"))) {
-            assertTrue(single.server.developmentKey().isPresent(), "a node of its own still shows one for a first look");
+            assertTrue(
+                    single.server.developmentKey().isPresent(), "a node of its own still shows one for a first look");
         }
     }
 }

@@ -31,11 +31,13 @@ class SlowBodyTest {
             socket.setSoTimeout(20_000);
             OutputStream out = socket.getOutputStream();
             out.write(("POST /sync/generate HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + server.aliceKey
-                    + "\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                            + "\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             long start = System.nanoTime();
             InputStream in = socket.getInputStream();
-            // 20 bytes every 100 ms is 200 bytes a second, a fifth of the default minimum (1 KiB a second), for at most 15 s.
+            // 20 bytes every 100 ms is 200 bytes a second, a fifth of the default minimum (1 KiB a second), for at most
+            // 15 s.
             Thread trickle = Thread.ofVirtual().start(() -> {
                 try {
                     for (int i = 0; i < 150 && !Thread.currentThread().isInterrupted(); i++) {
@@ -52,7 +54,9 @@ class SlowBodyTest {
             trickle.interrupt();
             String status = new String(answer, StandardCharsets.US_ASCII);
             System.out.printf("slow body: answered \"%s\" after %.1f s%n", status.trim(), seconds);
-            assertTrue(status.startsWith("HTTP/1.1 408") || answer.length == 0, "a 408 or a closed connection, got: " + status);
+            assertTrue(
+                    status.startsWith("HTTP/1.1 408") || answer.length == 0,
+                    "a 408 or a closed connection, got: " + status);
             assertTrue(seconds < 12, "cut off within 12 s, took " + seconds);
         }
     }

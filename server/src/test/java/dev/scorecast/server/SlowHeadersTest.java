@@ -75,7 +75,8 @@ class SlowHeadersTest {
             Thread.sleep(3_000); // three header timeouts of silence between requests
             out.write(request);
             out.flush();
-            assertTrue(readAnswer(in).startsWith("HTTP/1.1 200"), "the second request on the same connection is answered");
+            assertTrue(
+                    readAnswer(in).startsWith("HTTP/1.1 200"), "the second request on the same connection is answered");
         }
     }
 

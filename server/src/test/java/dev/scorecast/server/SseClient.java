@@ -24,8 +24,10 @@ import java.util.concurrent.TimeUnit;
  * client runs on virtual threads too, so a test can count the server's platform threads.
  */
 final class SseClient implements AutoCloseable {
-    private static final HttpClient CLIENT = HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor())
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient CLIENT = HttpClient.newBuilder()
+            .executor(Executors.newVirtualThreadPerTaskExecutor())
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
     /** Marks the end of the stream in the queue. */
     private static final Event END = new Event(null, null, null);
 
@@ -43,8 +45,12 @@ final class SseClient implements AutoCloseable {
         this.response = response;
         this.status = response.statusCode();
         // Held to /openapi.json as Api's answers are: a documented status, and a documented media type.
-        var violations = OpenApiContract.published().streamViolations("GET", response.uri().getRawPath(), status,
-                response.headers().firstValue("Content-Type").orElse(null));
+        var violations = OpenApiContract.published()
+                .streamViolations(
+                        "GET",
+                        response.uri().getRawPath(),
+                        status,
+                        response.headers().firstValue("Content-Type").orElse(null));
         if (!violations.isEmpty()) {
             throw new AssertionError("the answer does not match /openapi.json: " + violations);
         }
@@ -72,7 +78,8 @@ final class SseClient implements AutoCloseable {
     }
 
     private void read() {
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+        try (BufferedReader lines =
+                new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
             String id = null;
             String name = null;
             StringBuilder data = null;
@@ -92,9 +99,12 @@ final class SseClient implements AutoCloseable {
                     switch (field) {
                         case "id" -> id = value;
                         case "event" -> name = value;
-                        case "data" -> data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
+                        case "data" ->
+                            data = data == null
+                                    ? new StringBuilder(value)
+                                    : data.append('\n').append(value);
                         case "retry" -> retry = value;
-                        default -> { }
+                        default -> {}
                     }
                 }
             }
@@ -110,7 +120,8 @@ final class SseClient implements AutoCloseable {
     Event next(Duration timeout) throws InterruptedException {
         Event e = events.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (e == null) {
-            throw new AssertionError("no event within " + timeout.toMillis() + " ms (comments so far: " + comments.size() + ")");
+            throw new AssertionError(
+                    "no event within " + timeout.toMillis() + " ms (comments so far: " + comments.size() + ")");
         }
         if (e == END) {
             events.add(END);

@@ -29,14 +29,16 @@ class StorageQuotaTest {
     private record Analysed(String taskId, String analysis) {}
 
     private static Analysed analysed(Api api) {
-        String taskId = Uploads.uploadB(api, Videos.silentMp4(), 1).body().get("taskid").asText();
+        String taskId =
+                Uploads.uploadB(api, Videos.silentMp4(), 1).body().get("taskid").asText();
         Api.Response analysed = api.postJson("/sync_video_analysis", Map.of("taskid", taskId));
         assertEquals(200, analysed.status(), analysed::toString);
         return new Analysed(taskId, analysed.body().get("analysis").toString());
     }
 
     private static Api.Response generate(Api api, String taskId, byte[] analysis) {
-        return api.postMultipart("/sync_generate", Map.of("payload", Api.write(Map.of("taskid", taskId))), "analysis", analysis);
+        return api.postMultipart(
+                "/sync_generate", Map.of("payload", Api.write(Map.of("taskid", taskId))), "analysis", analysis);
     }
 
     /** Bytes of every file under {@code files/<dir>}. */
@@ -46,7 +48,9 @@ class StorageQuotaTest {
             return 0;
         }
         try (Stream<Path> files = Files.walk(root)) {
-            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+            return files.filter(Files::isRegularFile)
+                    .mapToLong(f -> f.toFile().length())
+                    .sum();
         }
     }
 
@@ -83,8 +87,9 @@ class StorageQuotaTest {
                     refused = r;
                 }
             }
-            System.out.printf("storage: %d generates of a %d-byte analysis accepted under a share of the video + 4 MiB%n", accepted,
-                    padded.length);
+            System.out.printf(
+                    "storage: %d generates of a %d-byte analysis accepted under a share of the video + 4 MiB%n",
+                    accepted, padded.length);
             assertEquals(3, accepted);
             UploadErrorsTest.assertError(refused, 507, "insufficient_storage", "analysis");
             assertEquals(3, filesUnder("plans/analyses"), "the refused analysis was not written");
@@ -100,7 +105,8 @@ class StorageQuotaTest {
     }
 
     /** A video keeps its newest plans: past the cap, generating removes the oldest plan and the analysis sent with it. */
-    // Tagged slow (bin/test --all): whole executions and plans filling a share, 10 to 13 s each; the other share tests stay fast.
+    // Tagged slow (bin/test --all): whole executions and plans filling a share, 10 to 13 s each; the other share tests
+    // stay fast.
     @Test
     @Tag("slow")
     void aVideoKeepsItsNewestPlans() throws Exception {
@@ -119,8 +125,10 @@ class StorageQuotaTest {
             assertEquals(2, filesUnder("plans/analyses"));
             assertEquals(4, filesUnder("plans"), "two plans and the two analyses sent with them");
             assertFalse(Files.exists(data.resolve("files/plans/" + first + ".json")), "the oldest plan went");
-            assertEquals(bytesUnder("plans") + bytesUnder("analyses"),
-                    server.count("SELECT COALESCE(SUM(bytes), 0) FROM stored_bytes WHERE owner = 'alice'"), "what went is no longer counted");
+            assertEquals(
+                    bytesUnder("plans") + bytesUnder("analyses"),
+                    server.count("SELECT COALESCE(SUM(bytes), 0) FROM stored_bytes WHERE owner = 'alice'"),
+                    "what went is no longer counted");
         }
     }
 
@@ -131,8 +139,11 @@ class StorageQuotaTest {
             Analysed a = analysed(server.alice());
             server.env.put("SCORECAST_MIN_FREE_BYTES", "1048576GiB");
             server.restart();
-            UploadErrorsTest.assertError(generate(server.alice(), a.taskId(), a.analysis().getBytes(StandardCharsets.UTF_8)), 507,
-                    "insufficient_storage", null);
+            UploadErrorsTest.assertError(
+                    generate(server.alice(), a.taskId(), a.analysis().getBytes(StandardCharsets.UTF_8)),
+                    507,
+                    "insufficient_storage",
+                    null);
             assertEquals(0, filesUnder("plans"));
             assertEquals(0, server.count("SELECT COUNT(*) FROM plans"));
         }
@@ -143,20 +154,25 @@ class StorageQuotaTest {
      * finishes and every file it keeps is counted; with a share too small for them it ends
      * {@code insufficient_storage} and keeps no output.
      */
-    // Tagged slow (bin/test --all): whole executions and plans filling a share, 10 to 13 s each; the other share tests stay fast.
+    // Tagged slow (bin/test --all): whole executions and plans filling a share, 10 to 13 s each; the other share tests
+    // stay fast.
     @Test
     @Tag("slow")
     void executionOutputsCountInTheShare() throws Exception {
         try (TestServer server = TestServer.start(data)) {
             Api alice = server.alice();
             Analysed a = analysed(alice);
-            JsonNode plan = generate(alice, a.taskId(), a.analysis().getBytes(StandardCharsets.UTF_8)).body().get("plan");
+            JsonNode plan = generate(alice, a.taskId(), a.analysis().getBytes(StandardCharsets.UTF_8))
+                    .body()
+                    .get("plan");
             String first = execute(alice, a.taskId(), plan);
             JsonNode done = ScoringFlowTest.awaitExecution(alice, "/sync_status", Map.of("execid", first));
             assertEquals("finished", done.get("status").asText(), done::toString);
             long outputs = bytesUnder("executions/" + first);
             assertTrue(outputs > 10_000, "the outputs: " + outputs);
-            assertEquals(outputs, server.count("SELECT COALESCE(SUM(bytes), 0) FROM stored_bytes WHERE execution_id = ?", first),
+            assertEquals(
+                    outputs,
+                    server.count("SELECT COALESCE(SUM(bytes), 0) FROM stored_bytes WHERE execution_id = ?", first),
                     "the execution's plan and outputs are counted");
             long stored = server.count("SELECT COALESCE(SUM(size), 0) FROM videos WHERE owner = 'alice'")
                     + server.count("SELECT COALESCE(SUM(bytes), 0) FROM stored_bytes WHERE owner = 'alice'");
@@ -170,16 +186,25 @@ class StorageQuotaTest {
             assertEquals("error", failed.get("status").asText(), failed::toString);
             assertEquals("insufficient_storage", failed.get("error").asText(), failed::toString);
             try (Stream<Path> kept = Files.list(data.resolve("files/executions/" + second))) {
-                assertEquals(List.of(), kept.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("out")).toList(),
+                assertEquals(
+                        List.of(),
+                        kept.map(p -> p.getFileName().toString())
+                                .filter(n -> n.startsWith("out"))
+                                .toList(),
                         "no output of the refused run is kept");
             }
-            System.out.printf("storage: an execution's %d bytes counted; one past the share ended %s%n", outputs, failed.get("error"));
+            System.out.printf(
+                    "storage: an execution's %d bytes counted; one past the share ended %s%n",
+                    outputs, failed.get("error"));
         }
     }
 
     private static String execute(Api api, String taskId, JsonNode plan) {
-        Api.Response executed = api.postMultipart("/sync_execute", Map.of("plan", plan.toString(), "payload",
-                Api.write(Map.of("taskid", taskId))), null, null);
+        Api.Response executed = api.postMultipart(
+                "/sync_execute",
+                Map.of("plan", plan.toString(), "payload", Api.write(Map.of("taskid", taskId))),
+                null,
+                null);
         assertEquals(200, executed.status(), executed::toString);
         return executed.body().get("execid").asText();
     }

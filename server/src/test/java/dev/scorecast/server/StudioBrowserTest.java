@@ -89,32 +89,57 @@ class StudioBrowserTest {
 
     /** 12 s at 25 fps: three shots with hard cuts at 4 and 8 s, a tone under them. */
     static Path threeShots() {
-        return Videos.make("three-shots.mp4", "-t 4 -f lavfi -i testsrc2=size=320x240:rate=25 -t 4 -f lavfi -i smptebars=size=320x240:rate=25"
-                + " -t 4 -f lavfi -i mandelbrot=size=320x240:rate=25 -f lavfi -i sine=frequency=440:sample_rate=48000"
-                + " -filter_complex [0:v][1:v][2:v]concat=n=3:v=1:a=0,format=yuv420p[v];[3:a]volume=0.3[a] -map [v] -map [a] -t 12"
-                + " -c:v libx264 -preset ultrafast -c:a aac");
+        return Videos.make(
+                "three-shots.mp4",
+                "-t 4 -f lavfi -i testsrc2=size=320x240:rate=25 -t 4 -f lavfi -i smptebars=size=320x240:rate=25"
+                        + " -t 4 -f lavfi -i mandelbrot=size=320x240:rate=25 -f lavfi -i sine=frequency=440:sample_rate=48000"
+                        + " -filter_complex [0:v][1:v][2:v]concat=n=3:v=1:a=0,format=yuv420p[v];[3:a]volume=0.3[a] -map [v] -map [a] -t 12"
+                        + " -c:v libx264 -preset ultrafast -c:a aac");
     }
 
     @Test
     void theStudioScoresAVideoAndPlaysLiveInChromium() throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER), "Chromium or chromedriver is not installed"
-                + " (/usr/bin/chromium, /usr/bin/chromedriver); bin/test installs the Debian packages chromium and chromium-driver");
+        assumeTrue(
+                Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "Chromium or chromedriver is not installed"
+                        + " (/usr/bin/chromium, /usr/bin/chromedriver); bin/test installs the Debian packages chromium and chromium-driver");
         String external = System.getenv("STUDIO_BASE_URL");
-        Path screenshots = Path.of(Optional.ofNullable(System.getenv("STUDIO_SCREENSHOTS")).orElse("target/studio-screenshots"));
+        Path screenshots =
+                Path.of(Optional.ofNullable(System.getenv("STUDIO_SCREENSHOTS")).orElse("target/studio-screenshots"));
         Files.createDirectories(screenshots);
-        int liveSeconds = Integer.parseInt(Optional.ofNullable(System.getenv("STUDIO_LIVE_SECONDS")).orElse("12"));
+        int liveSeconds = Integer.parseInt(
+                Optional.ofNullable(System.getenv("STUDIO_LIVE_SECONDS")).orElse("12"));
         boolean strict = "1".equals(System.getenv("STUDIO_STRICT_GLITCHES"));
         List<String> failures;
         if (external != null) {
-            List<Double> cuts = Arrays.stream(Optional.ofNullable(System.getenv("STUDIO_CUTS")).orElse("4,8").split(","))
-                    .map(Double::parseDouble).toList();
-            failures = new Flow(external, System.getenv("STUDIO_API_KEY"), Path.of(System.getenv("STUDIO_VIDEO")), cuts, screenshots,
-                    liveSeconds, strict, data).run();
+            List<Double> cuts = Arrays.stream(Optional.ofNullable(System.getenv("STUDIO_CUTS"))
+                            .orElse("4,8")
+                            .split(","))
+                    .map(Double::parseDouble)
+                    .toList();
+            failures = new Flow(
+                            external,
+                            System.getenv("STUDIO_API_KEY"),
+                            Path.of(System.getenv("STUDIO_VIDEO")),
+                            cuts,
+                            screenshots,
+                            liveSeconds,
+                            strict,
+                            data)
+                    .run();
         } else {
             Path video = threeShots();
             // The live player warmed up as bin/scorecast serve does (4 s), so first sound is what a user gets.
             try (TestServer server = TestServer.start(data, Map.of("SCORECAST_LIVE_WARMUP_SECONDS", "4"))) {
-                failures = new Flow(server.server.publicUrl(), server.aliceKey, video, List.of(4.0, 8.0), screenshots, liveSeconds, strict, data)
+                failures = new Flow(
+                                server.server.publicUrl(),
+                                server.aliceKey,
+                                video,
+                                List.of(4.0, 8.0),
+                                screenshots,
+                                liveSeconds,
+                                strict,
+                                data)
                         .run();
             }
         }
@@ -139,13 +164,23 @@ class StudioBrowserTest {
         private final AtomicReference<List<Integer>> chunkLog = new AtomicReference<>(new CopyOnWriteArrayList<>());
         /** Decides what happens to an intercepted upload_chunk request (null: nothing is intercepted). */
         private final AtomicReference<Consumer<BeforeRequestSent>> route = new AtomicReference<>();
+
         private final List<ResponseData> responses = new CopyOnWriteArrayList<>();
-        private final ExecutorService routing = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().name("studio-route").unstarted(r));
+        private final ExecutorService routing = Executors.newSingleThreadExecutor(
+                r -> Thread.ofPlatform().daemon().name("studio-route").unstarted(r));
         private ChromeDriver driver;
         private Network network;
         private String axeSource;
 
-        Flow(String base, String key, Path video, List<Double> cuts, Path shots, int liveSeconds, boolean strict, Path scratch) {
+        Flow(
+                String base,
+                String key,
+                Path video,
+                List<Double> cuts,
+                Path shots,
+                int liveSeconds,
+                boolean strict,
+                Path scratch) {
             this.base = base;
             this.key = key;
             this.video = video.toAbsolutePath();
@@ -163,22 +198,39 @@ class StudioBrowserTest {
             }
             ChromeOptions options = new ChromeOptions();
             options.setBinary(CHROMIUM.toFile());
-            options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--autoplay-policy=no-user-gesture-required", "--window-size=1280,800", "--user-data-dir=" + profile);
+            options.addArguments(
+                    "--headless=new",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-quic",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--autoplay-policy=no-user-gesture-required",
+                    "--window-size=1280,800",
+                    "--user-data-dir=" + profile);
             options.setCapability("webSocketUrl", true);
-            ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort()
-                    .withLogFile(Path.of("target/chromedriver.log").toFile()).build();
+            ChromeDriverService service = new ChromeDriverService.Builder()
+                    .usingDriverExecutable(CHROMEDRIVER.toFile())
+                    .usingAnyFreePort()
+                    .withLogFile(Path.of("target/chromedriver.log").toFile())
+                    .build();
             driver = new ChromeDriver(service, options);
-            try (Network net = new Network(driver); LogInspector log = new LogInspector(driver)) {
+            try (Network net = new Network(driver);
+                    LogInspector log = new LogInspector(driver)) {
                 network = net;
                 driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
                 log.onLog(any -> {
-                    BaseLogEntry entry = any.getConsoleLogEntry().map(BaseLogEntry.class::cast)
+                    BaseLogEntry entry = any.getConsoleLogEntry()
+                            .map(BaseLogEntry.class::cast)
                             .or(() -> any.getJavascriptLogEntry().map(BaseLogEntry.class::cast))
-                            .or(() -> any.getGenericLogEntry().map(BaseLogEntry.class::cast)).orElse(null);
+                            .or(() -> any.getGenericLogEntry().map(BaseLogEntry.class::cast))
+                            .orElse(null);
                     // Chromium's "Failed to load resource" lines are counted from the network events below.
-                    if (entry != null && entry.getLevel() == LogLevel.ERROR && !String.valueOf(entry.getText()).startsWith("Failed to load resource")) {
+                    if (entry != null
+                            && entry.getLevel() == LogLevel.ERROR
+                            && !String.valueOf(entry.getText()).startsWith("Failed to load resource")) {
                         consoleErrors.add(entry.getText());
                     }
                 });
@@ -187,13 +239,16 @@ class StudioBrowserTest {
                     ResponseData response = r.getResponseData();
                     responses.add(response);
                     if (response.getStatus() >= 400) {
-                        consoleErrors.add("status of " + response.getStatus() + " at " + r.getRequest().getUrl());
+                        consoleErrors.add("status of " + response.getStatus() + " at "
+                                + r.getRequest().getUrl());
                     }
                 });
                 network.onFetchError(e -> {
-                    // The page's own cancellations (a player disconnecting, the video element's range requests) are no errors.
+                    // The page's own cancellations (a player disconnecting, the video element's range requests) are no
+                    // errors.
                     if (!e.getErrorText().contains("ERR_ABORTED")) {
-                        consoleErrors.add(e.getErrorText() + " at " + e.getRequest().getUrl());
+                        consoleErrors.add(
+                                e.getErrorText() + " at " + e.getRequest().getUrl());
                     }
                 });
                 viewport(1280, 800);
@@ -239,7 +294,10 @@ class StudioBrowserTest {
         private void steps() {
             step("sign in", () -> {
                 driver.get(base + "/");
-                await("the sign-in form", Duration.ofSeconds(10), () -> tid("api-key").isDisplayed());
+                await(
+                        "the sign-in form",
+                        Duration.ofSeconds(10),
+                        () -> tid("api-key").isDisplayed());
                 shot("01-sign-in");
                 // The keyboard: the skip link first, then the key field.
                 new Actions(driver).sendKeys(Keys.TAB).perform();
@@ -251,17 +309,29 @@ class StudioBrowserTest {
                 awaitText("sign-in-error", "not valid", Duration.ofSeconds(10));
                 fill(tid("api-key"), key);
                 tid("api-key").sendKeys(Keys.ENTER);
-                await("the studio after signing in", Duration.ofSeconds(10), () -> tid("tab-score").isDisplayed());
+                await(
+                        "the studio after signing in",
+                        Duration.ofSeconds(10),
+                        () -> tid("tab-score").isDisplayed());
                 check(!driver.getCurrentUrl().contains("sc_"), "the key must never be in the URL");
-                check(Boolean.TRUE.equals(js("return sessionStorage.getItem('scorecast.apiKey') !== null")), "the key is kept in sessionStorage");
+                check(
+                        Boolean.TRUE.equals(js("return sessionStorage.getItem('scorecast.apiKey') !== null")),
+                        "the key is kept in sessionStorage");
             });
 
             step("upload and analyse", () -> {
                 int seen = responses.size();
                 tid("file-input").sendKeys(video.toString());
-                await("the upload to finish", Duration.ofSeconds(30),
-                        () -> Boolean.TRUE.equals(js("return document.querySelector('[data-testid=upload-progress]').value === 1")));
-                check(Pattern.compile("%|Uploaded").matcher(tid("upload-text").getText()).find(), "upload progress text: " + tid("upload-text").getText());
+                await(
+                        "the upload to finish",
+                        Duration.ofSeconds(30),
+                        () -> Boolean.TRUE.equals(
+                                js("return document.querySelector('[data-testid=upload-progress]').value === 1")));
+                check(
+                        Pattern.compile("%|Uploaded")
+                                .matcher(tid("upload-text").getText())
+                                .find(),
+                        "upload progress text: " + tid("upload-text").getText());
                 awaitText("analysis-status", "Analysis finished", Duration.ofSeconds(60));
                 String label = tid("timeline").getAttribute("aria-label");
                 List<Double> shown = new ArrayList<>();
@@ -269,14 +339,19 @@ class StudioBrowserTest {
                 while (m.find()) {
                     shown.add(Double.parseDouble(m.group(1)));
                 }
-                check(cuts.stream().allMatch(c -> shown.stream().anyMatch(t -> Math.abs(t - c) <= 0.05)),
+                check(
+                        cuts.stream().allMatch(c -> shown.stream().anyMatch(t -> Math.abs(t - c) <= 0.05)),
                         "the timeline shows the cuts at " + cuts + " s: " + label);
                 WebElement timeline = tid("timeline");
                 Rectangle box = timeline.getRect();
-                new Actions(driver).moveToElement(timeline, 0, 120 - box.getHeight() / 2).perform();
+                new Actions(driver)
+                        .moveToElement(timeline, 0, 120 - box.getHeight() / 2)
+                        .perform();
                 awaitText("timeline-tip", "energy", Duration.ofSeconds(5));
                 ResponseData strip = awaitResponse(seen, "/sync/thumbnails?", Duration.ofSeconds(90));
-                check(strip.getStatus() == 200 && "image/jpeg".equals(header(strip, "content-type")), "thumbnails answered " + strip.getStatus());
+                check(
+                        strip.getStatus() == 200 && "image/jpeg".equals(header(strip, "content-type")),
+                        "thumbnails answered " + strip.getStatus());
                 Thread.sleep(300);
                 shot("02-analysis");
             });
@@ -295,16 +370,21 @@ class StudioBrowserTest {
                 js("localStorage.setItem('scorecast.chunkBytes', String(256 * 1024))");
                 List<Integer> sent = new CopyOnWriteArrayList<>();
                 AtomicBoolean dropped = new AtomicBoolean();
-                // Chunk 1 loses its connection once (sent again at once); chunks from 3 on are refused until the reload.
+                // Chunk 1 loses its connection once (sent again at once); chunks from 3 on are refused until the
+                // reload.
                 route.set(request -> {
                     String requestId = request.getRequest().getRequestId();
                     int index = chunkIndex(request);
                     if (index == 1 && dropped.compareAndSet(false, true)) {
                         network.failRequest(requestId);
                     } else if (index >= 3) {
-                        network.provideResponse(new ProvideResponseParameters(requestId).statusCode(503)
-                                .headers(List.of(new Header("Content-Type", new BytesValue(BytesValue.Type.STRING, "application/json"))))
-                                .body(new BytesValue(BytesValue.Type.STRING, "{\"error\":\"busy\",\"message\":\"test: the server went away\"}")));
+                        network.provideResponse(new ProvideResponseParameters(requestId)
+                                .statusCode(503)
+                                .headers(List.of(new Header(
+                                        "Content-Type", new BytesValue(BytesValue.Type.STRING, "application/json"))))
+                                .body(new BytesValue(
+                                        BytesValue.Type.STRING,
+                                        "{\"error\":\"busy\",\"message\":\"test: the server went away\"}")));
                     } else {
                         sent.add(index);
                         network.continueRequest(new ContinueRequestParameters(requestId));
@@ -321,12 +401,17 @@ class StudioBrowserTest {
                 }
                 check(dropped.get() && sent.contains(1), "the dropped chunk was sent again: " + sent);
                 driver.navigate().refresh();
-                await("the studio after the reload", Duration.ofSeconds(10), () -> tid("tab-score").isDisplayed());
+                await(
+                        "the studio after the reload",
+                        Duration.ofSeconds(10),
+                        () -> tid("tab-score").isDisplayed());
                 List<Integer> after = new CopyOnWriteArrayList<>();
                 chunkLog.set(after);
                 tid("file-input").sendKeys(video.toString());
                 awaitText("upload-text", "Uploaded", Duration.ofSeconds(60));
-                check(!after.isEmpty() && after.stream().allMatch(i -> i >= 3), "only the missing chunks were sent after the reload: " + after);
+                check(
+                        !after.isEmpty() && after.stream().allMatch(i -> i >= 3),
+                        "only the missing chunks were sent after the reload: " + after);
                 metrics.put("resumed", Map.of("before", new TreeSet<>(sent), "after", after));
                 awaitText("analysis-status", "Analysis finished", Duration.ofSeconds(60));
                 js("localStorage.removeItem('scorecast.chunkBytes')");
@@ -336,15 +421,23 @@ class StudioBrowserTest {
             step("generate and edit with a validation error", () -> {
                 fill(tid("opt-seed"), "3");
                 tid("generate").click();
-                await("the plan editor's sections", Duration.ofSeconds(30),
-                        () -> !tid("plan-editor").findElements(By.cssSelector("fieldset.section")).isEmpty());
+                await(
+                        "the plan editor's sections",
+                        Duration.ofSeconds(30),
+                        () -> !tid("plan-editor")
+                                .findElements(By.cssSelector("fieldset.section"))
+                                .isEmpty());
                 tempo[0] = tid("plan-sections-0-tempo").getDomProperty("value");
                 shot("03-plan");
                 fill(tid("plan-sections-0-tempo"), "300");
                 tid("execute").click();
                 awaitText("plan-sections-0-tempo-error", "tempo", Duration.ofSeconds(10));
-                check(tid("plan-sections-0-tempo-error").getText().contains("40 to 240"), "the tempo error says the range");
-                check("true".equals(tid("plan-sections-0-tempo").getAttribute("aria-invalid")), "the field is marked invalid");
+                check(
+                        tid("plan-sections-0-tempo-error").getText().contains("40 to 240"),
+                        "the tempo error says the range");
+                check(
+                        "true".equals(tid("plan-sections-0-tempo").getAttribute("aria-invalid")),
+                        "the field is marked invalid");
                 shot("04-plan-error");
                 fill(tid("plan-sections-0-tempo"), tempo[0]);
             });
@@ -352,12 +445,19 @@ class StudioBrowserTest {
             step("execute and play the result", () -> {
                 tid("execute").click();
                 await("the result", Duration.ofSeconds(150), () -> tid("result").isDisplayed());
-                check(tid("execution-status").getText().toLowerCase().contains("finished"), "finished status: " + tid("execution-status").getText());
+                check(
+                        tid("execution-status").getText().toLowerCase().contains("finished"),
+                        "finished status: " + tid("execution-status").getText());
                 // Progress came as Server-Sent Events (the signed events_url), not by polling /sync/status.
-                check("events".equals(js("return window.scorecastStudio.progressVia")),
-                        "the studio followed the execution through /sync/events: " + js("return window.scorecastStudio.progressVia"));
+                check(
+                        "events".equals(js("return window.scorecastStudio.progressVia")),
+                        "the studio followed the execution through /sync/events: "
+                                + js("return window.scorecastStudio.progressVia"));
                 ResponseData events = awaitResponse(0, "/sync/events?execution_id=", Duration.ofSeconds(10));
-                check(events.getStatus() == 200 && String.valueOf(header(events, "content-type")).startsWith("text/event-stream"),
+                check(
+                        events.getStatus() == 200
+                                && String.valueOf(header(events, "content-type"))
+                                        .startsWith("text/event-stream"),
                         "the execution's event stream answered " + events.getStatus());
                 Map<?, ?> played = (Map<?, ?>) jsAsync("""
                         const v = document.querySelector('[data-testid=result-video]');
@@ -376,7 +476,8 @@ class StudioBrowserTest {
                 String stems = tid("download-stems").getDomProperty("href");
                 HttpResponse<byte[]> response;
                 try (HttpClient http = HttpClient.newHttpClient()) {
-                    response = http.send(HttpRequest.newBuilder(URI.create(stems)).build(), HttpResponse.BodyHandlers.ofByteArray());
+                    response = http.send(
+                            HttpRequest.newBuilder(URI.create(stems)).build(), HttpResponse.BodyHandlers.ofByteArray());
                 }
                 check(response.statusCode() == 200, "stems link answered " + response.statusCode());
                 byte[] body = response.body();
@@ -388,30 +489,48 @@ class StudioBrowserTest {
 
             step("my videos", () -> {
                 tid("tab-library").click();
-                await("the library's first video", Duration.ofSeconds(15),
-                        () -> !tid("library").findElements(By.cssSelector("article")).isEmpty());
+                await(
+                        "the library's first video",
+                        Duration.ofSeconds(15),
+                        () -> !tid("library")
+                                .findElements(By.cssSelector("article"))
+                                .isEmpty());
                 check(tid("library").getText().contains("finished"), "the execution is listed");
                 shot("06-library");
                 axe("library");
                 // Reopen the execution: its plan comes back in the editor and its video in the player.
                 tid("library-open").click();
                 awaitText("plan-status", "Plan plan_", Duration.ofSeconds(15));
-                await("the reopened plan's sections", Duration.ofSeconds(15),
-                        () -> !tid("plan-editor").findElements(By.cssSelector("fieldset.section")).isEmpty());
-                await("the reopened result", Duration.ofSeconds(15), () -> tid("result").isDisplayed());
+                await(
+                        "the reopened plan's sections",
+                        Duration.ofSeconds(15),
+                        () -> !tid("plan-editor")
+                                .findElements(By.cssSelector("fieldset.section"))
+                                .isEmpty());
+                await(
+                        "the reopened result",
+                        Duration.ofSeconds(15),
+                        () -> tid("result").isDisplayed());
                 check(tid("result-video").getAttribute("src").contains("/files/exe_"), "the reopened video");
                 check(tid("execute").isEnabled(), "the reopened plan can be executed again");
             });
 
             step("live: play, transport, intensity, stop", () -> {
                 tid("tab-live").click();
-                await("the experiences", Duration.ofSeconds(10),
-                        () -> !tid("live-experience").findElements(By.cssSelector("option[value=house-rooftop]")).isEmpty());
+                await(
+                        "the experiences",
+                        Duration.ofSeconds(10),
+                        () -> !tid("live-experience")
+                                .findElements(By.cssSelector("option[value=house-rooftop]"))
+                                .isEmpty());
                 new Select(tid("live-experience")).selectByValue("house-rooftop");
                 tid("live-play").click();
                 List<Map<?, ?>> play = awaitLive("play", 1);
                 metrics.put("firstSoundMs", play.get(0).get("ms"));
-                await("the transport's bar", Duration.ofSeconds(10), () -> tid("live-bar").getText().matches("\\d+"));
+                await(
+                        "the transport's bar",
+                        Duration.ofSeconds(10),
+                        () -> tid("live-bar").getText().matches("\\d+"));
                 int bar0 = Integer.parseInt(tid("live-bar").getText());
                 Thread.sleep(2500);
                 int bar1 = Integer.parseInt(tid("live-bar").getText());
@@ -428,15 +547,22 @@ class StudioBrowserTest {
                 Thread.sleep(800);
                 slider.sendKeys(Keys.END);
                 List<Map<?, ?>> intensity = awaitLive("set_intensity", 3);
-                List<Double> toEar = intensity.stream().map(x -> num(x.get("ms"))).toList();
+                List<Double> toEar =
+                        intensity.stream().map(x -> num(x.get("ms"))).toList();
                 metrics.put("intensityToEarMs", toEar);
-                metrics.put("intensityAnsweredMs", intensity.stream().map(x -> x.get("answeredMs")).toList());
+                metrics.put(
+                        "intensityAnsweredMs",
+                        intensity.stream().map(x -> x.get("answeredMs")).toList());
                 check(!first.isEmpty(), "intensity measured");
                 tid("live-vocals").sendKeys(Keys.SPACE);
                 awaitMatch("live-status", Pattern.compile("Vocals (on|off) from bar \\d+"), Duration.ofSeconds(10));
                 tid("live-load-plan").click();
-                await("the live plan", Duration.ofSeconds(10), () -> tid("live-plan").getDomProperty("value").contains("sections"));
-                ObjectNode livePlan = (ObjectNode) JSON.readTree(tid("live-plan").getDomProperty("value"));
+                await(
+                        "the live plan",
+                        Duration.ofSeconds(10),
+                        () -> tid("live-plan").getDomProperty("value").contains("sections"));
+                ObjectNode livePlan =
+                        (ObjectNode) JSON.readTree(tid("live-plan").getDomProperty("value"));
                 ObjectNode s0 = (ObjectNode) livePlan.withArray("sections").get(0);
                 s0.put("tempo", 500);
                 fill(tid("live-plan"), JSON.writeValueAsString(livePlan));
@@ -449,7 +575,8 @@ class StudioBrowserTest {
                 s0.put("bars", bars);
                 s0.put("end", start + bars * 4 * 60.0 / 100);
                 var sections = livePlan.withArray("sections");
-                double shift = s0.get("end").asDouble() - sections.get(1).get("start").asDouble();
+                double shift =
+                        s0.get("end").asDouble() - sections.get(1).get("start").asDouble();
                 for (int i = 1; i < sections.size(); i++) {
                     ObjectNode x = (ObjectNode) sections.get(i);
                     x.put("start", x.get("start").asDouble() + shift);
@@ -459,10 +586,13 @@ class StudioBrowserTest {
                         hit.put("time", hit.get("time").asDouble() + shift);
                     }
                     if (x.has("accents")) {
-                        x.withArray("accents").forEach(a -> ((ObjectNode) a).put("time", a.get("time").asDouble() + shift));
+                        x.withArray("accents")
+                                .forEach(a -> ((ObjectNode) a)
+                                        .put("time", a.get("time").asDouble() + shift));
                     }
                 }
-                livePlan.put("duration", sections.get(sections.size() - 1).get("end").asDouble());
+                livePlan.put(
+                        "duration", sections.get(sections.size() - 1).get("end").asDouble());
                 fill(tid("live-plan"), JSON.writeValueAsString(livePlan));
                 tid("live-send-plan").click();
                 awaitText("live-status", "The new plan plays from bar", Duration.ofSeconds(10));
@@ -481,7 +611,9 @@ class StudioBrowserTest {
                 live.put("marginMs", after.get("marginMs"));
                 live.put("bufferedMs", Math.round(num(after.get("bufferedMs"))));
                 live.put("outputDelayMs", after.get("outputDelayMs"));
-                live.put("framesReceived", Math.round(num(after.get("framesReceived")) - num(before.get("framesReceived"))));
+                live.put(
+                        "framesReceived",
+                        Math.round(num(after.get("framesReceived")) - num(before.get("framesReceived"))));
                 metrics.put("live", live);
                 tid("live-stop").click();
                 List<Map<?, ?>> stops = awaitLive("stop", 2);
@@ -496,8 +628,11 @@ class StudioBrowserTest {
                 check(median < 400, "set_intensity heard within 400 ms (median of three): " + toEar);
                 check(num(stopToEar.get("frame")) < 400, "stop heard within 400 ms: " + stopToEar);
                 if (strict) {
-                    // The glitch benchmark (docs/STUDIO.md): on a machine as busy as a shared CI box the server itself renders late now and then.
-                    check(((Number) live.get("underruns")).longValue() == 0, "no underruns over " + liveSeconds + " s: " + live.get("underruns"));
+                    // The glitch benchmark (docs/STUDIO.md): on a machine as busy as a shared CI box the server itself
+                    // renders late now and then.
+                    check(
+                            ((Number) live.get("underruns")).longValue() == 0,
+                            "no underruns over " + liveSeconds + " s: " + live.get("underruns"));
                 }
             });
 
@@ -553,13 +688,17 @@ class StudioBrowserTest {
                 Thread.sleep(300);
                 shot("05-result");
                 axe("score, phone");
-                long overflow = ((Number) js("return document.documentElement.scrollWidth - window.innerWidth")).longValue();
+                long overflow =
+                        ((Number) js("return document.documentElement.scrollWidth - window.innerWidth")).longValue();
                 check(overflow <= 0, "no sideways scrolling at 390 px (" + overflow + " px too wide)");
                 tid("tab-live").click();
                 tid("live-end").click();
                 awaitText("live-status", "ended", Duration.ofSeconds(10));
                 tid("sign-out").click();
-                await("the sign-in form", Duration.ofSeconds(10), () -> tid("api-key").isDisplayed());
+                await(
+                        "the sign-in form",
+                        Duration.ofSeconds(10),
+                        () -> tid("api-key").isDisplayed());
                 shot("01-sign-in");
             });
 
@@ -567,25 +706,34 @@ class StudioBrowserTest {
                 // The refusals and failures this test provokes on purpose: each pattern is allowed so many times.
                 Map<Pattern, int[]> provoked = new LinkedHashMap<>();
                 provoked.put(Pattern.compile("status of 401 at .*/player/liveliness$"), new int[] {1});
-                provoked.put(Pattern.compile("status of 415 at .*/sync/(initialize_video_upload|complete_video_upload)$"), new int[] {1});
+                provoked.put(
+                        Pattern.compile("status of 415 at .*/sync/(initialize_video_upload|complete_video_upload)$"),
+                        new int[] {1});
                 provoked.put(Pattern.compile("status of 400 at .*/sync/execute$"), new int[] {1});
                 provoked.put(Pattern.compile("status of 400 at .*/player/replace_plan$"), new int[] {1});
-                provoked.put(Pattern.compile("(status of 503|ERR_CONNECTION_RESET|ERR_FAILED).* at .*/sync/upload_chunk$"), new int[] {20});
+                provoked.put(
+                        Pattern.compile("(status of 503|ERR_CONNECTION_RESET|ERR_FAILED).* at .*/sync/upload_chunk$"),
+                        new int[] {20});
                 Map<Pattern, Integer> allowed = new LinkedHashMap<>();
                 provoked.forEach((p, n) -> allowed.put(p, n[0]));
-                List<String> unexpected = consoleErrors.stream().filter(text -> {
-                    for (var p : provoked.entrySet()) {
-                        if (p.getValue()[0] > 0 && p.getKey().matcher(text).find()) {
-                            p.getValue()[0]--;
-                            return false;
-                        }
-                    }
-                    return true;
-                }).toList();
+                List<String> unexpected = consoleErrors.stream()
+                        .filter(text -> {
+                            for (var p : provoked.entrySet()) {
+                                if (p.getValue()[0] > 0
+                                        && p.getKey().matcher(text).find()) {
+                                    p.getValue()[0]--;
+                                    return false;
+                                }
+                            }
+                            return true;
+                        })
+                        .toList();
                 check(unexpected.isEmpty(), "console errors: " + String.join(" | ", unexpected));
                 // And the listeners do hear: every refusal provoked above was seen.
-                List<String> unseen = provoked.entrySet().stream().filter(p -> p.getValue()[0] == allowed.get(p.getKey()))
-                        .map(p -> p.getKey().pattern()).toList();
+                List<String> unseen = provoked.entrySet().stream()
+                        .filter(p -> p.getValue()[0] == allowed.get(p.getKey()))
+                        .map(p -> p.getKey().pattern())
+                        .toList();
                 check(unseen.isEmpty(), "provoked errors not seen by the console and network listeners: " + unseen);
             });
         }
@@ -601,20 +749,27 @@ class StudioBrowserTest {
                     if (decide != null) {
                         decide.accept(request);
                     } else {
-                        network.continueRequest(new ContinueRequestParameters(request.getRequest().getRequestId()));
+                        network.continueRequest(new ContinueRequestParameters(
+                                request.getRequest().getRequestId()));
                     }
                 });
             }
         }
 
         private static int chunkIndex(BeforeRequestSent request) {
-            return request.getRequest().getHeaders().stream().filter(h -> h.getName().equalsIgnoreCase("x-chunk-index"))
-                    .map(h -> Integer.parseInt(h.getValue().getValue())).findFirst().orElse(-1);
+            return request.getRequest().getHeaders().stream()
+                    .filter(h -> h.getName().equalsIgnoreCase("x-chunk-index"))
+                    .map(h -> Integer.parseInt(h.getValue().getValue()))
+                    .findFirst()
+                    .orElse(-1);
         }
 
         private static String header(ResponseData response, String name) {
-            return response.getHeaders().stream().filter(h -> h.getName().equalsIgnoreCase(name)).map(h -> h.getValue().getValue())
-                    .findFirst().orElse(null);
+            return response.getHeaders().stream()
+                    .filter(h -> h.getName().equalsIgnoreCase(name))
+                    .map(h -> h.getValue().getValue())
+                    .findFirst()
+                    .orElse(null);
         }
 
         private ResponseData awaitResponse(int from, String urlPart, Duration timeout) {
@@ -665,21 +820,31 @@ class StudioBrowserTest {
         }
 
         private List<Map<?, ?>> liveOf(String control) {
-            List<?> all = (List<?>) js("return window.scorecastStudio.metrics.live.filter((m) => m.control === arguments[0])", control);
+            List<?> all = (List<?>)
+                    js("return window.scorecastStudio.metrics.live.filter((m) => m.control === arguments[0])", control);
             return all.stream().map(x -> (Map<?, ?>) x).collect(Collectors.toList());
         }
 
         private List<Map<?, ?>> awaitLive(String control, int count) {
-            await(count + " measured " + control, Duration.ofSeconds(15), () -> liveOf(control).size() >= count);
+            await(
+                    count + " measured " + control,
+                    Duration.ofSeconds(15),
+                    () -> liveOf(control).size() >= count);
             return liveOf(control);
         }
 
         private void awaitText(String testId, String text, Duration timeout) {
-            await(testId + " to say \"" + text + "\"", timeout, () -> tid(testId).getText().contains(text));
+            await(
+                    testId + " to say \"" + text + "\"",
+                    timeout,
+                    () -> tid(testId).getText().contains(text));
         }
 
         private void awaitMatch(String testId, Pattern pattern, Duration timeout) {
-            await(testId + " to match " + pattern, timeout, () -> pattern.matcher(tid(testId).getText()).find());
+            await(
+                    testId + " to match " + pattern,
+                    timeout,
+                    () -> pattern.matcher(tid(testId).getText()).find());
         }
 
         /** Polls until the condition holds; an element gone stale or not there yet is a "not yet". */
@@ -717,7 +882,8 @@ class StudioBrowserTest {
 
         /** The page's viewport, as a window of that size would have (the devtools protocol, so it is exact in headless mode). */
         private void viewport(int width, int height) {
-            driver.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+            driver.executeCdpCommand(
+                    "Emulation.setDeviceMetricsOverride",
                     Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", false));
         }
 
@@ -728,10 +894,18 @@ class StudioBrowserTest {
             Map<?, ?> content = (Map<?, ?>) layout.get("cssContentSize");
             double width = Math.max(num(size.get("w")), num(content.get("width")));
             double height = Math.max(num(size.get("h")), num(content.get("height")));
-            Map<String, Object> picture = driver.executeCdpCommand("Page.captureScreenshot", Map.of("format", "png", "captureBeyondViewport", true,
-                    "clip", Map.of("x", 0, "y", 0, "width", width, "height", height, "scale", 1)));
+            Map<String, Object> picture = driver.executeCdpCommand(
+                    "Page.captureScreenshot",
+                    Map.of(
+                            "format",
+                            "png",
+                            "captureBeyondViewport",
+                            true,
+                            "clip",
+                            Map.of("x", 0, "y", 0, "width", width, "height", height, "scale", 1)));
             try {
-                Files.write(shots.resolve(name + "-" + size.get("w") + "x" + size.get("h") + ".png"),
+                Files.write(
+                        shots.resolve(name + "-" + size.get("w") + "x" + size.get("h") + ".png"),
                         Base64.getDecoder().decode((String) picture.get("data")));
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
@@ -748,7 +922,10 @@ class StudioBrowserTest {
                     return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
                       .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
                     """);
-            check(violations.isEmpty(), "axe (" + label + "): " + violations.stream().map(String::valueOf).collect(Collectors.joining("; ")));
+            check(
+                    violations.isEmpty(),
+                    "axe (" + label + "): "
+                            + violations.stream().map(String::valueOf).collect(Collectors.joining("; ")));
         }
 
         private static void deleteTree(Path root) throws IOException {

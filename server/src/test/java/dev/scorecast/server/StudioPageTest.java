@@ -23,12 +23,15 @@ class StudioPageTest {
             assertTrue(page.header("Content-Type").startsWith("text/html"), page.header("Content-Type"));
             assertTrue(page.raw().body().contains("data-testid=\"api-key\""));
             String csp = page.header("Content-Security-Policy");
-            assertTrue(csp.contains("script-src 'self'") && csp.contains("media-src 'self' blob: http://localhost:"), csp);
+            assertTrue(
+                    csp.contains("script-src 'self'") && csp.contains("media-src 'self' blob: http://localhost:"), csp);
             Api.Response module = anonymous.get("/studio/app.js");
             assertEquals(200, module.status());
             assertTrue(module.header("Content-Type").startsWith("text/javascript"));
             assertEquals(200, anonymous.get("/studio/pcm-worklet.js").status());
-            for (String missing : new String[] {"/studio/nothing.js", "/studio/..%2Fopenapi.json", "/studio/APP.JS", "/studio/app.js.map"}) {
+            for (String missing : new String[] {
+                "/studio/nothing.js", "/studio/..%2Fopenapi.json", "/studio/APP.JS", "/studio/app.js.map"
+            }) {
                 Api.Response r = anonymous.get(missing);
                 assertEquals(404, r.status(), missing);
                 assertEquals("not_found", r.body().get("error").asText(), missing);
@@ -50,8 +53,13 @@ class StudioPageTest {
         try (TestServer server = TestServer.start(data)) {
             var http = java.net.http.HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + server.port() + "/studio/";
-            assertEquals(200, http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "app.js")).build(),
-                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode());
+            assertEquals(
+                    200,
+                    http.send(
+                                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "app.js"))
+                                            .build(),
+                                    java.net.http.HttpResponse.BodyHandlers.discarding())
+                            .statusCode());
             long before = liveHeap();
             int names = 20_000;
             var notFound = new java.util.concurrent.atomic.AtomicInteger();
@@ -62,9 +70,13 @@ class StudioPageTest {
                     int first = t;
                     senders.submit(() -> {
                         for (int i = first; i < names; i += 8) {
-                            var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + i + "-" + padding + ".js")).build();
+                            var request = java.net.http.HttpRequest.newBuilder(
+                                            java.net.URI.create(base + i + "-" + padding + ".js"))
+                                    .build();
                             var answer = http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
-                            if (answer.statusCode() == 404 && answer.body().contains("\"not_found\"") && answer.body().length() < 1_000) {
+                            if (answer.statusCode() == 404
+                                    && answer.body().contains("\"not_found\"")
+                                    && answer.body().length() < 1_000) {
                                 notFound.incrementAndGet();
                             }
                         }
@@ -77,8 +89,13 @@ class StudioPageTest {
             System.out.printf("studio: %d unknown names in %.1f s, live heap %+.1f MB%n", names, seconds, grown / 1e6);
             assertEquals(names, notFound.get(), "every unknown name answers a short 404");
             assertTrue(grown < 8_000_000, "the live heap grew " + grown + " bytes after " + names + " unknown names");
-            assertEquals(200, http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "app.js")).build(),
-                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode());
+            assertEquals(
+                    200,
+                    http.send(
+                                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "app.js"))
+                                            .build(),
+                                    java.net.http.HttpResponse.BodyHandlers.discarding())
+                            .statusCode());
         }
     }
 
@@ -103,7 +120,8 @@ class StudioPageTest {
             Api.Response uploaded = Uploads.uploadA(server.alice(), Videos.silentMp4(), "video/mp4", 2);
             assertEquals(200, uploaded.status(), uploaded.toString());
             String videoId = uploaded.body().get("video_id").asText();
-            Api.Response started = server.alice().postJson("/sync/video_analysis", java.util.Map.of("video_id", videoId));
+            Api.Response started =
+                    server.alice().postJson("/sync/video_analysis", java.util.Map.of("video_id", videoId));
             assertEquals(200, started.status(), started.toString());
 
             JsonNode alice = server.alice().get("/sync/library").body();
@@ -112,12 +130,17 @@ class StudioPageTest {
             assertEquals(videoId, video.get("video_id").asText());
             assertEquals("no-audio.mp4", video.get("file_name").asText());
             assertEquals(2.0, video.get("duration").asDouble(), 0.05);
-            assertEquals(started.body().get("analysis_id").asText(), video.get("analyses").get(0).get("id").asText());
-            assertEquals(started.body().get("job_id").asText(), video.get("analyses").get(0).get("job_id").asText());
+            assertEquals(
+                    started.body().get("analysis_id").asText(),
+                    video.get("analyses").get(0).get("id").asText());
+            assertEquals(
+                    started.body().get("job_id").asText(),
+                    video.get("analyses").get(0).get("job_id").asText());
             assertEquals(0, video.get("executions").size());
             assertEquals(100, alice.get("limit").asInt());
 
-            assertEquals(0, server.bob().get("/sync/library").body().get("videos").size());
+            assertEquals(
+                    0, server.bob().get("/sync/library").body().get("videos").size());
         }
     }
 
@@ -147,13 +170,17 @@ class StudioPageTest {
             // The three shots differ: the middle of the first and the last picture are not the same colour.
             assertTrue(image.getRGB(width / 2, height / 2) != image.getRGB(5 * width + width / 2, height / 2));
 
-            assertEquals(404, server.bob().get("/sync/thumbnails?video_id=" + videoId).status());
+            assertEquals(
+                    404,
+                    server.bob().get("/sync/thumbnails?video_id=" + videoId).status());
             for (String count : new String[] {"2", "33", "many", "1.5"}) {
                 Api.Response r = server.alice().get("/sync/thumbnails?video_id=" + videoId + "&count=" + count);
                 assertEquals(400, r.status(), count);
                 assertEquals("count", r.body().get("field").asText());
             }
-            assertEquals("video_id", server.alice().get("/sync/thumbnails").body().get("field").asText());
+            assertEquals(
+                    "video_id",
+                    server.alice().get("/sync/thumbnails").body().get("field").asText());
         }
     }
 }

@@ -96,7 +96,8 @@ final class TcpGate implements AutoCloseable {
 
     private void pipe(Socket from, Socket to) {
         Thread.ofVirtual().start(() -> {
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            try (InputStream in = from.getInputStream();
+                    OutputStream out = to.getOutputStream()) {
                 byte[] buffer = new byte[8192];
                 for (int n; (n = in.read(buffer)) >= 0; ) {
                     while (stalled) {

@@ -14,6 +14,7 @@ final class TestServer implements AutoCloseable {
     final AnalysisEngine engine;
     /** The time every part of the server reads: the system's, or a {@link VirtualClock} a test moves. */
     final java.time.Clock clock;
+
     ScorecastServer server;
     private boolean closed;
     final String aliceKey;
@@ -90,7 +91,7 @@ final class TestServer implements AutoCloseable {
      */
     long count(String sql, Object... args) throws java.sql.SQLException {
         try (var connection = java.sql.DriverManager.getConnection(config().dbUrl());
-             var statement = connection.prepareStatement(sql)) {
+                var statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) {
                 statement.setObject(i + 1, args[i]);
             }
@@ -103,7 +104,8 @@ final class TestServer implements AutoCloseable {
 
     /** Changes the server's database behind its back, e.g. to end jobs a test's api node never runs. */
     void update(String sql) throws java.sql.SQLException {
-        try (var connection = java.sql.DriverManager.getConnection(config().dbUrl()); var statement = connection.createStatement()) {
+        try (var connection = java.sql.DriverManager.getConnection(config().dbUrl());
+                var statement = connection.createStatement()) {
             statement.executeUpdate(sql);
         }
     }

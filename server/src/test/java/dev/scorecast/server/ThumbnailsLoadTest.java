@@ -33,17 +33,26 @@ class ThumbnailsLoadTest {
 
     @Test
     void stripsOnALongVideoDoNotStallOtherUsersOrLiveAudio() throws Exception {
-        Path video = Videos.make("long-1080p.mp4", "-f lavfi -i testsrc2=size=1920x1080:rate=30:duration=40"
-                + " -c:v libx264 -preset ultrafast -crf 32 -pix_fmt yuv420p");
+        Path video = Videos.make(
+                "long-1080p.mp4",
+                "-f lavfi -i testsrc2=size=1920x1080:rate=30:duration=40"
+                        + " -c:v libx264 -preset ultrafast -crf 32 -pix_fmt yuv420p");
         try (TestServer server = TestServer.start(data)) {
             Api alice = server.alice();
-            String videoId = Uploads.uploadA(alice, video, "video/mp4", 4).body().get("video_id").asText();
+            String videoId = Uploads.uploadA(alice, video, "video/mp4", 4)
+                    .body()
+                    .get("video_id")
+                    .asText();
             Api bob = server.bob();
             Api carol = server.api(server.server.keys().create("carol"));
             Api.Response stream = carol.postJson("/player/create-stream", "");
             assertEquals(201, stream.status(), stream::toString);
-            assertEquals(200, carol.postJson("/player/start", Map.of("experience_id", "lofi-rainy-desk")).status());
-            try (LiveAudio listener = LiveAudio.open("http://127.0.0.1:" + server.port() + "/player/stream?format=wav",
+            assertEquals(
+                    200,
+                    carol.postJson("/player/start", Map.of("experience_id", "lofi-rainy-desk"))
+                            .status());
+            try (LiveAudio listener = LiveAudio.open(
+                    "http://127.0.0.1:" + server.port() + "/player/stream?format=wav",
                     stream.body().get("session_token").asText())) {
                 listener.awaitBytes(48_000 * 4, 10);
                 long listeningFrom = System.nanoTime();
@@ -68,14 +77,16 @@ class ThumbnailsLoadTest {
                 List<CompletableFuture<Api.Response>> strips = new ArrayList<>();
                 for (int i = 0; i < 32; i++) {
                     int count = 4 + i % 29;
-                    strips.add(CompletableFuture.supplyAsync(() -> {
-                        try {
-                            go.await();
-                        } catch (InterruptedException e) {
-                            throw new IllegalStateException(e);
-                        }
-                        return alice.get("/sync/thumbnails?video_id=" + videoId + "&count=" + count);
-                    }, Thread::startVirtualThread));
+                    strips.add(CompletableFuture.supplyAsync(
+                            () -> {
+                                try {
+                                    go.await();
+                                } catch (InterruptedException e) {
+                                    throw new IllegalStateException(e);
+                                }
+                                return alice.get("/sync/thumbnails?video_id=" + videoId + "&count=" + count);
+                            },
+                            Thread::startVirtualThread));
                 }
                 long started = System.nanoTime();
                 go.countDown();
@@ -99,9 +110,17 @@ class ThumbnailsLoadTest {
                 Collections.sort(sorted);
                 long p99 = sorted.get((int) Math.ceil(sorted.size() * 0.99) - 1);
                 double least = listener.leastBuffered(1.0);
-                System.out.printf("thumbnails under load: %d strips made, %d refused in %.1f s; %d status calls, p50 %d ms,"
+                System.out.printf(
+                        "thumbnails under load: %d strips made, %d refused in %.1f s; %d status calls, p50 %d ms,"
                                 + " p99 %d ms, max %d ms; live listener's least buffer %.2f s (1 s preroll) over %.1f s%n",
-                        made, refused, stripSeconds, sorted.size(), sorted.get(sorted.size() / 2), p99, sorted.getLast(), least,
+                        made,
+                        refused,
+                        stripSeconds,
+                        sorted.size(),
+                        sorted.get(sorted.size() / 2),
+                        p99,
+                        sorted.getLast(),
+                        least,
                         (System.nanoTime() - listeningFrom) / 1e9);
                 assertTrue(made >= 8, "the pool made strips: " + made);
                 assertTrue(sorted.size() >= 20, "polled throughout: " + sorted.size());

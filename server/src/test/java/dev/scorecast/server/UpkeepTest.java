@@ -28,7 +28,9 @@ class UpkeepTest {
         var release = new CountDownLatch(1);
         var started = new CountDownLatch(1);
         var real = EngineAnalysis.create();
-        try (TestServer server = TestServer.start(data, Map.of("SCORECAST_WORKERS", "1", "SCORECAST_QUOTA_ANALYSES", "10"),
+        try (TestServer server = TestServer.start(
+                data,
+                Map.of("SCORECAST_WORKERS", "1", "SCORECAST_QUOTA_ANALYSES", "10"),
                 (video, wav, facts, progress) -> {
                     started.countDown();
                     try {
@@ -37,16 +39,24 @@ class UpkeepTest {
                         Thread.currentThread().interrupt();
                     }
                     return real.analyze(video, wav, facts, progress);
-                }, clock)) {
+                },
+                clock)) {
             Api alice = server.alice();
             // The one worker busy, two more jobs behind it.
             for (Path video : new Path[] {Videos.silentMp4(), Videos.h264Aac(), Videos.withCuts()}) {
-                String id = Uploads.uploadA(alice, video, "video/mp4", 1).body().get("video_id").asText();
-                assertEquals(200, alice.postJson("/sync/video_analysis", Map.of("video_id", id)).status());
+                String id = Uploads.uploadA(alice, video, "video/mp4", 1)
+                        .body()
+                        .get("video_id")
+                        .asText();
+                assertEquals(
+                        200,
+                        alice.postJson("/sync/video_analysis", Map.of("video_id", id))
+                                .status());
             }
             started.await(30, TimeUnit.SECONDS);
             String abandoned = Uploads.initA(alice, "abandoned.mp4", 1000, "video/mp4");
-            assertEquals(200, alice.get("/sync/upload_status?upload_id=" + abandoned).status());
+            assertEquals(
+                    200, alice.get("/sync/upload_status?upload_id=" + abandoned).status());
 
             clock.advance(Duration.ofHours(24).plus(Duration.ofMinutes(11)));
             long deadline = System.nanoTime() + 15_000_000_000L;
@@ -56,7 +66,10 @@ class UpkeepTest {
                 Thread.sleep(100);
             }
             assertEquals(404, status, "the expired upload was swept while the worker was busy and jobs waited");
-            assertEquals(2, server.count("SELECT COUNT(*) FROM jobs WHERE status = 'pending'"), "the backlog was still there");
+            assertEquals(
+                    2,
+                    server.count("SELECT COUNT(*) FROM jobs WHERE status = 'pending'"),
+                    "the backlog was still there");
             release.countDown();
         }
     }

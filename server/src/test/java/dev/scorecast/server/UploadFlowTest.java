@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class UploadFlowTest {
     @TempDir
     static Path data;
+
     static TestServer server;
 
     @BeforeAll
@@ -49,11 +50,25 @@ class UploadFlowTest {
         assertEquals("h264", done.body().get("video_codec").asText());
         assertEquals("mp4", done.body().get("container").asText());
         // The assembled file is the uploaded file, byte for byte.
-        assertEquals(Uploads.crc32c(Uploads.read(file)), done.body().get("crc32c").asText());
-        assertEquals(Files.size(file), Files.size(server.dataDir.resolve("files/videos/" + done.body().get("video_id").asText() + "/source")));
-        assertEquals(-1, Files.mismatch(file, server.dataDir.resolve("files/videos/" + done.body().get("video_id").asText() + "/source")));
+        assertEquals(
+                Uploads.crc32c(Uploads.read(file)), done.body().get("crc32c").asText());
+        assertEquals(
+                Files.size(file),
+                Files.size(server.dataDir.resolve(
+                        "files/videos/" + done.body().get("video_id").asText() + "/source")));
+        assertEquals(
+                -1,
+                Files.mismatch(
+                        file,
+                        server.dataDir.resolve(
+                                "files/videos/" + done.body().get("video_id").asText() + "/source")));
         String videoId = done.body().get("video_id").asText();
-        assertTrue(server.dataDir.resolve("files/videos/" + videoId + "/audio.wav").toFile().isFile(), "audio extracted");
+        assertTrue(
+                server.dataDir
+                        .resolve("files/videos/" + videoId + "/audio.wav")
+                        .toFile()
+                        .isFile(),
+                "audio extracted");
     }
 
     @Test
@@ -161,15 +176,39 @@ class UploadFlowTest {
         Api api = server.alice();
         byte[] bytes = Uploads.read(Videos.silentMp4());
         String id = Uploads.initA(api, "s.mp4", bytes.length, "video/mp4");
-        Api.Response good = api.postBytes("/sync/upload_chunk", bytes,
-                Map.of("X-Upload-Id", id, "X-Chunk-Index", "0", "X-Chunk-Sha256", Uploads.sha256(bytes),
-                        "X-Chunk-Crc32c", Uploads.crc32c(bytes)));
+        Api.Response good = api.postBytes(
+                "/sync/upload_chunk",
+                bytes,
+                Map.of(
+                        "X-Upload-Id",
+                        id,
+                        "X-Chunk-Index",
+                        "0",
+                        "X-Chunk-Sha256",
+                        Uploads.sha256(bytes),
+                        "X-Chunk-Crc32c",
+                        Uploads.crc32c(bytes)));
         assertEquals(200, good.status(), good::toString);
         assertEquals(Uploads.sha256(bytes), good.body().get("sha256").asText());
         assertEquals(Uploads.crc32c(bytes), good.body().get("crc32c").asText());
         String task = Uploads.initB(api, "s.mp4");
-        Api.Response b = api.postMultipart("/sync_upload_chunk", Map.of("payload", Api.write(Map.of("taskid", task, "index", 0, "total", 1,
-                "sha256", Uploads.sha256(bytes).toUpperCase(), "crc32c", Uploads.crc32c(bytes)))), "file", bytes);
+        Api.Response b = api.postMultipart(
+                "/sync_upload_chunk",
+                Map.of(
+                        "payload",
+                        Api.write(Map.of(
+                                "taskid",
+                                task,
+                                "index",
+                                0,
+                                "total",
+                                1,
+                                "sha256",
+                                Uploads.sha256(bytes).toUpperCase(),
+                                "crc32c",
+                                Uploads.crc32c(bytes)))),
+                "file",
+                bytes);
         assertEquals(200, b.status(), b::toString);
         assertEquals(Uploads.sha256(bytes), b.body().get("sha256").asText());
     }

@@ -51,7 +51,8 @@ final class Uploads {
     }
 
     static String initA(Api api, String name, long size, String type) {
-        Api.Response r = api.postJson("/sync/initialize_video_upload", Map.of("file_name", name, "file_size", size, "file_type", type));
+        Api.Response r = api.postJson(
+                "/sync/initialize_video_upload", Map.of("file_name", name, "file_size", size, "file_type", type));
         if (r.status() != 200) {
             throw new AssertionError("initialize failed: " + r);
         }
@@ -59,7 +60,8 @@ final class Uploads {
     }
 
     static Api.Response chunkA(Api api, String uploadId, int index, byte[] chunk) {
-        return api.postBytes("/sync/upload_chunk", chunk, Map.of("X-Upload-Id", uploadId, "X-Chunk-Index", String.valueOf(index)));
+        return api.postBytes(
+                "/sync/upload_chunk", chunk, Map.of("X-Upload-Id", uploadId, "X-Chunk-Index", String.valueOf(index)));
     }
 
     static String initB(Api api, String name) {
@@ -71,8 +73,11 @@ final class Uploads {
     }
 
     static Api.Response chunkB(Api api, String taskId, int index, int total, byte[] chunk) {
-        return api.postMultipart("/sync_upload_chunk",
-                Map.of("payload", Api.write(Map.of("taskid", taskId, "index", index, "total", total))), "file", chunk);
+        return api.postMultipart(
+                "/sync_upload_chunk",
+                Map.of("payload", Api.write(Map.of("taskid", taskId, "index", index, "total", total))),
+                "file",
+                chunk);
     }
 
     /** Uploads {@code file} through variant A in {@code count} chunks, in order, and completes it. */

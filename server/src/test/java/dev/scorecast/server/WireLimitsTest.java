@@ -32,11 +32,13 @@ class WireLimitsTest {
 
     @TempDir
     static Path data;
+
     static TestServer server;
 
     @BeforeAll
     static void start() {
-        server = TestServer.start(data, Map.of("SCORECAST_MAX_JSON_BYTES", "256KiB", "SCORECAST_MAX_CHUNK_BYTES", "1MiB"));
+        server = TestServer.start(
+                data, Map.of("SCORECAST_MAX_JSON_BYTES", "256KiB", "SCORECAST_MAX_CHUNK_BYTES", "1MiB"));
     }
 
     @AfterAll
@@ -50,7 +52,12 @@ class WireLimitsTest {
      */
     @Test
     void aHugeDeclaredLengthIsRefusedBeforeTheBodyIsRead() throws Exception {
-        for (String path : List.of("/sync/generate", "/player/create-stream", "/sync_generate", "/sync/upload_chunk", "/sync_upload_chunk")) {
+        for (String path : List.of(
+                "/sync/generate",
+                "/player/create-stream",
+                "/sync_generate",
+                "/sync/upload_chunk",
+                "/sync_upload_chunk")) {
             try (Socket socket = connect()) {
                 long start = System.nanoTime();
                 OutputStream out = socket.getOutputStream();
@@ -82,7 +89,8 @@ class WireLimitsTest {
                 AtomicLong sent = new AtomicLong();
                 // Up to 512 MiB of one endless JSON string: far more than any buffer between the two ends.
                 Thread sender = Thread.ofVirtual().start(() -> {
-                    byte[] piece = ("10000\r\n" + "\"" + "a".repeat(0x10000 - 1) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+                    byte[] piece =
+                            ("10000\r\n" + "\"" + "a".repeat(0x10000 - 1) + "\r\n").getBytes(StandardCharsets.US_ASCII);
                     try {
                         for (int i = 0; i < 8192; i++) {
                             out.write(piece);
@@ -97,7 +105,9 @@ class WireLimitsTest {
                 sender.join(10_000);
                 assertTrue(!sender.isAlive(), "the server closed the connection; the sender stopped");
                 System.out.printf("%s: chunked body cut off after %d KiB sent%n", entry.getKey(), sent.get() >> 10);
-                assertTrue(sent.get() < 64L << 20, "stopped long before the body's end: " + (sent.get() >> 20) + " MiB sent");
+                assertTrue(
+                        sent.get() < 64L << 20,
+                        "stopped long before the body's end: " + (sent.get() >> 20) + " MiB sent");
             }
         }
     }
@@ -107,7 +117,9 @@ class WireLimitsTest {
     void tooManyMultipartPartsAreRefused() throws Exception {
         StringBuilder body = new StringBuilder();
         for (int i = 0; i < 9; i++) {
-            body.append("--b0undary\r\nContent-Disposition: form-data; name=\"p").append(i).append("\"\r\n\r\n{}\r\n");
+            body.append("--b0undary\r\nContent-Disposition: form-data; name=\"p")
+                    .append(i)
+                    .append("\"\r\n\r\n{}\r\n");
         }
         body.append("--b0undary--\r\n");
         for (String path : List.of("/sync_generate", "/sync_execute", "/sync_upload_chunk")) {
@@ -132,12 +144,15 @@ class WireLimitsTest {
     void aLargePartSpillsToDiskWhileItArrives() throws Exception {
         Path temp = data.resolve("tmp/multipart");
         try (Socket socket = connect()) {
-            byte[] start = ("--b0undary\r\nContent-Disposition: form-data; name=\"analysis\"; filename=\"a.json\"\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII);
+            byte[] start =
+                    ("--b0undary\r\nContent-Disposition: form-data; name=\"analysis\"; filename=\"a.json\"\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII);
             byte[] filler = "a".repeat(200 << 10).getBytes(StandardCharsets.US_ASCII);
             byte[] end = "\r\n--b0undary--\r\n".getBytes(StandardCharsets.US_ASCII);
             OutputStream out = socket.getOutputStream();
-            out.write(head("/sync_generate", "multipart/form-data; boundary=b0undary",
+            out.write(head(
+                    "/sync_generate",
+                    "multipart/form-data; boundary=b0undary",
                     "Content-Length: " + (start.length + filler.length + end.length)));
             out.write(start);
             out.write(filler);
@@ -174,7 +189,8 @@ class WireLimitsTest {
 
     private static byte[] head(String path, String contentType, String lengthHeader) {
         return ("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + server.aliceKey
-                + "\r\nContent-Type: " + contentType + "\r\n" + lengthHeader + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+                        + "\r\nContent-Type: " + contentType + "\r\n" + lengthHeader + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
     }
 
     /** One HTTP/1.1 answer read off the socket: status and a body of Content-Length bytes. */

@@ -1,12 +1,12 @@
 package dev.scorecast.engine.analysis;
 
-import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.analysis.Analysis.AudioFacts;
 import dev.scorecast.engine.analysis.Analysis.Energy;
 import dev.scorecast.engine.analysis.Analysis.Mood;
 import dev.scorecast.engine.analysis.Analysis.Quality;
 import dev.scorecast.engine.analysis.Analysis.Suggestions;
 import dev.scorecast.engine.analysis.Analysis.VideoFacts;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.style.Genre;
 import dev.scorecast.engine.style.GenreCatalog;
 import java.util.ArrayList;
@@ -30,31 +30,49 @@ public final class AnalysisAssembler {
     private static final double BUSIEST_CUTS_PER_SECOND = 1.0;
     /** Dialogue-heavy videos move away from genres that would fight the voice. */
     private static final double SPEECH_HEAVY_RATIO = 0.3;
+
     private static final double DIALOGUE_PENALTY = 0.35;
 
     private AnalysisAssembler() {}
 
-    public static Analysis assemble(VideoFacts video, VisualAnalysis visual, Optional<AudioAnalysis> audio, GenreCatalog genres) {
-        List<Cut> cuts = visual.cuts().stream().sorted(Comparator.comparingDouble(Cut::time)).toList();
+    public static Analysis assemble(
+            VideoFacts video, VisualAnalysis visual, Optional<AudioAnalysis> audio, GenreCatalog genres) {
+        List<Cut> cuts = visual.cuts().stream()
+                .sorted(Comparator.comparingDouble(Cut::time))
+                .toList();
         double[] energy = energy(video.duration(), visual, audio, cuts);
-        AudioFacts audioFacts = audio.map(a -> new AudioFacts(a.integratedLufs(), a.truePeakDbtp(), a.speech(), a.onsets(),
+        AudioFacts audioFacts = audio.map(a -> new AudioFacts(
+                        a.integratedLufs(),
+                        a.truePeakDbtp(),
+                        a.speech(),
+                        a.onsets(),
                         speechRatio(a.speech(), video.duration())))
                 .orElseGet(() -> new AudioFacts(null, null, List.of(), List.of(), 0));
         Mood mood = mood(visual.scenes(), energy, cuts, video.duration());
         Suggestions suggestions = suggest(mood, audioFacts.speechRatio(), genres);
         var warnings = new ArrayList<>(visual.warnings());
         if (!video.hasAudio()) {
-            warnings.add("The video has no audio track: loudness and speech are empty and energy comes from the picture alone.");
+            warnings.add(
+                    "The video has no audio track: loudness and speech are empty and energy comes from the picture alone.");
         }
-        return new Analysis(Analysis.VERSION, video, cuts, visual.scenes(), new Energy(HOP_SECONDS, energy), audioFacts, mood,
-                suggestions, new Quality(visual.framesDecoded(), visual.framesSkipped(), List.copyOf(warnings)));
+        return new Analysis(
+                Analysis.VERSION,
+                video,
+                cuts,
+                visual.scenes(),
+                new Energy(HOP_SECONDS, energy),
+                audioFacts,
+                mood,
+                suggestions,
+                new Quality(visual.framesDecoded(), visual.framesSkipped(), List.copyOf(warnings)));
     }
 
     /**
      * Motion of the picture, loudness of the sound and the density of cutting, blended per hop and
      * lightly smoothed. Without sound the picture carries the weight the sound would have had.
      */
-    static double[] energy(double durationSeconds, VisualAnalysis visual, Optional<AudioAnalysis> audio, List<Cut> cuts) {
+    static double[] energy(
+            double durationSeconds, VisualAnalysis visual, Optional<AudioAnalysis> audio, List<Cut> cuts) {
         int hops = Math.max(1, (int) Math.ceil(durationSeconds / HOP_SECONDS));
         double[] blended = new double[hops];
         for (int i = 0; i < hops; i++) {
@@ -62,7 +80,9 @@ public final class AnalysisAssembler {
             double motion = valueAt(visual.motion(), visual.hop(), seconds);
             double density = cutDensity(cuts, seconds);
             blended[i] = audio.isPresent()
-                    ? 0.55 * motion + 0.25 * valueAt(audio.get().loudness(), audio.get().hop(), seconds) + 0.20 * density
+                    ? 0.55 * motion
+                            + 0.25 * valueAt(audio.get().loudness(), audio.get().hop(), seconds)
+                            + 0.20 * density
                     : 0.75 * motion + 0.25 * density;
         }
         return round(smooth(blended, SMOOTHING_HOPS));
@@ -93,13 +113,20 @@ public final class AnalysisAssembler {
     static Suggestions suggest(Mood mood, double speechRatio, GenreCatalog catalog) {
         record Scored(Genre genre, double distance) {}
         List<Scored> ranked = catalog.all().stream()
-                .map(g -> new Scored(g, Math.hypot(g.mood().valence() - mood.valence(), g.mood().arousal() - mood.arousal())
-                        + (speechRatio > SPEECH_HEAVY_RATIO && !g.dialogueFriendly() ? DIALOGUE_PENALTY : 0)))
-                .sorted(Comparator.comparingDouble(Scored::distance).thenComparing(s -> s.genre().id()))
+                .map(g -> new Scored(
+                        g,
+                        Math.hypot(g.mood().valence() - mood.valence(), g.mood().arousal() - mood.arousal())
+                                + (speechRatio > SPEECH_HEAVY_RATIO && !g.dialogueFriendly() ? DIALOGUE_PENALTY : 0)))
+                .sorted(Comparator.comparingDouble(Scored::distance)
+                        .thenComparing(s -> s.genre().id()))
                 .toList();
         Genre best = ranked.getFirst().genre();
         double tempo = Math.round(best.tempoMinBpm() + mood.arousal() * (best.tempoMaxBpm() - best.tempoMinBpm()));
-        return new Suggestions(best.id(), tempo, best.tempoMinBpm(), best.tempoMaxBpm(),
+        return new Suggestions(
+                best.id(),
+                tempo,
+                best.tempoMinBpm(),
+                best.tempoMaxBpm(),
                 ranked.stream().skip(1).limit(2).map(s -> s.genre().id()).toList());
     }
 

@@ -10,5 +10,10 @@ import java.util.List;
  * starts in seconds, and {@code loudness} the momentary loudness mapped to [0, 1] per {@code hop}
  * seconds (for the energy curve).
  */
-public record AudioAnalysis(Double integratedLufs, double truePeakDbtp, List<Span> speech, List<Double> onsets,
-                            double hop, double[] loudness) {}
+public record AudioAnalysis(
+        Double integratedLufs,
+        double truePeakDbtp,
+        List<Span> speech,
+        List<Double> onsets,
+        double hop,
+        double[] loudness) {}

@@ -23,9 +23,11 @@ final class ChangeScreen implements GapScreen {
     static final double RATIO = 1.5;
     /** Mean absolute channel change below which nothing is looked into (compression noise). */
     static final double PIXEL_FLOOR = 0.007;
+
     static final double LAYOUT_FLOOR = 0.01;
     /** Pairs remembered for the mean. */
     private static final int RECENT = 4;
+
     private static final int GRID_WIDTH = 16;
     private static final int GRID_HEIGHT = 9;
 
@@ -51,8 +53,9 @@ final class ChangeScreen implements GapScreen {
         // decoded, a run of B pictures passed over), and a long span of steady motion must not
         // stand out against the short ones before it. The floors stay on the whole change.
         int span = undecoded + 1;
-        boolean look = undecoded > 0 && (standsOut(pixel, span, PIXEL_FLOOR, recentPixel)
-                || standsOut(layout, span, LAYOUT_FLOOR, recentLayout));
+        boolean look = undecoded > 0
+                && (standsOut(pixel, span, PIXEL_FLOOR, recentPixel)
+                        || standsOut(layout, span, LAYOUT_FLOOR, recentLayout));
         recentPixel[pairs % RECENT] = pixel / span;
         recentLayout[pairs % RECENT] = layout / span;
         pairs++;

@@ -24,6 +24,7 @@ final class DissolveDetector implements TransitionDetector {
     static final double MIN_END_DISTANCE = 0.05;
     /** Largest misfit of the middle and quarter frames, as a share of the ends' distance. */
     static final double MAX_BLEND_MISFIT = 0.2;
+
     static final double MIN_DISSOLVE_SECONDS = 0.2;
     static final double MAX_DISSOLVE_SECONDS = 3.0;
     /** Time the progress must stay level on each side of the fitted ramp... */
@@ -40,6 +41,7 @@ final class DissolveDetector implements TransitionDetector {
     static final double SETTLE_SECONDS = 1.0;
     /** Frames this far outside a candidate stand for the shots before and after it (half of it around a fitted stretch). */
     static final double MARGIN_SECONDS = SETTLE_SECONDS;
+
     static final double FULL_STRENGTH_DISTANCE = HardCutDetector.FULL_STRENGTH_DISTANCE;
     private static final int MIN_FRAMES_PER_HALF = 2;
     private static final int MAX_FIT_FRAMES = 240;
@@ -62,7 +64,9 @@ final class DissolveDetector implements TransitionDetector {
         for (double half : HALF_SPANS_SECONDS) {
             long m = history.nearest(now - half);
             long s = history.nearest(now - 2 * half);
-            if (s < 0 || m - s < MIN_FRAMES_PER_HALF || n - m < MIN_FRAMES_PER_HALF
+            if (s < 0
+                    || m - s < MIN_FRAMES_PER_HALF
+                    || n - m < MIN_FRAMES_PER_HALF
                     || now - history.timeSeconds(s) < 1.5 * half) {
                 continue; // not enough history for this span yet, or too few frames in it
             }
@@ -170,7 +174,9 @@ final class DissolveDetector implements TransitionDetector {
      */
     private boolean stillMoving(long n) {
         long a = history.nearest(candidateStart - MARGIN_SECONDS);
-        if (a < 0 || n - a > MAX_FIT_FRAMES || history.timeSeconds(n) - candidateStart > MAX_DISSOLVE_SECONDS + MARGIN_SECONDS) {
+        if (a < 0
+                || n - a > MAX_FIT_FRAMES
+                || history.timeSeconds(n) - candidateStart > MAX_DISSOLVE_SECONDS + MARGIN_SECONDS) {
             return false;
         }
         long recent = history.nearest(history.timeSeconds(n) - PLATEAU_SECONDS);
@@ -207,7 +213,9 @@ final class DissolveDetector implements TransitionDetector {
                 i++;
             }
             if (first < i && first > 0 && i < times.length) {
-                fit(history.nearest(times[first] - MARGIN_SECONDS / 2), history.nearest(times[i - 1] + MARGIN_SECONDS / 2));
+                fit(
+                        history.nearest(times[first] - MARGIN_SECONDS / 2),
+                        history.nearest(times[i - 1] + MARGIN_SECONDS / 2));
             }
         }
     }
@@ -248,8 +256,13 @@ final class DissolveDetector implements TransitionDetector {
         }
         double middle = (ramp.startSeconds() + ramp.endSeconds()) / 2;
         long frame = history.index(history.nearest(middle));
-        dissolves.add(new Cut(middle, frame, CutKind.DISSOLVE, Math.min(1, ends / FULL_STRENGTH_DISTANCE),
-                ramp.startSeconds(), ramp.endSeconds()));
+        dissolves.add(new Cut(
+                middle,
+                frame,
+                CutKind.DISSOLVE,
+                Math.min(1, ends / FULL_STRENGTH_DISTANCE),
+                ramp.startSeconds(),
+                ramp.endSeconds()));
     }
 
     private double[] times(long a, long b) {
@@ -276,7 +289,7 @@ final class DissolveDetector implements TransitionDetector {
 
     /** The frame's coarse layout, which motion within a shot hardly disturbs; see {@link Thumbnails#pooled}. */
     private float[] layout(long o) {
-        return Thumbnails.pooled(history.thumbnail(o), history.thumbnailWidth(), history.thumbnailHeight(), LAYOUT_BLOCK);
+        return Thumbnails.pooled(
+                history.thumbnail(o), history.thumbnailWidth(), history.thumbnailHeight(), LAYOUT_BLOCK);
     }
-
 }

@@ -24,6 +24,7 @@ final class FadeDetector implements TransitionDetector {
      * {@link #PLATEAU_FRAMES}: a 4 s fade of a dark shot (mean luma 0.15) still moves faster.
      */
     static final double MIN_STEP = 0.0008;
+
     static final int PLATEAU_FRAMES = 4;
     /** Frames within this much luma of the blank's floor are part of the blank. */
     static final double FLOOR_MARGIN = 0.006;
@@ -86,7 +87,8 @@ final class FadeDetector implements TransitionDetector {
      */
     private long rampStartBefore(long b, Tone blank) {
         long j = b;
-        while (j - 1 >= history.oldest() && history.tone(j - 1) == Tone.PICTURE
+        while (j - 1 >= history.oldest()
+                && history.tone(j - 1) == Tone.PICTURE
                 && history.timeSeconds(b) - history.timeSeconds(j - 1) <= MAX_FADE_SECONDS
                 && !flatOver(j - 1, -1, blank)) {
             j--;
@@ -131,12 +133,14 @@ final class FadeDetector implements TransitionDetector {
         if (from < p.trigger() - 1) {
             return false;
         }
-        double moved = p.fadeIn() ? lift(n, p.blank()) - lift(from, p.blank()) : lift(from, p.blank()) - lift(n, p.blank());
+        double moved =
+                p.fadeIn() ? lift(n, p.blank()) - lift(from, p.blank()) : lift(from, p.blank()) - lift(n, p.blank());
         return moved < MIN_STEP * Math.max(PLATEAU_FRAMES, history.index(n) - history.index(from));
     }
 
     private boolean tooLong(long n, Pending p) {
-        return !history.holds(p.fixedEnd()) || history.timeSeconds(n) - history.timeSeconds(p.fixedEnd()) > MAX_FADE_SECONDS;
+        return !history.holds(p.fixedEnd())
+                || history.timeSeconds(n) - history.timeSeconds(p.fixedEnd()) > MAX_FADE_SECONDS;
     }
 
     /** The ramp followed from {@code pending} ended before frame {@code n}: report it if it is a fade. */
@@ -155,7 +159,8 @@ final class FadeDetector implements TransitionDetector {
             for (long o = p.trigger(); o <= last; o++) {
                 top = Math.max(top, lift(o, p.blank()));
             }
-            while (close < last && lift(close, p.blank()) < top - FLOOR_MARGIN - 0.05 * (top - lift(p.fixedEnd() - 1, p.blank()))) {
+            while (close < last
+                    && lift(close, p.blank()) < top - FLOOR_MARGIN - 0.05 * (top - lift(p.fixedEnd() - 1, p.blank()))) {
                 close++;
             }
             report(CutKind.FADE_IN, p.fixedEnd() - 1, close, p.blank(), p.fixedEnd());
@@ -179,7 +184,9 @@ final class FadeDetector implements TransitionDetector {
         double height = Math.abs(lift(to, blank) - lift(from, blank));
         double start = history.timeSeconds(from);
         double end = history.timeSeconds(to);
-        if (height < MIN_RAMP || end - start < MIN_FADE_SECONDS || !passesMiddle(from, to, blank, height)
+        if (height < MIN_RAMP
+                || end - start < MIN_FADE_SECONDS
+                || !passesMiddle(from, to, blank, height)
                 || largestStep(from, to, blank) > MAX_STEP_SHARE * height) {
             return;
         }

@@ -12,9 +12,9 @@ import java.util.Arrays;
 final class FrameMeasurer {
     private static final int FULL = 255;
     private static final int ONE = 1 << 16; // fixed-point 1.0
-    private static final int DARK_LEVEL = 64;   // a quarter of full scale
+    private static final int DARK_LEVEL = 64; // a quarter of full scale
     private static final int LIGHT_LEVEL = 191; // three quarters
-    private static final int HUE_RANGE = 180;   // hue in two-degree steps, as one byte holds it
+    private static final int HUE_RANGE = 180; // hue in two-degree steps, as one byte holds it
     private static final int HALF_HUE_RANGE = HUE_RANGE / 2;
     private static final double COLORFULNESS_FULL_SCALE = 150;
     private static final int[] SATURATION_RECIPROCAL = reciprocals(FULL);
@@ -59,8 +59,8 @@ final class FrameMeasurer {
     /** Measures {@code picture}, records it in the history and returns the (reused) frame. */
     Frame measure(VideoFrame picture) {
         if (picture.width() != frame.width || picture.height() != frame.height) {
-            throw new IllegalArgumentException("picture is " + picture.width() + "x" + picture.height()
-                    + ", expected " + frame.width + "x" + frame.height);
+            throw new IllegalArgumentException("picture is " + picture.width() + "x" + picture.height() + ", expected "
+                    + frame.width + "x" + frame.height);
         }
         Planes swap = previous;
         previous = current;
@@ -167,7 +167,8 @@ final class FrameMeasurer {
         frame.warmth = clamp(0.5 + (sumRed - sumBlue) / (FULL * n));
         double meanRg = sumRg / n;
         double meanYb = sumYb / n;
-        double spread = Math.sqrt(Math.max(0, sumRg2 / n - meanRg * meanRg) + Math.max(0, sumYb2 / n - meanYb * meanYb));
+        double spread =
+                Math.sqrt(Math.max(0, sumRg2 / n - meanRg * meanRg) + Math.max(0, sumYb2 / n - meanYb * meanYb));
         frame.colorfulness = clamp((spread + 0.3 * Math.hypot(meanRg, meanYb)) / COLORFULNESS_FULL_SCALE);
         fillThumbnail();
     }

@@ -7,6 +7,7 @@ package dev.scorecast.engine.analysis;
 final class GlobalShift {
     /** Shifts are searched up to this share of the picture's size, so the compared overlap stays large. */
     private static final double MAX_SHIFT_SHARE = 0.2;
+
     private static final int COARSE_STEP = 2;
     // Below this mean difference (of 255) there is nothing to explain.
     private static final double NOTHING_CHANGED = 1.0;
@@ -52,7 +53,8 @@ final class GlobalShift {
     }
 
     /** Mean |current(x, y) - previous(x - dx, y - dy)| over the overlap, every {@code step}-th pixel each way. */
-    private static double meanDifference(byte[] previous, byte[] current, int width, int height, int dx, int dy, int step) {
+    private static double meanDifference(
+            byte[] previous, byte[] current, int width, int height, int dx, int dy, int step) {
         int x0 = Math.max(0, dx);
         int x1 = Math.min(width, width + dx);
         int y0 = Math.max(0, dy);

@@ -36,6 +36,7 @@ final class HardCutDetector implements TransitionDetector {
     static final double JUMP_NEIGHBOUR_FLOOR = 0.003;
     /** Thumbnail distance that counts as the full strength of a cut. */
     static final double FULL_STRENGTH_DISTANCE = 0.2;
+
     private static final int MAX_LOOKAHEAD_FRAMES = 32;
     private static final int PAN_SLOTS = 2 * MAX_LOOKAHEAD_FRAMES;
     // The pan check runs only where a cut is possible: well above the change of the frames just before.
@@ -75,7 +76,8 @@ final class HardCutDetector implements TransitionDetector {
         System.arraycopy(frame.luma(), 0, previousLuma, 0, previousLuma.length);
         double now = frame.timeSeconds();
         while (nextCandidate + WINDOW_FRAMES <= n
-                && (now - history.timeSeconds(nextCandidate) >= FLASH_SECONDS || n - nextCandidate >= MAX_LOOKAHEAD_FRAMES)) {
+                && (now - history.timeSeconds(nextCandidate) >= FLASH_SECONDS
+                        || n - nextCandidate >= MAX_LOOKAHEAD_FRAMES)) {
             evaluate(nextCandidate++);
         }
     }
@@ -97,7 +99,12 @@ final class HardCutDetector implements TransitionDetector {
     /** Whether frame {@code n} could turn out a cut, judged from the frames before it only. */
     private boolean mayBeCut(long n) {
         return standsOut(n, history.contentDelta(n), minContentDelta, j -> history.contentDelta(j), NEIGHBOUR_FLOOR)
-                || standsOut(n, thumbnailJump[slot(n)], MIN_THUMBNAIL_JUMP, j -> thumbnailJump[slot(j)], JUMP_NEIGHBOUR_FLOOR);
+                || standsOut(
+                        n,
+                        thumbnailJump[slot(n)],
+                        MIN_THUMBNAIL_JUMP,
+                        j -> thumbnailJump[slot(j)],
+                        JUMP_NEIGHBOUR_FLOOR);
     }
 
     private boolean standsOut(long n, double change, double least, LongToDoubleFunction changeAt, double floor) {
@@ -117,7 +124,8 @@ final class HardCutDetector implements TransitionDetector {
         if (c <= suppressedThrough || !history.holds(c - 1)) {
             return;
         }
-        boolean contentCut = isPeak(c, history.contentDelta(c), minContentDelta, j -> history.contentDelta(j), NEIGHBOUR_FLOOR);
+        boolean contentCut =
+                isPeak(c, history.contentDelta(c), minContentDelta, j -> history.contentDelta(j), NEIGHBOUR_FLOOR);
         double jump = thumbnailJump[slot(c)];
         boolean thumbnailCut = isPeak(c, jump, MIN_THUMBNAIL_JUMP, j -> thumbnailJump[slot(j)], JUMP_NEIGHBOUR_FLOOR);
         if (!contentCut && !thumbnailCut) {

@@ -15,13 +15,16 @@ final class MinSceneLength {
     private MinSceneLength() {}
 
     static List<Cut> apply(List<Cut> transitions, double minSceneSeconds) {
-        List<Cut> sorted = transitions.stream().sorted(Comparator.comparingDouble(Cut::time)).toList();
+        List<Cut> sorted = transitions.stream()
+                .sorted(Comparator.comparingDouble(Cut::time))
+                .toList();
         List<Cut> kept = new ArrayList<>();
         double sceneStart = 0;
         for (Cut cut : sorted) {
             if (cut.kind() != CutKind.CUT) {
                 // A hard cut kept just before this span would leave a sliver of a scene; the span wins.
-                while (!kept.isEmpty() && kept.getLast().kind() == CutKind.CUT
+                while (!kept.isEmpty()
+                        && kept.getLast().kind() == CutKind.CUT
                         && cut.start() - kept.getLast().time() < minSceneSeconds) {
                     kept.removeLast();
                 }
@@ -32,7 +35,9 @@ final class MinSceneLength {
             if (cut.time() - sceneStart >= minSceneSeconds) {
                 kept.add(cut);
                 sceneStart = cut.time();
-            } else if (!kept.isEmpty() && kept.getLast().kind() == CutKind.CUT && cut.strength() > kept.getLast().strength()) {
+            } else if (!kept.isEmpty()
+                    && kept.getLast().kind() == CutKind.CUT
+                    && cut.strength() > kept.getLast().strength()) {
                 kept.removeLast();
                 kept.add(cut);
                 sceneStart = cut.time();

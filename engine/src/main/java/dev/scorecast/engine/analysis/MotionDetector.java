@@ -43,6 +43,7 @@ final class MotionDetector implements FrameDetector {
     static final double STILL_LEVELS = 0.02;
     /** Mean change over the longer distance at which the picture counts as fully busy. */
     static final double BUSY_LEVELS = 1.5;
+
     static final double SPEED_FLOOR = 0.02;
     static final double SPEED_CEILING = 3;
     static final double LAMBDA_FLOOR = 0.02;
@@ -62,6 +63,7 @@ final class MotionDetector implements FrameDetector {
     private double shortestInterval = Double.POSITIVE_INFINITY;
     /** The pictures of this shot so far, latest last; emptied at a jump. */
     private final ArrayDeque<Past> history = new ArrayDeque<>();
+
     private double previousDelta = Double.NaN;
     private long lastMeasuredHop = -1;
 
@@ -86,7 +88,9 @@ final class MotionDetector implements FrameDetector {
         boolean jump = false;
         if (!Double.isNaN(interval)) {
             double delta = frame.contentDelta();
-            jump = delta >= minJump && !Double.isNaN(previousDelta) && delta >= JUMP_RATIO * Math.max(previousDelta, 0.004);
+            jump = delta >= minJump
+                    && !Double.isNaN(previousDelta)
+                    && delta >= JUMP_RATIO * Math.max(previousDelta, 0.004);
             previousDelta = delta;
             if (interval > 0) {
                 shortestInterval = Math.min(shortestInterval, interval);
@@ -167,7 +171,9 @@ final class MotionDetector implements FrameDetector {
         int bestDistance = Integer.MAX_VALUE;
         for (Past p : history) {
             int frames = frames(now - p.timeSeconds());
-            if (frames >= 2 * shortFrames && frames <= LONG_FRAMES + MAX_FRAMES_APART && Math.abs(frames - LONG_FRAMES) < bestDistance) {
+            if (frames >= 2 * shortFrames
+                    && frames <= LONG_FRAMES + MAX_FRAMES_APART
+                    && Math.abs(frames - LONG_FRAMES) < bestDistance) {
                 best = p;
                 bestDistance = Math.abs(frames - LONG_FRAMES);
             }
@@ -202,7 +208,8 @@ final class MotionDetector implements FrameDetector {
         double sum = 0;
         for (int y = y0; y < y1; y++) {
             for (int x = x0; x < x1; x++) {
-                double d = Math.abs((current[y * width + x] & 0xff) - (earlier[(y - sy) * width + x - sx] & 0xff) - offset);
+                double d = Math.abs(
+                        (current[y * width + x] & 0xff) - (earlier[(y - sy) * width + x - sx] & 0xff) - offset);
                 if (d > NOISE_LEVELS) {
                     sum += d - NOISE_LEVELS;
                 }

@@ -77,7 +77,8 @@ final class MotionField {
                 int range = RANGE_HALF * frames;
                 int[] coarse = search(a, b, w, h, x0, y0, meanB, 0, 0, range, frames, zero);
                 double coarseCost = coarse[2] == Integer.MAX_VALUE ? zero : coarse[2] / 1000.0;
-                int[] near = frames == 1 || coarse[2] == Integer.MAX_VALUE ? coarse
+                int[] near = frames == 1 || coarse[2] == Integer.MAX_VALUE
+                        ? coarse
                         : search(a, b, w, h, x0, y0, meanB, coarse[0], coarse[1], frames - 1, 1, coarseCost);
                 int bestX = near[0];
                 int bestY = near[1];
@@ -140,8 +141,19 @@ final class MotionField {
      * The cheapest shift within {@code radius} of {@code (cx, cy)} in steps of {@code step}, against
      * {@code bound} (the cost to beat): {dx, dy, cost x 1000}, the cost {@code Integer.MAX_VALUE} when none beat it.
      */
-    private static int[] search(int[] a, int[] b, int w, int h, int x0, int y0, double meanB, int cx, int cy, int radius, int step,
-                                double bound) {
+    private static int[] search(
+            int[] a,
+            int[] b,
+            int w,
+            int h,
+            int x0,
+            int y0,
+            double meanB,
+            int cx,
+            int cy,
+            int radius,
+            int step,
+            double bound) {
         double best = bound;
         int bestX = cx;
         int bestY = cy;
@@ -164,11 +176,14 @@ final class MotionField {
                 }
             }
         }
-        return new int[] {bestX, bestY, found ? (int) Math.min(Integer.MAX_VALUE - 1, Math.round(best * 1000)) : Integer.MAX_VALUE};
+        return new int[] {
+            bestX, bestY, found ? (int) Math.min(Integer.MAX_VALUE - 1, Math.round(best * 1000)) : Integer.MAX_VALUE
+        };
     }
 
     /** The best shift near {@code (dx, dy)}, within one pixel, of the 16 x 16 block at full size. */
-    private static double[] refine(byte[] previous, byte[] current, int width, int height, int x0, int y0, int dx, int dy) {
+    private static double[] refine(
+            byte[] previous, byte[] current, int width, int height, int x0, int y0, int dx, int dy) {
         int size = 2 * BLOCK_HALF;
         double meanB = 0;
         for (int y = 0; y < size; y++) {
@@ -263,7 +278,12 @@ final class MotionField {
         for (int y = 0; y < h; y++) {
             for (int x = 0; x < w; x++) {
                 int i = 2 * y * width + 2 * x;
-                out[y * w + x] = ((luma[i] & 0xff) + (luma[i + 1] & 0xff) + (luma[i + width] & 0xff) + (luma[i + width + 1] & 0xff) + 2) >> 2;
+                out[y * w + x] = ((luma[i] & 0xff)
+                                + (luma[i + 1] & 0xff)
+                                + (luma[i + width] & 0xff)
+                                + (luma[i + width + 1] & 0xff)
+                                + 2)
+                        >> 2;
             }
         }
         return out;

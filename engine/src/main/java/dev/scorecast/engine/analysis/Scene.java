@@ -9,11 +9,21 @@ package dev.scorecast.engine.analysis;
  * {@code colorfulness} the Hasler-Suesstrunk measure scaled to [0, 1], {@code warmth} 0.5 neutral,
  * above warm (red-yellow), below cool (blue).
  */
-public record Scene(int index, double start, double end, double motion, double brightness, double colorfulness, double warmth,
-                    double cameraMotion, double subjectMotion, double flicker) {
+public record Scene(
+        int index,
+        double start,
+        double end,
+        double motion,
+        double brightness,
+        double colorfulness,
+        double warmth,
+        double cameraMotion,
+        double subjectMotion,
+        double flicker) {
 
     /** A scene whose motion is not told apart (an analysis from before issue 26, or a client's). */
-    public Scene(int index, double start, double end, double motion, double brightness, double colorfulness, double warmth) {
+    public Scene(
+            int index, double start, double end, double motion, double brightness, double colorfulness, double warmth) {
         this(index, start, end, motion, brightness, colorfulness, warmth, 0, motion, 0);
     }
 }

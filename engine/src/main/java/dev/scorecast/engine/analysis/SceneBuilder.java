@@ -30,25 +30,45 @@ final class SceneBuilder {
         for (int i = 0; i + 1 < bounds.size(); i++) {
             double start = bounds.get(i);
             double end = bounds.get(i + 1);
-            int from = (int) Math.ceil(start / hopSeconds - 0.5 - 1e-9);  // first hop whose middle is inside
-            int to = (int) Math.ceil(end / hopSeconds - 0.5 - 1e-9);      // first hop whose middle is past the end
+            int from = (int) Math.ceil(start / hopSeconds - 0.5 - 1e-9); // first hop whose middle is inside
+            int to = (int) Math.ceil(end / hopSeconds - 0.5 - 1e-9); // first hop whose middle is past the end
             from = Math.max(0, Math.min(from, curves.hops() - 1));
             to = Math.max(from + 1, Math.min(to, curves.hops()));
-            scenes.add(new Scene(i, round(start), round(end), round(mean(curves.motion(), from, to)),
-                    round(mean(curves.brightness(), from, to)), round(mean(curves.colorfulness(), from, to)),
-                    round(mean(curves.warmth(), from, to)), round(mean(curves.camera(), from, to)),
-                    round(mean(curves.subject(), from, to)), round(mean(curves.flicker(), from, to))));
+            scenes.add(new Scene(
+                    i,
+                    round(start),
+                    round(end),
+                    round(mean(curves.motion(), from, to)),
+                    round(mean(curves.brightness(), from, to)),
+                    round(mean(curves.colorfulness(), from, to)),
+                    round(mean(curves.warmth(), from, to)),
+                    round(mean(curves.camera(), from, to)),
+                    round(mean(curves.subject(), from, to)),
+                    round(mean(curves.flicker(), from, to))));
         }
         return List.copyOf(scenes);
     }
 
     /** The per-hop curves scenes are measured on. */
-    record Curves(double[] motion, double[] brightness, double[] colorfulness, double[] warmth, double[] camera, double[] subject,
-                  double[] flicker) {
+    record Curves(
+            double[] motion,
+            double[] brightness,
+            double[] colorfulness,
+            double[] warmth,
+            double[] camera,
+            double[] subject,
+            double[] flicker) {
 
         /** Curves without motion told apart: camera and flicker still, the subject the whole motion. */
         Curves(double[] motion, double[] brightness, double[] colorfulness, double[] warmth) {
-            this(motion, brightness, colorfulness, warmth, new double[motion.length], motion, new double[motion.length]);
+            this(
+                    motion,
+                    brightness,
+                    colorfulness,
+                    warmth,
+                    new double[motion.length],
+                    motion,
+                    new double[motion.length]);
         }
 
         int hops() {

@@ -60,7 +60,11 @@ public final class TimelinePlot {
     private static void drawSpeech(Graphics2D g, Analysis analysis, double duration) {
         g.setColor(new Color(255, 225, 150));
         for (Span span : analysis.audio().speech()) {
-            g.fillRect(x(span.start(), duration), BOTTOM + 8, Math.max(1, x(span.end(), duration) - x(span.start(), duration)), 14);
+            g.fillRect(
+                    x(span.start(), duration),
+                    BOTTOM + 8,
+                    Math.max(1, x(span.end(), duration) - x(span.start(), duration)),
+                    14);
         }
     }
 
@@ -73,11 +77,12 @@ public final class TimelinePlot {
                     g.drawLine(x(cut.time(), duration), TOP, x(cut.time(), duration), BOTTOM);
                 }
                 case FADE_IN, FADE_OUT, DISSOLVE -> {
-                    g.setColor(switch (cut.kind()) {
-                        case FADE_IN -> new Color(150, 150, 150, 90);
-                        case FADE_OUT -> new Color(40, 40, 40, 90);
-                        case DISSOLVE, CUT -> new Color(120, 60, 200, 90);
-                    });
+                    g.setColor(
+                            switch (cut.kind()) {
+                                case FADE_IN -> new Color(150, 150, 150, 90);
+                                case FADE_OUT -> new Color(40, 40, 40, 90);
+                                case DISSOLVE, CUT -> new Color(120, 60, 200, 90);
+                            });
                     int from = x(cut.start(), duration);
                     g.fillRect(from, TOP, Math.max(2, x(cut.end(), duration) - from), BOTTOM - TOP);
                 }
@@ -116,9 +121,17 @@ public final class TimelinePlot {
             g.drawString(String.format("%.0fs", t), px - 8, BOTTOM + 40);
         }
         g.drawString("energy", 5, y(1) + 4);
-        g.drawString(String.format("%.1f s  %d transitions  mood v%.2f a%.2f  suggests %s at %.0f bpm   (red: cut, shaded: fade/dissolve, yellow: speech)",
-                duration, analysis.cuts().size(), analysis.mood().valence(), analysis.mood().arousal(),
-                analysis.suggestions().genre(), analysis.suggestions().tempo()), MARGIN_LEFT, 18);
+        g.drawString(
+                String.format(
+                        "%.1f s  %d transitions  mood v%.2f a%.2f  suggests %s at %.0f bpm   (red: cut, shaded: fade/dissolve, yellow: speech)",
+                        duration,
+                        analysis.cuts().size(),
+                        analysis.mood().valence(),
+                        analysis.mood().arousal(),
+                        analysis.suggestions().genre(),
+                        analysis.suggestions().tempo()),
+                MARGIN_LEFT,
+                18);
     }
 
     private static double niceStep(double duration) {

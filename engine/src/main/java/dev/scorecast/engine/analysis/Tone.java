@@ -2,7 +2,9 @@ package dev.scorecast.engine.analysis;
 
 /** Whether a frame is blank black, blank white or shows a picture; fades run to and from the first two. */
 public enum Tone {
-    BLACK, WHITE, PICTURE;
+    BLACK,
+    WHITE,
+    PICTURE;
 
     // A blank frame may keep a faint logo or noise; a dark night scene still has lit pixels.
     private static final double BLANK_MEAN = 0.07;

@@ -15,6 +15,7 @@ import java.util.List;
 final class Transitions {
     /** Spans this close count as touching. */
     static final double SLACK_SECONDS = 0.1;
+
     static final double CUT_BEATS_DISSOLVE = 0.5;
 
     private Transitions() {}
@@ -22,8 +23,10 @@ final class Transitions {
     static List<Cut> resolve(List<Cut> hardCuts, List<Cut> fades, List<Cut> dissolves) {
         List<Cut> out = new ArrayList<>(fades);
         for (Cut dissolve : dissolves) {
-            boolean holdsStrongCut = hardCuts.stream().anyMatch(cut -> cut.strength() >= CUT_BEATS_DISSOLVE
-                    && cut.time() > dissolve.start() + SLACK_SECONDS && cut.time() < dissolve.end() - SLACK_SECONDS);
+            boolean holdsStrongCut = hardCuts.stream()
+                    .anyMatch(cut -> cut.strength() >= CUT_BEATS_DISSOLVE
+                            && cut.time() > dissolve.start() + SLACK_SECONDS
+                            && cut.time() < dissolve.end() - SLACK_SECONDS);
             if (!holdsStrongCut && fades.stream().noneMatch(fade -> overlaps(fade, dissolve))) {
                 out.add(dissolve);
             }

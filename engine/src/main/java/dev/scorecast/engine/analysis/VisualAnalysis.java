@@ -8,5 +8,11 @@ import java.util.List;
  * or non-reference pictures passed over because no cut could hide among them) and
  * {@code framesSkipped} (corrupt frames passed over) let a caller judge how trustworthy the rest is.
  */
-public record VisualAnalysis(List<Cut> cuts, List<Scene> scenes, double hop, double[] motion,
-                             long framesDecoded, long framesSkipped, List<String> warnings) {}
+public record VisualAnalysis(
+        List<Cut> cuts,
+        List<Scene> scenes,
+        double hop,
+        double[] motion,
+        long framesDecoded,
+        long framesSkipped,
+        List<String> warnings) {}

@@ -21,6 +21,7 @@ import java.util.function.DoubleConsumer;
 public final class VisualAnalyzer {
     /** Seconds between values of {@link VisualAnalysis#motion()}. */
     public static final double HOP_SECONDS = AnalysisAssembler.HOP_SECONDS;
+
     private static final int PROGRESS_EVERY_FRAMES = 30;
 
     private VisualAnalyzer() {}
@@ -81,24 +82,40 @@ public final class VisualAnalyzer {
             }
         }
         if (frames == 0) {
-            throw new UnsupportedMedia("file", "Not one picture of the video could be decoded, so it is probably damaged; "
-                    + "re-encode it as H.264 and upload again.");
+            throw new UnsupportedMedia(
+                    "file",
+                    "Not one picture of the video could be decoded, so it is probably damaged; "
+                            + "re-encode it as H.264 and upload again.");
         }
         detectors.forEach(FrameDetector::finish);
 
-        double durationSeconds = containerSeconds > 0 ? containerSeconds
+        double durationSeconds = containerSeconds > 0
+                ? containerSeconds
                 : lastSeconds + (Double.isNaN(lastInterval) ? 1 / 30.0 : lastInterval);
         List<Cut> cuts = MinSceneLength.apply(
                 Transitions.resolve(hardCuts.transitions(), fades.transitions(), dissolves.transitions()),
                 options.minSceneSeconds());
         int hops = Math.max(1, (int) Math.ceil(durationSeconds / HOP_SECONDS - 1e-9));
         double[] motionCurve = round(motion.curve(hops));
-        SceneBuilder.Curves curves = new SceneBuilder.Curves(motionCurve, look.brightness(hops), look.colorfulness(hops),
-                look.warmth(hops), motion.camera(hops), motion.subject(hops), motion.flicker(hops));
+        SceneBuilder.Curves curves = new SceneBuilder.Curves(
+                motionCurve,
+                look.brightness(hops),
+                look.colorfulness(hops),
+                look.warmth(hops),
+                motion.camera(hops),
+                motion.subject(hops),
+                motion.flicker(hops));
         List<Scene> scenes = SceneBuilder.build(cuts, durationSeconds, HOP_SECONDS, curves);
         progress.accept(1);
-        // Passed-over pictures are intact; they count as read, so the figure means the same with either way of decoding.
-        return new VisualAnalysis(cuts, scenes, HOP_SECONDS, motionCurve, frames + source.framesPassedOver(), source.framesSkipped(),
+        // Passed-over pictures are intact; they count as read, so the figure means the same with either way of
+        // decoding.
+        return new VisualAnalysis(
+                cuts,
+                scenes,
+                HOP_SECONDS,
+                motionCurve,
+                frames + source.framesPassedOver(),
+                source.framesSkipped(),
                 warnings(frames, source.framesSkipped()));
     }
 

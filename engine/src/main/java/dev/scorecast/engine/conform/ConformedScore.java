@@ -5,9 +5,9 @@ import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.music.Composer;
 import dev.scorecast.engine.music.HitClearance;
 import dev.scorecast.engine.music.Note;
+import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Part.Control;
 import dev.scorecast.engine.music.Part.ProgramChange;
-import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.Section;
@@ -40,11 +40,18 @@ public final class ConformedScore {
     /** Notes struck this close to a new cut are the new composition's hit on it. */
     private static final double ON_HIT_SECONDS = 0.001;
     /** The groups that strike a new cut inside kept music. */
-    private static final Set<InstrumentGroup> STRIKES_INSIDE_KEPT = EnumSet.of(InstrumentGroup.BEATS, InstrumentGroup.FX);
+    private static final Set<InstrumentGroup> STRIKES_INSIDE_KEPT =
+            EnumSet.of(InstrumentGroup.BEATS, InstrumentGroup.FX);
     /** General MIDI crash, china, splash and second crash cymbals: they ring for seconds. */
     private static final Set<Integer> CYMBALS = Set.of(49, 52, 55, 57);
-    private static final Set<InstrumentGroup> CLEARS_BEFORE_HITS = EnumSet.of(InstrumentGroup.BEATS, InstrumentGroup.BASS,
-            InstrumentGroup.HARMONY, InstrumentGroup.PADS, InstrumentGroup.TOPS, InstrumentGroup.MELODY);
+
+    private static final Set<InstrumentGroup> CLEARS_BEFORE_HITS = EnumSet.of(
+            InstrumentGroup.BEATS,
+            InstrumentGroup.BASS,
+            InstrumentGroup.HARMONY,
+            InstrumentGroup.PADS,
+            InstrumentGroup.TOPS,
+            InstrumentGroup.MELODY);
 
     private ConformedScore() {}
 
@@ -67,18 +74,23 @@ public final class ConformedScore {
         // of it: clearing there would let go what the kept shot opens with.
         for (int i = 1; i < plan.sections().size(); i++) {
             Section s = plan.sections().get(i);
-            if (s.origin() != null && s.hit() == null && plan.sections().get(i - 1).origin() == null) {
+            if (s.origin() != null
+                    && s.hit() == null
+                    && plan.sections().get(i - 1).origin() == null) {
                 double beat = 60.0 / s.tempo();
                 clears.removeIf(t -> t > s.start() + 1e-6 && t < s.start() + beat - 1e-6);
             }
         }
         for (int i = 0; i < kept.size(); i++) {
-            boolean joined = i > 0 && kept.get(i - 1).continues() && Math.abs(kept.get(i - 1).end() - kept.get(i).start()) < 1e-6;
+            boolean joined = i > 0
+                    && kept.get(i - 1).continues()
+                    && Math.abs(kept.get(i - 1).end() - kept.get(i).start()) < 1e-6;
             if (!joined && kept.get(i).start() > 0) {
                 clears.add(kept.get(i).start());
             }
         }
-        List<Double> allHits = new ArrayList<>(fresh.accents().stream().map(Score.Accent::time).toList());
+        List<Double> allHits =
+                new ArrayList<>(fresh.accents().stream().map(Score.Accent::time).toList());
         for (int i = 1; i < plan.sections().size(); i++) {
             allHits.add(plan.sections().get(i).start());
         }
@@ -99,8 +111,11 @@ public final class ConformedScore {
                     Kept in = at(kept, n.start());
                     // A new cut inside kept music is struck by the drums and the effects alone: a ringing
                     // cymbal, a bass note or a chord stab there would cover seconds of the kept music.
-                    boolean strike = in != null && STRIKES_INSIDE_KEPT.contains(group) && !(f.drums() && CYMBALS.contains(n.pitch()))
-                            && newHits.stream().anyMatch(h -> Math.abs(n.start() - h) < ON_HIT_SECONDS && in.contains(h));
+                    boolean strike = in != null
+                            && STRIKES_INSIDE_KEPT.contains(group)
+                            && !(f.drums() && CYMBALS.contains(n.pitch()))
+                            && newHits.stream()
+                                    .anyMatch(h -> Math.abs(n.start() - h) < ON_HIT_SECONDS && in.contains(h));
                     if (in == null || strike) {
                         notes.add(n);
                     }
@@ -118,13 +133,20 @@ public final class ConformedScore {
                         // bass note) sounds again from there, for what is left of it, so the kept shot does
                         // not open on a hole until the next chord: from the join, or from the first beat after
                         // a transition.
-                        double entry = bridges.stream().filter(b -> Math.abs(b.cut() - k.start()) < 1e-6).mapToDouble(Bridge::to)
-                                .findFirst().orElse(k.start());
+                        double entry = bridges.stream()
+                                .filter(b -> Math.abs(b.cut() - k.start()) < 1e-6)
+                                .mapToDouble(Bridge::to)
+                                .findFirst()
+                                .orElse(k.start());
                         double sourceEntry = entry - k.shift();
                         for (Note n : s.notes()) {
                             // (Notes struck on the join itself ring on from it: the transition keeps them.)
-                            boolean onJoin = Math.abs(n.start() - k.sourceStart()) < ON_HIT_SECONDS && entry > k.start();
-                            if (n.start() < sourceEntry - 1e-9 && n.end() > sourceEntry + 0.05 && sourceEntry < k.sourceEnd() && !onJoin) {
+                            boolean onJoin =
+                                    Math.abs(n.start() - k.sourceStart()) < ON_HIT_SECONDS && entry > k.start();
+                            if (n.start() < sourceEntry - 1e-9
+                                    && n.end() > sourceEntry + 0.05
+                                    && sourceEntry < k.sourceEnd()
+                                    && !onJoin) {
                                 double end = Math.min(n.end(), k.sourceEnd());
                                 notes.add(n.moved(entry, end - sourceEntry));
                             }
@@ -135,7 +157,10 @@ public final class ConformedScore {
                             double start = n.start() + k.shift();
                             // A note that would ring on into music of another origin is let go at the join.
                             double end = Math.min(n.end() + k.shift(), k.continues() ? n.end() + k.shift() : k.end());
-                            if (end - start >= 0.01 && strikes.stream().noneMatch(o -> o.pitch() == n.pitch() && Math.abs(o.start() - start) < 0.005)) {
+                            if (end - start >= 0.01
+                                    && strikes.stream()
+                                            .noneMatch(o ->
+                                                    o.pitch() == n.pitch() && Math.abs(o.start() - start) < 0.005)) {
                                 notes.add(n.moved(start, end - start));
                             }
                         }
@@ -151,15 +176,24 @@ public final class ConformedScore {
             notes.removeIf(n -> n.start() >= plan.duration());
             notes.sort(Comparator.comparingDouble(Note::start).thenComparingInt(Note::pitch));
             Part base = base(f, s);
-            parts.add(new Part(group, base.program(), base.drums(), base.gainDb(), base.pan(), notes,
-                    programChanges(f, s, kept), controls(f, s, kept)));
+            parts.add(new Part(
+                    group,
+                    base.program(),
+                    base.drums(),
+                    base.gainDb(),
+                    base.pan(),
+                    notes,
+                    programChanges(f, s, kept),
+                    controls(f, s, kept)));
         }
         List<Score.Accent> accents = new ArrayList<>();
         for (Score.Accent a : fresh.accents()) {
             Kept in = at(kept, a.time());
             if (a.kind().equals("cadence") && in != null) {
                 // The source's own ending plays here: its cadence is where the source struck it.
-                source.accents().stream().filter(c -> c.kind().equals("cadence")).findFirst()
+                source.accents().stream()
+                        .filter(c -> c.kind().equals("cadence"))
+                        .findFirst()
                         .ifPresent(c -> accents.add(new Score.Accent(c.time() + in.shift(), c.kind(), a.section())));
             } else {
                 accents.add(a);
@@ -286,15 +320,19 @@ public final class ConformedScore {
             if (before.origin() == null && after.origin() == null) {
                 continue;
             }
-            boolean continues = before.origin() != null && after.origin() != null
-                    && Math.abs((before.start() - before.origin().sourceStart()) - (after.start() - after.origin().sourceStart())) < 1e-6;
+            boolean continues = before.origin() != null
+                    && after.origin() != null
+                    && Math.abs((before.start() - before.origin().sourceStart())
+                                    - (after.start() - after.origin().sourceStart()))
+                            < 1e-6;
             if (continues) {
                 continue;
             }
             double cut = after.start();
             Grid out1 = grid(plan, before, true);
             Grid in = grid(plan, after, false);
-            // Within the two sections: a section shorter than a beat (a slow one of about a second) gives at most itself.
+            // Within the two sections: a section shorter than a beat (a slow one of about a second) gives at most
+            // itself.
             double from = Math.max(before.start(), Math.min(cut, out1.lastAtOrBefore(cut)));
             double to = Math.min(after.end(), Math.max(cut, in.firstAtOrAfter(cut)));
             if (cut - from < 1e-3 && to - cut < 1e-3) {
@@ -304,8 +342,14 @@ public final class ConformedScore {
             double beat = (out1.beat() + in.beat()) / 2;
             if (to - from < 60.0 / MAX_TRANSITION_BPM) {
                 // The beat goes to the side whose shot has more of its music left.
-                double previousCut = cuts.stream().filter(c -> c < cut - 1e-6).max(Double::compare).orElse(0.0);
-                double nextCut = cuts.stream().filter(c -> c > cut + 1e-6).min(Double::compare).orElse(plan.duration());
+                double previousCut = cuts.stream()
+                        .filter(c -> c < cut - 1e-6)
+                        .max(Double::compare)
+                        .orElse(0.0);
+                double nextCut = cuts.stream()
+                        .filter(c -> c > cut + 1e-6)
+                        .min(Double::compare)
+                        .orElse(plan.duration());
                 boolean incomingLonger = nextCut - to > from - previousCut;
                 if (incomingLonger && to + in.beat() <= after.end() - 1e-6) {
                     to += in.beat();
@@ -371,7 +415,8 @@ public final class ConformedScore {
             }
             double shift = s.start() - s.origin().sourceStart();
             Section next = i + 1 < sections.size() ? sections.get(i + 1) : null;
-            boolean continues = next != null && next.origin() != null
+            boolean continues = next != null
+                    && next.origin() != null
                     && Math.abs((next.start() - next.origin().sourceStart()) - shift) < 1e-6;
             out.add(new Kept(s.start(), s.end(), shift, continues));
         }
@@ -401,11 +446,38 @@ public final class ConformedScore {
             double barSeconds = s.beatsPerBar() * 60.0 / s.tempo();
             int bars = Math.max(1, (int) Math.floor(s.durationSeconds() / barSeconds + 1e-6));
             double tempo = Math.clamp(bars * s.beatsPerBar() * 60.0 / s.durationSeconds(), 1, 10_000);
-            out.add(new Section(s.index(), s.start(), s.end(), s.label(), tempo, s.meter(), bars, 0, s.key(), s.mode(), s.intensity(),
-                    s.progression(), s.instruments(), s.hit(), null, s.voiceover(), s.accents(), List.of(), null));
+            out.add(new Section(
+                    s.index(),
+                    s.start(),
+                    s.end(),
+                    s.label(),
+                    tempo,
+                    s.meter(),
+                    bars,
+                    0,
+                    s.key(),
+                    s.mode(),
+                    s.intensity(),
+                    s.progression(),
+                    s.instruments(),
+                    s.hit(),
+                    null,
+                    s.voiceover(),
+                    s.accents(),
+                    List.of(),
+                    null));
         }
-        return new Plan(plan.version(), plan.id(), plan.seed(), plan.genre(), plan.duration(), plan.options(), plan.master(), out,
-                plan.markers(), null);
+        return new Plan(
+                plan.version(),
+                plan.id(),
+                plan.seed(),
+                plan.genre(),
+                plan.duration(),
+                plan.options(),
+                plan.master(),
+                out,
+                plan.markers(),
+                null);
     }
 
     /**
@@ -413,7 +485,8 @@ public final class ConformedScore {
      * the same place: the cuts of the new video that are not the source's own boundaries or accents.
      */
     static List<Double> newHits(Plan plan, Score source, List<Kept> kept) {
-        List<Double> sourceHits = new ArrayList<>(source.accents().stream().map(Score.Accent::time).toList());
+        List<Double> sourceHits = new ArrayList<>(
+                source.accents().stream().map(Score.Accent::time).toList());
         for (Section s : plan.source().sections()) {
             sourceHits.add(s.start());
         }
@@ -433,7 +506,6 @@ public final class ConformedScore {
         }
         return out;
     }
-
 
     /** The fresh part's program changes outside the kept stretches, the source's inside them (and the one in force at each start). */
     private static List<ProgramChange> programChanges(Part fresh, Part source, List<Kept> kept) {
@@ -483,7 +555,8 @@ public final class ConformedScore {
      */
     private static List<Control> controls(Part fresh, Part source, List<Kept> kept) {
         List<Control> out = new ArrayList<>();
-        if ((fresh == null || fresh.controls().isEmpty()) && (source == null || source.controls().isEmpty())) {
+        if ((fresh == null || fresh.controls().isEmpty())
+                && (source == null || source.controls().isEmpty())) {
             return out;
         }
         if (fresh != null) {

@@ -48,7 +48,8 @@ public final class Conformer {
      * Conforms {@code old} (the earlier cut's plan, as executed) to a cut of {@code duration}
      * seconds whose shots are {@code matches} (in time order) and whose cuts are {@code newCuts}.
      */
-    public static Conformed conform(Plan old, List<Shot> oldShots, List<Match> matches, List<Double> newCuts, double duration) {
+    public static Conformed conform(
+            Plan old, List<Shot> oldShots, List<Match> matches, List<Double> newCuts, double duration) {
         List<ConformSpan> spans = report(oldShots, matches);
         List<Piece> pieces = pieces(old, matches, duration);
         List<Section> sections = new ArrayList<>();
@@ -61,7 +62,17 @@ public final class Conformer {
                 sections.addAll(fresh(ref, p, newCuts, sections.size(), i == pieces.size() - 1));
             }
         }
-        Plan plan = new Plan(Plan.VERSION, null, old.seed(), old.genre(), duration, old.options(), old.master(), sections, List.of(), old);
+        Plan plan = new Plan(
+                Plan.VERSION,
+                null,
+                old.seed(),
+                old.genre(),
+                duration,
+                old.options(),
+                old.master(),
+                sections,
+                List.of(),
+                old);
         return new Conformed(plan, spans);
     }
 
@@ -75,7 +86,8 @@ public final class Conformer {
     static List<Piece> pieces(Plan old, List<Match> matches, double duration) {
         List<Piece> raw = new ArrayList<>();
         for (Match m : matches) {
-            Piece p = m.found() ? new Piece(m.shot().start(), m.shot().end(), true, m.shift())
+            Piece p = m.found()
+                    ? new Piece(m.shot().start(), m.shot().end(), true, m.shift())
                     : new Piece(m.shot().start(), m.shot().end(), false, 0);
             Piece last = raw.isEmpty() ? null : raw.getLast();
             if (last != null && last.kept() == p.kept() && (!p.kept() || Math.abs(last.shift() - p.shift()) < 1e-6)) {
@@ -101,8 +113,9 @@ public final class Conformer {
             }
             split.add(new Piece(from, p.end(), true, p.shift()));
         }
-        List<Piece> pieces = mergeFresh(split.stream().map(p -> p.kept() && p.length() < MIN_SECONDS
-                ? new Piece(p.start(), p.end(), false, 0) : p).toList());
+        List<Piece> pieces = mergeFresh(split.stream()
+                .map(p -> p.kept() && p.length() < MIN_SECONDS ? new Piece(p.start(), p.end(), false, 0) : p)
+                .toList());
         pieces = widenShortFresh(old, pieces);
         pieces = leadIn(old, pieces);
         return ending(old, pieces, duration);
@@ -256,30 +269,57 @@ public final class Conformer {
         boolean onOwnStart = Math.abs(from - s.start()) < SAME;
         Section.Hit hit;
         if (isCut(newCuts, p.start())) {
-            hit = new Section.Hit(p.start(), onOwnStart && s.hit() != null ? s.hit().kind() : "crash");
+            hit = new Section.Hit(
+                    p.start(), onOwnStart && s.hit() != null ? s.hit().kind() : "crash");
         } else {
-            hit = onOwnStart && s.hit() != null ? new Section.Hit(p.start(), s.hit().kind()) : null;
+            hit = onOwnStart && s.hit() != null
+                    ? new Section.Hit(p.start(), s.hit().kind())
+                    : null;
         }
         List<Section.Hit> accents = new ArrayList<>();
         for (double c : newCuts) {
             if (c > p.start() + SAME && c < p.end() - SAME) {
-                String kind = s.accents().stream().filter(a -> Math.abs(a.time() + p.shift() - c) < SAME).map(Section.Hit::kind)
-                        .findFirst().orElse("crash");
+                String kind = s.accents().stream()
+                        .filter(a -> Math.abs(a.time() + p.shift() - c) < SAME)
+                        .map(Section.Hit::kind)
+                        .findFirst()
+                        .orElse("crash");
                 accents.add(new Section.Hit(c, kind));
             }
         }
         for (Section.Hit a : s.accents()) {
             double t = a.time() + p.shift();
-            if (t > p.start() + SAME && t < p.end() - SAME && accents.stream().noneMatch(x -> Math.abs(x.time() - t) < SAME)) {
+            if (t > p.start() + SAME
+                    && t < p.end() - SAME
+                    && accents.stream().noneMatch(x -> Math.abs(x.time() - t) < SAME)) {
                 accents.add(new Section.Hit(t, a.kind()));
             }
         }
         accents.sort(Comparator.comparingDouble(Section.Hit::time));
         List<Section.VoiceoverLine> lines = s.voiceover().stream()
                 .filter(v -> v.start() >= from - SAME && v.start() < p.end() - p.shift())
-                .map(v -> new Section.VoiceoverLine(v.text(), v.start() + p.shift())).toList();
-        return new Section(index, p.start(), p.end(), s.label(), s.tempo(), s.meter(), bars, 0, s.key(), s.mode(), s.intensity(),
-                s.progression(), s.instruments(), hit, null, lines, accents, List.of(), new Section.Origin(from));
+                .map(v -> new Section.VoiceoverLine(v.text(), v.start() + p.shift()))
+                .toList();
+        return new Section(
+                index,
+                p.start(),
+                p.end(),
+                s.label(),
+                s.tempo(),
+                s.meter(),
+                bars,
+                0,
+                s.key(),
+                s.mode(),
+                s.intensity(),
+                s.progression(),
+                s.instruments(),
+                hit,
+                null,
+                lines,
+                accents,
+                List.of(),
+                new Section.Origin(from));
     }
 
     /** The old section whose key, instruments and tempo new music beside kept piece {@code i} follows. */
@@ -332,8 +372,25 @@ public final class Conformer {
                 }
             }
             String label = closing && k == parts - 1 ? "outro" : ref.label();
-            out.add(new Section(firstIndex + k, start, end, label, tempo, ref.meter(), n, 0, ref.key(), ref.mode(), ref.intensity(),
-                    ref.progression(), ref.instruments(), hit, null, List.of(), accents, List.of()));
+            out.add(new Section(
+                    firstIndex + k,
+                    start,
+                    end,
+                    label,
+                    tempo,
+                    ref.meter(),
+                    n,
+                    0,
+                    ref.key(),
+                    ref.mode(),
+                    ref.intensity(),
+                    ref.progression(),
+                    ref.instruments(),
+                    hit,
+                    null,
+                    List.of(),
+                    accents,
+                    List.of()));
         }
         return out;
     }
@@ -353,18 +410,32 @@ public final class Conformer {
         int k = 0;
         for (Match m : matches) {
             if (!m.found()) {
-                out.add(new ConformSpan("new", null, null, round(m.shot().start()), round(m.shot().end())));
+                out.add(new ConformSpan(
+                        "new",
+                        null,
+                        null,
+                        round(m.shot().start()),
+                        round(m.shot().end())));
                 continue;
             }
-            boolean trimmed = m.oldStart() > m.old().start() + 0.02 || m.oldEnd() < m.old().end() - 0.02;
+            boolean trimmed = m.oldStart() > m.old().start() + 0.02
+                    || m.oldEnd() < m.old().end() - 0.02;
             String kind = !inOrder[k] ? "moved" : trimmed ? "trimmed" : "kept";
-            out.add(new ConformSpan(kind, round(m.oldStart()), round(m.oldEnd()), round(m.shot().start()), round(m.shot().end())));
+            out.add(new ConformSpan(
+                    kind,
+                    round(m.oldStart()),
+                    round(m.oldEnd()),
+                    round(m.shot().start()),
+                    round(m.shot().end())));
             k++;
         }
         for (Shot old : oldShots) {
             // What of an old shot no new shot shows is removed (all of it, or the part a trim took).
-            List<double[]> shown = found.stream().filter(m -> m.old().index() == old.index())
-                    .map(m -> new double[] {m.oldStart(), m.oldEnd()}).sorted(Comparator.comparingDouble(a -> a[0])).toList();
+            List<double[]> shown = found.stream()
+                    .filter(m -> m.old().index() == old.index())
+                    .map(m -> new double[] {m.oldStart(), m.oldEnd()})
+                    .sorted(Comparator.comparingDouble(a -> a[0]))
+                    .toList();
             double from = old.start();
             for (double[] s : shown) {
                 if (s[0] - from > 0.02) {

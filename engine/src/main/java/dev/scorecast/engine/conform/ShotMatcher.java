@@ -19,6 +19,7 @@ public final class ShotMatcher {
     private static final double TIE_DISTANCE = 0.004;
     /** Pictures compared per shot. */
     private static final int SAMPLES = 40;
+
     private static final int COARSE_SAMPLES = 10;
 
     private ShotMatcher() {}
@@ -64,7 +65,8 @@ public final class ShotMatcher {
     }
 
     /** Matches every shot of the new cut against the old cut's shots. */
-    public static List<Match> match(List<Shot> oldShots, Signatures oldPictures, List<Shot> newShots, Signatures newPictures) {
+    public static List<Match> match(
+            List<Shot> oldShots, Signatures oldPictures, List<Shot> newShots, Signatures newPictures) {
         double oldFrame = framePeriod(oldPictures);
         double newFrame = framePeriod(newPictures);
         double frame = Math.max(oldFrame, newFrame);
@@ -89,7 +91,8 @@ public final class ShotMatcher {
     }
 
     /** The best offset of {@code shot}'s pictures inside {@code old}, or null when the shot does not fit inside it. */
-    private static Match fit(Shot shot, Shot old, double[] samples, float[][] prints, Signatures oldPictures, double frame) {
+    private static Match fit(
+            Shot shot, Shot old, double[] samples, float[][] prints, Signatures oldPictures, double frame) {
         double lowest = samples[samples.length - 1] - old.end();
         double highest = samples[0] - old.start();
         if (lowest > highest + frame) {
@@ -146,7 +149,8 @@ public final class ShotMatcher {
         return new Match(shot, old, chosen, bestCost);
     }
 
-    private static double cost(double shift, double[] samples, float[][] prints, Signatures oldPictures, Shot old, int stride) {
+    private static double cost(
+            double shift, double[] samples, float[][] prints, Signatures oldPictures, Shot old, int stride) {
         double sum = 0;
         int n = 0;
         for (int k = 0; k < samples.length; k += stride) {

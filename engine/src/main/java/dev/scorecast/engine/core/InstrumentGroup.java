@@ -6,7 +6,14 @@ import java.util.Optional;
 
 /** The instrument groups of a plan, each rendered to its own stem. Wire names are lower case. */
 public enum InstrumentGroup {
-    BEATS, BASS, HARMONY, PADS, TOPS, MELODY, FX, VOCALS;
+    BEATS,
+    BASS,
+    HARMONY,
+    PADS,
+    TOPS,
+    MELODY,
+    FX,
+    VOCALS;
 
     public String wire() {
         return name().toLowerCase(Locale.ROOT);

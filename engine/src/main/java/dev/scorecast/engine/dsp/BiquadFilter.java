@@ -14,7 +14,11 @@ public final class BiquadFilter implements BlockProcessor {
 
     /** What the section does. Shelves and peaks use {@code gainDb}; the passes ignore it. */
     public enum Shape {
-        HIGH_PASS, LOW_PASS, LOW_SHELF, HIGH_SHELF, PEAK;
+        HIGH_PASS,
+        LOW_PASS,
+        LOW_SHELF,
+        HIGH_SHELF,
+        PEAK;
 
         /** The data files' name: {@code high_pass}, {@code low_shelf}, ... */
         public String wire() {
@@ -27,7 +31,8 @@ public final class BiquadFilter implements BlockProcessor {
                     return s;
                 }
             }
-            throw new IllegalArgumentException("unknown filter type '" + wire + "' (high_pass, low_pass, low_shelf, high_shelf, peak)");
+            throw new IllegalArgumentException(
+                    "unknown filter type '" + wire + "' (high_pass, low_pass, low_shelf, high_shelf, peak)");
         }
     }
 
@@ -41,7 +46,8 @@ public final class BiquadFilter implements BlockProcessor {
      */
     public BiquadFilter(Shape shape, double frequencyHz, double gainDb, double q, int rate, int channels) {
         if (!(frequencyHz > 0 && frequencyHz < rate / 2.0)) {
-            throw new IllegalArgumentException("filter frequency must be between 0 and " + rate / 2 + " Hz, was " + frequencyHz);
+            throw new IllegalArgumentException(
+                    "filter frequency must be between 0 and " + rate / 2 + " Hz, was " + frequencyHz);
         }
         if (!(q > 0)) {
             throw new IllegalArgumentException("filter q must be above 0, was " + q);

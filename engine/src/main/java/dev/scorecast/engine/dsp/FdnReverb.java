@@ -21,6 +21,7 @@ public final class FdnReverb implements BlockProcessor {
     private static final double[] LINE_MS = {29.7, 37.1, 41.1, 43.7, 53.3, 59.3, 67.1, 73.1};
     /** Schroeder's diffuser lengths, scaled from his 29.76 kHz to milliseconds. */
     private static final double[] DIFFUSER_MS = {4.77, 3.60, 12.74, 9.31};
+
     private static final double DIFFUSION = 0.7;
     private static final int N = LINE_MS.length;
     /** Output scaling: the eight lines summed four to a side. */
@@ -28,6 +29,7 @@ public final class FdnReverb implements BlockProcessor {
 
     /** The eight lines share one write position; each is a power-of-two ring read {@code delay[k]} behind it. */
     private final float[][] lines = new float[N][];
+
     private final int[] delay = new int[N];
     private final int mask;
     private final double[] loss = new double[N];

@@ -16,6 +16,7 @@ public final class Loudness {
     public static final double STEP_SECONDS = 0.1;
     /** Steps per 400 ms gating or momentary block. */
     public static final int STEPS_PER_BLOCK = 4;
+
     public static final double ABSOLUTE_GATE_LUFS = -70;
     public static final double RELATIVE_GATE_LU = -10;
     /** The floor of {@link #unitScale}: quieter than this is 0. */
@@ -35,8 +36,12 @@ public final class Loudness {
         double vh = Math.pow(10, 3.999843853973347 / 20);
         double vb = Math.pow(vh, 0.4996667741545416);
         double a0 = 1 + k / q + k * k;
-        Biquad shelf = new Biquad((vh + vb * k / q + k * k) / a0, 2 * (k * k - vh) / a0, (vh - vb * k / q + k * k) / a0,
-                2 * (k * k - 1) / a0, (1 - k / q + k * k) / a0);
+        Biquad shelf = new Biquad(
+                (vh + vb * k / q + k * k) / a0,
+                2 * (k * k - vh) / a0,
+                (vh - vb * k / q + k * k) / a0,
+                2 * (k * k - 1) / a0,
+                (1 - k / q + k * k) / a0);
         k = Math.tan(Math.PI * 38.13547087602444 / sampleRateHz);
         q = 0.5003270373238773;
         a0 = 1 + k / q + k * k;
@@ -141,7 +146,8 @@ public final class Loudness {
         }
         long steps = (totalFrames + framesPerStep - 1) / framesPerStep;
         if (steps > stepEnergy.length) {
-            throw new InvalidParameter("stepEnergy", "has " + stepEnergy.length + " steps, " + totalFrames + " frames need " + steps);
+            throw new InvalidParameter(
+                    "stepEnergy", "has " + stepEnergy.length + " steps, " + totalFrames + " frames need " + steps);
         }
         return (int) steps;
     }

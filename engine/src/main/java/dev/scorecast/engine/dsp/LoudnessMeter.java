@@ -26,8 +26,8 @@ public final class LoudnessMeter {
     public LoudnessMeter(int sampleRateHz, int channels) {
         this(sampleRateHz, channels, sampleRateHz / 10);
         if (sampleRateHz % 10 != 0) {
-            throw new InvalidParameter("sampleRateHz", "must be a multiple of 10 Hz so that 100 ms is whole samples, was "
-                    + sampleRateHz);
+            throw new InvalidParameter(
+                    "sampleRateHz", "must be a multiple of 10 Hz so that 100 ms is whole samples, was " + sampleRateHz);
         }
     }
 
@@ -90,10 +90,13 @@ public final class LoudnessMeter {
     /** What the recording measured. */
     public Result finish() {
         if (!stepsOf100Ms) {
-            throw new IllegalStateException("loudness is gated over 100 ms steps; this meter keeps " + framesPerStep + "-frame steps");
+            throw new IllegalStateException(
+                    "loudness is gated over 100 ms steps; this meter keeps " + framesPerStep + "-frame steps");
         }
         double[] energy = stepEnergies();
-        return new Result(Loudness.integratedLufs(energy, frames, framesPerStep), truePeak.truePeakDbtp(),
+        return new Result(
+                Loudness.integratedLufs(energy, frames, framesPerStep),
+                truePeak.truePeakDbtp(),
                 Loudness.momentaryLufs(energy, frames, framesPerStep));
     }
 

@@ -45,15 +45,18 @@ public final class PolyphaseResampler {
         this.up = outRateHz / g;
         this.down = inRateHz / g;
         if (up > 1000) { // each phase is a filter of its own
-            throw new InvalidParameter("outRateHz", inRateHz + " to " + outRateHz + " Hz needs a filter bank of "
-                    + up + " phases; pick rates with a larger common divisor");
+            throw new InvalidParameter(
+                    "outRateHz",
+                    inRateHz + " to " + outRateHz + " Hz needs a filter bank of " + up
+                            + " phases; pick rates with a larger common divisor");
         }
         double upsampledRate = (double) inRateHz * up;
         double nyquist = Math.min(inRateHz, outRateHz) / 2.0;
         double transitionHz = nyquist * (1 - PASS_FRACTION);
         double cutoff = nyquist * (1 + PASS_FRACTION) / 2 / upsampledRate; // cycles per upsampled sample
         double beta = 0.1102 * (STOP_ATTENUATION_DB - 8.7);
-        int length = (int) Math.ceil((STOP_ATTENUATION_DB - 8) / (2.285 * 2 * Math.PI * transitionHz / upsampledRate)) + 1;
+        int length =
+                (int) Math.ceil((STOP_ATTENUATION_DB - 8) / (2.285 * 2 * Math.PI * transitionHz / upsampledRate)) + 1;
         this.tapsPerPhase = (length + up - 1) / up;
         int total = tapsPerPhase * up;
         this.center = (total - 1) / 2;

@@ -20,8 +20,14 @@ public final class SidechainCompressor implements BlockProcessor {
     private double reductionDb;
     private double maxReductionDb;
 
-    public SidechainCompressor(SidechainKey key, double thresholdDbfs, double ratio, double depthDb, double attackMs,
-                               double releaseMs, int rate) {
+    public SidechainCompressor(
+            SidechainKey key,
+            double thresholdDbfs,
+            double ratio,
+            double depthDb,
+            double attackMs,
+            double releaseMs,
+            int rate) {
         if (!(ratio >= 1) || !(depthDb >= 0) || !(attackMs > 0) || !(releaseMs > 0)) {
             throw new IllegalArgumentException("sidechain: ratio >= 1, depth >= 0, attack and release > 0");
         }

@@ -44,7 +44,8 @@ public final class StereoSpread implements BlockProcessor {
             throw new IllegalArgumentException("spread delay must be 1 to 40 ms, was " + delayMs);
         }
         if (!(highPassHz > 0 && highPassHz < rate / 2.0)) {
-            throw new IllegalArgumentException("spread high-pass must be between 0 and half the rate, was " + highPassHz);
+            throw new IllegalArgumentException(
+                    "spread high-pass must be between 0 and half the rate, was " + highPassHz);
         }
         this.amount = (float) amount;
         this.ring = new float[Math.max(1, (int) Math.round(delayMs * rate / 1000))];

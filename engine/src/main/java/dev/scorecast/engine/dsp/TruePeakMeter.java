@@ -21,7 +21,8 @@ final class TruePeakMeter {
     private static final int RUN = 1024;
     private static final int HALF = TAPS_PER_PHASE / 2;
     // PHASES[p - 1][j] multiplies x[m + j] for the point p/4 of the way from x[m + HALF - 1] to x[m + HALF].
-    private static final InterSampleFilter FILTER = new InterSampleFilter(OVERSAMPLING, TAPS_PER_PHASE, KAISER_BETA, 1e-4);
+    private static final InterSampleFilter FILTER =
+            new InterSampleFilter(OVERSAMPLING, TAPS_PER_PHASE, KAISER_BETA, 1e-4);
     private static final float[][] PHASES = FILTER.phases();
     // The largest sum of absolute taps of any phase: the most a phase can amplify a peak.
     private static final float GAIN_BOUND = FILTER.gainBound();

@@ -10,7 +10,15 @@ import java.util.Optional;
  * so that a failed job explains itself the same way a refused request does.
  */
 public abstract sealed class ScorecastException extends RuntimeException
-        permits InvalidParameter, NotFound, WrongState, TooLarge, UnsupportedMedia, Unprocessable, Busy, Overloaded, InsufficientStorage {
+        permits InvalidParameter,
+                NotFound,
+                WrongState,
+                TooLarge,
+                UnsupportedMedia,
+                Unprocessable,
+                Busy,
+                Overloaded,
+                InsufficientStorage {
 
     private final String code;
     private final String field;

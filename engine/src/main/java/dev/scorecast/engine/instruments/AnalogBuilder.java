@@ -1,7 +1,6 @@
 package dev.scorecast.engine.instruments;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.media.sound.SF2Region;
 import com.sun.media.sound.SF2Sample;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +16,7 @@ final class AnalogBuilder {
     static final int STEP = 4;
     /** Velocity from which the bright layer plays. */
     static final int BRIGHT_FROM = 80;
+
     private static final double CROSSFADE_SECONDS = 0.25;
 
     private AnalogBuilder() {}
@@ -24,10 +24,18 @@ final class AnalogBuilder {
     static void build(JsonNode recipe, Path out) {
         Sf2Writer writer = new Sf2Writer("Scorecast analog");
         for (JsonNode patch : recipe.path("patches")) {
-            AnalogPatch analog = new AnalogPatch(patch.path("saws").asInt(0), patch.path("squares").asInt(0),
-                    patch.path("detune_cents").asDouble(0), patch.path("sub").asDouble(0), patch.path("cutoff_hz").asDouble(),
-                    patch.path("key_track").asDouble(0.5), patch.path("env_hz").asDouble(0), patch.path("env_seconds").asDouble(0.2),
-                    patch.path("resonance").asDouble(0), patch.path("drive").asDouble(0), patch.path("amp_decay").asDouble(0));
+            AnalogPatch analog = new AnalogPatch(
+                    patch.path("saws").asInt(0),
+                    patch.path("squares").asInt(0),
+                    patch.path("detune_cents").asDouble(0),
+                    patch.path("sub").asDouble(0),
+                    patch.path("cutoff_hz").asDouble(),
+                    patch.path("key_track").asDouble(0.5),
+                    patch.path("env_hz").asDouble(0),
+                    patch.path("env_seconds").asDouble(0.2),
+                    patch.path("resonance").asDouble(0),
+                    patch.path("drive").asDouble(0),
+                    patch.path("amp_decay").asDouble(0));
             int lo = patch.path("range").path(0).asInt(24);
             int hi = patch.path("range").path(1).asInt(96);
             double seconds = patch.path("seconds").asDouble(2.5);
@@ -40,7 +48,8 @@ final class AnalogBuilder {
                 int keyLo = root == lo ? 0 : root - STEP / 2;
                 int keyHi = root + STEP > hi ? 127 : root + STEP / 2 - 1;
                 for (int layer = 0; layer < 2; layer++) {
-                    float[] x = analog.render(root, layer == 0 ? softness : 1, seconds, SampleDecoder.RATE, root * 31L + layer);
+                    float[] x = analog.render(
+                            root, layer == 0 ? softness : 1, seconds, SampleDecoder.RATE, root * 31L + layer);
                     int loopStart = 0;
                     int loopEnd = 0;
                     if (sustains) {
@@ -54,9 +63,14 @@ final class AnalogBuilder {
                     for (int i = 0; i < x.length; i++) {
                         x[i] *= gain;
                     }
-                    SF2Sample s = writer.sample(name + root + (layer == 0 ? "s" : "h"), x, SampleDecoder.RATE, root, loopStart, loopEnd);
-                    Sf2Writer.Zone z = new Sf2Writer.Zone(s, keyLo, keyHi, layer == 0 ? 1 : BRIGHT_FROM, layer == 0 ? BRIGHT_FROM - 1 : 127)
-                            .envelope(env.path("attack").asDouble(0.003), env.path("decay").asDouble(1), env.path("sustain_db").asDouble(0),
+                    SF2Sample s = writer.sample(
+                            name + root + (layer == 0 ? "s" : "h"), x, SampleDecoder.RATE, root, loopStart, loopEnd);
+                    Sf2Writer.Zone z = new Sf2Writer.Zone(
+                                    s, keyLo, keyHi, layer == 0 ? 1 : BRIGHT_FROM, layer == 0 ? BRIGHT_FROM - 1 : 127)
+                            .envelope(
+                                    env.path("attack").asDouble(0.003),
+                                    env.path("decay").asDouble(1),
+                                    env.path("sustain_db").asDouble(0),
                                     env.path("release").asDouble(0.15));
                     if (sustains) {
                         z.looped();

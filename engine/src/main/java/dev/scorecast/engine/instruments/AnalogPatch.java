@@ -20,8 +20,18 @@ import java.util.SplittableRandom;
  * @param drive      0 (clean) to 1 (hot tanh saturation)
  * @param ampDecay   level decay time constant in seconds for plucks; 0 holds the level (a sustaining sound)
  */
-public record AnalogPatch(int saws, int squares, double detuneCents, double sub, double cutoffHz, double keyTrack,
-                          double envHz, double envSeconds, double resonance, double drive, double ampDecay) {
+public record AnalogPatch(
+        int saws,
+        int squares,
+        double detuneCents,
+        double sub,
+        double cutoffHz,
+        double keyTrack,
+        double envHz,
+        double envSeconds,
+        double resonance,
+        double drive,
+        double ampDecay) {
 
     public AnalogPatch {
         if (saws < 0 || squares < 0 || saws + squares == 0 && sub <= 0 || saws + squares > 16) {

@@ -31,7 +31,9 @@ final class FxBuilder {
         Map<String, float[]> decoded = new HashMap<>();
         for (JsonNode sound : recipe.path("sounds")) {
             String name = sound.path("name").asText();
-            float[] hard = sound.has("riser") ? NoiseRiser.of(sound.path("riser")).render(SampleDecoder.RATE) : mix(sound, dir, decoded);
+            float[] hard = sound.has("riser")
+                    ? NoiseRiser.of(sound.path("riser")).render(SampleDecoder.RATE)
+                    : mix(sound, dir, decoded);
             double seconds = sound.path("max_seconds").asDouble(MAX_SAMPLE_SECONDS);
             if (hard.length > seconds * SampleDecoder.RATE) {
                 hard = Arrays.copyOf(hard, (int) (seconds * SampleDecoder.RATE));
@@ -78,7 +80,8 @@ final class FxBuilder {
             }
         }
         if (out.length == 0) {
-            throw new IllegalStateException("effect " + sound.path("name").asText() + " has neither layers nor a riser");
+            throw new IllegalStateException(
+                    "effect " + sound.path("name").asText() + " has neither layers nor a riser");
         }
         return out;
     }
@@ -107,12 +110,27 @@ final class FxBuilder {
      * {@code curve} (2: slow, then fast, as tension builds). It ends at its loudest: the writer cuts
      * it there, just before the hit.
      */
-    record NoiseRiser(double seconds, double fromHz, double toHz, double toneFrom, double toneTo, double toneLevel, double startDb,
-                      double curve, long seed) {
+    record NoiseRiser(
+            double seconds,
+            double fromHz,
+            double toHz,
+            double toneFrom,
+            double toneTo,
+            double toneLevel,
+            double startDb,
+            double curve,
+            long seed) {
         static NoiseRiser of(JsonNode n) {
-            return new NoiseRiser(n.path("seconds").asDouble(4), n.path("from_hz").asDouble(300), n.path("to_hz").asDouble(9000),
-                    n.path("tone_from").asDouble(48), n.path("tone_to").asDouble(72), n.path("tone_level").asDouble(0.3),
-                    n.path("start_db").asDouble(-36), n.path("curve").asDouble(2), n.path("seed").asLong(1));
+            return new NoiseRiser(
+                    n.path("seconds").asDouble(4),
+                    n.path("from_hz").asDouble(300),
+                    n.path("to_hz").asDouble(9000),
+                    n.path("tone_from").asDouble(48),
+                    n.path("tone_to").asDouble(72),
+                    n.path("tone_level").asDouble(0.3),
+                    n.path("start_db").asDouble(-36),
+                    n.path("curve").asDouble(2),
+                    n.path("seed").asLong(1));
         }
 
         float[] render(int rate) {

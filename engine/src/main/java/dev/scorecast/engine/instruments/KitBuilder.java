@@ -20,6 +20,7 @@ final class KitBuilder {
     static final int HARD_FROM = 80;
     /** Drums ring out after their note-off (the writers give hits short notes); a choke or the sample's end stops them. */
     private static final double RELEASE_SECONDS = 2.5;
+
     private static final double MAX_SAMPLE_SECONDS = 4;
 
     private KitBuilder() {}
@@ -39,11 +40,13 @@ final class KitBuilder {
                 List<String> names = new ArrayList<>();
                 k.path("samples").forEach(n -> names.add(n.asText()));
                 if (names.isEmpty() || names.size() > 2) {
-                    throw new IllegalArgumentException("kit " + kit.path("name").asText() + " key " + key + ": one or two samples");
+                    throw new IllegalArgumentException(
+                            "kit " + kit.path("name").asText() + " key " + key + ": one or two samples");
                 }
                 double gain = Math.pow(10, Math.min(0, k.path("gain_db").asDouble(0)) / 20);
                 float[] hard = level(decoded.computeIfAbsent(names.getLast(), n -> decode(dir, n)), gain);
-                float[] soft = names.size() == 2 ? level(decoded.computeIfAbsent(names.getFirst(), n -> decode(dir, n)), gain)
+                float[] soft = names.size() == 2
+                        ? level(decoded.computeIfAbsent(names.getFirst(), n -> decode(dir, n)), gain)
                         : lowPass(hard, cutoff);
                 int root = key - (int) Math.round(k.path("tune_semitones").asDouble(0));
                 String name = kit.path("name").asText() + key;
@@ -52,7 +55,8 @@ final class KitBuilder {
                 zones.add(zone(softSample, key, 1, HARD_FROM - 1, k));
                 zones.add(zone(hardSample, key, HARD_FROM, 127, k));
             }
-            writer.instrument(kit.path("name").asText() + " kit", kit.path("program").asInt(), true, zones);
+            writer.instrument(
+                    kit.path("name").asText() + " kit", kit.path("program").asInt(), true, zones);
         }
         writer.save(out);
     }
@@ -61,7 +65,8 @@ final class KitBuilder {
         Sf2Writer.Zone z = new Sf2Writer.Zone(sample, key, key, velLo, velHi)
                 .with(SF2Region.GENERATOR_OVERRIDINGROOTKEY, sample.getOriginalPitch())
                 .with(SF2Region.GENERATOR_RELEASEVOLENV, Sf2Writer.timecents(RELEASE_SECONDS))
-                .with(SF2Region.GENERATOR_PAN, (int) Math.round(Math.max(-1, Math.min(1, k.path("pan").asDouble(0))) * 500));
+                .with(SF2Region.GENERATOR_PAN, (int) Math.round(
+                        Math.max(-1, Math.min(1, k.path("pan").asDouble(0))) * 500));
         if (k.has("choke")) {
             z.with(SF2Region.GENERATOR_EXCLUSIVECLASS, k.path("choke").asInt());
         }

@@ -45,8 +45,10 @@ public final class Library {
     public static final String DEFAULT_DIR = "models/instruments";
     /** Bumped when a builder changes what it writes, so banks built by an older one are rebuilt. */
     private static final int BUILDERS_VERSION = 1;
-    private static final String FIX = "run bin/scorecast serve or bin/test once (they install Scorecast's instrument sources),"
-            + " or point " + SETTING + " at a directory that holds them";
+
+    private static final String FIX =
+            "run bin/scorecast serve or bin/test once (they install Scorecast's instrument sources)," + " or point "
+                    + SETTING + " at a directory that holds them";
     private static final ObjectMapper JSON = Json.mapper();
     private static final Catalog CATALOG = Catalog.read();
 
@@ -126,13 +128,19 @@ public final class Library {
     public synchronized ModelInstrument instrument(int msb, int program, boolean drums) {
         Spec spec = CATALOG.banks.get(msb);
         if (spec == null || msb == 0) {
-            throw new UnsupportedMedia(SETTING, "there is no sound bank " + msb + " (banks: " + CATALOG.byId.keySet() + ")");
+            throw new UnsupportedMedia(
+                    SETTING, "there is no sound bank " + msb + " (banks: " + CATALOG.byId.keySet() + ")");
         }
         Opened bank = opened(spec);
         ModelInstrument found = bank.instruments.get(key(program, drums));
         if (found == null) {
-            throw new UnsupportedMedia(SETTING, "the sound bank '" + spec.id + "' has no " + (drums ? "kit " : "program ") + program
-                    + " (it has " + bank.instruments.keySet().stream().sorted().map(Library::describe).toList() + ")");
+            throw new UnsupportedMedia(
+                    SETTING,
+                    "the sound bank '" + spec.id + "' has no " + (drums ? "kit " : "program ") + program + " (it has "
+                            + bank.instruments.keySet().stream()
+                                    .sorted()
+                                    .map(Library::describe)
+                                    .toList() + ")");
         }
         return found;
     }
@@ -153,7 +161,10 @@ public final class Library {
             return List.of();
         }
         Opened bank = opened(spec);
-        return bank.instruments.keySet().stream().sorted().map(k -> new int[] {k >= 128 ? 1 : 0, k & 127}).toList();
+        return bank.instruments.keySet().stream()
+                .sorted()
+                .map(k -> new int[] {k >= 128 ? 1 : 0, k & 127})
+                .toList();
     }
 
     private Opened opened(Spec spec) {
@@ -177,7 +188,8 @@ public final class Library {
         Map<Integer, ModelInstrument> instruments = new HashMap<>();
         switch (spec.kind) {
             case "file" -> {
-                for (Instrument i : soundbank(Path.of(spec.node.path("file").asText()), spec).getInstruments()) {
+                for (Instrument i : soundbank(Path.of(spec.node.path("file").asText()), spec)
+                        .getInstruments()) {
                     if (i instanceof ModelInstrument m && i.getPatch() instanceof ModelPatch p && p.getBank() == 0) {
                         instruments.putIfAbsent(key(p.getProgram(), p.isPercussion()), m);
                     }
@@ -185,10 +197,15 @@ public final class Library {
             }
             case "kits" -> {
                 JsonNode borrow = spec.node.path("borrow");
-                ModelInstrument lender = borrow.isMissingNode() ? null
-                        : instrument(address(borrow.path("bank").asText(), 0) >> 7, borrow.path("kit").asInt(), true);
+                ModelInstrument lender = borrow.isMissingNode()
+                        ? null
+                        : instrument(
+                                address(borrow.path("bank").asText(), 0) >> 7,
+                                borrow.path("kit").asInt(),
+                                true);
                 spec.node.path("kits").properties().forEach(e -> {
-                    Instrument[] all = soundbank(Path.of(e.getValue().asText()), spec).getInstruments();
+                    Instrument[] all =
+                            soundbank(Path.of(e.getValue().asText()), spec).getInstruments();
                     if (all.length == 0 || !(all[0] instanceof ModelInstrument m)) {
                         throw new UnsupportedMedia(SETTING, e.getValue().asText() + " holds no instrument");
                     }
@@ -197,7 +214,8 @@ public final class Library {
                         instruments.put(key(program, true), m);
                         return;
                     }
-                    // Keys the kit lacks that the patterns play (the GM acoustic bass drum, the shaker) come from another kit.
+                    // Keys the kit lacks that the patterns play (the GM acoustic bass drum, the shaker) come from
+                    // another kit.
                     SimpleInstrument kit = new SimpleInstrument();
                     kit.setName(m.getName());
                     kit.setPatch(new ModelPatch(0, program, true));
@@ -221,19 +239,23 @@ public final class Library {
 
     private static SF2Soundbank soundbank(Path file, Spec spec) {
         if (!Files.isRegularFile(file)) {
-            throw new UnsupportedMedia(SETTING, "the sound bank '" + spec.id + "' needs " + file + ", which is missing (" + spec.source
-                    + "); " + FIX);
+            throw new UnsupportedMedia(
+                    SETTING,
+                    "the sound bank '" + spec.id + "' needs " + file + ", which is missing (" + spec.source + "); "
+                            + FIX);
         }
         try {
             return new SF2Soundbank(file.toFile());
         } catch (IOException | RuntimeException e) {
-            throw new UnsupportedMedia(SETTING, file + " cannot be read as an SF2 bank (" + e.getMessage() + "); " + FIX, e);
+            throw new UnsupportedMedia(
+                    SETTING, file + " cannot be read as an SF2 bank (" + e.getMessage() + "); " + FIX, e);
         }
     }
 
     /** The built bank's file, built now when missing; its name carries a hash of its recipe, so a changed recipe builds anew. */
     private Path built(Spec spec) {
-        String recipe = spec.node.has("recipe") ? resource(spec.node.path("recipe").asText()) : spec.node.toString();
+        String recipe =
+                spec.node.has("recipe") ? resource(spec.node.path("recipe").asText()) : spec.node.toString();
         Path file = dir.resolve(spec.id + "-" + hash(BUILDERS_VERSION + recipe + spec.node) + ".sf2");
         if (Files.isRegularFile(file)) {
             return file;
@@ -259,7 +281,8 @@ public final class Library {
                 default -> throw new IllegalStateException("bank " + spec.id + ": unknown builder");
             }
         } catch (IllegalStateException e) {
-            throw new UnsupportedMedia(SETTING, "cannot build the sound bank '" + spec.id + "': " + e.getMessage() + "; " + FIX, e);
+            throw new UnsupportedMedia(
+                    SETTING, "cannot build the sound bank '" + spec.id + "': " + e.getMessage() + "; " + FIX, e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -301,10 +324,17 @@ public final class Library {
                 Map<Integer, Spec> banks = new LinkedHashMap<>();
                 Map<String, Spec> byId = new LinkedHashMap<>();
                 for (JsonNode b : root.path("banks")) {
-                    Spec s = new Spec(b.path("id").asText(), b.path("msb").asInt(), b.path("kind").asText(), b.path("title").asText(),
-                            b.path("source").asText(), b.path("license").asText(), b);
+                    Spec s = new Spec(
+                            b.path("id").asText(),
+                            b.path("msb").asInt(),
+                            b.path("kind").asText(),
+                            b.path("title").asText(),
+                            b.path("source").asText(),
+                            b.path("license").asText(),
+                            b);
                     if (s.msb < 0 || s.msb > 127 || banks.put(s.msb, s) != null || byId.put(s.id, s) != null) {
-                        throw new IllegalStateException("banks.json: bank " + s.id + " repeats a number or id, or is outside 0-127");
+                        throw new IllegalStateException(
+                                "banks.json: bank " + s.id + " repeats a number or id, or is outside 0-127");
                     }
                 }
                 return new Catalog(Map.copyOf(banks), Map.copyOf(byId));

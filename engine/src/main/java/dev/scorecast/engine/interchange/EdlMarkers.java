@@ -15,8 +15,10 @@ import java.util.regex.Pattern;
 final class EdlMarkers {
     private static final String TC = "(\\d{1,2}[:;.]\\d{2}[:;.]\\d{2}[:;.]\\d{2,3})";
     /** Edit number, reel, track, transition (a dissolve or wipe with its duration), source in/out, record in/out. */
-    private static final Pattern EVENT = Pattern.compile("^\\s*(\\d{1,6})\\s+(\\S+)\\s+(\\S+)\\s+([A-Z]\\d*|W\\d+|K\\s*B?)\\s+(?:\\d+\\s+)?"
-            + TC + "\\s+" + TC + "\\s+" + TC + "\\s+" + TC + "\\s*$");
+    private static final Pattern EVENT =
+            Pattern.compile("^\\s*(\\d{1,6})\\s+(\\S+)\\s+(\\S+)\\s+([A-Z]\\d*|W\\d+|K\\s*B?)\\s+(?:\\d+\\s+)?" + TC
+                    + "\\s+" + TC + "\\s+" + TC + "\\s+" + TC + "\\s*$");
+
     private static final Pattern LOCATOR = Pattern.compile("^\\*\\s*LOC:\\s*(\\S+)\\s+(\\S+)\\s*(.*)$");
     private static final Pattern RESOLVE = Pattern.compile("\\|M:([^|]*)");
 
@@ -38,7 +40,8 @@ final class EdlMarkers {
             if (trimmed.startsWith("FCM:")) {
                 String mode = trimmed.substring(4).strip();
                 if (!mode.equals("DROP FRAME") && !mode.equals("NON-DROP FRAME")) {
-                    throw new MarkerFormatException(line, "FCM", "'" + mode + "' is neither DROP FRAME nor NON-DROP FRAME");
+                    throw new MarkerFormatException(
+                            line, "FCM", "'" + mode + "' is neither DROP FRAME nor NON-DROP FRAME");
                 }
                 drop = mode.equals("DROP FRAME");
                 continue;
@@ -46,7 +49,11 @@ final class EdlMarkers {
             Matcher loc = LOCATOR.matcher(trimmed);
             if (loc.matches()) {
                 long frame = Timecode.frames(loc.group(1), rate, drop, line, "LOC timecode");
-                out.add(MarkerFiles.Found.atFrame(frame, drop || loc.group(1).contains(";"), MarkerFiles.kindOf(loc.group(3), null), line,
+                out.add(MarkerFiles.Found.atFrame(
+                        frame,
+                        drop || loc.group(1).contains(";"),
+                        MarkerFiles.kindOf(loc.group(3), null),
+                        line,
                         "LOC timecode"));
                 continue;
             }
@@ -57,19 +64,27 @@ final class EdlMarkers {
                 Matcher name = RESOLVE.matcher(trimmed);
                 if (name.find()) {
                     if (recordIn == null) {
-                        throw new MarkerFormatException(line, "|M:", "a marker line with no event before it; each follows its event");
+                        throw new MarkerFormatException(
+                                line, "|M:", "a marker line with no event before it; each follows its event");
                     }
                     long frame = Timecode.frames(recordIn, rate, drop, eventLine, "record in");
-                    out.add(MarkerFiles.Found.atFrame(frame, drop || recordIn.contains(";"), MarkerFiles.kindOf(name.group(1), null),
-                            eventLine, "record in"));
+                    out.add(MarkerFiles.Found.atFrame(
+                            frame,
+                            drop || recordIn.contains(";"),
+                            MarkerFiles.kindOf(name.group(1), null),
+                            eventLine,
+                            "record in"));
                 }
                 continue;
             }
             if (Character.isDigit(trimmed.charAt(0))) {
                 Matcher event = EVENT.matcher(l);
                 if (!event.matches()) {
-                    throw new MarkerFormatException(line, "event", "'" + trimmed + "' is not a CMX3600 event (edit, reel, track,"
-                            + " transition, source in, source out, record in, record out)");
+                    throw new MarkerFormatException(
+                            line,
+                            "event",
+                            "'" + trimmed + "' is not a CMX3600 event (edit, reel, track,"
+                                    + " transition, source in, source out, record in, record out)");
                 }
                 // Checked now, so a bad timecode is reported on its own line even when no marker follows.
                 Timecode.frames(event.group(5), rate, drop, line, "source in");
@@ -80,7 +95,10 @@ final class EdlMarkers {
                 eventLine = line;
                 continue;
             }
-            if (trimmed.startsWith("M2") || trimmed.startsWith("SPLIT") || trimmed.startsWith("AUD") || trimmed.startsWith(">>>")) {
+            if (trimmed.startsWith("M2")
+                    || trimmed.startsWith("SPLIT")
+                    || trimmed.startsWith("AUD")
+                    || trimmed.startsWith(">>>")) {
                 continue; // motion effects, splits, audio channels, Avid's own notes
             }
             throw new MarkerFormatException(line, null, "'" + trimmed + "' is not part of a CMX3600 EDL");

@@ -26,39 +26,124 @@ public final class Fcpxml {
         x.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE fcpxml>\n");
         x.open("fcpxml", "version", VERSION);
         x.open("resources");
-        x.empty("format", "id", "r1", "frameDuration", rate.frameDuration(), "width", Integer.toString(video.width()),
-                "height", Integer.toString(video.height()));
-        x.open("asset", "id", "r2", "name", video.name(), "start", "0s", "duration", duration, "hasVideo", "1", "format", "r1");
+        x.empty(
+                "format",
+                "id",
+                "r1",
+                "frameDuration",
+                rate.frameDuration(),
+                "width",
+                Integer.toString(video.width()),
+                "height",
+                Integer.toString(video.height()));
+        x.open(
+                "asset",
+                "id",
+                "r2",
+                "name",
+                video.name(),
+                "start",
+                "0s",
+                "duration",
+                duration,
+                "hasVideo",
+                "1",
+                "format",
+                "r1");
         x.empty("media-rep", "kind", "original-media", "src", video.url());
         x.close("asset");
         List<Timeline.Lane> lanes = timeline.lanes();
         for (int i = 0; i < lanes.size(); i++) {
             Timeline.Lane lane = lanes.get(i);
-            x.open("asset", "id", "r" + (3 + i), "name", lane.name(), "start", "0s",
-                    "duration", FrameRate.rational(lane.samples(), lane.sampleRate()), "hasAudio", "1", "audioSources", "1",
-                    "audioChannels", "2", "audioRate", Integer.toString(lane.sampleRate()));
+            x.open(
+                    "asset",
+                    "id",
+                    "r" + (3 + i),
+                    "name",
+                    lane.name(),
+                    "start",
+                    "0s",
+                    "duration",
+                    FrameRate.rational(lane.samples(), lane.sampleRate()),
+                    "hasAudio",
+                    "1",
+                    "audioSources",
+                    "1",
+                    "audioChannels",
+                    "2",
+                    "audioRate",
+                    Integer.toString(lane.sampleRate()));
             x.empty("media-rep", "kind", "original-media", "src", lane.url());
             x.close("asset");
         }
         x.close("resources");
         x.open("event", "name", "Scorecast");
         x.open("project", "name", timeline.title());
-        x.open("sequence", "format", "r1", "duration", duration, "tcStart", "0s", "tcFormat", "NDF", "audioLayout", "stereo",
-                "audioRate", "48k");
+        x.open(
+                "sequence",
+                "format",
+                "r1",
+                "duration",
+                duration,
+                "tcStart",
+                "0s",
+                "tcFormat",
+                "NDF",
+                "audioLayout",
+                "stereo",
+                "audioRate",
+                "48k");
         x.open("spine");
-        x.open("asset-clip", "ref", "r2", "offset", "0s", "name", video.name(), "start", "0s", "duration", duration,
-                "srcEnable", "video", "tcFormat", "NDF");
+        x.open(
+                "asset-clip",
+                "ref",
+                "r2",
+                "offset",
+                "0s",
+                "name",
+                video.name(),
+                "start",
+                "0s",
+                "duration",
+                duration,
+                "srcEnable",
+                "video",
+                "tcFormat",
+                "NDF");
         for (int i = 0; i < lanes.size(); i++) {
             Timeline.Lane lane = lanes.get(i);
             // A lane as long as the picture, on its frames; the asset itself keeps its exact sample count.
-            long frames = Math.min(video.frames(), Math.max(1, lane.samples() * rate.num() / (rate.den() * lane.sampleRate())));
-            x.empty("asset-clip", "ref", "r" + (3 + i), "lane", Integer.toString(-(i + 1)), "offset", "0s", "name", lane.name(),
-                    "start", "0s", "duration", rate.fcpxmlTime(frames), "audioRole", lane.role().fcpxml());
+            long frames = Math.min(
+                    video.frames(), Math.max(1, lane.samples() * rate.num() / (rate.den() * lane.sampleRate())));
+            x.empty(
+                    "asset-clip",
+                    "ref",
+                    "r" + (3 + i),
+                    "lane",
+                    Integer.toString(-(i + 1)),
+                    "offset",
+                    "0s",
+                    "name",
+                    lane.name(),
+                    "start",
+                    "0s",
+                    "duration",
+                    rate.fcpxmlTime(frames),
+                    "audioRole",
+                    lane.role().fcpxml());
         }
         for (Timeline.Marker marker : timeline.markers()) {
             // The clip starts at 0s in its own time, so a marker's start there is its time on the timeline.
-            x.empty("marker", "start", rate.fcpxmlTime(marker.frame()), "duration", rate.fcpxmlTime(1), "value", marker.name(),
-                    "note", marker.note());
+            x.empty(
+                    "marker",
+                    "start",
+                    rate.fcpxmlTime(marker.frame()),
+                    "duration",
+                    rate.fcpxmlTime(1),
+                    "value",
+                    marker.name(),
+                    "note",
+                    marker.note());
         }
         x.close("asset-clip");
         x.close("spine");
@@ -98,7 +183,11 @@ public final class Fcpxml {
             out.append("    ".repeat(depth)).append('<').append(name);
             for (int i = 0; i + 1 < attributes.length; i += 2) {
                 if (attributes[i + 1] != null) {
-                    out.append(' ').append(attributes[i]).append("=\"").append(escape(attributes[i + 1])).append('"');
+                    out.append(' ')
+                            .append(attributes[i])
+                            .append("=\"")
+                            .append(escape(attributes[i + 1]))
+                            .append('"');
                 }
             }
         }

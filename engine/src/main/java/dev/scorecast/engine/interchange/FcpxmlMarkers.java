@@ -22,8 +22,20 @@ import javax.xml.stream.XMLStreamReader;
  */
 final class FcpxmlMarkers {
     /** Elements that place their content on their parent's timeline: offset (where) and start (from where in their own time). */
-    private static final Set<String> TIMED = Set.of("asset-clip", "clip", "ref-clip", "sync-clip", "mc-clip", "gap", "video", "audio",
-            "title", "spine", "audition", "caption");
+    private static final Set<String> TIMED = Set.of(
+            "asset-clip",
+            "clip",
+            "ref-clip",
+            "sync-clip",
+            "mc-clip",
+            "gap",
+            "video",
+            "audio",
+            "title",
+            "spine",
+            "audition",
+            "caption");
+
     private static final Set<String> MARKERS = Set.of("marker", "chapter-marker");
     private static final Pattern TIME = Pattern.compile("(-?\\d+(?:\\.\\d+)?)(?:/(\\d+))?s");
 
@@ -56,7 +68,9 @@ final class FcpxmlMarkers {
                     if (name.equals("sequence")) {
                         tcStart = time(xml.getAttributeValue(null, "tcStart"), 0, line, "tcStart");
                     } else if (TIMED.contains(name)) {
-                        clips.push(new Frame(name, time(xml.getAttributeValue(null, "offset"), 0, line, "offset"),
+                        clips.push(new Frame(
+                                name,
+                                time(xml.getAttributeValue(null, "offset"), 0, line, "offset"),
                                 time(xml.getAttributeValue(null, "start"), 0, line, "start")));
                     } else if (MARKERS.contains(name)) {
                         String start = xml.getAttributeValue(null, "start");
@@ -67,18 +81,27 @@ final class FcpxmlMarkers {
                         for (Frame clip : clips) { // innermost first
                             t = clip.offset() + (t - clip.start());
                         }
-                        out.add(MarkerFiles.Found.atSeconds(t - tcStart, MarkerFiles.kindOf(xml.getAttributeValue(null, "value"),
-                                xml.getAttributeValue(null, "note")), line, "start"));
+                        out.add(MarkerFiles.Found.atSeconds(
+                                t - tcStart,
+                                MarkerFiles.kindOf(
+                                        xml.getAttributeValue(null, "value"), xml.getAttributeValue(null, "note")),
+                                line,
+                                "start"));
                     }
                 } else if (event == XMLStreamConstants.END_ELEMENT && TIMED.contains(xml.getLocalName())) {
                     clips.pop();
-                } else if (event == XMLStreamConstants.END_ELEMENT && xml.getLocalName().equals("sequence")) {
+                } else if (event == XMLStreamConstants.END_ELEMENT
+                        && xml.getLocalName().equals("sequence")) {
                     tcStart = 0;
                 }
             }
         } catch (XMLStreamException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNumber();
-            String message = e.getMessage() == null ? "" : e.getMessage().replaceFirst("(?s)^ParseError at \\[row,col\\]:\\[\\d+,\\d+\\]\\s*Message: ", "").replaceFirst("\\.+$", "");
+            String message = e.getMessage() == null
+                    ? ""
+                    : e.getMessage()
+                            .replaceFirst("(?s)^ParseError at \\[row,col\\]:\\[\\d+,\\d+\\]\\s*Message: ", "")
+                            .replaceFirst("\\.+$", "");
             throw new MarkerFormatException(line, null, "not well-formed XML: " + message.strip());
         } finally {
             if (xml != null) {
@@ -99,7 +122,8 @@ final class FcpxmlMarkers {
         }
         Matcher m = TIME.matcher(value.strip());
         if (!m.matches()) {
-            throw new MarkerFormatException(line, field, "'" + value + "' is not an FCPXML time (rational seconds such as 1001/30000s)");
+            throw new MarkerFormatException(
+                    line, field, "'" + value + "' is not an FCPXML time (rational seconds such as 1001/30000s)");
         }
         double num = Double.parseDouble(m.group(1));
         double den = m.group(2) == null ? 1 : Double.parseDouble(m.group(2));

@@ -10,9 +10,12 @@ package dev.scorecast.engine.interchange;
 public record FrameRate(long num, long den) {
     /** The rates editing programs make sequences in; a probed rate this close to one of them is that one. */
     private static final FrameRate[] STANDARD = {
-        new FrameRate(24000, 1001), new FrameRate(24, 1), new FrameRate(25, 1), new FrameRate(30000, 1001), new FrameRate(30, 1),
-        new FrameRate(48, 1), new FrameRate(50, 1), new FrameRate(60000, 1001), new FrameRate(60, 1), new FrameRate(100, 1),
-        new FrameRate(120000, 1001), new FrameRate(120, 1)};
+        new FrameRate(24000, 1001), new FrameRate(24, 1), new FrameRate(25, 1), new FrameRate(30000, 1001),
+                new FrameRate(30, 1),
+        new FrameRate(48, 1), new FrameRate(50, 1), new FrameRate(60000, 1001), new FrameRate(60, 1),
+                new FrameRate(100, 1),
+        new FrameRate(120000, 1001), new FrameRate(120, 1)
+    };
     /** Relative distance within which a probed rate is taken as a standard one (a phone's 29.98 is 29.97). */
     private static final double SNAP = 0.001;
     /** The largest denominator of a rate that is no standard one. */
@@ -104,8 +107,13 @@ public record FrameRate(long num, long den) {
         int base = timecodeBase();
         long f = frame % base;
         long totalSeconds = frame / base;
-        return String.format(java.util.Locale.ROOT, "%02d:%02d:%02d:%02d", totalSeconds / 3600, totalSeconds / 60 % 60,
-                totalSeconds % 60, f);
+        return String.format(
+                java.util.Locale.ROOT,
+                "%02d:%02d:%02d:%02d",
+                totalSeconds / 3600,
+                totalSeconds / 60 % 60,
+                totalSeconds % 60,
+                f);
     }
 
     @Override

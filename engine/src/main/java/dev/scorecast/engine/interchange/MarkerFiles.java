@@ -57,23 +57,30 @@ public final class MarkerFiles {
             throw new Unprocessable(field, "The markers file cannot be read: " + e.getMessage() + ".");
         }
         if (found.isEmpty()) {
-            throw new Unprocessable(field, "The markers file holds no markers; export the timeline's markers (docs/EDITING.md).");
+            throw new Unprocessable(
+                    field, "The markers file holds no markers; export the timeline's markers (docs/EDITING.md).");
         }
         if (found.size() > EditorMarker.MAX) {
-            throw new Unprocessable(field, "The markers file holds " + found.size() + " markers; at most " + EditorMarker.MAX
-                    + " are accepted.");
+            throw new Unprocessable(
+                    field,
+                    "The markers file holds " + found.size() + " markers; at most " + EditorMarker.MAX
+                            + " are accepted.");
         }
         // A timeline that starts at 01:00:00:00 (every timecode past an hour, the video shorter): count from there.
-        boolean fromHour = duration < 3600 && found.stream().allMatch(f -> f.frame() == null || f.frame() >= hour(rate, f.dropFrame()));
+        boolean fromHour = duration < 3600
+                && found.stream().allMatch(f -> f.frame() == null || f.frame() >= hour(rate, f.dropFrame()));
         List<EditorMarker> markers = new ArrayList<>();
         for (Found f : found) {
-            double t = f.frame() == null ? f.seconds()
+            double t = f.frame() == null
+                    ? f.seconds()
                     : (f.frame() - (fromHour ? hour(rate, f.dropFrame()) : 0)) * (double) rate.den() / rate.num();
             t = Math.round(t * 1e6) / 1e6;
             if (!(t >= 0 && t < duration)) {
-                throw new Unprocessable(field, "The markers file cannot be read: line " + f.line() + ", " + f.field() + ": the marker at "
-                        + String.format(Locale.ROOT, "%.3f", t) + " s is outside the video (0 to " + duration
-                        + " s); export the markers of this video's timeline, which starts at 00:00:00:00 or 01:00:00:00.");
+                throw new Unprocessable(
+                        field,
+                        "The markers file cannot be read: line " + f.line() + ", " + f.field() + ": the marker at "
+                                + String.format(Locale.ROOT, "%.3f", t) + " s is outside the video (0 to " + duration
+                                + " s); export the markers of this video's timeline, which starts at 00:00:00:00 or 01:00:00:00.");
             }
             markers.add(new EditorMarker(t, f.kind()));
         }
@@ -85,7 +92,11 @@ public final class MarkerFiles {
         return Timecode.frames(dropFrame ? "01:00:00;00" : "01:00:00:00", rate, dropFrame, 0, null);
     }
 
-    private enum Format { EDL, FCPXML, PREMIERE_CSV }
+    private enum Format {
+        EDL,
+        FCPXML,
+        PREMIERE_CSV
+    }
 
     private static Format format(String text) {
         String head = text.stripLeading();
@@ -96,13 +107,18 @@ public final class MarkerFiles {
         if (firstLine.toLowerCase(Locale.ROOT).contains("marker name")) {
             return Format.PREMIERE_CSV;
         }
-        if (firstLine.startsWith("TITLE:") || firstLine.startsWith("FCM:") || firstLine.matches("\\s*\\d{3,6}\\s+.*")
+        if (firstLine.startsWith("TITLE:")
+                || firstLine.startsWith("FCM:")
+                || firstLine.matches("\\s*\\d{3,6}\\s+.*")
                 || firstLine.startsWith("*")) {
             return Format.EDL;
         }
-        throw new MarkerFormatException(1, null, "this is not a marker file Scorecast reads: export the markers as a CMX3600 EDL"
-                + " (DaVinci Resolve: Timeline > Export > Timeline Markers to EDL), FCPXML (Final Cut Pro, Resolve) or"
-                + " Premiere Pro's marker CSV (File > Export > Markers)");
+        throw new MarkerFormatException(
+                1,
+                null,
+                "this is not a marker file Scorecast reads: export the markers as a CMX3600 EDL"
+                        + " (DaVinci Resolve: Timeline > Export > Timeline Markers to EDL), FCPXML (Final Cut Pro, Resolve) or"
+                        + " Premiere Pro's marker CSV (File > Export > Markers)");
     }
 
     /** UTF-8, or UTF-16 by its byte order mark (Premiere writes its marker lists so). */

@@ -36,15 +36,22 @@ public final class Otio {
         ArrayNode tracks = stack.putArray("children");
 
         ObjectNode videoTrack = track("Video", "Video");
-        ObjectNode picture = clip(video.name(), range(0, video.frames(), rate), video.url(), range(0, video.frames(), rate));
+        ObjectNode picture =
+                clip(video.name(), range(0, video.frames(), rate), video.url(), range(0, video.frames(), rate));
         ((ArrayNode) videoTrack.get("children")).add(picture);
         tracks.add(videoTrack);
         for (Timeline.Lane lane : timeline.lanes()) {
             ObjectNode track = track(lane.name(), "Audio");
-            long frames = Math.min(video.frames(),
-                    Math.max(1, lane.samples() * video.rate().num() / (video.rate().den() * lane.sampleRate())));
-            ObjectNode audio = clip(lane.name(), range(0, frames, rate), lane.url(), range(0, lane.samples(), lane.sampleRate()));
-            ((ObjectNode) audio.get("metadata")).putObject("scorecast").put("role", lane.role().fcpxml());
+            long frames = Math.min(
+                    video.frames(),
+                    Math.max(
+                            1,
+                            lane.samples() * video.rate().num() / (video.rate().den() * lane.sampleRate())));
+            ObjectNode audio =
+                    clip(lane.name(), range(0, frames, rate), lane.url(), range(0, lane.samples(), lane.sampleRate()));
+            ((ObjectNode) audio.get("metadata"))
+                    .putObject("scorecast")
+                    .put("role", lane.role().fcpxml());
             ((ArrayNode) track.get("children")).add(audio);
             tracks.add(track);
         }
@@ -53,7 +60,9 @@ public final class Otio {
             marker.set("marked_range", range(m.frame(), 1, rate));
             marker.put("color", m.kind().otioColor());
             marker.put("comment", m.note() == null ? "" : m.note());
-            ((ObjectNode) marker.get("metadata")).putObject("scorecast").put("kind", m.kind().name().toLowerCase(Locale.ROOT));
+            ((ObjectNode) marker.get("metadata"))
+                    .putObject("scorecast")
+                    .put("kind", m.kind().name().toLowerCase(Locale.ROOT));
             markers.add(marker);
         }
         root.set("tracks", stack);

@@ -25,8 +25,11 @@ final class PremiereMarkers {
         int description = column(header, "description");
         int in = column(header, "in");
         if (in < 0) {
-            throw new MarkerFormatException(headerLine + 1, "In", "the header names no In column; export the markers from Premiere"
-                    + " Pro (File > Export > Markers) or add one (In: the marker's timecode)");
+            throw new MarkerFormatException(
+                    headerLine + 1,
+                    "In",
+                    "the header names no In column; export the markers from Premiere"
+                            + " Pro (File > Export > Markers) or add one (In: the marker's timecode)");
         }
         List<MarkerFiles.Found> out = new ArrayList<>();
         for (int i = headerLine + 1; i < lines.length; i++) {
@@ -36,13 +39,16 @@ final class PremiereMarkers {
             int line = i + 1;
             List<String> row = fields(lines[i], separator, line);
             if (row.size() <= in) {
-                throw new MarkerFormatException(line, "In", "the row has " + row.size() + " fields and no In; it needs the header's "
-                        + header.size());
+                throw new MarkerFormatException(
+                        line,
+                        "In",
+                        "the row has " + row.size() + " fields and no In; it needs the header's " + header.size());
             }
             long frame = Timecode.frames(row.get(in), rate, line, "In");
             String markerName = name >= 0 && name < row.size() ? row.get(name) : null;
             String note = description >= 0 && description < row.size() ? row.get(description) : null;
-            out.add(MarkerFiles.Found.atFrame(frame, row.get(in).contains(";"), MarkerFiles.kindOf(markerName, note), line, "In"));
+            out.add(MarkerFiles.Found.atFrame(
+                    frame, row.get(in).contains(";"), MarkerFiles.kindOf(markerName, note), line, "In"));
         }
         return out;
     }

@@ -27,7 +27,8 @@ final class Timecode {
     static long frames(String text, FrameRate rate, boolean dropFrame, int line, String field) {
         Matcher m = TC.matcher(text == null ? "" : text.strip());
         if (!m.matches()) {
-            throw new MarkerFormatException(line, field, "'" + text + "' is not a timecode; write HH:MM:SS:FF (HH;MM;SS;FF drop-frame)");
+            throw new MarkerFormatException(
+                    line, field, "'" + text + "' is not a timecode; write HH:MM:SS:FF (HH;MM;SS;FF drop-frame)");
         }
         int h = Integer.parseInt(m.group(1));
         int min = Integer.parseInt(m.group(2));
@@ -35,8 +36,11 @@ final class Timecode {
         int f = Integer.parseInt(m.group(5));
         int base = rate.timecodeBase();
         if (min > 59 || s > 59 || f >= base) {
-            throw new MarkerFormatException(line, field, "'" + text + "' is not a timecode at " + base + " frames a second (minutes and"
-                    + " seconds 0-59, frames 0-" + (base - 1) + ")");
+            throw new MarkerFormatException(
+                    line,
+                    field,
+                    "'" + text + "' is not a timecode at " + base + " frames a second (minutes and"
+                            + " seconds 0-59, frames 0-" + (base - 1) + ")");
         }
         long nominal = ((h * 60L + min) * 60 + s) * base + f;
         boolean drop = (dropFrame || text.contains(";")) && (base == 30 || base == 60) && rate.den() == 1001;
@@ -47,8 +51,11 @@ final class Timecode {
         int dropped = base / 15;
         long totalMinutes = h * 60L + min;
         if (s == 0 && f < dropped && totalMinutes % 10 != 0) {
-            throw new MarkerFormatException(line, field, "'" + text + "' does not exist in drop-frame timecode (frames 0-"
-                    + (dropped - 1) + " of this minute are skipped)");
+            throw new MarkerFormatException(
+                    line,
+                    field,
+                    "'" + text + "' does not exist in drop-frame timecode (frames 0-" + (dropped - 1)
+                            + " of this minute are skipped)");
         }
         return nominal - dropped * (totalMinutes - totalMinutes / 10);
     }

@@ -23,11 +23,12 @@ public record Timeline(String title, Video video, List<Lane> lanes, List<Marker>
         Objects.requireNonNull(title, "title");
         Objects.requireNonNull(video, "video");
         lanes = List.copyOf(lanes);
-        markers = markers.stream().sorted(Comparator.comparingLong(Marker::frame)).toList();
+        markers =
+                markers.stream().sorted(Comparator.comparingLong(Marker::frame)).toList();
         for (Marker m : markers) {
             if (m.frame() < 0 || m.frame() >= video.frames()) {
-                throw new IllegalArgumentException("marker '" + m.name() + "' at frame " + m.frame() + " is outside the video's "
-                        + video.frames() + " frames");
+                throw new IllegalArgumentException("marker '" + m.name() + "' at frame " + m.frame()
+                        + " is outside the video's " + video.frames() + " frames");
             }
         }
     }
@@ -53,7 +54,8 @@ public record Timeline(String title, Video video, List<Lane> lanes, List<Marker>
 
     /** What a lane holds, as editing programs sort audio: FCP's roles, OpenTimelineIO's metadata. */
     public enum Role {
-        MUSIC, DIALOGUE;
+        MUSIC,
+        DIALOGUE;
 
         public String fcpxml() {
             return name().toLowerCase(Locale.ROOT);

@@ -11,6 +11,7 @@ public enum WavEncoding {
 
     /** The fmt chunk's format tag: 1 integer PCM, 3 IEEE float. */
     final int formatTag;
+
     final int bits;
     final String label;
 

@@ -183,10 +183,13 @@ public final class WavReader implements StereoSource {
     }
 
     /** Reads the header and positions {@code ch} at the first sample. */
-    private static WavReader header(FileChannel ch, Path wav, String field, String reader, Set<WavEncoding> takes,
-                                    int maxChannels) throws IOException {
+    private static WavReader header(
+            FileChannel ch, Path wav, String field, String reader, Set<WavEncoding> takes, int maxChannels)
+            throws IOException {
         ByteBuffer riff = Riff.read(ch, 0, 12);
-        if (riff == null || !Riff.tag(riff, 0).equals("RIFF") || !Riff.tag(riff, 8).equals("WAVE")) {
+        if (riff == null
+                || !Riff.tag(riff, 0).equals("RIFF")
+                || !Riff.tag(riff, 8).equals("WAVE")) {
             throw unsupported(wav, field, reader, "not a RIFF/WAVE file");
         }
         long position = 12;
@@ -223,12 +226,17 @@ public final class WavReader implements StereoSource {
                 if (encoding == null || channels < 1 || channels > maxChannels || rate < 1) {
                     String need = takes.stream().map(e -> e.label).collect(Collectors.joining(" or "))
                             + (maxChannels == 2 ? ", mono or stereo" : "");
-                    throw unsupported(wav, field, reader, "need " + need + "; found format " + format + ", "
-                            + bits + " bits, " + channels + " channels at " + rate + " Hz");
+                    throw unsupported(
+                            wav,
+                            field,
+                            reader,
+                            "need " + need + "; found format " + format + ", " + bits + " bits, " + channels
+                                    + " channels at " + rate + " Hz");
                 }
                 long available = Math.max(0, ch.size() - body);
                 ch.position(body);
-                return new WavReader(ch, encoding, rate, channels, Math.min(size, available) / (channels * encoding.bytes()));
+                return new WavReader(
+                        ch, encoding, rate, channels, Math.min(size, available) / (channels * encoding.bytes()));
             }
             position = body + size + (size & 1); // chunks are padded to an even length
         }

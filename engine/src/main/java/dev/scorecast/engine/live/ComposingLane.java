@@ -28,6 +28,7 @@ final class ComposingLane {
     private final ArrayDeque<Task<?>> waiting = new ArrayDeque<>();
     /** Whether a turn of this lane is in the thread's queue or running. */
     private boolean queued;
+
     private long cancelled;
 
     private record Task<T>(CompletableFuture<T> result, Supplier<T> work) {
@@ -38,7 +39,8 @@ final class ComposingLane {
             try {
                 result.complete(work.get());
             } catch (VirtualMachineError e) {
-                // The process short of memory, not this composition's fault: cancelled, it is composed again when needed.
+                // The process short of memory, not this composition's fault: cancelled, it is composed again when
+                // needed.
                 result.cancel(false);
             } catch (RuntimeException | Error e) {
                 result.completeExceptionally(e);

@@ -11,7 +11,8 @@ import java.util.concurrent.CompletableFuture;
 sealed interface Control {
 
     /** Play {@code experience} (at the next bar line when already playing, else at once). */
-    record Start(Experience experience, double intensity, boolean vocals, CompletableFuture<AppliesAt> applied) implements Control {}
+    record Start(Experience experience, double intensity, boolean vocals, CompletableFuture<AppliesAt> applied)
+            implements Control {}
 
     /** Fade out over one beat; silence keeps flowing. */
     record Stop() implements Control {}

@@ -60,5 +60,6 @@ sealed interface Cue {
         }
     }
 
-    Comparator<Cue> ORDER = Comparator.comparingDouble(Cue::beat).thenComparingInt(Cue::rank).thenComparingLong(Cue::tie);
+    Comparator<Cue> ORDER =
+            Comparator.comparingDouble(Cue::beat).thenComparingInt(Cue::rank).thenComparingLong(Cue::tie);
 }

@@ -30,10 +30,12 @@ public final class ExperienceCatalog {
             }
             File file = Json.mapper().readValue(in, File.class);
             for (Experience e : file.experiences()) {
-                var genre = genres.find(e.genre()).orElseThrow(() -> new IllegalStateException(
-                        "experience " + e.id() + " names genre " + e.genre() + ", which the catalogue lacks"));
+                var genre = genres.find(e.genre())
+                        .orElseThrow(() -> new IllegalStateException(
+                                "experience " + e.id() + " names genre " + e.genre() + ", which the catalogue lacks"));
                 if (e.tempo() < genre.tempoMinBpm() || e.tempo() > genre.tempoMaxBpm()) {
-                    throw new IllegalStateException("experience " + e.id() + ": tempo " + e.tempo() + " is outside " + genre.tempo());
+                    throw new IllegalStateException(
+                            "experience " + e.id() + ": tempo " + e.tempo() + " is outside " + genre.tempo());
                 }
             }
             return new ExperienceCatalog(file.experiences());
@@ -56,20 +58,43 @@ public final class ExperienceCatalog {
 
     /** The experience, or a 404 naming the ones there are. */
     public Experience require(String id) {
-        return find(id).orElseThrow(() -> new NotFound("experience_id", "No experience '" + id
-                + "'; GET /player/genres lists the ids, e.g. " + experiences.getFirst().id() + "."));
+        return find(id).orElseThrow(() -> new NotFound(
+                "experience_id",
+                "No experience '" + id + "'; GET /player/genres lists the ids, e.g. "
+                        + experiences.getFirst().id() + "."));
     }
 
     @JsonIgnoreProperties(ignoreUnknown = true)
-    private record File(int version, @JsonProperty("experiences") List<RawExperience> raw) {
+    private record File(
+            int version, @JsonProperty("experiences") List<RawExperience> raw) {
         List<Experience> experiences() {
-            return raw.stream().map(r -> new Experience(r.id, r.name, r.description, r.genre, r.tempo, r.mood, r.vocals, r.intensity,
-                    r.seed, r.gainDb)).toList();
+            return raw.stream()
+                    .map(r -> new Experience(
+                            r.id,
+                            r.name,
+                            r.description,
+                            r.genre,
+                            r.tempo,
+                            r.mood,
+                            r.vocals,
+                            r.intensity,
+                            r.seed,
+                            r.gainDb))
+                    .toList();
         }
     }
 
     /** Read apart from {@link Experience} because the seed is data but is never shown to clients. */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    private record RawExperience(String id, String name, String description, String genre, double tempo, String mood, boolean vocals,
-                                 double intensity, long seed, @JsonProperty("gain_db") double gainDb) {}
+    private record RawExperience(
+            String id,
+            String name,
+            String description,
+            String genre,
+            double tempo,
+            String mood,
+            boolean vocals,
+            double intensity,
+            long seed,
+            @JsonProperty("gain_db") double gainDb) {}
 }

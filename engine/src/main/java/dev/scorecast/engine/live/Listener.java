@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 public final class Listener {
     /** About five seconds of 21 ms blocks: room for a slow network, not for a stalled one. */
     static final int CAPACITY = 256;
+
     private static final byte[] END = new byte[0];
 
     private final LiveEncoder.Format format;

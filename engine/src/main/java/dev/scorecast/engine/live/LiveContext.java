@@ -11,13 +11,25 @@ import java.util.concurrent.atomic.AtomicLong;
  * settings, the thread that composes ahead, the singer of the vocal lines, and the count of sections
  * whose score arrived after they had begun (composing fell behind).
  */
-record LiveContext(SoundBank bank, GenreCatalog genres, ExperienceCatalog experiences, LiveSettings settings,
-                   AtomicInteger sounding, Executor composing, PhraseSinger phrases,
-                   AtomicLong lateSections) {
+record LiveContext(
+        SoundBank bank,
+        GenreCatalog genres,
+        ExperienceCatalog experiences,
+        LiveSettings settings,
+        AtomicInteger sounding,
+        Executor composing,
+        PhraseSinger phrases,
+        AtomicLong lateSections) {
 
     /** With a fresh count of sections whose score arrived after they began. */
-    LiveContext(SoundBank bank, GenreCatalog genres, ExperienceCatalog experiences, LiveSettings settings,
-                AtomicInteger sounding, Executor composing, PhraseSinger phrases) {
+    LiveContext(
+            SoundBank bank,
+            GenreCatalog genres,
+            ExperienceCatalog experiences,
+            LiveSettings settings,
+            AtomicInteger sounding,
+            Executor composing,
+            PhraseSinger phrases) {
         this(bank, genres, experiences, settings, sounding, composing, phrases, new AtomicLong());
     }
 

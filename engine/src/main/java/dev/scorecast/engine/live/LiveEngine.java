@@ -44,14 +44,16 @@ public final class LiveEngine implements AutoCloseable {
         return t;
     });
     /** Sings the vocal lines of every performance, off the render loops; started (and warmed up) with the engine. */
-    private final PhraseSinger phrases = new PhraseSinger(EspeakSinger::create, System::nanoTime,
-            PhraseSinger.DEFAULT_CACHE_SAMPLES, this::singerHasHeadroom);
+    private final PhraseSinger phrases = new PhraseSinger(
+            EspeakSinger::create, System::nanoTime, PhraseSinger.DEFAULT_CACHE_SAMPLES, this::singerHasHeadroom);
     /** Above this share of their time rendering, the loops give the singer no CPU (DESIGN: the stream before the voice). */
     private static final double SINGER_MAX_LOOP_LOAD = 0.7;
+
     private final Map<String, Shared> shared = new HashMap<>();
     private final AtomicLong lateBlocks = new AtomicLong();
     /** Sections whose score arrived after they had begun: the composing thread fell behind (their first notes were left out). */
     private final AtomicLong lateSections = new AtomicLong();
+
     private final AtomicInteger sounding = new AtomicInteger();
 
     private static final class Shared {
@@ -63,7 +65,8 @@ public final class LiveEngine implements AutoCloseable {
         }
     }
 
-    public LiveEngine(Supplier<SoundBank> bank, GenreCatalog genres, ExperienceCatalog experiences, LiveSettings settings) {
+    public LiveEngine(
+            Supplier<SoundBank> bank, GenreCatalog genres, ExperienceCatalog experiences, LiveSettings settings) {
         this.bank = bank;
         this.genres = genres;
         this.experiences = experiences;
@@ -71,7 +74,8 @@ public final class LiveEngine implements AutoCloseable {
         phrases.start();
         long turn = settings.blockFrames() * 1_000_000_000L / Performance.RATE / 2;
         for (int i = 0; i < settings.threads(); i++) {
-            RenderLoop loop = new RenderLoop("scorecast-live-" + (i + 1), turn, lateBlocks, running, i, settings.threads());
+            RenderLoop loop =
+                    new RenderLoop("scorecast-live-" + (i + 1), turn, lateBlocks, running, i, settings.threads());
             loops.add(loop);
             loop.start();
         }
@@ -122,14 +126,18 @@ public final class LiveEngine implements AutoCloseable {
      */
     public void prepare(String genre, Plan plan) {
         SoundBank b = context().bank();
-        genres.find(genre).ifPresent(g -> g.arrangement().groups().forEach((group, style) -> style.palette()
-                .forEach(voice -> b.prepare(voice.program(), group.equals("beats")))));
+        genres.find(genre)
+                .ifPresent(g -> g.arrangement()
+                        .groups()
+                        .forEach((group, style) ->
+                                style.palette().forEach(voice -> b.prepare(voice.program(), group.equals("beats")))));
         if (plan != null) {
-            plan.sections().forEach(s -> s.instruments().forEach((group, instrument) -> {
-                if (instrument != null && Library.known(instrument.program())) {
-                    b.prepare(instrument.program(), group.equals("beats"));
-                }
-            }));
+            plan.sections()
+                    .forEach(s -> s.instruments().forEach((group, instrument) -> {
+                        if (instrument != null && Library.known(instrument.program())) {
+                            b.prepare(instrument.program(), group.equals("beats"));
+                        }
+                    }));
         }
     }
 
@@ -146,7 +154,8 @@ public final class LiveEngine implements AutoCloseable {
         // Composed on this thread: the warm-up plays far faster than real time, and the composer's
         // code is warmed up with the rest.
         LiveContext c = context();
-        LiveContext warmContext = new LiveContext(c.bank(), c.genres(), c.experiences(), c.settings(), c.sounding(), Runnable::run, c.phrases());
+        LiveContext warmContext = new LiveContext(
+                c.bank(), c.genres(), c.experiences(), c.settings(), c.sounding(), Runnable::run, c.phrases());
         for (Experience e : experiences.all()) {
             prepare(e.genre(), null);
             Performance p = new Performance(warmContext, 0);
@@ -195,9 +204,11 @@ public final class LiveEngine implements AutoCloseable {
     /** Refuses a call that would start one more synthesizer when the configured number already play. */
     void admit() {
         if (sounding.get() >= settings.maxPerformances()) {
-            throw new dev.scorecast.engine.error.Busy("The player is at capacity: " + sounding.get()
-                    + " performances are playing; try again shortly, or play an experience as it comes (unchanged"
-                    + " sessions share one performance).", java.time.Duration.ofSeconds(30));
+            throw new dev.scorecast.engine.error.Busy(
+                    "The player is at capacity: " + sounding.get()
+                            + " performances are playing; try again shortly, or play an experience as it comes (unchanged"
+                            + " sessions share one performance).",
+                    java.time.Duration.ofSeconds(30));
         }
     }
 
@@ -227,7 +238,8 @@ public final class LiveEngine implements AutoCloseable {
         if (s == null || s.performance.closed) {
             admit();
             Performance p = newPerformance();
-            p.send(new Control.Start(experience, experience.intensity(), experience.vocals(), new CompletableFuture<>()));
+            p.send(new Control.Start(
+                    experience, experience.intensity(), experience.vocals(), new CompletableFuture<>()));
             s = new Shared(p);
             shared.put(experience.id(), s);
         }
@@ -253,7 +265,8 @@ public final class LiveEngine implements AutoCloseable {
             synchronized (this) {
                 c = context;
                 if (c == null) {
-                    c = new LiveContext(bank.get(), genres, experiences, settings, sounding, composing, phrases, lateSections);
+                    c = new LiveContext(
+                            bank.get(), genres, experiences, settings, sounding, composing, phrases, lateSections);
                     context = c;
                 }
             }
@@ -272,10 +285,20 @@ public final class LiveEngine implements AutoCloseable {
         running.clear();
         composing.shutdownNow();
         PhraseSinger.Counters c = phrases.counters();
-        System.getLogger(LiveEngine.class.getName()).log(System.Logger.Level.INFO, String.format(
-                "live player closed: %d blocks rendered late, %d sections composed after they began; vocal lines sung %d (%.0f s of voice, %.1f CPU-s), given way to busy loops %d,"
-                        + " expired %d, skipped at their start %d", lateBlocks.get(), lateSections(), c.sung(), c.sungSeconds(), c.cpuSeconds(), c.shed(),
-                c.expired(), c.skipped()));
+        System.getLogger(LiveEngine.class.getName())
+                .log(
+                        System.Logger.Level.INFO,
+                        String.format(
+                                "live player closed: %d blocks rendered late, %d sections composed after they began; vocal lines sung %d (%.0f s of voice, %.1f CPU-s), given way to busy loops %d,"
+                                        + " expired %d, skipped at their start %d",
+                                lateBlocks.get(),
+                                lateSections(),
+                                c.sung(),
+                                c.sungSeconds(),
+                                c.cpuSeconds(),
+                                c.shed(),
+                                c.expired(),
+                                c.skipped()));
         phrases.close();
     }
 }

@@ -69,7 +69,10 @@ public final class LiveSession {
             moveTo(engine.newPerformance(), null);
         }
         var applied = new CompletableFuture<AppliesAt>();
-        performance.send(new Control.Start(next, intensity != null ? intensity : next.intensity(), vocals != null ? vocals : next.vocals(),
+        performance.send(new Control.Start(
+                next,
+                intensity != null ? intensity : next.intensity(),
+                vocals != null ? vocals : next.vocals(),
                 applied));
         await(applied, "start");
     }
@@ -236,7 +239,8 @@ public final class LiveSession {
             throw new IllegalStateException("the live loop failed to " + what, e.getCause());
         } catch (TimeoutException e) {
             // The loops are too busy to answer: the machine is past its capacity.
-            throw new Busy("The player is too busy to " + what + " now; try again shortly.", java.time.Duration.ofSeconds(10));
+            throw new Busy(
+                    "The player is too busy to " + what + " now; try again shortly.", java.time.Duration.ofSeconds(10));
         }
     }
 }

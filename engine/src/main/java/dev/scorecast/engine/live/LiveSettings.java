@@ -23,8 +23,15 @@ public final class LiveSettings {
     public static final int DEFAULT_BURST_FRAMES = Performance.RATE;
 
     public static final int DEFAULT_RATE = Performance.RATE;
-    public static final LiveSettings DEFAULT = new LiveSettings(1024, 4096, Runtime.getRuntime().availableProcessors(), 32, "linear", 1.0f,
-            12 * Runtime.getRuntime().availableProcessors(), DEFAULT_BURST_FRAMES);
+    public static final LiveSettings DEFAULT = new LiveSettings(
+            1024,
+            4096,
+            Runtime.getRuntime().availableProcessors(),
+            32,
+            "linear",
+            1.0f,
+            12 * Runtime.getRuntime().availableProcessors(),
+            DEFAULT_BURST_FRAMES);
 
     private final int blockFrames;
     private final int lookaheadFrames;
@@ -35,12 +42,25 @@ public final class LiveSettings {
     private final int maxPerformances;
     private final int burstFrames;
 
-    private LiveSettings(int blockFrames, int lookaheadFrames, int threads, int polyphony, String interpolation, float masterGain,
-                         int maxPerformances, int burstFrames) {
-        if (blockFrames < 64 || blockFrames > 16384 || lookaheadFrames < 0 || threads < 1 || polyphony < 8 || maxPerformances < 1
-                || burstFrames < 0 || burstFrames > 10 * DEFAULT_RATE) {
-            throw new IllegalArgumentException("live settings out of range: block " + blockFrames + ", look-ahead " + lookaheadFrames
-                    + ", threads " + threads + ", polyphony " + polyphony + ", burst " + burstFrames);
+    private LiveSettings(
+            int blockFrames,
+            int lookaheadFrames,
+            int threads,
+            int polyphony,
+            String interpolation,
+            float masterGain,
+            int maxPerformances,
+            int burstFrames) {
+        if (blockFrames < 64
+                || blockFrames > 16384
+                || lookaheadFrames < 0
+                || threads < 1
+                || polyphony < 8
+                || maxPerformances < 1
+                || burstFrames < 0
+                || burstFrames > 10 * DEFAULT_RATE) {
+            throw new IllegalArgumentException("live settings out of range: block " + blockFrames + ", look-ahead "
+                    + lookaheadFrames + ", threads " + threads + ", polyphony " + polyphony + ", burst " + burstFrames);
         }
         this.blockFrames = blockFrames;
         this.lookaheadFrames = lookaheadFrames;
@@ -85,41 +105,57 @@ public final class LiveSettings {
     }
 
     public LiveSettings withBlockFrames(int frames) {
-        return new LiveSettings(frames, lookaheadFrames, threads, polyphony, interpolation, masterGain, maxPerformances, burstFrames);
+        return new LiveSettings(
+                frames, lookaheadFrames, threads, polyphony, interpolation, masterGain, maxPerformances, burstFrames);
     }
 
     public LiveSettings withLookaheadFrames(int frames) {
-        return new LiveSettings(blockFrames, frames, threads, polyphony, interpolation, masterGain, maxPerformances, burstFrames);
+        return new LiveSettings(
+                blockFrames, frames, threads, polyphony, interpolation, masterGain, maxPerformances, burstFrames);
     }
 
     public LiveSettings withThreads(int count) {
-        return new LiveSettings(blockFrames, lookaheadFrames, count, polyphony, interpolation, masterGain, maxPerformances, burstFrames);
+        return new LiveSettings(
+                blockFrames,
+                lookaheadFrames,
+                count,
+                polyphony,
+                interpolation,
+                masterGain,
+                maxPerformances,
+                burstFrames);
     }
 
     public LiveSettings withPolyphony(int voices) {
-        return new LiveSettings(blockFrames, lookaheadFrames, threads, voices, interpolation, masterGain, maxPerformances, burstFrames);
+        return new LiveSettings(
+                blockFrames, lookaheadFrames, threads, voices, interpolation, masterGain, maxPerformances, burstFrames);
     }
 
     public LiveSettings withInterpolation(String name) {
-        return new LiveSettings(blockFrames, lookaheadFrames, threads, polyphony, name, masterGain, maxPerformances, burstFrames);
+        return new LiveSettings(
+                blockFrames, lookaheadFrames, threads, polyphony, name, masterGain, maxPerformances, burstFrames);
     }
 
     public LiveSettings withMasterGain(float gain) {
-        return new LiveSettings(blockFrames, lookaheadFrames, threads, polyphony, interpolation, gain, maxPerformances, burstFrames);
+        return new LiveSettings(
+                blockFrames, lookaheadFrames, threads, polyphony, interpolation, gain, maxPerformances, burstFrames);
     }
 
     public LiveSettings withMaxPerformances(int count) {
-        return new LiveSettings(blockFrames, lookaheadFrames, threads, polyphony, interpolation, masterGain, count, burstFrames);
+        return new LiveSettings(
+                blockFrames, lookaheadFrames, threads, polyphony, interpolation, masterGain, count, burstFrames);
     }
 
     /** 0: no burst, the performance renders in real time (plus the look-ahead) from its start. */
     public LiveSettings withBurstFrames(int frames) {
-        return new LiveSettings(blockFrames, lookaheadFrames, threads, polyphony, interpolation, masterGain, maxPerformances, frames);
+        return new LiveSettings(
+                blockFrames, lookaheadFrames, threads, polyphony, interpolation, masterGain, maxPerformances, frames);
     }
 
     @Override
     public String toString() {
-        return "LiveSettings[block " + blockFrames + ", look-ahead " + lookaheadFrames + ", threads " + threads + ", polyphony " + polyphony
-                + ", " + interpolation + ", gain " + masterGain + ", at most " + maxPerformances + " performances, burst " + burstFrames + "]";
+        return "LiveSettings[block " + blockFrames + ", look-ahead " + lookaheadFrames + ", threads " + threads
+                + ", polyphony " + polyphony + ", " + interpolation + ", gain " + masterGain + ", at most "
+                + maxPerformances + " performances, burst " + burstFrames + "]";
     }
 }

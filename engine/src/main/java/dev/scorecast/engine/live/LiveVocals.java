@@ -40,13 +40,16 @@ final class LiveVocals {
     private final Pacing pacing;
     /** Lines to come, in order of their start. */
     private final List<Line> lines = new ArrayList<>();
+
     private final List<SoundingLine> sounding = new ArrayList<>();
     /** Vocals on or off from a beat on (bar lines), in order. */
     private final List<Switch> switches = new ArrayList<>();
+
     private boolean on;
     private double relativeTempo = 1;
     /** The look-ahead section's phrases last taken in, so that each is taken once. */
     private List<VocalPhrase> offered;
+
     private final float[] mono;
     private final VocalReverb reverb;
 
@@ -84,6 +87,7 @@ final class LiveVocals {
         int delay;
         /** -1: not fading; else frames into the fade. */
         int fading = -1;
+
         int fadeDelay;
 
         SoundingLine(float[] samples, float gain, float left, float right, int delay) {
@@ -154,7 +158,8 @@ final class LiveVocals {
             if (p.startBeat() < from - 1e-9 || p.startBeat() >= to - 1e-9) {
                 continue;
             }
-            Line line = kept.stream().filter(l -> l.phrase.equals(p)).findFirst().orElseGet(() -> new Line(p));
+            Line line =
+                    kept.stream().filter(l -> l.phrase.equals(p)).findFirst().orElseGet(() -> new Line(p));
             kept.remove(line);
             lines.add(line);
         }
@@ -264,7 +269,8 @@ final class LiveVocals {
         while (true) {
             Switch s = switches.isEmpty() ? null : switches.getFirst();
             Line line = lines.isEmpty() ? null : lines.getFirst();
-            boolean switchFirst = s != null && s.beat() < end && (line == null || s.beat() <= line.phrase.startBeat() + 1e-9);
+            boolean switchFirst =
+                    s != null && s.beat() < end && (line == null || s.beat() <= line.phrase.startBeat() + 1e-9);
             if (switchFirst) {
                 switches.removeFirst();
                 on = s.on();
@@ -279,7 +285,8 @@ final class LiveVocals {
             }
             lines.removeFirst();
             if (line.phrase.startBeat() < beat - beatsPerFrame) {
-                // Handed over after its beat had passed (cannot happen while sections begin at bar lines ahead of the loop).
+                // Handed over after its beat had passed (cannot happen while sections begin at bar lines ahead of the
+                // loop).
                 if (on) {
                     singer.skipped(performance, line.phrase.startBeat(), "its beat had passed");
                 }
@@ -297,11 +304,13 @@ final class LiveVocals {
         }
         CompletableFuture<Vocal> sung = line.sung;
         if (sung == null || !sung.isDone() || sung.isCompletedExceptionally()) {
-            String why = line.tooSoon ? "needed sooner than it could be sung"
-                    : sung == null ? "never asked for"
-                    : sung.isCancelled() ? "its deadline passed before the singer reached it"
-                    : sung.isCompletedExceptionally() ? "the singer failed on it"
-                    : "still being sung";
+            String why = line.tooSoon
+                    ? "needed sooner than it could be sung"
+                    : sung == null
+                            ? "never asked for"
+                            : sung.isCancelled()
+                                    ? "its deadline passed before the singer reached it"
+                                    : sung.isCompletedExceptionally() ? "the singer failed on it" : "still being sung";
             singer.skipped(performance, line.phrase.startBeat(), why);
             release(line);
             return;
@@ -310,8 +319,12 @@ final class LiveVocals {
         // The vocals part's gain, panned at constant power as the offline mixer pans a stem.
         double gain = Math.pow(10, (p.gainDb() + LIVE_LEVEL_DB) / 20);
         double angle = (Math.clamp(p.pan(), -1, 1) + 1) * Math.PI / 4;
-        sounding.add(new SoundingLine(sung.join().samples(), (float) gain, (float) (gain * Math.cos(angle) * Math.sqrt(2)),
-                (float) (gain * Math.sin(angle) * Math.sqrt(2)), at));
+        sounding.add(new SoundingLine(
+                sung.join().samples(),
+                (float) gain,
+                (float) (gain * Math.cos(angle) * Math.sqrt(2)),
+                (float) (gain * Math.sin(angle) * Math.sqrt(2)),
+                at));
         singer.started();
         release(line);
     }

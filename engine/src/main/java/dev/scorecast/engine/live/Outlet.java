@@ -41,6 +41,7 @@ final class Outlet implements AutoCloseable {
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     /** The last chunks, given to a listener as it joins (see the class comment). */
     private final ArrayDeque<Chunk> backlog = new ArrayDeque<>();
+
     private long backlogBytes;
     private long backlogFrames;
     /** Frames the encoder took without giving a chunk yet (its delay): they belong to the next chunk. */
@@ -52,6 +53,7 @@ final class Outlet implements AutoCloseable {
      * takes), blocks from the loop wait here, copied, and are encoded after it: the encoder is used by one thread at a time.
      */
     private boolean priming;
+
     private final ArrayDeque<Block> held = new ArrayDeque<>();
 
     private record Chunk(long frame, int frames, byte[] bytes) {}
@@ -139,7 +141,8 @@ final class Outlet implements AutoCloseable {
     void prime(List<Block> recent) {
         try {
             for (Block b : recent) {
-                byte[] chunk = encoder.encode(b.interleaved(), b.frames()); // the loop does not touch the encoder while priming
+                byte[] chunk = encoder.encode(
+                        b.interleaved(), b.frames()); // the loop does not touch the encoder while priming
                 synchronized (this) {
                     remember(b.first(), b.frames(), chunk);
                 }
@@ -203,7 +206,8 @@ final class Outlet implements AutoCloseable {
         backlogFrames += counted;
         while (backlog.size() > keep) {
             Chunk oldest = backlog.getFirst();
-            boolean enoughWithout = backlogBytes - oldest.bytes().length >= startBytes && backlogFrames - oldest.frames() >= START_FRAMES;
+            boolean enoughWithout = backlogBytes - oldest.bytes().length >= startBytes
+                    && backlogFrames - oldest.frames() >= START_FRAMES;
             if (!enoughWithout && backlogFrames - oldest.frames() < MAX_BACKLOG_FRAMES) {
                 break;
             }

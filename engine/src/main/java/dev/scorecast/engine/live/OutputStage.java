@@ -54,6 +54,7 @@ final class OutputStage {
 
     /** Blocks kept in {@link #recent} at least: what the outlet of the lowest bit rate needs to start a plain player. */
     private final int primingBlocks;
+
     private boolean sealed;
     private final GainRamp gain;
     private final BlockProcessor knee = new SoftKnee();
@@ -61,9 +62,11 @@ final class OutputStage {
     private int tailLeft;
     /** The experience's calibration to the common loudness (its gain_db), from the bar line it starts on. */
     private double experienceGain = 1;
+
     private final float[] interleaved;
     /** The genre whose live chain {@link #production} is, null before the first section. */
     private String genre;
+
     private BlockProcessor production;
 
     OutputStage(float masterGain, int blockFrames) {
@@ -109,7 +112,8 @@ final class OutputStage {
             if (outlet == null) {
                 outlet = new Outlet(listener.format());
                 outlet.keep(keepBlocks);
-                // The recent audio a joining listener needs at once, encoded below on this thread: encoding seconds of it
+                // The recent audio a joining listener needs at once, encoded below on this thread: encoding seconds of
+                // it
                 // here, under the lock the render loop takes for every block, would hold every stream of the loop.
                 int wanted = Outlet.primingFrames(listener.format());
                 prime = new ArrayList<>();
@@ -188,7 +192,9 @@ final class OutputStage {
         genre = id;
         Production p = ProductionCatalog.builtIn().forGenre(id);
         // No sends in the live part, so the echo's tempo (the 120) is never used; no sidechain key.
-        production = p.live() == null ? null : new PartChain(p, p.live(), null, 120, Performance.RATE, interleaved.length / 2);
+        production = p.live() == null
+                ? null
+                : new PartChain(p, p.live(), null, 120, Performance.RATE, interleaved.length / 2);
     }
 
     /** Fades out over {@code fadeFrames}, then lets the synthesizer's tail run out under the silence. */

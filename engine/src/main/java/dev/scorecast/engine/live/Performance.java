@@ -46,6 +46,7 @@ public final class Performance implements AutoCloseable {
     private int vmErrorTurns;
     /** About two seconds of turns: longer, the error is this performance's own, not a passing shortage. */
     static final int MAX_VM_ERROR_TURNS = 200;
+
     volatile boolean closed;
     /** Held by the render loop rendering this performance now; loops skip a performance another one holds. */
     private final AtomicBoolean rendering = new AtomicBoolean();
@@ -226,7 +227,9 @@ public final class Performance implements AutoCloseable {
         if (playing || output.tailing()) {
             double beatsPerFrame = clock.beatsPerFrame();
             if (playing) {
-                dispatch(clock.beat() + (n + SynthChannel.LATENCY + SynthChannel.CONTROL_BLOCK) * beatsPerFrame, beatsPerFrame);
+                dispatch(
+                        clock.beat() + (n + SynthChannel.LATENCY + SynthChannel.CONTROL_BLOCK) * beatsPerFrame,
+                        beatsPerFrame);
             }
             synth.read(block, n);
             feed.singAhead(vocals);
@@ -273,7 +276,8 @@ public final class Performance implements AutoCloseable {
             case SectionFeed.Begin b -> begin(b);
             case SectionFeed.Relevel r -> {
                 feed.applyRelevel(r, intent.intensity(), vocals);
-                publishNow(); // the section playing is now the re-levelled one (or still the one before, when it waits a bar)
+                publishNow(); // the section playing is now the re-levelled one (or still the one before, when it waits
+                // a bar)
             }
             case SectionFeed.SectionEnd ignored -> {
                 if (feed.advanceSection(intent.intensity(), vocals)) {
@@ -323,13 +327,15 @@ public final class Performance implements AutoCloseable {
 
     private void start(Control.Start s) {
         Experience e = s.experience();
-        SectionSource source = SectionSource.continuation(context.genres().find(e.genre()).orElseThrow(), e.seed(), e.tempo());
+        SectionSource source =
+                SectionSource.continuation(context.genres().find(e.genre()).orElseThrow(), e.seed(), e.tempo());
         change(s, source, s.intensity(), s.applied());
     }
 
     private void replace(Control.ReplacePlan r) {
         Plan plan = r.plan();
-        SectionSource source = SectionSource.plan(context.genres().find(plan.genre()).orElseThrow(), plan);
+        SectionSource source =
+                SectionSource.plan(context.genres().find(plan.genre()).orElseThrow(), plan);
         change(null, source, intent.intensity(), r.applied());
     }
 
@@ -338,7 +344,8 @@ public final class Performance implements AutoCloseable {
      * silence, as soon as its first section is composed; while playing, from the next bar line, its
      * first section composed from now.
      */
-    private void change(Control.Start start, SectionSource source, double intensity, CompletableFuture<AppliesAt> applied) {
+    private void change(
+            Control.Start start, SectionSource source, double intensity, CompletableFuture<AppliesAt> applied) {
         if (clock.playing()) {
             double at = feed.nextBarLine(horizonBeat());
             applied.complete(appliesAt(at));
@@ -404,7 +411,8 @@ public final class Performance implements AutoCloseable {
     private void stop() {
         if (starting != null) {
             // A start still waiting for its score never sounds: it is answered where the music stands.
-            starting.applied().complete(new AppliesAt(feed.barNow(clock.beat()), clock.beat(), clock.frame(), clock.seconds()));
+            starting.applied()
+                    .complete(new AppliesAt(feed.barNow(clock.beat()), clock.beat(), clock.frame(), clock.seconds()));
             feed.withdraw(starting.begin().composition());
             starting = null;
         }
@@ -478,16 +486,30 @@ public final class Performance implements AutoCloseable {
         SectionFeed.Segment s = feed.current();
         String meter = s != null ? s.section().meter() : "4/4";
         boolean playing = clock.playing();
-        transport = new Transport(playing ? round3(clock.tempo()) : 0, round3(clock.beat()), feed.barNow(clock.beat()), clock.frame(),
-                clock.seconds(), RATE, playing, meter);
+        transport = new Transport(
+                playing ? round3(clock.tempo()) : 0,
+                round3(clock.beat()),
+                feed.barNow(clock.beat()),
+                clock.frame(),
+                clock.seconds(),
+                RATE,
+                playing,
+                meter);
     }
 
     private void publishNow() {
         SectionFeed.Segment s = feed.current();
         boolean playing = clock.playing();
-        now = new NowPlaying(intent.experience(), feed.genre(), playing, intent.intensity(), intent.vocals(),
+        now = new NowPlaying(
+                intent.experience(),
+                feed.genre(),
+                playing,
+                intent.intensity(),
+                intent.vocals(),
                 playing ? round3(feed.targetTempo(intent.relativeTempo())) : 0,
-                s == null ? null : s.section(), feed.upcoming(), feed.clientPlan());
+                s == null ? null : s.section(),
+                feed.upcoming(),
+                feed.clientPlan());
     }
 
     private static double round3(double v) {

@@ -40,6 +40,7 @@ final class PhraseSinger implements AutoCloseable {
     private final Object lock = new Object();
     /** Every phrase asked for and not evicted, least recently asked first. */
     private final LinkedHashMap<List<SungNote>, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
+
     private final PriorityQueue<Entry> due = new PriorityQueue<>(Comparator.comparingLong((Entry e) -> e.deadline));
     private long cachedSamples;
     private Singer singer;
@@ -54,6 +55,7 @@ final class PhraseSinger implements AutoCloseable {
     private final AtomicLong skipped = new AtomicLong();
     /** Lines that expired waiting for the render loops to have CPU to spare. */
     private final AtomicLong shed = new AtomicLong();
+
     private static final long HEADROOM_WAIT_MILLIS = 50;
     private final BooleanSupplier headroom;
     private final AtomicLong started = new AtomicLong();
@@ -103,7 +105,8 @@ final class PhraseSinger implements AutoCloseable {
             if (thread == null && !closed) {
                 thread = new Thread(this::run, "scorecast-live-singer");
                 thread.setDaemon(true);
-                // Below the render loops: a singer short of CPU costs skipped lines, a late loop costs everyone's audio.
+                // Below the render loops: a singer short of CPU costs skipped lines, a late loop costs everyone's
+                // audio.
                 thread.setPriority(Thread.MIN_PRIORITY);
                 thread.start();
             }
@@ -239,9 +242,15 @@ final class PhraseSinger implements AutoCloseable {
         }
         long cpu = threads.getCurrentThreadCpuTime() - before;
         singingNanos.addAndGet(cpu);
-        LOG.log(System.Logger.Level.DEBUG, () -> String.format("sang %d notes (%.2f s) in %.0f ms (%.0f ms CPU), %.0f ms before its deadline",
-                e.notes.size(), vocal.durationSeconds(), (System.nanoTime() - wallBefore) / 1e6, cpu / 1e6,
-                (e.deadline - clock.getAsLong()) / 1e6));
+        LOG.log(
+                System.Logger.Level.DEBUG,
+                () -> String.format(
+                        "sang %d notes (%.2f s) in %.0f ms (%.0f ms CPU), %.0f ms before its deadline",
+                        e.notes.size(),
+                        vocal.durationSeconds(),
+                        (System.nanoTime() - wallBefore) / 1e6,
+                        cpu / 1e6,
+                        (e.deadline - clock.getAsLong()) / 1e6));
         sung.incrementAndGet();
         sungSamples.addAndGet(vocal.samples().length);
         synchronized (lock) {
@@ -293,14 +302,19 @@ final class PhraseSinger implements AutoCloseable {
         try {
             singer().sing(List.of(SungNote.sung(0, 0.3, 64, 100, "la")));
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "the live singer could not warm up; vocal lines will be skipped if it stays broken", e);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "the live singer could not warm up; vocal lines will be skipped if it stays broken",
+                    e);
         }
     }
 
     /** A phrase that was due and did not sound (not sung in time, or asked for too late); for the counters and the log. */
     void skipped(String performance, double beat, String why) {
         skipped.incrementAndGet();
-        LOG.log(System.Logger.Level.DEBUG, () -> performance + ": vocal phrase at beat " + Math.round(beat * 1000) / 1000.0 + " skipped: " + why);
+        LOG.log(
+                System.Logger.Level.DEBUG,
+                () -> performance + ": vocal phrase at beat " + Math.round(beat * 1000) / 1000.0 + " skipped: " + why);
     }
 
     void started() {
@@ -308,16 +322,30 @@ final class PhraseSinger implements AutoCloseable {
     }
 
     /** What the singer has done: for the engine's metrics and the cost test. */
-    record Counters(long sung, double sungSeconds, double cpuSeconds, long expired, long started, long skipped, long cachedSamples,
-                    long shed) {}
+    record Counters(
+            long sung,
+            double sungSeconds,
+            double cpuSeconds,
+            long expired,
+            long started,
+            long skipped,
+            long cachedSamples,
+            long shed) {}
 
     Counters counters() {
         long cached;
         synchronized (lock) {
             cached = cachedSamples;
         }
-        return new Counters(sung.get(), sungSamples.get() / (double) Singer.SAMPLE_RATE_HZ, singingNanos.get() / 1e9, expired.get(),
-                started.get(), skipped.get(), cached, shed.get());
+        return new Counters(
+                sung.get(),
+                sungSamples.get() / (double) Singer.SAMPLE_RATE_HZ,
+                singingNanos.get() / 1e9,
+                expired.get(),
+                started.get(),
+                skipped.get(),
+                cached,
+                shed.get());
     }
 
     /** Stops the singing thread once it has finished the line it sings (not interrupted: espeak-ng would be cut off mid-run). */

@@ -30,13 +30,18 @@ final class RenderLoop implements Runnable {
     private volatile double load;
 
     /** Loop {@code index} of {@code loops}, over {@code performances} (shared, safe to iterate while changed). */
-    RenderLoop(String name, long turnNanos, AtomicLong lateBlocks, List<Performance> performances, int index, int loops) {
+    RenderLoop(
+            String name, long turnNanos, AtomicLong lateBlocks, List<Performance> performances, int index, int loops) {
         this.turnNanos = turnNanos;
         this.lateBlocks = lateBlocks;
         this.performances = performances;
         this.index = index;
         this.loops = loops;
-        this.thread = Thread.ofPlatform().name(name).daemon().priority(Thread.MAX_PRIORITY).unstarted(this);
+        this.thread = Thread.ofPlatform()
+                .name(name)
+                .daemon()
+                .priority(Thread.MAX_PRIORITY)
+                .unstarted(this);
     }
 
     void start() {
@@ -100,12 +105,17 @@ final class RenderLoop implements Runnable {
         } catch (VirtualMachineError e) {
             if (p.survives(e)) {
                 if (p.vmErrorTurns() == 1) {
-                    LOG.log(System.Logger.Level.WARNING, "live performance " + p.id + " was interrupted by " + e
-                            + " (the process is short of memory); it goes on and catches up");
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "live performance " + p.id + " was interrupted by " + e
+                                    + " (the process is short of memory); it goes on and catches up");
                 }
                 return true;
             }
-            LOG.log(System.Logger.Level.ERROR, "live performance " + p.id + " failed " + p.vmErrorTurns() + " turns in a row; ending it", e);
+            LOG.log(
+                    System.Logger.Level.ERROR,
+                    "live performance " + p.id + " failed " + p.vmErrorTurns() + " turns in a row; ending it",
+                    e);
             p.close();
             p.pump(System.nanoTime());
             return false;

@@ -52,7 +52,8 @@ final class SectionFeed {
      * {@code section} (leading into {@code next}) composed, or being composed, on the composing thread to begin at beat
      * {@code at}, bar {@code bar}.
      */
-    record Composition(Section section, Section next, double at, long bar, CompletableFuture<SectionScore.Composed> score) {
+    record Composition(
+            Section section, Section next, double at, long bar, CompletableFuture<SectionScore.Composed> score) {
         /** Cancelled while it waited (withdrawn, or its lane was full): it will never be composed. */
         boolean cancelled() {
             return score.isCancelled();
@@ -71,7 +72,13 @@ final class SectionFeed {
      * A new source of sections from a bar line on: an experience started ({@code start} set) or a
      * client's plan; {@code first} and {@code second} its first sections, {@code first} composed as {@code composition}.
      */
-    record Begin(double beat, Control.Start start, SectionSource source, Section first, Section second, Composition composition)
+    record Begin(
+            double beat,
+            Control.Start start,
+            SectionSource source,
+            Section first,
+            Section second,
+            Composition composition)
             implements Due {
         public int rank() {
             return 0;
@@ -102,12 +109,14 @@ final class SectionFeed {
     /** A composition whose section already began and whose score had not arrived; {@code whole}: a section's start, else its rest from {@code from}. */
     private record Late(Composition composition, boolean whole, double from, double until) {}
 
-    private static final Comparator<Due> DUE_ORDER = Comparator.comparingDouble(Due::beat).thenComparingInt(Due::rank);
+    private static final Comparator<Due> DUE_ORDER =
+            Comparator.comparingDouble(Due::beat).thenComparingInt(Due::rank);
 
     private final LiveContext context;
     private final Composer composer = new Composer();
     /** This feed's compositions on the composing thread (a copy has its own). */
     private final ComposingLane lane;
+
     private SectionSource source;
     private Segment current;
     private Section upcoming;
@@ -121,9 +130,11 @@ final class SectionFeed {
      * level) and the new level follows at its next bar line.
      */
     private Composition fallback;
+
     private long noteIds;
     /** Whole bars played before the current section (or before the stop). */
     private long barsBefore;
+
     private final PriorityQueue<Cue> cues = new PriorityQueue<>(Cue.ORDER);
     private final PriorityQueue<Due> dues = new PriorityQueue<>(DUE_ORDER);
     private final List<Late> late = new ArrayList<>();
@@ -237,9 +248,11 @@ final class SectionFeed {
     void schedule(Due due) {
         switch (due) {
             case Relevel r -> dues.removeIf(d -> d instanceof Relevel old && superseded(old.composition()));
-            case Begin b -> dues.removeIf(d -> d instanceof Begin old && Math.abs(old.beat() - b.beat()) < 1e-9
-                    && superseded(old.composition()));
-            case SectionEnd e -> { }
+            case Begin b ->
+                dues.removeIf(d -> d instanceof Begin old
+                        && Math.abs(old.beat() - b.beat()) < 1e-9
+                        && superseded(old.composition()));
+            case SectionEnd e -> {}
         }
         dues.add(due);
     }
@@ -279,23 +292,29 @@ final class SectionFeed {
         if (at >= segment.end() - 1e-9) {
             return new Relevel(at, segment, null, null); // nothing of this section is left: only the ones after it
         }
-        Section releveled = Continuation.relevel(source.genre, segment.section(), levelFor(segment.section(), intensity), true, source.seed);
+        Section releveled = Continuation.relevel(
+                source.genre, segment.section(), levelFor(segment.section(), intensity), true, source.seed);
         Composition c = compose(source, releveled, upcoming, segment.startBeat(), segment.bar());
         return new Relevel(at, segment, releveled, c);
     }
 
     /** Applies {@code r} at its bar line; the sections after the current one are re-levelled to {@code intensity}, the one asked for now. */
     void applyRelevel(Relevel r, double intensity, LiveVocals vocals) {
-        // The section it was made for (by its start: an earlier re-levelling at this bar line replaced the segment, not the section).
-        if (current == null || clientPlan() || current.startBeat() != r.segment().startBeat()) {
+        // The section it was made for (by its start: an earlier re-levelling at this bar line replaced the segment, not
+        // the section).
+        if (current == null
+                || clientPlan()
+                || current.startBeat() != r.segment().startBeat()) {
             return;
         }
         double at = r.beat();
         if (r.composition() != null) {
             Composition composed = again(r.composition());
             if (!composed.score().isDone()) {
-                // Not composed by its bar line (a busy composing thread): the arrangement playing goes on to the next bar
-                // line, where the re-levelling is tried again, rather than the rest of the section playing without notes
+                // Not composed by its bar line (a busy composing thread): the arrangement playing goes on to the next
+                // bar
+                // line, where the re-levelling is tried again, rather than the rest of the section playing without
+                // notes
                 // until the score arrives. Past the section's last bar line only the sections after it are re-levelled.
                 double next = at + current.beatsPerBar();
                 if (next < current.end() - 1e-9) {
@@ -310,8 +329,12 @@ final class SectionFeed {
                 take(composed, false, at, current.end(), vocals);
             }
         }
-        upcoming = upcoming == null ? null : Continuation.relevel(source.genre, upcoming, levelFor(upcoming, intensity), true, source.seed);
-        following = following == null ? null : Continuation.relevel(source.genre, following, levelFor(following, intensity), true, source.seed);
+        upcoming = upcoming == null
+                ? null
+                : Continuation.relevel(source.genre, upcoming, levelFor(upcoming, intensity), true, source.seed);
+        following = following == null
+                ? null
+                : Continuation.relevel(source.genre, following, levelFor(following, intensity), true, source.seed);
         if (upcoming != null && following != null) {
             prepareUpcoming();
         }
@@ -346,7 +369,7 @@ final class SectionFeed {
             switch (d) {
                 case Begin b -> withdraw(b.composition());
                 case Relevel r -> withdraw(r.composition());
-                case SectionEnd e -> { }
+                case SectionEnd e -> {}
             }
         }
         dues.clear();
@@ -364,7 +387,9 @@ final class SectionFeed {
         Composition composed = takePrepared(section, at);
         Composition before = takeFallback(at);
         Section relevelled = null;
-        if (before != null && (composed == null || !ready(composed)) && before.section().bars() == section.bars()
+        if (before != null
+                && (composed == null || !ready(composed))
+                && before.section().bars() == section.bars()
                 && before.section().beatsPerBar() == section.beatsPerBar()) {
             // Re-levelled too close to its start for the new score to be there: it begins with the one composed before.
             relevelled = section;
@@ -404,7 +429,12 @@ final class SectionFeed {
         } else {
             withdraw(prepared);
         }
-        prepared = compose(source, upcoming, following, current.end(), current.bar() + current.section().bars());
+        prepared = compose(
+                source,
+                upcoming,
+                following,
+                current.end(),
+                current.bar() + current.section().bars());
     }
 
     /** What was composed ahead for {@code section} at {@code at}, or null when what was prepared no longer fits. */
@@ -424,8 +454,12 @@ final class SectionFeed {
         noteIds += NOTE_RANGE;
         String genre = from.genre.id();
         long sectionSeed = from.seed + bar;
-        return new Composition(section, next, at, bar, lane.submit(
-                () -> SectionScore.compose(composer, genre, sectionSeed, section, next, at, first)));
+        return new Composition(
+                section,
+                next,
+                at,
+                bar,
+                lane.submit(() -> SectionScore.compose(composer, genre, sectionSeed, section, next, at, first)));
     }
 
     /** What was composed before a re-levelling for the section beginning at {@code at}, if its score is there. */
@@ -460,7 +494,13 @@ final class SectionFeed {
      * before {@code notBefore} are left out (they were due before the score arrived); the channels'
      * sounds are set all the same.
      */
-    private void queue(SectionScore.Composed composed, boolean whole, double from, double until, double notBefore, LiveVocals vocals) {
+    private void queue(
+            SectionScore.Composed composed,
+            boolean whole,
+            double from,
+            double until,
+            double notBefore,
+            LiveVocals vocals) {
         // A channel-sound cue sets a channel's program, volume and pan when the section (or its rest) starts.
         for (SectionScore.ChannelSound v : composed.sounds()) {
             cues.add(v.at(from));

@@ -1,10 +1,10 @@
 package dev.scorecast.engine.live;
 
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.music.Composer;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
-import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanOptions;
 import dev.scorecast.engine.plan.Section;
@@ -39,7 +39,14 @@ final class SectionScore {
      * The cues of {@code section} from {@code startBeat} on. {@code firstNote} numbers the notes so
      * that every note of the performance has its own id.
      */
-    static Composed compose(Composer composer, String genre, long seed, Section section, Section next, double startBeat, long firstNote) {
+    static Composed compose(
+            Composer composer,
+            String genre,
+            long seed,
+            Section section,
+            Section next,
+            double startBeat,
+            long firstNote) {
         double seconds = section.barsSeconds();
         List<Section> sections = new ArrayList<>();
         sections.add(at(section, 0, 0, seconds));
@@ -49,7 +56,8 @@ final class SectionScore {
             sections.add(at(next, 1, seconds, seconds + nextSeconds));
             duration += nextSeconds;
         }
-        Plan plan = new Plan(Plan.VERSION, null, seed, genre, duration, PlanOptions.DEFAULT, Plan.Master.DEFAULT, sections);
+        Plan plan =
+                new Plan(Plan.VERSION, null, seed, genre, duration, PlanOptions.DEFAULT, Plan.Master.DEFAULT, sections);
         Score score = composer.compose(plan);
         double beatsPerSecond = section.tempo() / 60.0;
         List<Cue> cues = new ArrayList<>();
@@ -64,7 +72,8 @@ final class SectionScore {
             sounds.add(new ChannelSound(channel, part.program(), part.drums(), volume, pan));
             for (Part.ProgramChange pc : part.programChanges()) {
                 if (pc.time() < seconds) {
-                    cues.add(new Cue.Program(startBeat + pc.time() * beatsPerSecond, channel, pc.program(), part.drums()));
+                    cues.add(new Cue.Program(
+                            startBeat + pc.time() * beatsPerSecond, channel, pc.program(), part.drums()));
                 }
             }
             for (Note n : part.notes()) {
@@ -78,7 +87,10 @@ final class SectionScore {
                 cues.add(new Cue.NoteOff(Math.max(off, on + 1e-4), channel, n.pitch(), id));
             }
         }
-        return new Composed(cues, sounds, phrases(score, seconds, startBeat, section.tempo()),
+        return new Composed(
+                cues,
+                sounds,
+                phrases(score, seconds, startBeat, section.tempo()),
                 section.bars() * (double) section.beatsPerBar());
     }
 
@@ -87,7 +99,10 @@ final class SectionScore {
      * line of lyrics is one), so that each can be sung, and re-sung after a tempo change, alone.
      */
     static List<VocalPhrase> phrases(Score score, double seconds, double startBeat, double bpm) {
-        Part part = score.parts().stream().filter(p -> p.group() == InstrumentGroup.VOCALS).findFirst().orElse(null);
+        Part part = score.parts().stream()
+                .filter(p -> p.group() == InstrumentGroup.VOCALS)
+                .findFirst()
+                .orElse(null);
         if (part == null) {
             return List.of();
         }
@@ -112,14 +127,30 @@ final class SectionScore {
     private static VocalPhrase phrase(List<SungNote> line, double startBeat, double bpm, Part part) {
         double first = line.getFirst().start();
         List<SungNote> notes = line.stream()
-                .map(n -> new SungNote(n.start() - first, n.duration(), n.pitch(), n.velocity(), n.syllable(), n.melisma()))
+                .map(n -> new SungNote(
+                        n.start() - first, n.duration(), n.pitch(), n.velocity(), n.syllable(), n.melisma()))
                 .toList();
         return new VocalPhrase(startBeat + first * bpm / 60, bpm, notes, part.gainDb(), part.pan());
     }
 
     private static Section at(Section s, int index, double start, double end) {
-        return new Section(index, start, end, s.label(), s.tempo(), s.meter(), s.bars(), 0, s.key(), s.mode(), s.intensity(),
-                s.progression(), s.instruments(), s.hit() == null ? null : new Section.Hit(start, s.hit().kind()), s.lyrics(), s.voiceover(),
+        return new Section(
+                index,
+                start,
+                end,
+                s.label(),
+                s.tempo(),
+                s.meter(),
+                s.bars(),
+                0,
+                s.key(),
+                s.mode(),
+                s.intensity(),
+                s.progression(),
+                s.instruments(),
+                s.hit() == null ? null : new Section.Hit(start, s.hit().kind()),
+                s.lyrics(),
+                s.voiceover(),
                 List.of());
     }
 }

@@ -18,13 +18,20 @@ final class SectionSource {
     final long seed;
     /** True for a client's plan: its sections are played as given, never re-levelled. */
     final boolean clientPlan;
+
     private final double baseTempo;
     private final ArrayDeque<Section> planned;
     private Continuation.State state;
     private String home;
 
-    private SectionSource(Genre genre, long seed, boolean clientPlan, double baseTempo, ArrayDeque<Section> planned, Continuation.State state,
-                          String home) {
+    private SectionSource(
+            Genre genre,
+            long seed,
+            boolean clientPlan,
+            double baseTempo,
+            ArrayDeque<Section> planned,
+            Continuation.State state,
+            String home) {
         this.genre = genre;
         this.seed = seed;
         this.clientPlan = clientPlan;
@@ -41,7 +48,13 @@ final class SectionSource {
 
     /** A client's plan, then the continuation at its last section's tempo, in its first section's key. */
     static SectionSource plan(Genre genre, Plan plan) {
-        return new SectionSource(genre, plan.seed(), true, plan.sections().getLast().tempo(), new ArrayDeque<>(plan.sections()), null,
+        return new SectionSource(
+                genre,
+                plan.seed(),
+                true,
+                plan.sections().getLast().tempo(),
+                new ArrayDeque<>(plan.sections()),
+                null,
                 plan.sections().getFirst().key());
     }
 

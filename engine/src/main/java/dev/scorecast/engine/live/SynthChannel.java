@@ -29,6 +29,7 @@ final class SynthChannel {
     private Sampler sampler;
     /** Per channel: whether its sound is the sampler's (else Gervill's). */
     private final boolean[] sampled = new boolean[16];
+
     private final Set<Integer> loaded = new HashSet<>();
     private final long[] sounding = new long[16 * 128];
     private final int[] soundingVelocity = new int[16 * 128];
@@ -86,7 +87,12 @@ final class SynthChannel {
             }
             case Cue.Program p -> {
                 Cue.ChannelSound was = sounds[p.channel()];
-                sounds[p.channel()] = new Cue.ChannelSound(p.beat(), p.channel(), p.program(), p.drums(), was == null ? 100 : was.volume(),
+                sounds[p.channel()] = new Cue.ChannelSound(
+                        p.beat(),
+                        p.channel(),
+                        p.program(),
+                        p.drums(),
+                        was == null ? 100 : was.volume(),
                         was == null ? 64 : was.pan());
                 var sampledSound = context.bank().sampled(p.program(), p.drums());
                 if (sampledSound.isPresent() != sampled[p.channel()]) {
@@ -210,7 +216,8 @@ final class SynthChannel {
         if (synth != null) {
             return;
         }
-        synth = SynthDriver.open(context.polyphony(), context.interpolation(), SynthDriver.LIVE_CHORUS, context.blockFrames());
+        synth = SynthDriver.open(
+                context.polyphony(), context.interpolation(), SynthDriver.LIVE_CHORUS, context.blockFrames());
         // The sampler's clock is the synthesizer's: both start at frame 0 here and read the same blocks.
         sampler = new Sampler(SAMPLER_VOICES, !"linear".equals(context.interpolation()), 0);
         context.sounding().incrementAndGet();

@@ -6,5 +6,12 @@ package dev.scorecast.engine.live;
  * music played so far, at {@code tempo} beats per minute (the relative tempo included). Beat and bar
  * stand still while stopped. Immutable, published by the render loop.
  */
-public record Transport(double tempo, double beat, long bar, long frame, double seconds, int sampleRate, boolean playing,
-                        String timeSignature) {}
+public record Transport(
+        double tempo,
+        double beat,
+        long bar,
+        long frame,
+        double seconds,
+        int sampleRate,
+        boolean playing,
+        String timeSignature) {}

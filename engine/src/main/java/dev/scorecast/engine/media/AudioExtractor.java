@@ -9,8 +9,8 @@ import static org.bytedeco.ffmpeg.global.avutil.AV_NOPTS_VALUE;
 import static org.bytedeco.ffmpeg.global.avutil.AV_TIME_BASE;
 import static org.bytedeco.ffmpeg.global.avutil.av_q2d;
 
-import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.error.Unprocessable;
+import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.io.WavWriter;
 import java.nio.file.Path;
@@ -39,6 +39,7 @@ public final class AudioExtractor {
      * music is only ever laid under the picture, so sound past its end would be dropped anyway.
      */
     static final double SLACK_SECONDS = 2.0;
+
     private static final String FIX = "re-encode the video's audio as AAC and upload again";
 
     private AudioExtractor() {}
@@ -86,20 +87,30 @@ public final class AudioExtractor {
                 try {
                     pass.run(in, audioIndex);
                 } catch (WavWriter.TooLong e) {
-                    throw new Unprocessable("file", "The video's audio is longer than a WAV file can hold (about 6 hours); "
-                            + "trim the video and upload again.");
+                    throw new Unprocessable(
+                            "file",
+                            "The video's audio is longer than a WAV file can hold (about 6 hours); "
+                                    + "trim the video and upload again.");
                 }
                 if (pass.packets == 0) {
                     return Optional.empty();
                 }
                 if (pass.decodedFrames == 0) {
-                    throw new UnsupportedMedia("file", "The video's audio stream (" + StreamDecoder.codecName(stream.codecpar().codec_id())
-                            + ") cannot be decoded, so it is probably damaged; " + FIX + ".");
+                    throw new UnsupportedMedia(
+                            "file",
+                            "The video's audio stream ("
+                                    + StreamDecoder.codecName(stream.codecpar().codec_id())
+                                    + ") cannot be decoded, so it is probably damaged; " + FIX + ".");
                 }
                 wav.commit();
                 long frames = wav.frames();
-                return Optional.of(new AudioTrack(wavOut, StereoResampler.RATE, StereoResampler.CHANNELS, frames,
-                        frames / (double) StereoResampler.RATE, pass.skipped));
+                return Optional.of(new AudioTrack(
+                        wavOut,
+                        StereoResampler.RATE,
+                        StereoResampler.CHANNELS,
+                        frames,
+                        frames / (double) StereoResampler.RATE,
+                        pass.skipped));
             }
         }
     }
@@ -192,7 +203,8 @@ public final class AudioExtractor {
 
         private void skip(double packetSeconds) {
             skipped++;
-            double seconds = packetSeconds > 0 ? packetSeconds
+            double seconds = packetSeconds > 0
+                    ? packetSeconds
                     : resampler.started() ? lastFrameSamples / (double) resampler.inputRate() : 0;
             seconds = Math.min(seconds, MAX_SILENCE_PER_PACKET);
             if (resampler.started()) {

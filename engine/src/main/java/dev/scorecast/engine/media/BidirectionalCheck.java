@@ -58,8 +58,10 @@ final class BidirectionalCheck {
             // Its result comes back through a field, read once the thread has ended however it
             // ended (a thread that ran out of memory leaves it empty: the answer is no).
             var passingOver = new AtomicReference<Decoded>();
-            Thread other = Thread.ofPlatform().daemon().name("picture-check-b").start(() ->
-                    passingOver.set(decode(in, videoIndex, packets, PassOver.BIDIRECTIONAL, limits)));
+            Thread other = Thread.ofPlatform()
+                    .daemon()
+                    .name("picture-check-b")
+                    .start(() -> passingOver.set(decode(in, videoIndex, packets, PassOver.BIDIRECTIONAL, limits)));
             try {
                 Decoded references = decode(in, videoIndex, packets, PassOver.NON_REFERENCE, limits);
                 joinQuietly(other);
@@ -108,7 +110,8 @@ final class BidirectionalCheck {
     /** Each decoded I or P picture as its timestamp and a CRC of all its planes, in output order. */
     private record Decoded(List<String> nonB, boolean sawB, int differentPictures) {}
 
-    private static Decoded decode(InputFile in, int videoIndex, List<AVPacket> packets, PassOver passOver, MediaLimits limits) {
+    private static Decoded decode(
+            InputFile in, int videoIndex, List<AVPacket> packets, PassOver passOver, MediaLimits limits) {
         List<String> nonB = new ArrayList<>();
         Set<Long> different = new HashSet<>();
         boolean sawB = false;
@@ -137,8 +140,16 @@ final class BidirectionalCheck {
             throw new IllegalStateException("unknown picture layout");
         }
         try (BytePointer buffer = new BytePointer(size)) {
-            if (av_image_copy_to_buffer(buffer, size, picture.data(), picture.linesize(), picture.format(), picture.width(),
-                    picture.height(), 1) < 0) {
+            if (av_image_copy_to_buffer(
+                            buffer,
+                            size,
+                            picture.data(),
+                            picture.linesize(),
+                            picture.format(),
+                            picture.width(),
+                            picture.height(),
+                            1)
+                    < 0) {
                 throw new IllegalStateException("picture could not be copied");
             }
             CRC32C crc = new CRC32C();

@@ -19,16 +19,46 @@ import org.bytedeco.javacpp.PointerPointer;
  */
 final class Decoders {
     private static final Set<Integer> VIDEO = Set.of(
-            AV_CODEC_ID_H264, AV_CODEC_ID_HEVC, AV_CODEC_ID_VP8, AV_CODEC_ID_VP9, AV_CODEC_ID_AV1, AV_CODEC_ID_MPEG4,
-            AV_CODEC_ID_MPEG2VIDEO, AV_CODEC_ID_MPEG1VIDEO, AV_CODEC_ID_H263, AV_CODEC_ID_PRORES, AV_CODEC_ID_DNXHD, AV_CODEC_ID_THEORA,
-            AV_CODEC_ID_VC1, AV_CODEC_ID_WMV3, AV_CODEC_ID_DVVIDEO, AV_CODEC_ID_FLV1,
+            AV_CODEC_ID_H264,
+            AV_CODEC_ID_HEVC,
+            AV_CODEC_ID_VP8,
+            AV_CODEC_ID_VP9,
+            AV_CODEC_ID_AV1,
+            AV_CODEC_ID_MPEG4,
+            AV_CODEC_ID_MPEG2VIDEO,
+            AV_CODEC_ID_MPEG1VIDEO,
+            AV_CODEC_ID_H263,
+            AV_CODEC_ID_PRORES,
+            AV_CODEC_ID_DNXHD,
+            AV_CODEC_ID_THEORA,
+            AV_CODEC_ID_VC1,
+            AV_CODEC_ID_WMV3,
+            AV_CODEC_ID_DVVIDEO,
+            AV_CODEC_ID_FLV1,
             // Pictures: cover art, and the still pictures the probe recognises to refuse them by name.
-            AV_CODEC_ID_MJPEG, AV_CODEC_ID_PNG);
+            AV_CODEC_ID_MJPEG,
+            AV_CODEC_ID_PNG);
     private static final Set<Integer> AUDIO = Set.of(
-            AV_CODEC_ID_AAC, AV_CODEC_ID_MP3, AV_CODEC_ID_MP2, AV_CODEC_ID_OPUS, AV_CODEC_ID_VORBIS, AV_CODEC_ID_FLAC, AV_CODEC_ID_ALAC,
-            AV_CODEC_ID_AC3, AV_CODEC_ID_EAC3, AV_CODEC_ID_DTS, AV_CODEC_ID_WMAV2,
-            AV_CODEC_ID_PCM_S16LE, AV_CODEC_ID_PCM_S16BE, AV_CODEC_ID_PCM_S24LE, AV_CODEC_ID_PCM_S24BE, AV_CODEC_ID_PCM_S32LE,
-            AV_CODEC_ID_PCM_S32BE, AV_CODEC_ID_PCM_F32LE, AV_CODEC_ID_PCM_F64LE, AV_CODEC_ID_PCM_U8);
+            AV_CODEC_ID_AAC,
+            AV_CODEC_ID_MP3,
+            AV_CODEC_ID_MP2,
+            AV_CODEC_ID_OPUS,
+            AV_CODEC_ID_VORBIS,
+            AV_CODEC_ID_FLAC,
+            AV_CODEC_ID_ALAC,
+            AV_CODEC_ID_AC3,
+            AV_CODEC_ID_EAC3,
+            AV_CODEC_ID_DTS,
+            AV_CODEC_ID_WMAV2,
+            AV_CODEC_ID_PCM_S16LE,
+            AV_CODEC_ID_PCM_S16BE,
+            AV_CODEC_ID_PCM_S24LE,
+            AV_CODEC_ID_PCM_S24BE,
+            AV_CODEC_ID_PCM_S32LE,
+            AV_CODEC_ID_PCM_S32BE,
+            AV_CODEC_ID_PCM_F32LE,
+            AV_CODEC_ID_PCM_F64LE,
+            AV_CODEC_ID_PCM_U8);
 
     /** The decoders of the accepted codecs, by name, as FFmpeg's {@code codec_whitelist} wants them. */
     static final String NAMES;
@@ -62,7 +92,10 @@ final class Decoders {
 
     /** 415 for a stream whose codec is not on the list. */
     static UnsupportedMedia refusal(String what, int codecId, String fix) {
-        return new UnsupportedMedia("file", "The " + what + " is coded as " + StreamDecoder.codecName(codecId)
-                + ", which this service does not decode (it decodes " + accepted(what.startsWith("video")) + "); " + fix + ".");
+        return new UnsupportedMedia(
+                "file",
+                "The " + what + " is coded as " + StreamDecoder.codecName(codecId)
+                        + ", which this service does not decode (it decodes " + accepted(what.startsWith("video"))
+                        + "); " + fix + ".");
     }
 }

@@ -37,22 +37,44 @@ final class Demuxers {
      * InputFile).
      */
     private static final Set<String> ACCEPTED_NAMES = Set.of(
-            "mov", "mp4", // the "mov,mp4,m4a,3gp,3g2,mj2" demuxer; any of its names matches
-            "matroska", "webm",
-            "avi", "flv", "mpegts", "mpeg", "ogg", "asf", "mxf", "ivf", "dv",
-            "wav", "mp3", "flac", "aac");
+            "mov",
+            "mp4", // the "mov,mp4,m4a,3gp,3g2,mj2" demuxer; any of its names matches
+            "matroska",
+            "webm",
+            "avi",
+            "flv",
+            "mpegts",
+            "mpeg",
+            "ogg",
+            "asf",
+            "mxf",
+            "ivf",
+            "dv",
+            "wav",
+            "mp3",
+            "flac",
+            "aac");
 
     /** {@link #ACCEPTED_NAMES} as FFmpeg's {@code format_whitelist} wants it. */
     static final String ACCEPTED = String.join(",", ACCEPTED_NAMES);
 
     /** Demuxers that read other files or URLs named inside the file. */
-    private static final Set<String> PLAYLISTS = Set.of(
-            "hls", "dash", "webm_dash_manifest", "concat", "imf", "ffmetadata", "sdp", "rtp", "rtsp");
+    private static final Set<String> PLAYLISTS =
+            Set.of("hls", "dash", "webm_dash_manifest", "concat", "imf", "ffmetadata", "sdp", "rtp", "rtsp");
 
     /** Demuxers of still (or animated) pictures; every "*_pipe" demuxer is one too. */
     private static final Set<String> IMAGES = Set.of(
-            "image2", "image2pipe", "gif", "apng", "ico", "alias_pix", "brender_pix", "jpegxl_anim",
-            "mpjpeg", "smjpeg", "fits");
+            "image2",
+            "image2pipe",
+            "gif",
+            "apng",
+            "ico",
+            "alias_pix",
+            "brender_pix",
+            "jpegxl_anim",
+            "mpjpeg",
+            "smjpeg",
+            "fits");
 
     // The most FFmpeg itself reads to guess a format (PROBE_BUF_MAX).
     private static final int PROBE_BYTES = 1 << 20;
@@ -86,25 +108,31 @@ final class Demuxers {
         AVInputFormat guess = guess(file);
         String name = guess == null ? null : Ffmpeg.string(guess.name());
         if (name == null) {
-            return new UnsupportedMedia("file",
-                    "The file is not a video we can read; upload an MP4, MOV, WebM or MKV video.");
+            return new UnsupportedMedia(
+                    "file", "The file is not a video we can read; upload an MP4, MOV, WebM or MKV video.");
         }
         String what = describe(guess, name);
         if (IMAGES.contains(name) || name.endsWith("_pipe")) {
-            return new UnsupportedMedia("file",
+            return new UnsupportedMedia(
+                    "file",
                     "The file is an image (" + what + "), not a video; upload a video such as MP4, MOV, WebM or MKV.");
         }
         if (PLAYLISTS.contains(name)) {
-            return new UnsupportedMedia("file",
-                    "The file is a playlist or list of other files (" + what + "); upload the video file itself, such as MP4, MOV, WebM or MKV.");
+            return new UnsupportedMedia(
+                    "file",
+                    "The file is a playlist or list of other files (" + what
+                            + "); upload the video file itself, such as MP4, MOV, WebM or MKV.");
         }
         if (isAccepted(name)) {
-            return new UnsupportedMedia("file",
+            return new UnsupportedMedia(
+                    "file",
                     "The file looks like " + what + " but cannot be opened (" + Ffmpeg.error(code)
                             + "), so it is probably truncated or damaged; upload it again or re-encode it as MP4.");
         }
-        return new UnsupportedMedia("file",
-                "The file's format (" + what + ") is not accepted; convert it to MP4, MOV, WebM or MKV and upload again.");
+        return new UnsupportedMedia(
+                "file",
+                "The file's format (" + what
+                        + ") is not accepted; convert it to MP4, MOV, WebM or MKV and upload again.");
     }
 
     private static boolean isAccepted(String demuxer) {

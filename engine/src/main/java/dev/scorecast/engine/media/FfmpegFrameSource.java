@@ -75,6 +75,7 @@ public final class FfmpegFrameSource implements FrameSource {
     private final ReadyPictures ready = new ReadyPictures();
     /** Packets read to learn timestamps before the decoder needed them; sent before reading on. */
     private final ArrayDeque<AVPacket> ahead = new ArrayDeque<>();
+
     private final VideoFrame candidate;
     /** The picture delivered last, which the screen compares the next with. */
     private final VideoFrame last;
@@ -83,6 +84,7 @@ public final class FfmpegFrameSource implements FrameSource {
     private SegmentBounds bounds = SegmentBounds.WHOLE_FILE;
     /** Whether pictures are passed over at all: not without a screen, nor once a stream shows it cannot be. */
     private boolean referencesOnly;
+
     private long lastDeliveredIndex = -1;
     private long nextIndex;
     private long gapsDecoded;
@@ -92,8 +94,14 @@ public final class FfmpegFrameSource implements FrameSource {
     private boolean draining;
     private boolean ended;
 
-    private FfmpegFrameSource(InputFile in, int videoIndex, StreamDecoder decoder, PictureScaler scaler, GapFiller filler,
-                              MediaLimits limits, GapScreen screen) {
+    private FfmpegFrameSource(
+            InputFile in,
+            int videoIndex,
+            StreamDecoder decoder,
+            PictureScaler scaler,
+            GapFiller filler,
+            MediaLimits limits,
+            GapScreen screen) {
         this.in = in;
         this.screen = screen;
         this.referencesOnly = screen != null;
@@ -142,9 +150,11 @@ public final class FfmpegFrameSource implements FrameSource {
         try {
             int videoIndex = in.firstVideoStream();
             if (videoIndex < 0) {
-                throw new UnsupportedMedia("file", in.firstAudioStream() >= 0
-                        ? "The file has no video stream, only audio; upload a video file."
-                        : "The file has no video stream; upload a video file.");
+                throw new UnsupportedMedia(
+                        "file",
+                        in.firstAudioStream() >= 0
+                                ? "The file has no video stream, only audio; upload a video file."
+                                : "The file has no video stream; upload a video file.");
             }
             in.readOnly(videoIndex);
             AVStream stream = in.stream(videoIndex);
@@ -152,7 +162,8 @@ public final class FfmpegFrameSource implements FrameSource {
             AVCodecParameters par = stream.codecpar();
             int[] size = codedSize(par, longSidePixels);
             scaler = new PictureScaler(size[0], size[1], VideoProbe.rotation(par));
-            GapFiller filler = screen == null ? null
+            GapFiller filler = screen == null
+                    ? null
                     : new GapFiller(video, limits, videoIndex, size[0], size[1], VideoProbe.rotation(par));
             return new FfmpegFrameSource(in, videoIndex, decoder, scaler, filler, limits, screen);
         } catch (RuntimeException | Error e) {
@@ -174,10 +185,14 @@ public final class FfmpegFrameSource implements FrameSource {
      * @param threads decoding threads, 0 for FFmpeg's choice (one per core plus one)
      */
     static StreamDecoder openDecoder(AVStream stream, int threads, MediaLimits limits) {
-        return StreamDecoder.open(stream, Map.of(
-                "threads", Integer.toString(threads),
-                "skip_loop_filter", "all",
-                "max_pixels", Long.toString(limits.maxPixels())), "video", FIX);
+        return StreamDecoder.open(
+                stream,
+                Map.of(
+                        "threads", Integer.toString(threads),
+                        "skip_loop_filter", "all",
+                        "max_pixels", Long.toString(limits.maxPixels())),
+                "video",
+                FIX);
     }
 
     @Override
@@ -260,7 +275,10 @@ public final class FfmpegFrameSource implements FrameSource {
                 }
                 scaler.scale(picture, candidate.rgb());
                 candidate.stamp(nextIndex + undecoded, seconds);
-                if (screen != null && lastDeliveredIndex >= 0 && screen.decodeGap(last, candidate, undecoded) && undecoded > 0) {
+                if (screen != null
+                        && lastDeliveredIndex >= 0
+                        && screen.decodeGap(last, candidate, undecoded)
+                        && undecoded > 0) {
                     fillGap(pts);
                     undecoded = ledger.pendingBefore(pts); // what the gap could not give
                 }
@@ -299,8 +317,11 @@ public final class FfmpegFrameSource implements FrameSource {
             return;
         }
         Map.Entry<Long, Long> keyframe = ledger.keyframeAtOrBefore(afterPts);
-        List<GapFiller.Picture> pictures = filler.fill(keyframe == null ? AV_NOPTS_VALUE : keyframe.getKey(),
-                keyframe == null ? AV_NOPTS_VALUE : keyframe.getValue(), afterPts, pts);
+        List<GapFiller.Picture> pictures = filler.fill(
+                keyframe == null ? AV_NOPTS_VALUE : keyframe.getKey(),
+                keyframe == null ? AV_NOPTS_VALUE : keyframe.getValue(),
+                afterPts,
+                pts);
         if (pictures == null) {
             decodeEverything();
             return;
@@ -438,7 +459,8 @@ public final class FfmpegFrameSource implements FrameSource {
     private PassOver passOver(AVPacket packet) {
         long pts = packet.pts();
         boolean discarded = (packet.flags() & AV_PKT_FLAG_DISCARD) != 0;
-        PassOver chosen = choice.forPacket(pts, discarded, (packet.flags() & AV_PKT_FLAG_KEY) != 0, lastDeliveredIndex < 0, bounds);
+        PassOver chosen = choice.forPacket(
+                pts, discarded, (packet.flags() & AV_PKT_FLAG_KEY) != 0, lastDeliveredIndex < 0, bounds);
         // Only where every B picture is passed over: otherwise the first gap holds reference B
         // pictures this decoder delivers anyway, and it is not one gap but several.
         if (choice.outsideGaps() == PassOver.BIDIRECTIONAL && !discarded) {
@@ -468,7 +490,11 @@ public final class FfmpegFrameSource implements FrameSource {
             return;
         }
         // An edit list's cut packet gives no picture.
-        ledger.read(packet.pts(), packet.dts(), (packet.flags() & AV_PKT_FLAG_DISCARD) != 0, (packet.flags() & AV_PKT_FLAG_KEY) != 0);
+        ledger.read(
+                packet.pts(),
+                packet.dts(),
+                (packet.flags() & AV_PKT_FLAG_DISCARD) != 0,
+                (packet.flags() & AV_PKT_FLAG_KEY) != 0);
     }
 
     private void clearAhead() {

@@ -24,25 +24,77 @@ public final class Fmp4Audio {
     /** AudioSpecificConfig of AAC-LC at {@code rate} (48000 or 44100) with {@code channels}. */
     static byte[] audioSpecificConfig(int rate, int channels) {
         int index = switch (rate) {
-            case 96000 -> 0; case 88200 -> 1; case 64000 -> 2; case 48000 -> 3; case 44100 -> 4; case 32000 -> 5;
-            case 24000 -> 6; case 22050 -> 7; case 16000 -> 8;
+            case 96000 -> 0;
+            case 88200 -> 1;
+            case 64000 -> 2;
+            case 48000 -> 3;
+            case 44100 -> 4;
+            case 32000 -> 5;
+            case 24000 -> 6;
+            case 22050 -> 7;
+            case 16000 -> 8;
             default -> throw new IllegalArgumentException("no AAC sampling index for " + rate + " Hz");
         };
-        int bits = (2 << 11) | (index << 7) | (channels << 3); // object type 2 (LC), frequency index, channels, 3 zero bits
+        int bits = (2 << 11)
+                | (index << 7)
+                | (channels << 3); // object type 2 (LC), frequency index, channels, 3 zero bits
         return new byte[] {(byte) (bits >> 8), (byte) bits};
     }
 
     /** The initialization segment of a track of AAC-LC at {@code rate} with {@code channels}, about {@code bitRate} b/s. */
     public static byte[] init(int rate, int channels, int bitRate) {
-        Box ftyp = new Box("ftyp").fourcc("iso6").u32(0).fourcc("iso6").fourcc("cmfc").fourcc("mp41");
-        Box mvhd = new Box("mvhd").u32(0).u32(0).u32(0).u32(1000).u32(0).u32(0x00010000).u16(0x0100).zeros(10).matrix().zeros(24).u32(2);
-        Box tkhd = new Box("tkhd").u32(3).u32(0).u32(0).u32(1).u32(0).u32(0).zeros(8).u16(0).u16(0).u16(0x0100).u16(0).matrix().u32(0).u32(0);
-        Box mdhd = new Box("mdhd").u32(0).u32(0).u32(0).u32(rate).u32(0).u16(0x55C4).u16(0); // language "und"
-        Box hdlr = new Box("hdlr").u32(0).u32(0).fourcc("soun").zeros(12).bytes("SoundHandler\0".getBytes(StandardCharsets.US_ASCII));
+        Box ftyp = new Box("ftyp")
+                .fourcc("iso6")
+                .u32(0)
+                .fourcc("iso6")
+                .fourcc("cmfc")
+                .fourcc("mp41");
+        Box mvhd = new Box("mvhd")
+                .u32(0)
+                .u32(0)
+                .u32(0)
+                .u32(1000)
+                .u32(0)
+                .u32(0x00010000)
+                .u16(0x0100)
+                .zeros(10)
+                .matrix()
+                .zeros(24)
+                .u32(2);
+        Box tkhd = new Box("tkhd")
+                .u32(3)
+                .u32(0)
+                .u32(0)
+                .u32(1)
+                .u32(0)
+                .u32(0)
+                .zeros(8)
+                .u16(0)
+                .u16(0)
+                .u16(0x0100)
+                .u16(0)
+                .matrix()
+                .u32(0)
+                .u32(0);
+        Box mdhd = new Box("mdhd")
+                .u32(0)
+                .u32(0)
+                .u32(0)
+                .u32(rate)
+                .u32(0)
+                .u16(0x55C4)
+                .u16(0); // language "und"
+        Box hdlr = new Box("hdlr")
+                .u32(0)
+                .u32(0)
+                .fourcc("soun")
+                .zeros(12)
+                .bytes("SoundHandler\0".getBytes(StandardCharsets.US_ASCII));
         Box smhd = new Box("smhd").u32(0).u16(0).u16(0);
         Box dinf = new Box("dinf").add(new Box("dref").u32(0).u32(1).add(new Box("url ").u32(1)));
         byte[] asc = audioSpecificConfig(rate, channels);
-        // ES_Descriptor { ES_ID 1, DecoderConfigDescriptor { MPEG-4 audio, audio stream, buffer, rates, DecoderSpecificInfo }, SLConfig }
+        // ES_Descriptor { ES_ID 1, DecoderConfigDescriptor { MPEG-4 audio, audio stream, buffer, rates,
+        // DecoderSpecificInfo }, SLConfig }
         ByteArrayOutputStream dsi = descriptor(5, asc);
         ByteArrayOutputStream dcd = new ByteArrayOutputStream();
         dcd.write(0x40);
@@ -58,12 +110,28 @@ public final class Fmp4Audio {
         es.writeBytes(descriptor(4, dcd.toByteArray()).toByteArray());
         es.writeBytes(descriptor(6, new byte[] {2}).toByteArray());
         Box esds = new Box("esds").u32(0).bytes(descriptor(3, es.toByteArray()).toByteArray());
-        Box mp4a = new Box("mp4a").zeros(6).u16(1).zeros(8).u16(channels).u16(16).u16(0).u16(0).u32(rate << 16).add(esds);
-        Box stbl = new Box("stbl").add(new Box("stsd").u32(0).u32(1).add(mp4a)).add(new Box("stts").u32(0).u32(0))
-                .add(new Box("stsc").u32(0).u32(0)).add(new Box("stsz").u32(0).u32(0).u32(0)).add(new Box("stco").u32(0).u32(0));
+        Box mp4a = new Box("mp4a")
+                .zeros(6)
+                .u16(1)
+                .zeros(8)
+                .u16(channels)
+                .u16(16)
+                .u16(0)
+                .u16(0)
+                .u32(rate << 16)
+                .add(esds);
+        Box stbl = new Box("stbl")
+                .add(new Box("stsd").u32(0).u32(1).add(mp4a))
+                .add(new Box("stts").u32(0).u32(0))
+                .add(new Box("stsc").u32(0).u32(0))
+                .add(new Box("stsz").u32(0).u32(0).u32(0))
+                .add(new Box("stco").u32(0).u32(0));
         Box minf = new Box("minf").add(smhd).add(dinf).add(stbl);
-        Box trak = new Box("trak").add(tkhd).add(new Box("mdia").add(mdhd).add(hdlr).add(minf));
-        Box mvex = new Box("mvex").add(new Box("trex").u32(0).u32(1).u32(1).u32(FRAME).u32(0).u32(0));
+        Box trak = new Box("trak")
+                .add(tkhd)
+                .add(new Box("mdia").add(mdhd).add(hdlr).add(minf));
+        Box mvex = new Box("mvex")
+                .add(new Box("trex").u32(0).u32(1).u32(1).u32(FRAME).u32(0).u32(0));
         Box moov = new Box("moov").add(mvhd).add(trak).add(mvex);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(ftyp.toBytes());
@@ -77,14 +145,17 @@ public final class Fmp4Audio {
      */
     public static byte[] fragment(long sequence, long decodeTime, List<byte[]> frames) {
         int payload = frames.stream().mapToInt(f -> f.length).sum();
-        // trun: data offset and a size per sample; durations come from tfhd's default (one frame), all samples are sync.
+        // trun: data offset and a size per sample; durations come from tfhd's default (one frame), all samples are
+        // sync.
         Box trun = new Box("trun").u32(0x000201).u32(frames.size()).u32(0);
         for (byte[] f : frames) {
             trun.u32(f.length);
         }
         Box tfhd = new Box("tfhd").u32(0x020008).u32(1).u32(FRAME); // default-base-is-moof, default sample duration
         Box tfdt = new Box("tfdt").u32(0x01000000).u64(decodeTime);
-        Box moof = new Box("moof").add(new Box("mfhd").u32(0).u32((int) sequence)).add(new Box("traf").add(tfhd).add(tfdt).add(trun));
+        Box moof = new Box("moof")
+                .add(new Box("mfhd").u32(0).u32((int) sequence))
+                .add(new Box("traf").add(tfhd).add(tfdt).add(trun));
         byte[] head = moof.toBytes();
         int dataOffset = head.length + 8;
         // The trun's data offset is its third word: patch it now that the moof's size is known.
@@ -202,7 +273,15 @@ public final class Fmp4Audio {
 
         /** The identity matrix of mvhd and tkhd. */
         Box matrix() {
-            return u32(0x00010000).u32(0).u32(0).u32(0).u32(0x00010000).u32(0).u32(0).u32(0).u32(0x40000000);
+            return u32(0x00010000)
+                    .u32(0)
+                    .u32(0)
+                    .u32(0)
+                    .u32(0x00010000)
+                    .u32(0)
+                    .u32(0)
+                    .u32(0)
+                    .u32(0x40000000);
         }
 
         Box add(Box child) {

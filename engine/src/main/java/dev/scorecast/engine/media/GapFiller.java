@@ -39,6 +39,7 @@ final class GapFiller implements AutoCloseable {
      * at most 16 pictures back, so a stream past this is damaged.
      */
     private static final int MAX_TAIL_PACKETS = 40;
+
     private static final int FRAME_FLAG_CORRUPT = 1; // AV_FRAME_FLAG_CORRUPT
 
     /** A decoded picture of a gap, scaled as the pass scales its own. */
@@ -63,6 +64,7 @@ final class GapFiller implements AutoCloseable {
     private long latestSent = Long.MIN_VALUE;
     /** The latest presentation time among the packets sent with non-reference pictures passed over. */
     private long passedOverThrough = Long.MIN_VALUE;
+
     private boolean drained;
     private long seeks;
     /** The keyframe a seek found, to be sent first. */
@@ -88,12 +90,15 @@ final class GapFiller implements AutoCloseable {
     List<Picture> fill(long keyframePts, long keyframeDts, long afterPts, long throughPts) {
         open();
         kept.headMap(afterPts, true).clear();
-        boolean samePlace = keyframePts != AV_NOPTS_VALUE && keyframePts == this.keyframePts && passedOverThrough <= afterPts
+        boolean samePlace = keyframePts != AV_NOPTS_VALUE
+                && keyframePts == this.keyframePts
+                && passedOverThrough <= afterPts
                 && !drained;
         if (!samePlace && !seek(keyframePts, keyframeDts, afterPts)) {
             return null;
         }
-        // Pictures past the gap already came out (decoded in full after the last gap's end): none is missing before them.
+        // Pictures past the gap already came out (decoded in full after the last gap's end): none is missing before
+        // them.
         if (kept.ceilingKey(throughPts) == null) {
             decode(afterPts, throughPts);
         }
@@ -141,7 +146,9 @@ final class GapFiller implements AutoCloseable {
                 if (pts == AV_NOPTS_VALUE) {
                     continue;
                 }
-                if (pts > afterPts && (picture.flags() & FRAME_FLAG_CORRUPT) == 0 && picture.decode_error_flags() == 0) {
+                if (pts > afterPts
+                        && (picture.flags() & FRAME_FLAG_CORRUPT) == 0
+                        && picture.decode_error_flags() == 0) {
                     byte[] rgb = new byte[scaler.width() * scaler.height() * 3];
                     scaler.scale(picture, rgb);
                     kept.put(pts, rgb);

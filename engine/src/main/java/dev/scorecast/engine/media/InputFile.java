@@ -11,8 +11,8 @@ import static org.bytedeco.ffmpeg.global.avutil.AVMEDIA_TYPE_VIDEO;
 import static org.bytedeco.ffmpeg.global.avutil.av_dict_free;
 import static org.bytedeco.ffmpeg.global.avutil.av_dict_set;
 
-import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.error.Unprocessable;
+import dev.scorecast.engine.error.UnsupportedMedia;
 import java.nio.file.Path;
 import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
 import org.bytedeco.ffmpeg.avformat.AVFormatContext;
@@ -99,7 +99,8 @@ final class InputFile implements AutoCloseable {
     int firstVideoStream() {
         for (int i = 0; i < ctx.nb_streams(); i++) {
             AVStream st = ctx.streams(i);
-            if (st.codecpar().codec_type() == AVMEDIA_TYPE_VIDEO && (st.disposition() & AV_DISPOSITION_ATTACHED_PIC) == 0) {
+            if (st.codecpar().codec_type() == AVMEDIA_TYPE_VIDEO
+                    && (st.disposition() & AV_DISPOSITION_ATTACHED_PIC) == 0) {
                 return i;
             }
         }
@@ -110,7 +111,9 @@ final class InputFile implements AutoCloseable {
     int firstAudioStream() {
         for (int i = 0; i < ctx.nb_streams(); i++) {
             AVCodecParameters par = ctx.streams(i).codecpar();
-            if (par.codec_type() == AVMEDIA_TYPE_AUDIO && Decoders.allowed(par.codec_id()) && avcodec_find_decoder(par.codec_id()) != null) {
+            if (par.codec_type() == AVMEDIA_TYPE_AUDIO
+                    && Decoders.allowed(par.codec_id())
+                    && avcodec_find_decoder(par.codec_id()) != null) {
                 return i;
             }
         }
@@ -127,8 +130,10 @@ final class InputFile implements AutoCloseable {
     private void checkLimits(MediaLimits limits) {
         int streams = ctx.nb_streams();
         if (streams > limits.maxStreams()) {
-            throw new Unprocessable("file", "The file has " + streams + " streams, more than the limit of "
-                    + limits.maxStreams() + "; keep only its video and audio streams and upload again.");
+            throw new Unprocessable(
+                    "file",
+                    "The file has " + streams + " streams, more than the limit of " + limits.maxStreams()
+                            + "; keep only its video and audio streams and upload again.");
         }
         for (int i = 0; i < streams; i++) {
             AVCodecParameters par = ctx.streams(i).codecpar();
@@ -140,8 +145,10 @@ final class InputFile implements AutoCloseable {
 
     static void checkPictureSize(int width, int height, MediaLimits limits) {
         if (width > limits.maxWidth() || height > limits.maxHeight()) {
-            throw new Unprocessable("file", "The video is " + width + "x" + height + " pixels, larger than the limit of "
-                    + limits.maxWidth() + "x" + limits.maxHeight() + "; scale it down and upload again.");
+            throw new Unprocessable(
+                    "file",
+                    "The video is " + width + "x" + height + " pixels, larger than the limit of " + limits.maxWidth()
+                            + "x" + limits.maxHeight() + "; scale it down and upload again.");
         }
     }
 
@@ -168,8 +175,10 @@ final class InputFile implements AutoCloseable {
             }
         }
         if (ret < 0) {
-            throw new UnsupportedMedia("file", "The file's streams cannot be read (" + Ffmpeg.error(ret)
-                    + "), so it is probably truncated or damaged; upload it again or re-encode it as MP4.");
+            throw new UnsupportedMedia(
+                    "file",
+                    "The file's streams cannot be read (" + Ffmpeg.error(ret)
+                            + "), so it is probably truncated or damaged; upload it again or re-encode it as MP4.");
         }
     }
 }

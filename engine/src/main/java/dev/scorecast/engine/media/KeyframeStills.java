@@ -42,6 +42,7 @@ public final class KeyframeStills {
      * than seeking back to a keyframe.
      */
     static final long FORWARD_PIXELS = 20_000_000L;
+
     static final int MIN_FORWARD_PACKETS = 8;
 
     /** One picture: the time it shows (seconds from the start of the video) and its upright RGB bytes. */
@@ -60,17 +61,29 @@ public final class KeyframeStills {
      * @throws DeadlinePassed when {@code deadline} passes first
      * @throws UnsupportedMedia when the file cannot be opened or has no decodable video, or no picture at all
      */
-    public static Stills at(Path video, MediaLimits limits, int longSidePixels, double[] times, Duration deadline,
-                            LongSupplier nanoTime) {
+    public static Stills at(
+            Path video,
+            MediaLimits limits,
+            int longSidePixels,
+            double[] times,
+            Duration deadline,
+            LongSupplier nanoTime) {
         Objects.requireNonNull(video, "video");
         long end = nanoTime.getAsLong() + deadline.toNanos();
         Stills stills = read(video, limits, longSidePixels, end, nanoTime, reader -> reader.bySeeking(times));
         // A file that cannot seek (or whose seeks find no keyframe) is read again from its start.
-        return stills != null ? stills : read(video, limits, longSidePixels, end, nanoTime, reader -> reader.fromTheStart(times));
+        return stills != null
+                ? stills
+                : read(video, limits, longSidePixels, end, nanoTime, reader -> reader.fromTheStart(times));
     }
 
-    private static Stills read(Path video, MediaLimits limits, int longSidePixels, long end, LongSupplier nanoTime,
-                               Function<Reader, List<Still>> how) {
+    private static Stills read(
+            Path video,
+            MediaLimits limits,
+            int longSidePixels,
+            long end,
+            LongSupplier nanoTime,
+            Function<Reader, List<Still>> how) {
         InputFile in = InputFile.open(video, limits);
         try {
             int videoIndex = in.firstVideoStream();
@@ -82,10 +95,17 @@ public final class KeyframeStills {
             AVCodecParameters par = stream.codecpar();
             int[] size = FfmpegFrameSource.codedSize(par, longSidePixels);
             try (StreamDecoder decoder = FfmpegFrameSource.openDecoder(stream, 1, limits);
-                 PictureScaler scaler = new PictureScaler(size[0], size[1], VideoProbe.rotation(par));
-                 VideoPackets packets = new VideoPackets(in, videoIndex)) {
-                var reader = new Reader(decoder, scaler, packets, av_q2d(stream.time_base()),
-                        PresentationClock.origin(in.context(), stream), end, nanoTime, 1 / PresentationClock.nominalFps(stream),
+                    PictureScaler scaler = new PictureScaler(size[0], size[1], VideoProbe.rotation(par));
+                    VideoPackets packets = new VideoPackets(in, videoIndex)) {
+                var reader = new Reader(
+                        decoder,
+                        scaler,
+                        packets,
+                        av_q2d(stream.time_base()),
+                        PresentationClock.origin(in.context(), stream),
+                        end,
+                        nanoTime,
+                        1 / PresentationClock.nominalFps(stream),
                         (long) par.width() * par.height());
                 List<Still> stills = how.apply(reader);
                 return stills == null ? null : new Stills(scaler.width(), scaler.height(), stills);
@@ -116,8 +136,16 @@ public final class KeyframeStills {
         /** Whether the decoder holds the pictures since the last keyframe sent and takes more packets. */
         private boolean live;
 
-        Reader(StreamDecoder decoder, PictureScaler scaler, VideoPackets packets, double secondsPerTick, double originSeconds,
-               long endNanos, LongSupplier nanoTime, double frameSeconds, long pixelsPerPicture) {
+        Reader(
+                StreamDecoder decoder,
+                PictureScaler scaler,
+                VideoPackets packets,
+                double secondsPerTick,
+                double originSeconds,
+                long endNanos,
+                LongSupplier nanoTime,
+                double frameSeconds,
+                long pixelsPerPicture) {
             this.frameSeconds = frameSeconds;
             this.forwardPackets = (int) Math.max(MIN_FORWARD_PACKETS, FORWARD_PIXELS / Math.max(1, pixelsPerPicture));
             this.decoder = decoder;
@@ -139,7 +167,8 @@ public final class KeyframeStills {
                     stills.add(previous);
                     continue;
                 }
-                boolean onward = live && previous != null && (time - previous.timeSeconds()) / frameSeconds <= forwardPackets;
+                boolean onward =
+                        live && previous != null && (time - previous.timeSeconds()) / frameSeconds <= forwardPackets;
                 if (!onward) {
                     long target = Math.round((time + originSeconds) / secondsPerTick);
                     if (!packets.seekBefore(target)) {
@@ -190,7 +219,8 @@ public final class KeyframeStills {
                 }
             }
             if (latest == null) {
-                throw new UnsupportedMedia("file", "No picture of the video could be decoded; re-encode it as H.264 and upload again.");
+                throw new UnsupportedMedia(
+                        "file", "No picture of the video could be decoded; re-encode it as H.264 and upload again.");
             }
             while (stills.size() < times.length) {
                 stills.add(latest);

@@ -66,7 +66,14 @@ public final class LiveEncoder implements AutoCloseable {
     public enum Format {
         // Encoder options chosen for real time: the AAC encoder's "fast" coder instead of its
         // two-loop search, LAME's quality 7 and Opus' complexity 5 (docs/PLAYER.md has the costs).
-        AAC("aac", "audio/aac", "adts", "aac", 128_000, false, Map.of("aac_coder", "fast", "aac_pns", "0", "aac_is", "0")),
+        AAC(
+                "aac",
+                "audio/aac",
+                "adts",
+                "aac",
+                128_000,
+                false,
+                Map.of("aac_coder", "fast", "aac_pns", "0", "aac_is", "0")),
         MP3("mp3", "audio/mpeg", "mp3", "libmp3lame", 128_000, false, Map.of("compression_level", "7")),
         OPUS("opus", "audio/ogg", "ogg", "libopus", 96_000, true, Map.of("compression_level", "5")),
         WAV("wav", "audio/wav", null, null, 0, false, Map.of());
@@ -79,7 +86,14 @@ public final class LiveEncoder implements AutoCloseable {
         final boolean interleaved;
         final Map<String, String> options;
 
-        Format(String wire, String mediaType, String muxer, String encoder, int bitRate, boolean interleaved, Map<String, String> options) {
+        Format(
+                String wire,
+                String mediaType,
+                String muxer,
+                String encoder,
+                int bitRate,
+                boolean interleaved,
+                Map<String, String> options) {
             this.options = options;
             this.wire = wire;
             this.mediaType = mediaType;
@@ -95,16 +109,22 @@ public final class LiveEncoder implements AutoCloseable {
         }
 
         public static Optional<Format> fromWire(String wire) {
-            return Arrays.stream(values()).filter(f -> f.wire.equals(wire == null ? "" : wire.toLowerCase(Locale.ROOT))).findFirst();
+            return Arrays.stream(values())
+                    .filter(f -> f.wire.equals(wire == null ? "" : wire.toLowerCase(Locale.ROOT)))
+                    .findFirst();
         }
     }
 
     public static final int RATE = AudioRate.HZ;
     private static final Map<String, String> MUXER_OPTIONS = Map.of(
             // No ID3 tag or Xing frame: a listener joins anywhere, and there is no end to describe.
-            "id3v2_version", "0", "write_xing", "0",
+            "id3v2_version",
+            "0",
+            "write_xing",
+            "0",
             // Ogg pages of 60 ms instead of 1 s, so the first audio leaves at once.
-            "page_duration", "60000");
+            "page_duration",
+            "60000");
 
     private final Format format;
     private final byte[] header;
@@ -144,7 +164,9 @@ public final class LiveEncoder implements AutoCloseable {
         AVCodecContext e = null;
         try {
             if (!raw) {
-                Ffmpeg.check(avformat_alloc_output_context2(c, null, format.muxer, null), "create the " + format.muxer + " muxer");
+                Ffmpeg.check(
+                        avformat_alloc_output_context2(c, null, format.muxer, null),
+                        "create the " + format.muxer + " muxer");
             }
             e = avcodec_alloc_context3(codec);
             e.sample_fmt(format.interleaved ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_FLTP);
@@ -168,7 +190,8 @@ public final class LiveEncoder implements AutoCloseable {
                 if (s == null) {
                     throw new OutOfMemoryError("FFmpeg could not add a stream");
                 }
-                Ffmpeg.check(avcodec_parameters_from_context(s.codecpar(), e), "describe the " + format.wire + " stream");
+                Ffmpeg.check(
+                        avcodec_parameters_from_context(s.codecpar(), e), "describe the " + format.wire + " stream");
                 s.time_base(e.time_base());
                 openBuffer(c);
                 AVDictionary options = new AVDictionary(null);
@@ -251,12 +274,22 @@ public final class LiveEncoder implements AutoCloseable {
     private void encodeFrame() {
         Ffmpeg.check(av_frame_make_writable(frame), "reuse an audio frame");
         if (format.interleaved) {
-            frame.data(0).capacity((long) frameSize * 2 * Float.BYTES).asByteBuffer().order(ByteOrder.nativeOrder()).asFloatBuffer()
+            frame.data(0)
+                    .capacity((long) frameSize * 2 * Float.BYTES)
+                    .asByteBuffer()
+                    .order(ByteOrder.nativeOrder())
+                    .asFloatBuffer()
                     .put(pending, 0, 2 * frameSize);
         } else {
-            FloatBuffer left = frame.data(0).capacity((long) frameSize * Float.BYTES).asByteBuffer().order(ByteOrder.nativeOrder())
+            FloatBuffer left = frame.data(0)
+                    .capacity((long) frameSize * Float.BYTES)
+                    .asByteBuffer()
+                    .order(ByteOrder.nativeOrder())
                     .asFloatBuffer();
-            FloatBuffer right = frame.data(1).capacity((long) frameSize * Float.BYTES).asByteBuffer().order(ByteOrder.nativeOrder())
+            FloatBuffer right = frame.data(1)
+                    .capacity((long) frameSize * Float.BYTES)
+                    .asByteBuffer()
+                    .order(ByteOrder.nativeOrder())
                     .asFloatBuffer();
             for (int k = 0; k < frameSize; k++) {
                 left.put(k, pending[2 * k]);
@@ -299,8 +332,15 @@ public final class LiveEncoder implements AutoCloseable {
     /** ADTS without CRC: MPEG-4 AAC LC, 48 kHz (index 3), two channels, this frame's length. */
     private static byte[] adtsHeader(int payload) {
         int length = payload + 7;
-        return new byte[] {(byte) 0xFF, (byte) 0xF1, (byte) ((1 << 6) | (3 << 2)), (byte) ((2 << 6) | (length >> 11)),
-                (byte) ((length >> 3) & 0xFF), (byte) (((length & 7) << 5) | 0x1F), (byte) 0xFC};
+        return new byte[] {
+            (byte) 0xFF,
+            (byte) 0xF1,
+            (byte) ((1 << 6) | (3 << 2)),
+            (byte) ((2 << 6) | (length >> 11)),
+            (byte) ((length >> 3) & 0xFF),
+            (byte) (((length & 7) << 5) | 0x1F),
+            (byte) 0xFC
+        };
     }
 
     private static void openBuffer(AVFormatContext c) {

@@ -35,6 +35,7 @@ public final class Mp3Encoder {
     private static final int BLOCK = 4608;
     /** LAME's own bound for the output of one call: 1.25 x samples + 7200 bytes. */
     private static final int OUT_BYTES = BLOCK * 5 / 4 + 7200;
+
     private static final int JOINT_STEREO = 1;
     private static final int VBR_OFF = 0;
 
@@ -66,9 +67,10 @@ public final class Mp3Encoder {
 
     private static void encode(StereoSource in, Path mp3, Lame lame) {
         try (PendingFile out = PendingFile.create(mp3, 0);
-             Arena arena = Arena.ofConfined()) {
+                Arena arena = Arena.ofConfined()) {
             if (in.rateHz() != RATE) {
-                throw new IllegalArgumentException("the MP3 encoder takes " + RATE + " Hz audio, not " + in.rateHz() + " Hz");
+                throw new IllegalArgumentException(
+                        "the MP3 encoder takes " + RATE + " Hz audio, not " + in.rateHz() + " Hz");
             }
             MemorySegment gf = lame.open();
             try {
@@ -81,7 +83,8 @@ public final class Mp3Encoder {
                     in.readStereo(block, n);
                     MemorySegment.copy(block[0], 0, left, JAVA_FLOAT, 0, n);
                     MemorySegment.copy(block[1], 0, right, JAVA_FLOAT, 0, n);
-                    out.write(encoded.asSlice(0, lame.encode(gf, left, right, n, encoded)).asByteBuffer());
+                    out.write(encoded.asSlice(0, lame.encode(gf, left, right, n, encoded))
+                            .asByteBuffer());
                     done += n;
                 }
                 out.write(encoded.asSlice(0, lame.flush(gf, encoded)).asByteBuffer());
@@ -124,10 +127,17 @@ public final class Mp3Encoder {
             setVbr = bind(linker, lib, "lame_set_VBR", setter);
             setWriteTag = bind(linker, lib, "lame_set_bWriteVbrTag", setter);
             initParams = bind(linker, lib, "lame_init_params", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-            encodeFloat = bind(linker, lib, "lame_encode_buffer_ieee_float",
+            encodeFloat = bind(
+                    linker,
+                    lib,
+                    "lame_encode_buffer_ieee_float",
                     FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT));
             flush = bind(linker, lib, "lame_encode_flush", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
-            tagFrame = bind(linker, lib, "lame_get_lametag_frame", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
+            tagFrame = bind(
+                    linker,
+                    lib,
+                    "lame_get_lametag_frame",
+                    FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
             close = bind(linker, lib, "lame_close", FunctionDescriptor.of(JAVA_INT, ADDRESS));
         }
 
@@ -136,8 +146,10 @@ public final class Mp3Encoder {
                 try {
                     instance = new Lame(SymbolLookup.libraryLookup(LIBRARY, Arena.global()));
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalStateException(LIBRARY + " is not installed; install Debian's libmp3lame0 "
-                            + "(bin/scorecast serve and bin/test install it)", e);
+                    throw new IllegalStateException(
+                            LIBRARY + " is not installed; install Debian's libmp3lame0 "
+                                    + "(bin/scorecast serve and bin/test install it)",
+                            e);
                 }
             }
             return instance;
@@ -210,7 +222,8 @@ public final class Mp3Encoder {
         }
 
         private static MethodHandle bind(Linker linker, SymbolLookup lib, String name, FunctionDescriptor signature) {
-            MemorySegment symbol = lib.find(name).orElseThrow(() -> new IllegalStateException(LIBRARY + " has no " + name));
+            MemorySegment symbol =
+                    lib.find(name).orElseThrow(() -> new IllegalStateException(LIBRARY + " has no " + name));
             return linker.downcallHandle(symbol, signature);
         }
     }

@@ -88,6 +88,7 @@ public final class Muxer {
      * of silence before it give the encoder's analysis a past, and the same master decodes at -4.3.
      */
     static final int PRE_ROLL_FRAMES = 2;
+
     private static final String FIX = "re-encode the video as H.264 MP4 and upload again";
     // Audio is encoded up to this far ahead of the video packet being copied, so that the
     // interleaver never holds much of either.
@@ -118,7 +119,11 @@ public final class Muxer {
         try {
             write(video, audio.get(), out, ESTIMATED_INDEX_SPACE);
         } catch (IndexSpaceTooSmall e) {
-            write(video, audio.get(), out, FASTSTART); // the estimate was short: write the index at the end and move it up
+            write(
+                    video,
+                    audio.get(),
+                    out,
+                    FASTSTART); // the estimate was short: write the index at the end and move it up
         }
     }
 
@@ -156,8 +161,11 @@ public final class Muxer {
             }
             check(avcodec_parameters_copy(dst.codecpar(), src.codecpar()), "copy the video parameters");
             int tag = src.codecpar().codec_tag();
-            // Keep the source's tag (hvc1 rather than hev1, say) only where MP4 knows it for this codec, as ffmpeg -c copy does.
-            if (tag != 0 && av_codec_get_id(output.context().oformat().codec_tag(), tag) != src.codecpar().codec_id()) {
+            // Keep the source's tag (hvc1 rather than hev1, say) only where MP4 knows it for this codec, as ffmpeg -c
+            // copy does.
+            if (tag != 0
+                    && av_codec_get_id(output.context().oformat().codec_tag(), tag)
+                            != src.codecpar().codec_id()) {
                 dst.codecpar().codec_tag(0);
             }
             dst.time_base(src.time_base());
@@ -167,7 +175,8 @@ public final class Muxer {
             dst.disposition(src.disposition());
             try (AacTrack track = AacTrack.open(source, output)) {
                 long reserve = indexSpace == ESTIMATED_INDEX_SPACE ? indexBytes(src, track.packets()) : indexSpace;
-                output.start(reserve > 0 ? Map.of("moov_size", Long.toString(reserve)) : Map.of("movflags", "+faststart"));
+                output.start(
+                        reserve > 0 ? Map.of("moov_size", Long.toString(reserve)) : Map.of("movflags", "+faststart"));
                 copy(in, vIndex, src, dst, output, track);
                 while (track.pump()) {
                     // the rest of the audio, if it outlasts the picture
@@ -188,8 +197,12 @@ public final class Muxer {
      */
     static long indexBytes(AVStream video, long audioPackets) {
         long pictures = video.nb_frames();
-        if (pictures <= 0 && video.duration() > 0 && video.avg_frame_rate().num() > 0 && video.avg_frame_rate().den() > 0) {
-            pictures = (long) Math.ceil(video.duration() * av_q2d(video.time_base()) * Math.min(240, av_q2d(video.avg_frame_rate())));
+        if (pictures <= 0
+                && video.duration() > 0
+                && video.avg_frame_rate().num() > 0
+                && video.avg_frame_rate().den() > 0) {
+            pictures = (long) Math.ceil(
+                    video.duration() * av_q2d(video.time_base()) * Math.min(240, av_q2d(video.avg_frame_rate())));
         }
         if (pictures <= 0) {
             return 0;
@@ -259,7 +272,8 @@ public final class Muxer {
                 throw new UncheckedIOException("cannot create a file beside " + absolute, e);
             }
             AVFormatContext ctx = new AVFormatContext(null);
-            try (BytePointer url = Ffmpeg.fileUrl(temp); BytePointer name = new BytePointer(format)) {
+            try (BytePointer url = Ffmpeg.fileUrl(temp);
+                    BytePointer name = new BytePointer(format)) {
                 check(avformat_alloc_output_context2(ctx, null, name, url), "create the " + format + " muxer");
                 AVIOContext pb = new AVIOContext(null);
                 check(avio_open(pb, url, AVIO_FLAG_WRITE), "open " + temp);
@@ -301,7 +315,8 @@ public final class Muxer {
         /** As {@link #finish()} for an index written into space kept at the front; {@link IndexSpaceTooSmall} when it did not fit. */
         void finishInReservedSpace() {
             if (av_write_trailer(ctx) < 0) {
-                // Most likely the index did not fit; any other failure recurs in the faststart attempt and is reported there.
+                // Most likely the index did not fit; any other failure recurs in the faststart attempt and is reported
+                // there.
                 throw new IndexSpaceTooSmall();
             }
             moveIntoPlace();
@@ -367,6 +382,7 @@ public final class Muxer {
         private long samplesSent;
         /** Silent frames still to send before the master, at negative timestamps. */
         private int preRollLeft = PRE_ROLL_FRAMES;
+
         private boolean finished;
 
         private AacTrack(StereoSource in, AVCodecContext enc, AVStream stream, Output out) {
@@ -395,7 +411,8 @@ public final class Muxer {
             AVCodecContext enc = null;
             try {
                 if (in.rateHz() != RATE) {
-                    throw new IllegalArgumentException("the muxer takes " + RATE + " Hz audio, not " + in.rateHz() + " Hz");
+                    throw new IllegalArgumentException(
+                            "the muxer takes " + RATE + " Hz audio, not " + in.rateHz() + " Hz");
                 }
                 AVCodec codec = avcodec_find_encoder_by_name("aac");
                 if (codec == null) {
@@ -470,7 +487,11 @@ public final class Muxer {
             check(av_frame_make_writable(frame), "reuse an audio frame");
             frame.nb_samples(n);
             for (int c = 0; c < 2; c++) {
-                frame.data(c).capacity((long) n * Float.BYTES).asByteBuffer().order(ByteOrder.nativeOrder()).asFloatBuffer()
+                frame.data(c)
+                        .capacity((long) n * Float.BYTES)
+                        .asByteBuffer()
+                        .order(ByteOrder.nativeOrder())
+                        .asFloatBuffer()
                         .put(block[c], 0, n);
             }
             frame.pts(pts);

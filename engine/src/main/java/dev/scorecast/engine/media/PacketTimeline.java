@@ -35,6 +35,7 @@ final class PacketTimeline {
     private final long[] sortedPts;
     /** In presentation order. */
     private final List<Keyframe> keyframes;
+
     private final boolean parametersChange;
 
     /** A keyframe's times: the presentation time names it, the decoding time finds it in a stream without an index. */
@@ -58,14 +59,16 @@ final class PacketTimeline {
                 return null;
             }
             in.readOnly(videoIndex);
-            double maxTicks = (limits.maxDuration().toMillis() / 1000.0 + 1) / av_q2d(in.stream(videoIndex).time_base());
+            double maxTicks = (limits.maxDuration().toMillis() / 1000.0 + 1)
+                    / av_q2d(in.stream(videoIndex).time_base());
             AVPacket packet = av_packet_alloc();
             if (packet == null) {
                 throw new OutOfMemoryError("FFmpeg could not allocate a packet");
             }
             AVCodecParameters par = in.stream(videoIndex).codecpar();
             ParameterSets sets = par.codec_id() == AV_CODEC_ID_H264
-                    ? new ParameterSets(bytes(par.extradata(), par.extradata_size())) : null;
+                    ? new ParameterSets(bytes(par.extradata(), par.extradata_size()))
+                    : null;
             byte[] head = new byte[ParameterSets.HEAD_BYTES];
             LongStream.Builder pts = LongStream.builder();
             List<Keyframe> keys = new ArrayList<>();
@@ -163,7 +166,11 @@ final class PacketTimeline {
         }
         List<Segment> segments = new ArrayList<>();
         // The first segment starts at the file's start, whatever its first packet is.
-        segments.add(new Segment(AV_NOPTS_VALUE, AV_NOPTS_VALUE, starts.isEmpty() ? AV_NOPTS_VALUE : starts.getFirst().pts(), 0));
+        segments.add(new Segment(
+                AV_NOPTS_VALUE,
+                AV_NOPTS_VALUE,
+                starts.isEmpty() ? AV_NOPTS_VALUE : starts.getFirst().pts(),
+                0));
         for (int i = 0; i < starts.size(); i++) {
             Keyframe start = starts.get(i);
             long stop = i + 1 < starts.size() ? starts.get(i + 1).pts() : AV_NOPTS_VALUE;

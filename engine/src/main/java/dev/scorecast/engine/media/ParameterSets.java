@@ -19,11 +19,13 @@ import java.util.Arrays;
 final class ParameterSets {
     /** Bytes of a keyframe's packet looked at: the parameter sets come first in an access unit. */
     static final int HEAD_BYTES = 1024;
+
     private static final int SPS = 7;
     private static final int PPS = 8;
 
     /** Bytes of each unit's length in the length-prefixed layout; 0 for start codes. */
     private final int lengthSize;
+
     private byte[] first;
     private boolean changed;
 
@@ -78,7 +80,8 @@ final class ParameterSets {
             if (data[i] == 0 && data[i + 1] == 0 && data[i + 2] == 1) {
                 int unit = i + 3;
                 int end = unit;
-                while (end + 2 < length && !(data[end] == 0 && data[end + 1] == 0 && (data[end + 2] == 1 || data[end + 2] == 0))) {
+                while (end + 2 < length
+                        && !(data[end] == 0 && data[end + 1] == 0 && (data[end + 2] == 1 || data[end + 2] == 0))) {
                     end++;
                 }
                 if (end + 2 >= length) {

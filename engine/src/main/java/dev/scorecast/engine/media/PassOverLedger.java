@@ -21,6 +21,7 @@ final class PassOverLedger {
     private final TreeSet<Long> pending = new TreeSet<>();
     /** The keyframes read: presentation time to decoding time. */
     private final TreeMap<Long, Long> keyframes = new TreeMap<>();
+
     private long maxDtsRead = Long.MIN_VALUE;
     private long lastDeliveredPts = AV_NOPTS_VALUE;
 

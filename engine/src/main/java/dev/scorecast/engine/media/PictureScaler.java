@@ -79,11 +79,23 @@ final class PictureScaler implements AutoCloseable {
 
     /** Scales {@code picture} into {@code uprightRgb} ({@link #width()} x {@link #height()} x 3 bytes). */
     void scale(AVFrame picture, byte[] uprightRgb) {
-        SwsContext next = sws_getCachedContext(sws, picture.width(), picture.height(), picture.format(),
-                codedWidth, codedHeight, AV_PIX_FMT_RGB24, FLAGS, (SwsFilter) null, (SwsFilter) null, (DoublePointer) null);
+        SwsContext next = sws_getCachedContext(
+                sws,
+                picture.width(),
+                picture.height(),
+                picture.format(),
+                codedWidth,
+                codedHeight,
+                AV_PIX_FMT_RGB24,
+                FLAGS,
+                (SwsFilter) null,
+                (SwsFilter) null,
+                (DoublePointer) null);
         if (next == null || next.isNull()) {
-            throw new UnsupportedMedia("file", "The video's pictures (pixel format " + picture.format()
-                    + ") cannot be converted; re-encode it as H.264 and upload again.");
+            throw new UnsupportedMedia(
+                    "file",
+                    "The video's pictures (pixel format " + picture.format()
+                            + ") cannot be converted; re-encode it as H.264 and upload again.");
         }
         if (!next.equals(sws)) {
             tableColorspace = -1; // a new context starts from swscale's defaults
@@ -108,15 +120,25 @@ final class PictureScaler implements AutoCloseable {
         if (colorspace == tableColorspace && fullRange == tableFullRange) {
             return;
         }
-        sws_setColorspaceDetails(sws, sws_getCoefficients(colorspace), fullRange ? 1 : 0,
-                sws_getCoefficients(colorspace), FULL_RANGE, 0, UNIT, UNIT);
+        sws_setColorspaceDetails(
+                sws,
+                sws_getCoefficients(colorspace),
+                fullRange ? 1 : 0,
+                sws_getCoefficients(colorspace),
+                FULL_RANGE,
+                0,
+                UNIT,
+                UNIT);
         tableColorspace = colorspace;
         tableFullRange = fullRange;
     }
 
     private static boolean isJpegFormat(int format) {
-        return format == AV_PIX_FMT_YUVJ420P || format == AV_PIX_FMT_YUVJ422P || format == AV_PIX_FMT_YUVJ444P
-                || format == AV_PIX_FMT_YUVJ440P || format == AV_PIX_FMT_YUVJ411P;
+        return format == AV_PIX_FMT_YUVJ420P
+                || format == AV_PIX_FMT_YUVJ422P
+                || format == AV_PIX_FMT_YUVJ444P
+                || format == AV_PIX_FMT_YUVJ440P
+                || format == AV_PIX_FMT_YUVJ411P;
     }
 
     private void copyOut(byte[] target) {

@@ -43,9 +43,11 @@ public final class SegmentedFrameSource implements FrameSource {
     static final int MIN_SEGMENT_PICTURES = 120;
     /** Decoded pictures a segment may hold before its worker waits for the reader. */
     static final int QUEUE_PICTURES = 128;
+
     private static final int MAX_WORKERS = 4;
     /** Each worker's decoder runs on its own thread: the workers, not FFmpeg's frame threads, use the cores. */
     private static final int THREADS_PER_DECODER = 1;
+
     private static final Slot END = new Slot(null, 0, 0, null);
     /** How often a reader waiting for pictures looks whether a worker failed. */
     private static final long FAILURE_CHECK_MILLIS = 100;
@@ -65,13 +67,19 @@ public final class SegmentedFrameSource implements FrameSource {
     private final List<Thread> threads = new ArrayList<>();
     /** Whether the segments pass over every B picture: {@link BidirectionalCheck}'s verdict. */
     private final boolean bidirectional;
+
     private volatile int reading;
     /** The first failure of any worker. */
     private volatile Throwable failure;
+
     private volatile boolean closed;
 
-    private SegmentedFrameSource(FfmpegFrameSource first, List<PacketTimeline.Segment> segments, Supplier<GapScreen> screens,
-                                 int workers, boolean bidirectional) {
+    private SegmentedFrameSource(
+            FfmpegFrameSource first,
+            List<PacketTimeline.Segment> segments,
+            Supplier<GapScreen> screens,
+            int workers,
+            boolean bidirectional) {
         this.bidirectional = bidirectional;
         this.width = first.width();
         this.height = first.height();
@@ -92,12 +100,22 @@ public final class SegmentedFrameSource implements FrameSource {
      * Errors as {@link FfmpegFrameSource#open(Path, MediaLimits, int, GapScreen)}.
      */
     public static FrameSource open(Path video, MediaLimits limits, int longSidePixels, Supplier<GapScreen> screens) {
-        return open(video, limits, longSidePixels, screens, Math.min(MAX_WORKERS, Runtime.getRuntime().availableProcessors()),
+        return open(
+                video,
+                limits,
+                longSidePixels,
+                screens,
+                Math.min(MAX_WORKERS, Runtime.getRuntime().availableProcessors()),
                 MIN_SEGMENT_PICTURES);
     }
 
-    static FrameSource open(Path video, MediaLimits limits, int longSidePixels, Supplier<GapScreen> screens, int workers,
-                            int minSegmentPictures) {
+    static FrameSource open(
+            Path video,
+            MediaLimits limits,
+            int longSidePixels,
+            Supplier<GapScreen> screens,
+            int workers,
+            int minSegmentPictures) {
         Objects.requireNonNull(screens, "screens");
         if (workers < 1) {
             throw new IllegalArgumentException("workers must be at least 1, not " + workers);
@@ -123,7 +141,8 @@ public final class SegmentedFrameSource implements FrameSource {
             return single;
         }
         int used = Math.min(workers, segments.size());
-        FfmpegFrameSource first = FfmpegFrameSource.open(video, limits, longSidePixels, screens.get(), THREADS_PER_DECODER);
+        FfmpegFrameSource first =
+                FfmpegFrameSource.open(video, limits, longSidePixels, screens.get(), THREADS_PER_DECODER);
         SegmentedFrameSource source;
         try {
             source = new SegmentedFrameSource(first, segments, screens, used, passOverB);
@@ -143,20 +162,25 @@ public final class SegmentedFrameSource implements FrameSource {
     private void start(FfmpegFrameSource first, Path video, MediaLimits limits, int longSidePixels) {
         for (int w = 0; w < workers; w++) {
             int firstSegment = w;
-            Thread thread = Thread.ofPlatform().daemon().name("picture-decoder-" + w).unstarted(() -> {
-                FfmpegFrameSource own = null;
-                try {
-                    own = firstSegment == 0 ? first
-                            : FfmpegFrameSource.open(video, limits, longSidePixels, screens.get(), THREADS_PER_DECODER);
-                    work(own, firstSegment);
-                } catch (RuntimeException | Error e) {
-                    fail(firstSegment, e);
-                } finally {
-                    if (own != null) {
-                        own.close();
-                    }
-                }
-            });
+            Thread thread = Thread.ofPlatform()
+                    .daemon()
+                    .name("picture-decoder-" + w)
+                    .unstarted(() -> {
+                        FfmpegFrameSource own = null;
+                        try {
+                            own = firstSegment == 0
+                                    ? first
+                                    : FfmpegFrameSource.open(
+                                            video, limits, longSidePixels, screens.get(), THREADS_PER_DECODER);
+                            work(own, firstSegment);
+                        } catch (RuntimeException | Error e) {
+                            fail(firstSegment, e);
+                        } finally {
+                            if (own != null) {
+                                own.close();
+                            }
+                        }
+                    });
             threads.add(thread);
         }
         threads.forEach(Thread::start);
@@ -183,8 +207,8 @@ public final class SegmentedFrameSource implements FrameSource {
         PacketTimeline.Segment segment = segments.get(index);
         if (index == 0) {
             source.endBefore(segment.stopPts());
-        } else if (!source.startSegment(segment.startPts(), segment.startDts(), segment.stopPts(), segment.firstIndex(),
-                screens.get())) {
+        } else if (!source.startSegment(
+                segment.startPts(), segment.startDts(), segment.stopPts(), segment.firstIndex(), screens.get())) {
             throw new IllegalStateException("the video could not be sought to its keyframe at " + segment.startPts());
         }
         source.passOverBidirectional(bidirectional);
@@ -247,8 +271,8 @@ public final class SegmentedFrameSource implements FrameSource {
     @Override
     public boolean read(VideoFrame frame) {
         if (frame.width() != width || frame.height() != height) {
-            throw new IllegalArgumentException("frame is " + frame.width() + "x" + frame.height() + ", source delivers "
-                    + width + "x" + height);
+            throw new IllegalArgumentException(
+                    "frame is " + frame.width() + "x" + frame.height() + ", source delivers " + width + "x" + height);
         }
         while (reading < segments.size()) {
             Slot slot;

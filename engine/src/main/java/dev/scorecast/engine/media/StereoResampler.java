@@ -126,8 +126,12 @@ final class StereoResampler implements AutoCloseable {
     private boolean changed(AVFrame frame) {
         AVChannelLayout layout = frame.ch_layout();
         boolean unspecified = layout.order() == AV_CHANNEL_ORDER_UNSPEC;
-        return frame.format() != inFormat || frame.sample_rate() != inRate || unspecified != inUnspecified
-                || (unspecified ? layout.nb_channels() != inLayout.nb_channels() : av_channel_layout_compare(layout, inLayout) != 0);
+        return frame.format() != inFormat
+                || frame.sample_rate() != inRate
+                || unspecified != inUnspecified
+                || (unspecified
+                        ? layout.nb_channels() != inLayout.nb_channels()
+                        : av_channel_layout_compare(layout, inLayout) != 0);
     }
 
     private void start(AVFrame frame) {
@@ -150,7 +154,8 @@ final class StereoResampler implements AutoCloseable {
             throw new OutOfMemoryError("FFmpeg could not allocate a resampler");
         }
         swr = s;
-        check(swr_alloc_set_opts2(swr, outLayout, outFormat, RATE, inLayout, inFormat, inRate, 0, null),
+        check(
+                swr_alloc_set_opts2(swr, outLayout, outFormat, RATE, inLayout, inFormat, inRate, 0, null),
                 "configure the resampler");
         if (inLayout.nb_channels() == 1) {
             check(swr_set_matrix(swr, new double[] {1.0, 1.0}, 1), "set the mono matrix");

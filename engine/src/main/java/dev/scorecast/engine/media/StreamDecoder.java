@@ -119,7 +119,7 @@ final class StreamDecoder implements AutoCloseable {
     }
 
     private static UnsupportedMedia cannotDecode(String what, int codecId, String fix) {
-        return new UnsupportedMedia("file", "The file's " + what + " codec (" + codecName(codecId)
-                + ") cannot be decoded; " + fix + ".");
+        return new UnsupportedMedia(
+                "file", "The file's " + what + " codec (" + codecName(codecId) + ") cannot be decoded; " + fix + ".");
     }
 }

@@ -43,13 +43,15 @@ public record VideoInfo(
         Objects.requireNonNull(container, "container");
         Objects.requireNonNull(videoCodec, "videoCodec");
         if (!(duration > 0) || !(fps > 0) || width < 1 || height < 1 || frames < 0) {
-            throw new IllegalArgumentException("duration, fps, width and height must be positive and frames not negative");
+            throw new IllegalArgumentException(
+                    "duration, fps, width and height must be positive and frames not negative");
         }
         if (!QUARTER_TURNS.contains(rotation)) {
             throw new IllegalArgumentException("rotation must be 0, 90, 180 or 270, not " + rotation);
         }
         if (hasAudio != (audioCodec != null) || audioChannels < 0 || audioSampleRate < 0) {
-            throw new IllegalArgumentException("audioCodec must be set exactly when hasAudio, and audio numbers not negative");
+            throw new IllegalArgumentException(
+                    "audioCodec must be set exactly when hasAudio, and audio numbers not negative");
         }
     }
 

@@ -70,7 +70,9 @@ final class VideoPackets implements AutoCloseable {
      * decoding time.
      */
     AVPacket seekToKeyframe(long startPts, long startDts) {
-        long[] targets = startDts == AV_NOPTS_VALUE || startDts == startPts ? new long[] {startPts} : new long[] {startPts, startDts};
+        long[] targets = startDts == AV_NOPTS_VALUE || startDts == startPts
+                ? new long[] {startPts}
+                : new long[] {startPts, startDts};
         for (long target : targets) {
             if (av_seek_frame(in.context(), videoIndex, target, AVSEEK_FLAG_BACKWARD) < 0) {
                 continue;
@@ -80,7 +82,9 @@ final class VideoPackets implements AutoCloseable {
                 if (next.pts() == startPts) {
                     return next;
                 }
-                boolean past = next.dts() != AV_NOPTS_VALUE && startDts != AV_NOPTS_VALUE ? next.dts() > startDts : next.pts() > startPts;
+                boolean past = next.dts() != AV_NOPTS_VALUE && startDts != AV_NOPTS_VALUE
+                        ? next.dts() > startDts
+                        : next.pts() > startPts;
                 av_packet_free(next);
                 if (past) {
                     break;

@@ -12,8 +12,8 @@ import static org.bytedeco.ffmpeg.global.avutil.av_dict_get;
 import static org.bytedeco.ffmpeg.global.avutil.av_display_rotation_get;
 import static org.bytedeco.ffmpeg.global.avutil.av_q2d;
 
-import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.error.Unprocessable;
+import dev.scorecast.engine.error.UnsupportedMedia;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -60,9 +60,11 @@ public final class VideoProbe {
             AVFormatContext ctx = in.context();
             int videoIndex = in.firstVideoStream();
             if (videoIndex < 0) {
-                throw new UnsupportedMedia("file", in.firstAudioStream() >= 0
-                        ? "The file has no video stream, only audio; upload a video file."
-                        : "The file has no video stream; upload a video file.");
+                throw new UnsupportedMedia(
+                        "file",
+                        in.firstAudioStream() >= 0
+                                ? "The file has no video stream, only audio; upload a video file."
+                                : "The file has no video stream; upload a video file.");
             }
             AVStream video = in.stream(videoIndex);
             AVCodecParameters par = video.codecpar();
@@ -70,8 +72,10 @@ public final class VideoProbe {
 
             double duration = duration(ctx, video);
             if (duration > limits.maxDuration().toMillis() / 1000.0) {
-                throw new Unprocessable("file", "The video lasts " + minutes(duration) + ", longer than the limit of "
-                        + minutes(limits.maxDuration().toMillis() / 1000.0) + "; trim it and upload again.");
+                throw new Unprocessable(
+                        "file",
+                        "The video lasts " + minutes(duration) + ", longer than the limit of "
+                                + minutes(limits.maxDuration().toMillis() / 1000.0) + "; trim it and upload again.");
             }
 
             decodeFirstFrame(in, videoIndex, codec, limits);
@@ -80,7 +84,8 @@ public final class VideoProbe {
             long frames = video.nb_frames() > 0 ? video.nb_frames() : Math.round(duration * fps);
 
             int audioIndex = in.firstAudioStream();
-            AVCodecParameters audio = audioIndex < 0 ? null : in.stream(audioIndex).codecpar();
+            AVCodecParameters audio =
+                    audioIndex < 0 ? null : in.stream(audioIndex).codecpar();
             String majorBrand = metadata(ctx, "major_brand");
             return new VideoInfo(
                     Demuxers.friendlyName(Ffmpeg.string(ctx.iformat().name()), majorBrand, file),
@@ -104,9 +109,11 @@ public final class VideoProbe {
      */
     private static void decodeFirstFrame(InputFile in, int videoIndex, String codec, MediaLimits limits) {
         Map<String, String> options = Map.of(
-                "max_pixels", Long.toString(limits.maxPixels()),
+                "max_pixels",
+                Long.toString(limits.maxPixels()),
                 // One picture is not worth a thread pool per probe, and frame threads delay the first output.
-                "threads", "1");
+                "threads",
+                "1");
         String fix = "re-encode it as H.264 and upload again";
         AVPacket packet = av_packet_alloc();
         try (StreamDecoder decoder = StreamDecoder.open(in.stream(videoIndex), options, "video", fix)) {
@@ -135,13 +142,17 @@ public final class VideoProbe {
                 decoded = receivePicture(decoder, limits);
             }
             if (!decoded) {
-                throw new UnsupportedMedia("file", "The file's video stream (" + codec
-                        + ") cannot be decoded, so it is probably damaged or truncated; upload it again or "
-                        + fix + ".");
+                throw new UnsupportedMedia(
+                        "file",
+                        "The file's video stream (" + codec
+                                + ") cannot be decoded, so it is probably damaged or truncated; upload it again or "
+                                + fix + ".");
             }
             if (ended && videoPackets <= 1) {
-                throw new UnsupportedMedia("file", "The file holds a single picture (" + codec
-                        + "), so it is an image, not a video; upload a video.");
+                throw new UnsupportedMedia(
+                        "file",
+                        "The file holds a single picture (" + codec
+                                + "), so it is an image, not a video; upload a video.");
             }
         } finally {
             av_packet_free(packet);
@@ -166,8 +177,8 @@ public final class VideoProbe {
             seconds = video.duration() * av_q2d(video.time_base());
         }
         if (!(seconds > 0) || Double.isInfinite(seconds)) {
-            throw new UnsupportedMedia("file",
-                    "The video's duration cannot be determined; re-save it as MP4 and upload again.");
+            throw new UnsupportedMedia(
+                    "file", "The video's duration cannot be determined; re-save it as MP4 and upload again.");
         }
         return seconds;
     }
@@ -181,8 +192,8 @@ public final class VideoProbe {
         if (video.nb_frames() > 1) {
             return video.nb_frames() / duration;
         }
-        throw new UnsupportedMedia("file",
-                "The video's frame rate cannot be determined; re-encode it as H.264 MP4 and upload again.");
+        throw new UnsupportedMedia(
+                "file", "The video's frame rate cannot be determined; re-encode it as H.264 MP4 and upload again.");
     }
 
     /**
@@ -191,7 +202,8 @@ public final class VideoProbe {
      * counter-clockwise; we report the clockwise turn to apply, as the ffmpeg CLI's autorotate does.
      */
     static int rotation(AVCodecParameters par) {
-        AVPacketSideData sd = av_packet_side_data_get(par.coded_side_data(), par.nb_coded_side_data(), AV_PKT_DATA_DISPLAYMATRIX);
+        AVPacketSideData sd =
+                av_packet_side_data_get(par.coded_side_data(), par.nb_coded_side_data(), AV_PKT_DATA_DISPLAYMATRIX);
         if (sd == null || sd.isNull() || sd.size() < 9 * Integer.BYTES) {
             return 0;
         }

@@ -31,8 +31,11 @@ final class Bars {
         this.tonic = Chord.tonic(section.key());
         this.scale = Chord.scale(section.mode());
         this.mode = section.mode();
-        List<String> progression = section.progression().isEmpty() ? List.of(Chord.tonicSymbol(mode)) : section.progression();
-        Chord[] parsed = progression.stream().map(s -> Chord.parse(s, section.key(), mode)).toArray(Chord[]::new);
+        List<String> progression =
+                section.progression().isEmpty() ? List.of(Chord.tonicSymbol(mode)) : section.progression();
+        Chord[] parsed = progression.stream()
+                .map(s -> Chord.parse(s, section.key(), mode))
+                .toArray(Chord[]::new);
         chords = new Chord[bars * stepsPerBar];
         for (int step = 0; step < chords.length; step++) {
             int slot = (int) Math.floor(step * chordsPerBar / stepsPerBar + 1e-9);
@@ -70,7 +73,10 @@ final class Bars {
 
     /** The section's struck accents (cuts inside it that the band hits together). */
     List<Double> struckAccents() {
-        return section.accents().stream().filter(Composer::strikes).map(Section.Hit::time).toList();
+        return section.accents().stream()
+                .filter(Composer::strikes)
+                .map(Section.Hit::time)
+                .toList();
     }
 
     double time(int step) {

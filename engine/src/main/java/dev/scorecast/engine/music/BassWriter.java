@@ -30,7 +30,12 @@ final class BassWriter implements GroupWriter {
             String rhythm = ctx.rhythm(bar);
             if (bars.last && bar == bars.bars - 1) {
                 double t = bars.time(bar, 0);
-                ctx.out().add(t, ctx.duration() - t, root(bars.chord(bar * bars.stepsPerBar), lo), ctx.velocity(base + 6));
+                ctx.out()
+                        .add(
+                                t,
+                                ctx.duration() - t,
+                                root(bars.chord(bar * bars.stepsPerBar), lo),
+                                ctx.velocity(base + 6));
                 startPlayed |= bar == 0;
                 break;
             }
@@ -61,10 +66,19 @@ final class BassWriter implements GroupWriter {
                 boolean pedalling = pedal >= 0 && bar >= bars.bars - PEDAL_BARS;
                 int r = pedalling ? pedal : root(chord, lo);
                 int pitch = switch (Character.toUpperCase(e.symbol())) {
-                    case 'F' -> pedalling ? (r + 12 <= hi ? r + 12 : r) : r + 7 <= hi ? r + 7 : r - 5; // a pedal keeps its note, in octaves
+                    case 'F' ->
+                        pedalling
+                                ? (r + 12 <= hi ? r + 12 : r)
+                                : r + 7 <= hi ? r + 7 : r - 5; // a pedal keeps its note, in octaves
                     case 'O' -> r + 12 <= hi ? r + 12 : r;
                     case 'T' -> pedalling ? r : r + chord.intervals().get(1);
-                    case 'S' -> pedalling ? r : r + (chord.intervals().size() > 3 ? chord.intervals().get(3) : 10);
+                    case 'S' ->
+                        pedalling
+                                ? r
+                                : r
+                                        + (chord.intervals().size() > 3
+                                                ? chord.intervals().get(3)
+                                                : 10);
                     case 'A' -> approach(bars.nextChord(global), lo, hi);
                     case 'N' -> root(bars.nextChord(global), lo);
                     default -> r;
@@ -80,7 +94,12 @@ final class BassWriter implements GroupWriter {
             addStartHit(ctx, lo, 4, sectionBase);
         }
         for (double accent : bars.struckAccents()) {
-            ctx.out().add(accent, bars.stepSec * 4 * 0.92, root(bars.chord(bars.stepAt(accent)), lo), ctx.velocity(sectionBase + 18));
+            ctx.out()
+                    .add(
+                            accent,
+                            bars.stepSec * 4 * 0.92,
+                            root(bars.chord(bars.stepAt(accent)), lo),
+                            ctx.velocity(sectionBase + 18));
         }
     }
 
@@ -98,7 +117,10 @@ final class BassWriter implements GroupWriter {
     static int pedal(Ctx ctx, int lo) {
         String degree = ctx.group().pedal();
         Bars bars = ctx.bars();
-        if (degree == null || ctx.next() == null || bars.last || bars.bars < 2 * PEDAL_BARS
+        if (degree == null
+                || ctx.next() == null
+                || bars.last
+                || bars.bars < 2 * PEDAL_BARS
                 || ctx.next().intensity() - bars.section.intensity() < PEDAL_RISE) {
             return -1;
         }

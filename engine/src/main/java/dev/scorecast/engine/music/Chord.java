@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  */
 public record Chord(String symbol, int root, List<Integer> intervals) {
 
-    static final Pattern GRAMMAR = Pattern.compile("^(b|#)?(I|II|III|IV|V|VI|VII|i|ii|iii|iv|v|vi|vii)(dim|aug)?(7|maj7|sus2|sus4|add9)?$");
+    static final Pattern GRAMMAR =
+            Pattern.compile("^(b|#)?(I|II|III|IV|V|VI|VII|i|ii|iii|iv|v|vi|vii)(dim|aug)?(7|maj7|sus2|sus4|add9)?$");
     private static final List<String> DEGREES = List.of("i", "ii", "iii", "iv", "v", "vi", "vii");
 
     public Chord {
@@ -80,7 +81,9 @@ public record Chord(String symbol, int root, List<Integer> intervals) {
             case "A" -> 9;
             case "A#", "Bb" -> 10;
             case "B" -> 11;
-            default -> throw new IllegalStateException("key '" + key + "' is not one of C C# Db D D# Eb E F F# Gb G G# Ab A A# Bb B");
+            default ->
+                throw new IllegalStateException(
+                        "key '" + key + "' is not one of C C# Db D D# Eb E F F# Gb G G# Ab A A# Bb B");
         };
     }
 
@@ -91,7 +94,8 @@ public record Chord(String symbol, int root, List<Integer> intervals) {
             case "minor" -> new int[] {0, 2, 3, 5, 7, 8, 10};
             case "dorian" -> new int[] {0, 2, 3, 5, 7, 9, 10};
             case "mixolydian" -> new int[] {0, 2, 4, 5, 7, 9, 10};
-            default -> throw new IllegalStateException("mode '" + mode + "' is not one of major, minor, dorian, mixolydian");
+            default ->
+                throw new IllegalStateException("mode '" + mode + "' is not one of major, minor, dorian, mixolydian");
         };
     }
 

@@ -28,12 +28,18 @@ import java.util.stream.IntStream;
  */
 public final class Composer {
     /** The groups that leave the moment before a hit clear (HitClearance): every group but the effects, whose riser peaks on the hit; the sung line places its own lines. */
-    private static final Set<InstrumentGroup> CLEARS_BEFORE_HITS = EnumSet.of(InstrumentGroup.BEATS,
-            InstrumentGroup.BASS, InstrumentGroup.HARMONY, InstrumentGroup.PADS, InstrumentGroup.TOPS, InstrumentGroup.MELODY);
+    private static final Set<InstrumentGroup> CLEARS_BEFORE_HITS = EnumSet.of(
+            InstrumentGroup.BEATS,
+            InstrumentGroup.BASS,
+            InstrumentGroup.HARMONY,
+            InstrumentGroup.PADS,
+            InstrumentGroup.TOPS,
+            InstrumentGroup.MELODY);
 
     private static final GenreCatalog GENRES = GenreCatalog.builtIn();
     /** The single-line groups whose legato instruments slur (Legato); harmony and pads are chords. */
     private static final Set<InstrumentGroup> SLURRED = EnumSet.of(InstrumentGroup.MELODY, InstrumentGroup.BASS);
+
     private final StyleBook book;
 
     public Composer() {
@@ -52,7 +58,8 @@ public final class Composer {
     public Score compose(Plan plan, List<Span> speech) {
         List<Section> sections = plan.sections();
         double duration = plan.duration();
-        StyleBook.GenreStyle planStyle = plan.genre() != null && StyleBook.GENRES.contains(plan.genre()) ? book.genre(plan.genre()) : null;
+        StyleBook.GenreStyle planStyle =
+                plan.genre() != null && StyleBook.GENRES.contains(plan.genre()) ? book.genre(plan.genre()) : null;
         double chordsPerBar = planStyle == null ? 1 : planStyle.chordsPerBar();
         Bars[] bars = new Bars[sections.size()];
         Chord next = null;
@@ -94,7 +101,9 @@ public final class Composer {
             }
             Part part = compose(plan, group, bars, duration, hits);
             if (part != null && group == InstrumentGroup.MELODY) {
-                part = part.withNotes(part.notes().stream().filter(n -> !VocalWriter.overlaps(speech, n.start(), n.end())).toList());
+                part = part.withNotes(part.notes().stream()
+                        .filter(n -> !VocalWriter.overlaps(speech, n.start(), n.end()))
+                        .toList());
             }
             if (part != null) {
                 parts.add(part);
@@ -112,8 +121,11 @@ public final class Composer {
             }
         }
         if (voice != null && !vocal.isEmpty()) {
-            List<Note> notes = vocal.stream().map(n -> new Note(n.start(), n.duration(), n.pitch(), n.velocity())).toList();
-            parts.add(new Part(InstrumentGroup.VOCALS, voice.program(), false, voice.gainDb(), voice.pan(), notes, List.of()));
+            List<Note> notes = vocal.stream()
+                    .map(n -> new Note(n.start(), n.duration(), n.pitch(), n.velocity()))
+                    .toList();
+            parts.add(new Part(
+                    InstrumentGroup.VOCALS, voice.program(), false, voice.gainDb(), voice.pan(), notes, List.of()));
         }
         return new Score(duration, tempoMap, parts.stream().map(Takes::numbered).toList(), accents, vocal);
     }
@@ -154,7 +166,8 @@ public final class Composer {
             }
             SplittableRandom rng = new SplittableRandom(seed(plan.seed(), i, group.ordinal()));
             Section next = i + 1 < sections.size() ? sections.get(i + 1) : null;
-            writer.write(new GroupWriter.Ctx(bars[i], pattern, instrument, rng, out, next, duration, playsAt(pattern, group)));
+            writer.write(new GroupWriter.Ctx(
+                    bars[i], pattern, instrument, rng, out, next, duration, playsAt(pattern, group)));
         }
         if (firstInstrument == null) {
             return null;
@@ -173,28 +186,41 @@ public final class Composer {
         if (Expression.sustains(group, firstInstrument.program())) {
             // The swell of each held chord peaks higher the more intense its section.
             controls = Expression.curve(notes, t -> 100 + (int) Math.round(27 * intensityAt(sections, t)));
-        } else if (group != InstrumentGroup.FX && sections.stream().anyMatch(s -> !s.barIntensity().isEmpty())) {
+        } else if (group != InstrumentGroup.FX
+                && sections.stream().anyMatch(s -> !s.barIntensity().isEmpty())) {
             // Struck and plucked parts (and, less far, the drums) follow the picture in level too, bar by
             // bar (issue 26), each bar as far under full as it is under the video's most intense one: an
             // even video keeps its level.
-            double top = sections.stream().flatMapToDouble(s -> IntStream.range(0, s.bars())
-                    .mapToDouble(s::intensityOfBar)).max().orElse(1);
-            controls = Expression.barLevels(sections, (section, bar) -> 1 - (top - section.intensityOfBar(bar)),
+            double top = sections.stream()
+                    .flatMapToDouble(s -> IntStream.range(0, s.bars()).mapToDouble(s::intensityOfBar))
+                    .max()
+                    .orElse(1);
+            controls = Expression.barLevels(
+                    sections,
+                    (section, bar) -> 1 - (top - section.intensityOfBar(bar)),
                     group == InstrumentGroup.BEATS ? Expression.DRUM_CALM_LEVEL : Expression.CALM_LEVEL);
         }
         if (group != InstrumentGroup.BEATS && group != InstrumentGroup.FX && bars[bars.length - 1].last) {
             // The closing chord dies away into its release instead of stopping (NoteOut lets it go).
             controls = Expression.fadeOut(controls, out.releaseBy());
         }
-        return new Part(group, firstInstrument.program(), group == InstrumentGroup.BEATS, firstInstrument.gainDb(), firstInstrument.pan(),
-                notes, changes, Legato.framed(controls, legato));
+        return new Part(
+                group,
+                firstInstrument.program(),
+                group == InstrumentGroup.BEATS,
+                firstInstrument.gainDb(),
+                firstInstrument.pan(),
+                notes,
+                changes,
+                Legato.framed(controls, legato));
     }
 
     /** Whether the palette entry a section's instrument came from is a legato one (styles/genres.json). */
     private static boolean playsLegato(Section.Instrument instrument, InstrumentGroup group) {
         return GENRES.find(instrument.soundset())
                 .map(g -> g.arrangement().groups().get(group.wire()))
-                .map(style -> style.palette().stream().anyMatch(sound -> sound.program() == instrument.program() && sound.legato()))
+                .map(style -> style.palette().stream()
+                        .anyMatch(sound -> sound.program() == instrument.program() && sound.legato()))
                 .orElse(false);
     }
 

@@ -19,7 +19,8 @@ final class DrumWriter implements GroupWriter {
     @Override
     public void write(Ctx ctx) {
         Bars bars = ctx.bars();
-        Map<String, String> fill = ctx.group().fill() == null ? Map.of() : ctx.group().fill();
+        Map<String, String> fill =
+                ctx.group().fill() == null ? Map.of() : ctx.group().fill();
         int fillFrom = 16;
         for (String row : fill.values()) {
             for (int i = 0; i < Math.min(16, row.length()); i++) {
@@ -58,7 +59,9 @@ final class DrumWriter implements GroupWriter {
         for (int bar = 0; bar < bars.bars; bar++) {
             // The bar's own level: a section that merges a calm shot and a busy one changes pattern with the picture.
             int level = ctx.levelIndex(bar);
-            Map<String, String> grid = sectionFill(bars, bar) ? (ctx.level(bar).grid() == null ? Map.of() : ctx.level(bar).grid()) : ctx.grid(bar);
+            Map<String, String> grid = sectionFill(bars, bar)
+                    ? (ctx.level(bar).grid() == null ? Map.of() : ctx.level(bar).grid())
+                    : ctx.grid(bar);
             int fillStart = (level == 0 ? Math.max(fillFrom, 12) : fillFrom) * bars.stepsPerBar / 16;
             int snare = snareNote(grid);
             boolean ghosts = ctx.feel().ghosts() && ctx.feel().template() != null && level >= 1 && snare > 0;
@@ -75,7 +78,8 @@ final class DrumWriter implements GroupWriter {
             }
             if (bar > 0 && bar >= intro && !ctx.plays(bar - 1)) {
                 // The drums come back after bars of rest (a breakdown, or a calm stretch of the picture) with a crash.
-                ctx.out().add(bars.time(bar, 0), step * 16, CRASH, ctx.drumVelocity(CRASH, bar * bars.stepsPerBar, 104));
+                ctx.out()
+                        .add(bars.time(bar, 0), step * 16, CRASH, ctx.drumVelocity(CRASH, bar * bars.stepsPerBar, 104));
             }
             boolean introEnd = bar == intro - 1;
             boolean sectionFill = !bars.last && bar == lastBar;
@@ -85,8 +89,13 @@ final class DrumWriter implements GroupWriter {
             int phrase = bar / PHRASE_BARS;
             boolean phraseEnd = !sectionFill && bar % PHRASE_BARS == PHRASE_BARS - 1 && bar < lastBar;
             // The intro's last bar is silent but for the fill's last beat leading the groove in.
-            int from = introEnd ? bars.stepsPerBar - bars.stepsPerBar / 4 : sectionFill ? fillStart
-                    : phraseEnd ? bars.stepsPerBar - (phrase % 2 == 1 ? bars.stepsPerBar / 4 : bars.stepsPerBar / 8) : bars.stepsPerBar;
+            int from = introEnd
+                    ? bars.stepsPerBar - bars.stepsPerBar / 4
+                    : sectionFill
+                            ? fillStart
+                            : phraseEnd
+                                    ? bars.stepsPerBar - (phrase % 2 == 1 ? bars.stepsPerBar / 4 : bars.stepsPerBar / 8)
+                                    : bars.stepsPerBar;
             for (int s = 0; s < bars.stepsPerBar; s++) {
                 boolean inFill = s >= from && !fill.isEmpty();
                 if (introEnd && !inFill) {
@@ -112,13 +121,23 @@ final class DrumWriter implements GroupWriter {
                     Groove.Drum drum = Groove.drum(note);
                     struckHere |= drum == Groove.Drum.KICK || drum == Groove.Drum.SNARE;
                     double length = note == CRASH || note == 46 || note == 51 || note == 57 ? step * 8 : step;
-                    ctx.out().add(ctx.drumOnset(note, global), length, note, ctx.drumVelocity(note, global, 20 + (c - '0') * 11));
+                    ctx.out()
+                            .add(
+                                    ctx.drumOnset(note, global),
+                                    length,
+                                    note,
+                                    ctx.drumVelocity(note, global, 20 + (c - '0') * 11));
                 }
                 if (ghosts && !inFill && !introEnd && !struckHere && !(bar == 0 && s == 0)) {
                     int global = bar * bars.stepsPerBar + s;
                     int ghost = ctx.feel().template().ghost(ctx.templateBar(global), s);
                     if (ghost > 0) {
-                        ctx.out().add(ctx.drumOnset(snare, global), step, snare, Math.clamp(Math.round(ghost * 0.8f), 16, 44));
+                        ctx.out()
+                                .add(
+                                        ctx.drumOnset(snare, global),
+                                        step,
+                                        snare,
+                                        Math.clamp(Math.round(ghost * 0.8f), 16, 44));
                     }
                 }
             }

@@ -26,6 +26,7 @@ final class Expression {
 
     /** The closing chord fades over this long before it is let go, and to this share of its level: a diminuendo, not a stop. */
     static final double FADE_SECONDS = 0.8;
+
     static final double FADE_TO = 0.35;
 
     private Expression() {}
@@ -62,6 +63,7 @@ final class Expression {
 
     /** The expression of the calmest bar and of the most intense: about 8 dB apart (GM's expression is squared). */
     static final int CALM_LEVEL = 80;
+
     static final int FULL_LEVEL = 127;
     /**
      * The drums' calmest bar: about 3.5 dB under full. The drums follow the picture mostly by their
@@ -75,20 +77,19 @@ final class Expression {
      * {@link #FULL_LEVEL} at 1, for a part that does not swell chord by chord: the level follows the
      * picture's intensity bar by bar (issue 26), a step only where it changes.
      */
-    static List<Control> barLevels(List<Section> sections,
-                                   ToDoubleBiFunction<Section, Integer> intensity) {
+    static List<Control> barLevels(List<Section> sections, ToDoubleBiFunction<Section, Integer> intensity) {
         return barLevels(sections, intensity, CALM_LEVEL);
     }
 
     /** As {@link #barLevels(List, java.util.function.ToDoubleBiFunction)}, from {@code calm} at level 0. */
-    static List<Control> barLevels(List<Section> sections,
-                                   ToDoubleBiFunction<Section, Integer> intensity, int calm) {
+    static List<Control> barLevels(List<Section> sections, ToDoubleBiFunction<Section, Integer> intensity, int calm) {
         List<Control> out = new ArrayList<>();
         int last = -1;
         for (var s : sections) {
             double bar = s.durationSeconds() / Math.max(1, s.bars());
             for (int b = 0; b < s.bars(); b++) {
-                int value = (int) Math.round(calm + (FULL_LEVEL - calm) * Math.clamp(intensity.applyAsDouble(s, b), 0, 1));
+                int value =
+                        (int) Math.round(calm + (FULL_LEVEL - calm) * Math.clamp(intensity.applyAsDouble(s, b), 0, 1));
                 if (value != last) {
                     out.add(new Control(s.start() + b * bar, Control.EXPRESSION, value));
                     last = value;
@@ -100,8 +101,8 @@ final class Expression {
 
     static boolean sustains(InstrumentGroup group, int program) {
         return group == InstrumentGroup.PADS
-                || (group == InstrumentGroup.HARMONY || group == InstrumentGroup.MELODY) && (program >= 16 && program <= 23
-                || program >= 40 && program <= 95);
+                || (group == InstrumentGroup.HARMONY || group == InstrumentGroup.MELODY)
+                        && (program >= 16 && program <= 23 || program >= 40 && program <= 95);
     }
 
     /**
@@ -135,7 +136,9 @@ final class Expression {
             for (double t = start; t < end - 1e-9; t += STEP_SECONDS) {
                 double u = (t - start) / length;
                 // Up over the first 40 %, then back down to SETTLE of the way by the end.
-                double shape = u < 0.4 ? Math.sin(u / 0.4 * Math.PI / 2) : 1 - (1 - SETTLE) * Math.sin((u - 0.4) / 0.6 * Math.PI / 2);
+                double shape = u < 0.4
+                        ? Math.sin(u / 0.4 * Math.PI / 2)
+                        : 1 - (1 - SETTLE) * Math.sin((u - 0.4) / 0.6 * Math.PI / 2);
                 int value = (int) Math.round(FLOOR + (peak - FLOOR) * shape);
                 if (value != last) {
                     out.add(new Control(t, Control.EXPRESSION, value));

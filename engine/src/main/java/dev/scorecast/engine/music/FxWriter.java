@@ -15,6 +15,7 @@ import java.util.List;
 final class FxWriter implements GroupWriter {
     /** The riser stops this long before its hit: the moment of quiet that makes the hit a step up (the drop's gap). */
     static final double RISER_GAP_SECONDS = HitClearance.SECONDS;
+
     final List<ProgramChange> programChanges = new ArrayList<>();
 
     @Override
@@ -24,7 +25,8 @@ final class FxWriter implements GroupWriter {
         String hit = ctx.section().hit() == null ? "" : ctx.section().hit().kind();
         // Every boundary after the first is struck, whatever the level; the first only when the level or the hit asks.
         boolean struck = hit.equals("impact") || hit.equals("drop") || hit.equals("crash");
-        boolean impact = Boolean.TRUE.equals(level.impact()) || struck && (ctx.section().index() > 0 || ctx.pattern().levelIndex() >= 1);
+        boolean impact = Boolean.TRUE.equals(level.impact())
+                || struck && (ctx.section().index() > 0 || ctx.pattern().levelIndex() >= 1);
         double start = bars.time(0);
         if (impact) {
             impact(ctx, start);
@@ -42,9 +44,12 @@ final class FxWriter implements GroupWriter {
             }
             earliest = accent.time() + bars.stepSec * 4;
         }
-        String nextHit = ctx.next() == null || ctx.next().hit() == null ? "" : ctx.next().hit().kind();
-        boolean riser = ctx.next() != null && (Boolean.TRUE.equals(level.riser())
-                || ctx.pattern().levelIndex() >= 1 && (nextHit.equals("swell") || nextHit.equals("drop")));
+        String nextHit = ctx.next() == null || ctx.next().hit() == null
+                ? ""
+                : ctx.next().hit().kind();
+        boolean riser = ctx.next() != null
+                && (Boolean.TRUE.equals(level.riser())
+                        || ctx.pattern().levelIndex() >= 1 && (nextHit.equals("swell") || nextHit.equals("drop")));
         if (riser) {
             riser(ctx, earliest, ctx.next().start());
         }
@@ -52,7 +57,9 @@ final class FxWriter implements GroupWriter {
 
     private void impact(Ctx ctx, double at) {
         Bars bars = ctx.bars();
-        int program = ctx.group().impactSound() == null ? ctx.instrument().program() : ctx.group().impactSound().address();
+        int program = ctx.group().impactSound() == null
+                ? ctx.instrument().program()
+                : ctx.group().impactSound().address();
         programChanges.add(new ProgramChange(at, program));
         int pitch = 36 + Math.floorMod(bars.tonic - 36, 12);
         // Full force: an impact that the rest of the band can mask is no hit point.
@@ -73,9 +80,16 @@ final class FxWriter implements GroupWriter {
         double length = ctx.group().riserSeconds() != null ? ctx.group().riserSeconds() : beats * 4 * bars.stepSec;
         double riserStart = Math.max(earliest, end - length);
         if (end - riserStart > bars.stepSec * 2) {
-            int program = ctx.group().riserSound() == null ? ctx.instrument().program() : ctx.group().riserSound().address();
+            int program = ctx.group().riserSound() == null
+                    ? ctx.instrument().program()
+                    : ctx.group().riserSound().address();
             programChanges.add(new ProgramChange(riserStart, program));
-            ctx.out().add(riserStart, end - riserStart, 60, ctx.velocity(72 + 10 * ctx.pattern().levelIndex()));
+            ctx.out()
+                    .add(
+                            riserStart,
+                            end - riserStart,
+                            60,
+                            ctx.velocity(72 + 10 * ctx.pattern().levelIndex()));
         }
     }
 }

@@ -26,12 +26,19 @@ final class Groove {
     static final int GHOST_VELOCITY = 50;
     /** The relative weight of one hit stays within these bounds (a rare, soft hit in the data is no reason for an inaudible one). */
     private static final double MIN_RATIO = 0.55;
+
     private static final double MAX_RATIO = 1.3;
     private static final ObjectMapper JSON = Json.mapper();
     private static final Map<String, Groove> LOADED = new ConcurrentHashMap<>();
 
     /** The drums a template knows (a drum kit's "voices"); every GM drum note is played as one of them. */
-    enum Drum { KICK, SNARE, HAT, RIDE, TOM }
+    enum Drum {
+        KICK,
+        SNARE,
+        HAT,
+        RIDE,
+        TOM
+    }
 
     private final String name;
     private final Data data;
@@ -68,8 +75,12 @@ final class Groove {
             oddLateness[v.ordinal()] = parityRate[1] > 0 ? parity[1] / parityRate[1] : 0;
             for (int s = 0; s < STEPS; s++) {
                 boolean seen = stats.hitRate().get(s) > 0;
-                meanOffset[v.ordinal()][s] = seen ? stats.offset().get(s) : (s % 2 == 0 ? evenLateness[v.ordinal()] : oddLateness[v.ordinal()]);
-                meanRatio[v.ordinal()][s] = seen && drumVelocity[v.ordinal()] > 0 ? ratio(stats.velocity().get(s) / drumVelocity[v.ordinal()]) : 1;
+                meanOffset[v.ordinal()][s] = seen
+                        ? stats.offset().get(s)
+                        : (s % 2 == 0 ? evenLateness[v.ordinal()] : oddLateness[v.ordinal()]);
+                meanRatio[v.ordinal()][s] = seen && drumVelocity[v.ordinal()] > 0
+                        ? ratio(stats.velocity().get(s) / drumVelocity[v.ordinal()])
+                        : 1;
             }
         }
     }
@@ -156,7 +167,8 @@ final class Groove {
     }
 
     private double[] hit(Drum drum, int bar, int step) {
-        Map<String, List<List<Double>>> b = data.bars().get(Math.floorMod(bar, data.bars().size()));
+        Map<String, List<List<Double>>> b =
+                data.bars().get(Math.floorMod(bar, data.bars().size()));
         List<List<Double>> row = b.get(key(drum));
         if (row == null || row.size() <= step || row.get(step) == null) {
             return null;
@@ -173,10 +185,20 @@ final class Groove {
     }
 
     @JsonIgnoreProperties(ignoreUnknown = true)
-    record Data(String genre, String source, String license, List<String> performances, Map<String, DrumStats> voices,
-                List<Map<String, List<List<Double>>>> bars) {}
+    record Data(
+            String genre,
+            String source,
+            String license,
+            List<String> performances,
+            Map<String, DrumStats> voices,
+            List<Map<String, List<List<Double>>>> bars) {}
 
     @JsonIgnoreProperties(ignoreUnknown = true)
-    record DrumStats(List<Double> offset, List<Double> offsetSd, List<Double> velocity, List<Double> velocitySd, List<Double> hitRate,
-                      List<Double> ghostRate) {}
+    record DrumStats(
+            List<Double> offset,
+            List<Double> offsetSd,
+            List<Double> velocity,
+            List<Double> velocitySd,
+            List<Double> hitRate,
+            List<Double> ghostRate) {}
 }

@@ -23,6 +23,7 @@ interface GroupWriter {
      * hit is also a darker one: the analog voices' filters open with velocity).
      */
     int INTENSITY_RANGE = 24;
+
     int BUSY_INTENSITY_RANGE = 42;
     /**
      * The drums' share of it: they follow the picture mostly by their pattern, and softer hits
@@ -30,12 +31,25 @@ interface GroupWriter {
      */
     int DRUM_INTENSITY_RANGE = 12;
 
-    record Ctx(Bars bars, StyleBook.Pattern pattern, Section.Instrument instrument, SplittableRandom rng, NoteOut out,
-               Section next, double duration, IntPredicate playsAtLevel) {
+    record Ctx(
+            Bars bars,
+            StyleBook.Pattern pattern,
+            Section.Instrument instrument,
+            SplittableRandom rng,
+            NoteOut out,
+            Section next,
+            double duration,
+            IntPredicate playsAtLevel) {
 
         /** A context whose group plays at every level. */
-        Ctx(Bars bars, StyleBook.Pattern pattern, Section.Instrument instrument, SplittableRandom rng, NoteOut out, Section next,
-            double duration) {
+        Ctx(
+                Bars bars,
+                StyleBook.Pattern pattern,
+                Section.Instrument instrument,
+                SplittableRandom rng,
+                NoteOut out,
+                Section next,
+                double duration) {
             this(bars, pattern, instrument, rng, out, next, duration, level -> true);
         }
 
@@ -71,7 +85,11 @@ interface GroupWriter {
 
         /** The pattern level of a bar: from its intensity where the plan grades the section, else the pattern's. */
         int levelIndex(int bar) {
-            return graded() ? Math.min(Planner.level(intensity(bar)), pattern.group().levels().size() - 1) : pattern.levelIndex();
+            return graded()
+                    ? Math.min(
+                            Planner.level(intensity(bar)),
+                            pattern.group().levels().size() - 1)
+                    : pattern.levelIndex();
         }
 
         /** The group's pattern level for a bar. */
@@ -81,19 +99,22 @@ interface GroupWriter {
 
         /** The group's name in the style data ("bass", "harmony", ...). */
         String groupName() {
-            return pattern.id().substring(pattern.id().indexOf('/') + 1, pattern.id().lastIndexOf('/'));
+            return pattern.id()
+                    .substring(pattern.id().indexOf('/') + 1, pattern.id().lastIndexOf('/'));
         }
 
         /** The variant of its level's bar that a bar plays in the phrase form (A: the level's own; styles/phrases.json). */
         char variant(int bar) {
-            // A cut struck at the end of the bar keeps its level's own bar: the band clears the moment before a hit, and a
+            // A cut struck at the end of the bar keeps its level's own bar: the band clears the moment before a hit,
+            // and a
             // variant's pickup or anticipation there would be cut to a blip.
             double from = bars.time(bar, bars.stepsPerBar * 3 / 4);
             double to = bars.time(bar + 1, 1);
             if (bars.struckAccents().stream().anyMatch(t -> t >= from && t < to)) {
                 return 'A';
             }
-            return Phrasing.letter(Phrasing.forms(groupName(), group()), bars.section.index(), bar, bars.bars, bars.last);
+            return Phrasing.letter(
+                    Phrasing.forms(groupName(), group()), bars.section.index(), bar, bars.bars, bars.last);
         }
 
         /** A bar's rhythm (bass, harmony, pads): its level's, varied as the phrase form says. */
@@ -108,14 +129,17 @@ interface GroupWriter {
 
         /** A bar's drum grid: its level's, varied as the phrase form says. */
         Map<String, String> grid(int bar) {
-            Map<String, String> grid = level(bar).grid() == null ? Map.of() : level(bar).grid();
+            Map<String, String> grid =
+                    level(bar).grid() == null ? Map.of() : level(bar).grid();
             StyleBook.Level level = level(bar);
-            return Phrasing.grid(grid, bar, variant(bar), letter -> Phrasing.variant(groupName(), group(), level, (char) letter));
+            return Phrasing.grid(
+                    grid, bar, variant(bar), letter -> Phrasing.variant(groupName(), group(), level, (char) letter));
         }
 
         private String varied(String pattern, int bar) {
             StyleBook.Level level = level(bar);
-            return Phrasing.rhythm(pattern, bar, variant(bar), letter -> Phrasing.variant(groupName(), group(), level, (char) letter));
+            return Phrasing.rhythm(
+                    pattern, bar, variant(bar), letter -> Phrasing.variant(groupName(), group(), level, (char) letter));
         }
 
         /**
@@ -124,7 +148,12 @@ interface GroupWriter {
          */
         boolean plays(int bar) {
             return (!graded() || playsAtLevel.test(levelIndex(bar)))
-                    && Phrasing.inArc(groupName(), bars.section, bar, bars.bars, bars.last,
+                    && Phrasing.inArc(
+                            groupName(),
+                            bars.section,
+                            bar,
+                            bars.bars,
+                            bars.last,
                             b -> intensity(b) <= intensity() + 0.05);
         }
 
@@ -138,7 +167,9 @@ interface GroupWriter {
                 return bars.time(0);
             }
             Groove groove = feel().template();
-            double pocket = groove == null ? 0 : feel().timing() * groove.ensembleOffset(step % bars.stepsPerBar) * bars.stepSec;
+            double pocket = groove == null
+                    ? 0
+                    : feel().timing() * groove.ensembleOffset(step % bars.stepsPerBar) * bars.stepSec;
             return bars.time(step) + bars.swing(step, feel().swing()) + pocket;
         }
 
@@ -148,15 +179,20 @@ interface GroupWriter {
                 return bars.time(0);
             }
             Groove groove = feel().template();
-            double late = groove == null ? 0
-                    : feel().timing() * groove.offset(Groove.drum(note), templateBar(step), step % bars.stepsPerBar) * bars.stepSec;
+            double late = groove == null
+                    ? 0
+                    : feel().timing()
+                            * groove.offset(Groove.drum(note), templateBar(step), step % bars.stepsPerBar)
+                            * bars.stepSec;
             return bars.time(step) + bars.swing(step, feel().swing()) + late;
         }
 
         /** A drum hit's velocity: the pattern's weight shaped by how hard the template's drummer hit that drum there. */
         int drumVelocity(int note, int step, int base) {
             Groove groove = feel().template();
-            double ratio = groove == null ? 1 : groove.velocityRatio(Groove.drum(note), templateBar(step), step % bars.stepsPerBar);
+            double ratio = groove == null
+                    ? 1
+                    : groove.velocityRatio(Groove.drum(note), templateBar(step), step % bars.stepsPerBar);
             double raw = base * (1 + feel().dynamics() * (ratio - 1));
             // A soft knee under 127: the hardest hits stay distinct instead of all clipping to one velocity.
             double played = raw <= KNEE ? raw : KNEE + (127 - KNEE) * Math.tanh((raw - KNEE) / (127 - KNEE));
@@ -207,7 +243,8 @@ interface GroupWriter {
          */
         static int byIntensity(int base, double intensity) {
             double away = intensity - 0.5;
-            return Math.clamp(base + (int) Math.round(away * (away < 0 ? INTENSITY_RANGE : BUSY_INTENSITY_RANGE)), 1, 127);
+            return Math.clamp(
+                    base + (int) Math.round(away * (away < 0 ? INTENSITY_RANGE : BUSY_INTENSITY_RANGE)), 1, 127);
         }
     }
 }

@@ -21,8 +21,7 @@ public final class HitClearance {
      */
     public static final double DRUM_SECONDS = 0.25;
 
-    private HitClearance() {
-    }
+    private HitClearance() {}
 
     /** The cleared time before a hit for a group's part. */
     public static double seconds(InstrumentGroup group) {

@@ -22,6 +22,7 @@ public final class Legato {
     static final double SLUR_GAP_SECONDS = 0.2;
     /** How long the slurred note overlaps the next, so that the next note-on finds it held. */
     static final double OVERLAP_SECONDS = 0.03;
+
     static final int PORTAMENTO = 65;
     static final int PORTAMENTO_TIME = 5;
     /**
@@ -58,9 +59,16 @@ public final class Legato {
             Note n = sorted.get(i);
             Note next = i + 1 < sorted.size() ? sorted.get(i + 1) : null;
             Span span = spanOf(spans, n.start());
-            if (span != null && next != null && next.start() > n.start() + 1e-6 && next.start() < span.end()
-                    && next.start() - n.end() < SLUR_GAP_SECONDS && next.pitch() != n.pitch() && !span.onBeat(next.start())
-                    && hits.stream().noneMatch(h -> Math.abs(next.start() - h) < 0.005)) { // a hit is struck, never slurred into
+            if (span != null
+                    && next != null
+                    && next.start() > n.start() + 1e-6
+                    && next.start() < span.end()
+                    && next.start() - n.end() < SLUR_GAP_SECONDS
+                    && next.pitch() != n.pitch()
+                    && !span.onBeat(next.start())
+                    && hits.stream()
+                            .noneMatch(
+                                    h -> Math.abs(next.start() - h) < 0.005)) { // a hit is struck, never slurred into
                 out.add(n.moved(n.start(), next.start() + OVERLAP_SECONDS - n.start()));
             } else {
                 out.add(n);

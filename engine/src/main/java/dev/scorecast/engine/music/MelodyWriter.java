@@ -80,7 +80,9 @@ final class MelodyWriter implements GroupWriter {
                     if (closeStep < slotSteps - 2) {
                         int global = first + closeStep;
                         Chord chord = bars.chord(global);
-                        int pitch = phrase % 2 == 1 ? chord.rootNear(lastPitch) : nearestChordTone(chord, lastPitch, lo, hi);
+                        int pitch = phrase % 2 == 1
+                                ? chord.rootNear(lastPitch)
+                                : nearestChordTone(chord, lastPitch, lo, hi);
                         pitch = fold(pitch, lo, hi);
                         int length = Math.max(2, slotSteps - closeStep - Math.min(4, spb / 4));
                         emit(ctx, global, length, pitch, base);

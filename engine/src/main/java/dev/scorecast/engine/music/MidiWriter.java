@@ -1,6 +1,5 @@
 package dev.scorecast.engine.music;
 
-import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.music.Part.ProgramChange;
 import dev.scorecast.engine.music.Score.TempoChange;
 import java.io.IOException;
@@ -56,7 +55,9 @@ public final class MidiWriter {
             Segment s = ticks.segments.get(i);
             int mpq = s.microsPerQuarter;
             conductor.add(meta(0x51, new byte[] {(byte) (mpq >> 16), (byte) (mpq >> 8), (byte) mpq}, s.tick));
-            String meter = score.tempoMap().get(i).meter() == null ? "4/4" : score.tempoMap().get(i).meter();
+            String meter = score.tempoMap().get(i).meter() == null
+                    ? "4/4"
+                    : score.tempoMap().get(i).meter();
             int numerator = Integer.parseInt(meter.substring(0, meter.indexOf('/')));
             int denominator = Integer.parseInt(meter.substring(meter.indexOf('/') + 1));
             int power = Integer.numberOfTrailingZeros(Integer.highestOneBit(Math.max(1, denominator)));
@@ -74,18 +75,26 @@ public final class MidiWriter {
             Track track = sequence.createTrack();
             track.add(meta(0x03, part.group().wire().getBytes(StandardCharsets.US_ASCII), 0));
             // A program above 127 is 128 x bank + program (SoundBank): bank select MSB, then the program.
-            track.add(new MidiEvent(new ShortMessage(ShortMessage.CONTROL_CHANGE, channel, 0, part.program() >> 7 & 0x7F), 0));
-            track.add(new MidiEvent(new ShortMessage(ShortMessage.PROGRAM_CHANGE, channel, part.program() & 0x7F, 0), 0));
+            track.add(new MidiEvent(
+                    new ShortMessage(ShortMessage.CONTROL_CHANGE, channel, 0, part.program() >> 7 & 0x7F), 0));
+            track.add(
+                    new MidiEvent(new ShortMessage(ShortMessage.PROGRAM_CHANGE, channel, part.program() & 0x7F, 0), 0));
             int volume = (int) Math.round(Math.clamp(100 * Math.pow(10, part.gainDb() / 40), 0, 127));
             int pan = (int) Math.round(Math.clamp(64 + part.pan() * 63, 0, 127));
             track.add(new MidiEvent(new ShortMessage(ShortMessage.CONTROL_CHANGE, channel, 7, volume), 0));
             track.add(new MidiEvent(new ShortMessage(ShortMessage.CONTROL_CHANGE, channel, 10, pan), 0));
             for (ProgramChange pc : part.programChanges()) {
-                track.add(new MidiEvent(new ShortMessage(ShortMessage.CONTROL_CHANGE, channel, 0, pc.program() >> 7 & 0x7F), ticks.tick(pc.time())));
-                track.add(new MidiEvent(new ShortMessage(ShortMessage.PROGRAM_CHANGE, channel, pc.program() & 0x7F, 0), ticks.tick(pc.time())));
+                track.add(new MidiEvent(
+                        new ShortMessage(ShortMessage.CONTROL_CHANGE, channel, 0, pc.program() >> 7 & 0x7F),
+                        ticks.tick(pc.time())));
+                track.add(new MidiEvent(
+                        new ShortMessage(ShortMessage.PROGRAM_CHANGE, channel, pc.program() & 0x7F, 0),
+                        ticks.tick(pc.time())));
             }
             for (Part.Control c : part.controls()) {
-                track.add(new MidiEvent(new ShortMessage(ShortMessage.CONTROL_CHANGE, channel, c.controller(), c.value()), ticks.tick(c.time())));
+                track.add(new MidiEvent(
+                        new ShortMessage(ShortMessage.CONTROL_CHANGE, channel, c.controller(), c.value()),
+                        ticks.tick(c.time())));
             }
             List<Note> notes = new ArrayList<>(part.notes());
             notes.sort(Comparator.comparingDouble(Note::start));

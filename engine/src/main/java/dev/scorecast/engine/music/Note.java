@@ -8,8 +8,15 @@ package dev.scorecast.engine.music;
 public record Note(double start, double duration, int pitch, int velocity, int take) {
 
     public Note {
-        if (pitch < 0 || pitch > 127 || velocity < 1 || velocity > 127 || !(duration > 0) || !(start >= 0) || take < -1) {
-            throw new IllegalArgumentException("note " + start + "s +" + duration + "s pitch " + pitch + " velocity " + velocity + " take " + take);
+        if (pitch < 0
+                || pitch > 127
+                || velocity < 1
+                || velocity > 127
+                || !(duration > 0)
+                || !(start >= 0)
+                || take < -1) {
+            throw new IllegalArgumentException("note " + start + "s +" + duration + "s pitch " + pitch + " velocity "
+                    + velocity + " take " + take);
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.List;
 final class NoteOut {
     /** The time a released note takes to die away: the closing chord is let go this long before the last frame. */
     static final double TAIL_SECONDS = 1.0;
+
     private static final double MIN_SECONDS = 0.01;
     private final double duration;
     private final double releaseBy;

@@ -9,8 +9,15 @@ import java.util.List;
  * asks for another instrument) are {@link ProgramChange}s; {@code controls} are controller
  * moves in time (the expression curve, CC11, of a sustained part). Notes need not be sorted.
  */
-public record Part(InstrumentGroup group, int program, boolean drums, double gainDb, double pan,
-                   List<Note> notes, List<ProgramChange> programChanges, List<Control> controls) {
+public record Part(
+        InstrumentGroup group,
+        int program,
+        boolean drums,
+        double gainDb,
+        double pan,
+        List<Note> notes,
+        List<ProgramChange> programChanges,
+        List<Control> controls) {
 
     public Part {
         notes = List.copyOf(notes);
@@ -19,8 +26,14 @@ public record Part(InstrumentGroup group, int program, boolean drums, double gai
     }
 
     /** A part without controller moves. */
-    public Part(InstrumentGroup group, int program, boolean drums, double gainDb, double pan, List<Note> notes,
-                List<ProgramChange> programChanges) {
+    public Part(
+            InstrumentGroup group,
+            int program,
+            boolean drums,
+            double gainDb,
+            double pan,
+            List<Note> notes,
+            List<ProgramChange> programChanges) {
         this(group, program, drums, gainDb, pan, notes, programChanges, List.of());
     }
 
@@ -42,6 +55,7 @@ public record Part(InstrumentGroup group, int program, boolean drums, double gai
         public static final int EXPRESSION = 11;
         /** General MIDI's mono and poly mode switches: one state of the channel, whichever came last. */
         public static final int MONO_ON = 126;
+
         public static final int POLY_ON = 127;
 
         /** Whether this switches the channel between mono and poly mode. */

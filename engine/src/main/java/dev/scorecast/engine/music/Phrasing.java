@@ -62,11 +62,13 @@ final class Phrasing {
         if (!last && bars >= 2 && bar == bars - 1) {
             return 'D';
         }
-        // The cadence is the level's own: a chord anticipated into the closing bar would be cut by the clearing before its accent.
+        // The cadence is the level's own: a chord anticipated into the closing bar would be cut by the clearing before
+        // its accent.
         if (forms == null || forms.isEmpty() || last && bar >= bars - 2) {
             return 'A';
         }
-        String form = forms.get(Math.floorMod(section + bar / PHRASE_BARS, forms.size())).replace(" ", "");
+        String form = forms.get(Math.floorMod(section + bar / PHRASE_BARS, forms.size()))
+                .replace(" ", "");
         return form.isEmpty() ? 'A' : form.charAt(bar % PHRASE_BARS % form.length());
     }
 
@@ -89,7 +91,9 @@ final class Phrasing {
             return style.variants().get(key);
         }
         GroupPhrasing defaults = DEFAULTS.get(group);
-        return defaults == null || defaults.variants() == null ? null : defaults.variants().get(key);
+        return defaults == null || defaults.variants() == null
+                ? null
+                : defaults.variants().get(key);
     }
 
     /**
@@ -102,7 +106,13 @@ final class Phrasing {
         if (letter == 'A' || pattern == null || pattern.isEmpty()) {
             return pattern;
         }
-        return choose(pattern, slice(pattern, bar), letter, variants, c -> overlay(pattern, bar, c.asText()), Phrasing::onsets);
+        return choose(
+                pattern,
+                slice(pattern, bar),
+                letter,
+                variants,
+                c -> overlay(pattern, bar, c.asText()),
+                Phrasing::onsets);
     }
 
     /** The same for a drum grid: a candidate is heard as new when the bar's onsets, all drums together, differ. */
@@ -117,8 +127,13 @@ final class Phrasing {
      * Letter by letter from B, the first candidate whose onsets no earlier letter (nor the bar itself, {@code own}) has;
      * the first candidate when none is new; the level's bar when a letter has none.
      */
-    private static <T> T choose(T level, T own, char letter, IntFunction<JsonNode> variants,
-                                Function<JsonNode, T> apply, Function<T, BitSet> onsets) {
+    private static <T> T choose(
+            T level,
+            T own,
+            char letter,
+            IntFunction<JsonNode> variants,
+            Function<JsonNode, T> apply,
+            Function<T, BitSet> onsets) {
         Set<BitSet> heard = new HashSet<>();
         heard.add(onsets.apply(own));
         T chosen = level;
@@ -202,12 +217,15 @@ final class Phrasing {
         for (var row : grid.entrySet()) {
             JsonNode over = overlay == null ? null : overlay.get(row.getKey());
             over = over == null ? every : over;
-            out.put(row.getKey(), over == null ? slice(row.getValue(), bar) : overlay(row.getValue(), bar, over.asText()));
+            out.put(
+                    row.getKey(),
+                    over == null ? slice(row.getValue(), bar) : overlay(row.getValue(), bar, over.asText()));
         }
         if (overlay != null) {
             for (var note : overlay.properties()) {
                 if (!note.getKey().equals("*") && !out.containsKey(note.getKey())) {
-                    String struck = overlay("................", 0, note.getValue().asText());
+                    String struck =
+                            overlay("................", 0, note.getValue().asText());
                     if (struck.chars().anyMatch(c -> c >= '1' && c <= '9')) {
                         out.put(note.getKey(), struck);
                     }
@@ -233,21 +251,31 @@ final class Phrasing {
      * outro takes them out, a long section rests some for a breakdown before its last phrase
      * ({@code calmThere}: the picture is no busier over those bars than over the section).
      */
-    static boolean inArc(String group, Section section, int bar, int bars, boolean last,
-                         IntPredicate calmThere) {
+    static boolean inArc(String group, Section section, int bar, int bars, boolean last, IntPredicate calmThere) {
         Arc arc = DATA.arc();
         if (arc == null) {
             return true;
         }
-        if (arc.intro() != null && section.index() == 0 && bars >= arc.intro().enterFrom() && arc.intro().enter() != null
+        if (arc.intro() != null
+                && section.index() == 0
+                && bars >= arc.intro().enterFrom()
+                && arc.intro().enter() != null
                 && bar < arc.intro().enter().getOrDefault(group, 0)) {
             return false;
         }
-        if (arc.outro() != null && last && bars >= arc.outro().minBars() && arc.outro().leave() != null
-                && arc.outro().leave().containsKey(group) && bar >= bars - arc.outro().leave().get(group) && bar < bars - 1) {
+        if (arc.outro() != null
+                && last
+                && bars >= arc.outro().minBars()
+                && arc.outro().leave() != null
+                && arc.outro().leave().containsKey(group)
+                && bar >= bars - arc.outro().leave().get(group)
+                && bar < bars - 1) {
             return false;
         }
-        if (arc.breakdown() != null && !last && bars >= arc.breakdown().minBars() && arc.breakdown().rest() != null
+        if (arc.breakdown() != null
+                && !last
+                && bars >= arc.breakdown().minBars()
+                && arc.breakdown().rest() != null
                 && arc.breakdown().rest().containsKey(group)) {
             List<Integer> span = arc.breakdown().rest().get(group);
             int from = bars + span.get(0);

@@ -14,7 +14,8 @@ import java.util.List;
  * @param accents   the planned accents (section boundaries and hits) the sync report checks
  * @param vocal     the sung line, syllable by note, for the singer (its notes are also the vocals part, for MIDI)
  */
-public record Score(double duration, List<TempoChange> tempoMap, List<Part> parts, List<Accent> accents, List<SungNote> vocal) {
+public record Score(
+        double duration, List<TempoChange> tempoMap, List<Part> parts, List<Accent> accents, List<SungNote> vocal) {
 
     public Score {
         tempoMap = List.copyOf(tempoMap);
@@ -30,7 +31,12 @@ public record Score(double duration, List<TempoChange> tempoMap, List<Part> part
 
     /** What the synthesizer plays: every part but the vocals, which the singer sings from {@link #vocal}. */
     public Score instrumental() {
-        return new Score(duration, tempoMap, parts.stream().filter(p -> p.group() != InstrumentGroup.VOCALS).toList(), accents, vocal);
+        return new Score(
+                duration,
+                tempoMap,
+                parts.stream().filter(p -> p.group() != InstrumentGroup.VOCALS).toList(),
+                accents,
+                vocal);
     }
 
     /** From {@code time} seconds on, {@code bpm} beats per minute in {@code meter} ("4/4"). */

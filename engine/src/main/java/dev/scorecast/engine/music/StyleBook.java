@@ -18,8 +18,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * data does not declare is a bug of whoever wrote the plan: {@link IllegalStateException}.
  */
 final class StyleBook {
-    static final List<String> GENRES = List.of("deep", "cinematic", "ambient", "lofi", "house", "techno", "hip-hop", "rock", "pop",
-            "acoustic", "orchestral", "corporate");
+    static final List<String> GENRES = List.of(
+            "deep",
+            "cinematic",
+            "ambient",
+            "lofi",
+            "house",
+            "techno",
+            "hip-hop",
+            "rock",
+            "pop",
+            "acoustic",
+            "orchestral",
+            "corporate");
     static final List<String> GROUPS = List.of("beats", "bass", "harmony", "pads", "tops", "melody", "fx");
 
     private static final StyleBook BUILT_IN = new StyleBook();
@@ -45,7 +56,8 @@ final class StyleBook {
         GroupStyle group = style.groups() == null ? null : style.groups().get(parts[1]);
         int level = Integer.parseInt(parts[2]);
         if (group == null || group.levels() == null || group.levels().size() <= level) {
-            throw new IllegalStateException("pattern '" + id + "' is not declared in styles/patterns/" + parts[0] + ".json");
+            throw new IllegalStateException(
+                    "pattern '" + id + "' is not declared in styles/patterns/" + parts[0] + ".json");
         }
         return new Pattern(id, style, group, group.levels().get(level), level);
     }
@@ -66,7 +78,12 @@ final class StyleBook {
     record Pattern(String id, GenreStyle style, GroupStyle group, Level level, int levelIndex) {}
 
     @JsonIgnoreProperties(ignoreUnknown = true)
-    record GenreStyle(String genre, Feel feel, double harmonicRhythm, Map<String, String> cadence, Map<String, GroupStyle> groups) {
+    record GenreStyle(
+            String genre,
+            Feel feel,
+            double harmonicRhythm,
+            Map<String, String> cadence,
+            Map<String, GroupStyle> groups) {
         Feel feelOrDefault() {
             return feel == null ? new Feel(0, null, 0, 0, false, 0) : feel;
         }
@@ -96,10 +113,23 @@ final class StyleBook {
     }
 
     @JsonIgnoreProperties(ignoreUnknown = true)
-    record GroupStyle(List<Integer> register, String voicing, String color, Map<String, String> fill, Double stepRatio,
-                      Integer motifBars, Integer phraseBars, Double syncopation, Sound riserSound, Sound impactSound,
-                      Integer velocity, List<Level> levels, Double riserSeconds, List<String> forms,
-                      Map<String, JsonNode> variants, String pedal) {
+    record GroupStyle(
+            List<Integer> register,
+            String voicing,
+            String color,
+            Map<String, String> fill,
+            Double stepRatio,
+            Integer motifBars,
+            Integer phraseBars,
+            Double syncopation,
+            Sound riserSound,
+            Sound impactSound,
+            Integer velocity,
+            List<Level> levels,
+            Double riserSeconds,
+            List<String> forms,
+            Map<String, JsonNode> variants,
+            String pedal) {
         int lo(int fallback) {
             return register == null ? fallback : register.get(0);
         }
@@ -123,7 +153,18 @@ final class StyleBook {
 
     /** One intensity level of a group; each group reads the fields it needs (docs/STYLES.md). */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    record Level(Map<String, String> grid, String rhythm, String pattern, Integer voices, Double density, Double gate,
-                 Boolean riser, Boolean impact, Double riserBeats, Integer velocity, String voicing, Boolean octave,
-                 Map<String, JsonNode> variants) {}
+    record Level(
+            Map<String, String> grid,
+            String rhythm,
+            String pattern,
+            Integer voices,
+            Double density,
+            Double gate,
+            Boolean riser,
+            Boolean impact,
+            Double riserBeats,
+            Integer velocity,
+            String voicing,
+            Boolean octave,
+            Map<String, JsonNode> variants) {}
 }

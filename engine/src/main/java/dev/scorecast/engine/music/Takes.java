@@ -22,7 +22,9 @@ public final class Takes {
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        Arrays.sort(order, Comparator.comparingDouble((Integer i) -> notes.get(i).start()).thenComparingInt(i -> i));
+        Arrays.sort(
+                order,
+                Comparator.comparingDouble((Integer i) -> notes.get(i).start()).thenComparingInt(i -> i));
         int[] strikes = new int[128];
         List<Note> out = new ArrayList<>(notes);
         for (int i : order) {

@@ -47,7 +47,8 @@ final class TopsWriter implements GroupWriter {
 
     private int[] voicing(Ctx ctx, int global, int lo, int hi) {
         Bars bars = ctx.bars();
-        int[] v = Voicings.lead(previous, bars.chord(global).pitchClasses(), "close", 3, lo, Math.max(lo + 14, (lo + hi) / 2 + 6));
+        int[] v = Voicings.lead(
+                previous, bars.chord(global).pitchClasses(), "close", 3, lo, Math.max(lo + 14, (lo + hi) / 2 + 6));
         previous = v;
         return v;
     }

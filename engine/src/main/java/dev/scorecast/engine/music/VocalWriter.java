@@ -19,6 +19,7 @@ import java.util.SplittableRandom;
 final class VocalWriter {
     /** The singer's register: a comfortable tenor-to-alto octave and a half. */
     static final int LOW = 55;
+
     static final int HIGH = 74;
     private static final int VELOCITY = 100;
     /** A line's last syllable sings two notes (a melisma) when it has at least this many steps. */
@@ -102,7 +103,8 @@ final class VocalWriter {
      * Pitches of a line: from a chord tone near the middle of the register, an arch of scale steps
      * (up two or three degrees and back, or down), the last note on the nearest tone of its chord.
      */
-    private static int[] contour(Bars bars, int from, int unit, int n, int available, boolean rising, SplittableRandom rng) {
+    private static int[] contour(
+            Bars bars, int from, int unit, int n, int available, boolean rising, SplittableRandom rng) {
         int[] pitches = new int[n];
         int middle = (LOW + HIGH) / 2;
         int startDegree = bars.nearestDegree(chordTone(bars.chord(from), middle));

@@ -18,7 +18,9 @@ final class Voicings {
     /** The chord's pitch classes, coloured: "7" adds the scale's seventh, "9" also the ninth. */
     static List<Integer> tones(Chord chord, String color, Bars bars) {
         List<Integer> pcs = new ArrayList<>(chord.pitchClasses());
-        boolean plain = chord.intervals().size() == 3 && !chord.symbol().contains("sus") && !chord.symbol().contains("dim")
+        boolean plain = chord.intervals().size() == 3
+                && !chord.symbol().contains("sus")
+                && !chord.symbol().contains("dim")
                 && !chord.symbol().contains("aug");
         if (plain && color != null && (color.equals("7") || color.equals("9"))) {
             int maj7 = Math.floorMod(chord.root() + 11, 12);
@@ -43,7 +45,10 @@ final class Voicings {
         double bestCost = Double.MAX_VALUE;
         for (int[] c : candidates) {
             double moved = "spread".equals(style) && previous != null && previous.length > 1
-                    ? 0.3 * Math.abs(previous[0] - c[0]) + movement(Arrays.copyOfRange(previous, 1, previous.length), Arrays.copyOfRange(c, 1, c.length))
+                    ? 0.3 * Math.abs(previous[0] - c[0])
+                            + movement(
+                                    Arrays.copyOfRange(previous, 1, previous.length),
+                                    Arrays.copyOfRange(c, 1, c.length))
                     : movement(previous, c);
             double cost = moved + 0.35 * c.length * Math.max(0, Math.abs(mean(c) - center) - 3);
             if (cost < bestCost - 1e-9) {
@@ -88,7 +93,10 @@ final class Voicings {
             case "power" -> {
                 for (int r = lo; r <= hi - 12; r++) {
                     if (Math.floorMod(r - root, 12) == 0) {
-                        out.add(voices >= 4 ? new int[] {r, r + 7, r + 12, r + 19 <= hi ? r + 19 : r + 12} : new int[] {r, r + 7, r + 12});
+                        out.add(
+                                voices >= 4
+                                        ? new int[] {r, r + 7, r + 12, r + 19 <= hi ? r + 19 : r + 12}
+                                        : new int[] {r, r + 7, r + 12});
                     }
                 }
             }

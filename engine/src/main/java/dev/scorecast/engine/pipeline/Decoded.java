@@ -2,8 +2,8 @@ package dev.scorecast.engine.pipeline;
 
 import dev.scorecast.engine.core.AudioRate;
 import dev.scorecast.engine.dsp.LoudnessMeter;
-import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.io.WavEncoding;
+import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.media.AudioExtractor;
 import dev.scorecast.engine.media.MediaLimits;
 import java.io.IOException;
@@ -26,7 +26,8 @@ final class Decoded {
         Path wav = encoded.resolveSibling("." + encoded.getFileName() + ".decoded.wav");
         try {
             // Float, so that a decode past full scale reads as such rather than clipped at 0 dBFS.
-            if (AudioExtractor.extractWav(encoded, wav, MediaLimits.DEFAULT, WavEncoding.FLOAT32).isEmpty()) {
+            if (AudioExtractor.extractWav(encoded, wav, MediaLimits.DEFAULT, WavEncoding.FLOAT32)
+                    .isEmpty()) {
                 throw new IllegalStateException(encoded + " has no audio track");
             }
             LoudnessMeter meter = new LoudnessMeter(AudioRate.HZ, 2);

@@ -42,6 +42,7 @@ final class Delivery {
     static final double RETRY_MARGIN_DB = 0.3;
     /** Blocks of the master waiting for an encoder at most: 64 x 4096 frames, 5.5 s, 2 MB. */
     private static final int WAITING_BLOCKS = 64;
+
     private static final System.Logger LOG = System.getLogger(Delivery.class.getName());
 
     /** The master as mastered, and what the two downloads decode to (FFmpeg's decoders, BS.1770). */
@@ -74,17 +75,23 @@ final class Delivery {
             StereoPipe toAac = new StereoPipe(Renderer.RATE, mix.frames(), WAITING_BLOCKS);
             StereoPipe toMp3 = new StereoPipe(Renderer.RATE, mix.frames(), WAITING_BLOCKS);
             CompletableFuture<Void> written = new CompletableFuture<>();
-            CompletableFuture<LoudnessMeter.Result> mp4Decoded = CompletableFuture.supplyAsync(() -> mux(firstThenFile(toAac, written)), threads);
-            CompletableFuture<LoudnessMeter.Result> mp3Decoded = CompletableFuture.supplyAsync(() -> encodeMp3(toMp3), threads);
+            CompletableFuture<LoudnessMeter.Result> mp4Decoded =
+                    CompletableFuture.supplyAsync(() -> mux(firstThenFile(toAac, written)), threads);
+            CompletableFuture<LoudnessMeter.Result> mp3Decoded =
+                    CompletableFuture.supplyAsync(() -> encodeMp3(toMp3), threads);
             // An encoder that ends, well or not, stops taking audio: the master never waits on it.
             mp4Decoded.whenComplete((result, failure) -> toAac.close());
             mp3Decoded.whenComplete((result, failure) -> toMp3.close());
             MasterReport report;
             try {
-                report = attempt == 0 ? mix.master(ceiling, List.of(toAac, toMp3)) : mix.remasterLower(lower, List.of(toAac, toMp3));
+                report = attempt == 0
+                        ? mix.master(ceiling, List.of(toAac, toMp3))
+                        : mix.remasterLower(lower, List.of(toAac, toMp3));
             } catch (RuntimeException e) {
                 // The encoders were told (their audio abandoned); let them end before the work directory goes.
-                CompletableFuture.allOf(mp4Decoded, mp3Decoded).exceptionally(ignored -> null).join();
+                CompletableFuture.allOf(mp4Decoded, mp3Decoded)
+                        .exceptionally(ignored -> null)
+                        .join();
                 throw e;
             } finally {
                 written.complete(null);
@@ -93,8 +100,11 @@ final class Delivery {
                 mastered.run();
             }
             LoudnessMeter.Result[] decoded = decoded(mp4Decoded, mp3Decoded);
-            LOG.log(System.Logger.Level.DEBUG, () -> String.format("delivered true peaks: MP4 %.2f, MP3 %.2f dBTP",
-                    decoded[0].truePeakDbtp(), decoded[1].truePeakDbtp()));
+            LOG.log(
+                    System.Logger.Level.DEBUG,
+                    () -> String.format(
+                            "delivered true peaks: MP4 %.2f, MP3 %.2f dBTP",
+                            decoded[0].truePeakDbtp(), decoded[1].truePeakDbtp()));
             double over = Math.max(decoded[0].truePeakDbtp(), decoded[1].truePeakDbtp()) - DELIVERED_PEAK_DBTP;
             if (over <= 0 || attempt == RETRIES) {
                 return new Delivered(report, decoded[0], decoded[1]);
@@ -105,8 +115,10 @@ final class Delivery {
             ceiling -= lower;
             double by = lower;
             double at = ceiling;
-            LOG.log(System.Logger.Level.INFO, () -> String.format("encoders overshoot by %.2f dB: master %.2f dB lower, ceiling %.2f dBTP",
-                    over, by, at));
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    () -> String.format(
+                            "encoders overshoot by %.2f dB: master %.2f dB lower, ceiling %.2f dBTP", over, by, at));
         }
     }
 
@@ -115,19 +127,22 @@ final class Delivery {
      * after all (it ran again for loudness), the encoders were abandoned, and both encode the
      * finished file instead.
      */
-    private LoudnessMeter.Result[] decoded(CompletableFuture<LoudnessMeter.Result> mp4, CompletableFuture<LoudnessMeter.Result> mp3) {
+    private LoudnessMeter.Result[] decoded(
+            CompletableFuture<LoudnessMeter.Result> mp4, CompletableFuture<LoudnessMeter.Result> mp3) {
         try {
             CompletableFuture.allOf(mp4, mp3).join();
             return new LoudnessMeter.Result[] {mp4.join(), mp3.join()};
         } catch (CompletionException e) {
             CompletableFuture.allOf(mp4, mp3).exceptionally(ignored -> null).join();
             for (CompletableFuture<LoudnessMeter.Result> f : List.of(mp4, mp3)) {
-                Throwable failure = f.handle((v, t) -> t instanceof CompletionException c ? c.getCause() : t).join();
+                Throwable failure = f.handle((v, t) -> t instanceof CompletionException c ? c.getCause() : t)
+                        .join();
                 if (failure != null && !(failure instanceof StereoPipe.Abandoned)) {
                     throw failure instanceof RuntimeException r ? r : e;
                 }
             }
-            CompletableFuture<LoudnessMeter.Result> fromFile = CompletableFuture.supplyAsync(() -> encodeMp3(file()), threads);
+            CompletableFuture<LoudnessMeter.Result> fromFile =
+                    CompletableFuture.supplyAsync(() -> encodeMp3(file()), threads);
             LoudnessMeter.Result video = mux(this::file);
             return new LoudnessMeter.Result[] {video, fromFile.join()};
         }

@@ -16,7 +16,9 @@ final class EditorMarks {
     private EditorMarks() {}
 
     static List<Score.Accent> accents(Plan plan) {
-        return plan.markers().stream().map(m -> new Score.Accent(m.time(), m.kind().wire(), section(plan, m))).toList();
+        return plan.markers().stream()
+                .map(m -> new Score.Accent(m.time(), m.kind().wire(), section(plan, m)))
+                .toList();
     }
 
     private static int section(Plan plan, EditorMarker marker) {

@@ -60,6 +60,7 @@ public final class Execution {
 
     /** The output files' names inside the output directory; links are made from these. */
     public static final String VIDEO = "video.mp4";
+
     public static final String MASTER_WAV = "audio.wav";
     public static final String MASTER_MP3 = "audio.mp3";
     public static final String STEMS_ZIP = "stems.zip";
@@ -70,6 +71,7 @@ public final class Execution {
     public static final String RESULTS = "results.json";
     /** The editor's timeline (Final Cut Pro, DaVinci Resolve), the same as OpenTimelineIO, and the cue sheet (docs/EDITING.md). */
     public static final String FCPXML = Interchange.FCPXML;
+
     public static final String OTIO = Interchange.OTIO;
     public static final String CUE_SHEET_CSV = Interchange.CUE_SHEET_CSV;
     public static final String CUE_SHEET_JSON = Interchange.CUE_SHEET_JSON;
@@ -93,7 +95,8 @@ public final class Execution {
 
     public Execution(SoundBank bank, Singer singer, Narrator narrator) {
         this.bank = Objects.requireNonNull(bank, "bank");
-        this.voicing = new Voicing(Objects.requireNonNull(singer, "singer"), Objects.requireNonNull(narrator, "narrator"));
+        this.voicing =
+                new Voicing(Objects.requireNonNull(singer, "singer"), Objects.requireNonNull(narrator, "narrator"));
     }
 
     /**
@@ -124,7 +127,12 @@ public final class Execution {
      * the encoders 0.3 s, outputs 0.15 s).
      */
     public enum Stage {
-        COMPOSE(0.02), RENDER(0.17), VOICES(0.03), MASTER(0.66), MUX(0.08), OUTPUTS(0.04);
+        COMPOSE(0.02),
+        RENDER(0.17),
+        VOICES(0.03),
+        MASTER(0.66),
+        MUX(0.08),
+        OUTPUTS(0.04);
 
         final double share;
 
@@ -151,7 +159,8 @@ public final class Execution {
             Plan plan = in.plan();
             // The voiceover is spoken first: where it speaks is where the melody and the singer rest.
             // Progress after every line spoken, and around the composer: where the caller checks its deadline.
-            Voicing.Voiceover voiceover = voicing.speak(plan, work.resolve(VOICEOVER_WAV), f -> timer.within(Stage.COMPOSE, 0.8 * f));
+            Voicing.Voiceover voiceover =
+                    voicing.speak(plan, work.resolve(VOICEOVER_WAV), f -> timer.within(Stage.COMPOSE, 0.8 * f));
             List<Span> speech = Voicing.speech(plan, in.analysis(), voiceover);
             timer.within(Stage.COMPOSE, 0.8);
             // A conformed plan (issue 27) plays its kept sections from the earlier cut's own score.
@@ -159,11 +168,13 @@ public final class Execution {
             timer.within(Stage.COMPOSE, 1);
 
             timer.start(Stage.RENDER);
-            List<Stem> stems = new ArrayList<>(new Renderer(bank).render(score.instrumental(), work.resolve("stems"),
-                    f -> timer.within(Stage.RENDER, f)));
+            List<Stem> stems = new ArrayList<>(new Renderer(bank)
+                    .render(score.instrumental(), work.resolve("stems"), f -> timer.within(Stage.RENDER, f)));
 
             timer.start(Stage.VOICES);
-            Optional<Voicing.Sung> sung = voicing.sing(score, work.resolve("stems").resolve(InstrumentGroup.VOCALS.wire() + ".wav"),
+            Optional<Voicing.Sung> sung = voicing.sing(
+                    score,
+                    work.resolve("stems").resolve(InstrumentGroup.VOCALS.wire() + ".wav"),
                     f -> timer.within(Stage.VOICES, f));
             sung.ifPresent(v -> stems.add(v.stem()));
 
@@ -174,7 +185,8 @@ public final class Execution {
             var stemsZip = new AtomicReference<CompletableFuture<Void>>(CompletableFuture.completedFuture(null));
             var syncCheck = new AtomicReference<CompletableFuture<List<SyncCheck.Point>>>();
             List<Score.Accent> measurable = score.accents().stream()
-                    .filter(a -> a.time() < score.duration() - SyncCheck.SEARCH_SECONDS).toList();
+                    .filter(a -> a.time() < score.duration() - SyncCheck.SEARCH_SECONDS)
+                    .toList();
             // The editor's markers are measured in the same pass, after the planned accents (docs/EDITING.md).
             List<Score.Accent> checked = new ArrayList<>(measurable);
             checked.addAll(EditorMarks.accents(plan));
@@ -184,32 +196,41 @@ public final class Execution {
             try {
                 timer.start(Stage.MASTER);
                 var settings = mixSettings(plan, in.originalAudioWav(), voiceover.track(), speech)
-                        .withProduction(ProductionCatalog.builtIn().forGenre(plan.genre()), productionTempo(plan, score))
+                        .withProduction(
+                                ProductionCatalog.builtIn().forGenre(plan.genre()), productionTempo(plan, score))
                         .withCeiling(Delivery.CEILING_DBTP);
                 // The mix's first two passes are about half the stage; the last, with the encoders, the rest.
-                try (Mixer.Mixdown mix = Mixer.mixdown(stems, settings, master, f -> timer.within(Stage.MASTER, MIXDOWN_SHARE * f),
-                        produced -> {
+                try (Mixer.Mixdown mix = Mixer.mixdown(
+                        stems, settings, master, f -> timer.within(Stage.MASTER, MIXDOWN_SHARE * f), produced -> {
                             if (zipStems) {
-                                stemsZip.set(CompletableFuture.runAsync(() -> zip(produced, voiceover.track(), outDir.resolve(STEMS_ZIP)),
+                                stemsZip.set(CompletableFuture.runAsync(
+                                        () -> zip(produced, voiceover.track(), outDir.resolve(STEMS_ZIP)),
                                         OUTPUT_THREADS));
                             }
                         })) {
-                    delivered = new Delivery(in.video(), master, outDir.resolve(VIDEO), outDir.resolve(MASTER_MP3), OUTPUT_THREADS)
+                    delivered = new Delivery(
+                                    in.video(),
+                                    master,
+                                    outDir.resolve(VIDEO),
+                                    outDir.resolve(MASTER_MP3),
+                                    OUTPUT_THREADS)
                             .run(mix, () -> {
                                 timer.start(Stage.MUX);
-                                // Accents are timing: a master encoded again lower (Delivery) keeps them where they are.
-                                syncCheck.set(CompletableFuture.supplyAsync(() -> SyncCheck.measure(master, stems, checked, fps),
-                                        OUTPUT_THREADS));
+                                // Accents are timing: a master encoded again lower (Delivery) keeps them where they
+                                // are.
+                                syncCheck.set(CompletableFuture.supplyAsync(
+                                        () -> SyncCheck.measure(master, stems, checked, fps), OUTPUT_THREADS));
                             });
                 }
             } catch (RuntimeException e) {
                 // The side work reads the work directory, which goes when this fails: let it end first.
                 stemsZip.get().exceptionally(ignored -> null).join();
-                Optional.ofNullable(syncCheck.get()).ifPresent(s -> s.exceptionally(ignored -> null).join());
+                Optional.ofNullable(syncCheck.get())
+                        .ifPresent(s -> s.exceptionally(ignored -> null).join());
                 throw e;
             }
             timer.start(Stage.OUTPUTS);
-            joinAll(stemsZip.get(), syncCheck.get().thenAccept(points -> { }));
+            joinAll(stemsZip.get(), syncCheck.get().thenAccept(points -> {}));
             Map<String, String> files = new LinkedHashMap<>();
             files.put("video", VIDEO);
             files.put("audio_wav", MASTER_WAV);
@@ -228,14 +249,32 @@ public final class Execution {
             List<SyncCheck.Point> sync = measured.subList(0, measurable.size());
             List<SyncCheck.Point> marks = measured.subList(measurable.size(), measured.size());
             Provenance provenance = Provenance.of(plan, score, bank.file());
-            var produced = new Interchange.Produced(zipStems ? stems.stream().map(s -> s.group().wire()).toList() : List.of(),
-                    zipStems && voiceover.track().isPresent(), frames(master), Renderer.RATE);
-            files.putAll(Interchange.write(outDir, in.title(), plan, score, in.analysis(), produced, sync, marks, provenance));
+            var produced = new Interchange.Produced(
+                    zipStems ? stems.stream().map(s -> s.group().wire()).toList() : List.of(),
+                    zipStems && voiceover.track().isPresent(),
+                    frames(master),
+                    Renderer.RATE);
+            files.putAll(Interchange.write(
+                    outDir, in.title(), plan, score, in.analysis(), produced, sync, marks, provenance));
             Directories.deleteTree(work);
-            Results.Vocals vocals = sung.map(v -> new Results.Vocals(score.vocal().size(), v.pitch().voicedFrames(),
-                    v.pitch().withinFiftyCents(), v.pitch().accuracy())).orElse(null);
-            Results results = Results.of(plan, score, delivered, sync, files, links, timer.seconds(),
-                    1 / fps, new Results.Voices(vocals, voiceover.spans()), provenance, marks);
+            Results.Vocals vocals = sung.map(v -> new Results.Vocals(
+                            score.vocal().size(),
+                            v.pitch().voicedFrames(),
+                            v.pitch().withinFiftyCents(),
+                            v.pitch().accuracy()))
+                    .orElse(null);
+            Results results = Results.of(
+                    plan,
+                    score,
+                    delivered,
+                    sync,
+                    files,
+                    links,
+                    timer.seconds(),
+                    1 / fps,
+                    new Results.Voices(vocals, voiceover.spans()),
+                    provenance,
+                    marks);
             Files.write(outDir.resolve(RESULTS), Json.indented().writeValueAsBytes(results));
             progress.at(Stage.OUTPUTS, 1);
             return results;
@@ -249,12 +288,15 @@ public final class Execution {
      * under the music ({@code original_audio}); the voiceover; and the music ducking under all
      * speech unless the plan turns ducking off.
      */
-    static MixSettings mixSettings(Plan plan, Optional<Path> originalAudio, Optional<Path> voiceover, List<Span> speech) {
-        var settings = new MixSettings(Map.of(), Map.of(), plan.master().targetLufs(), plan.master().gainDb(), Optional.empty(), 0);
+    static MixSettings mixSettings(
+            Plan plan, Optional<Path> originalAudio, Optional<Path> voiceover, List<Span> speech) {
+        var settings = new MixSettings(
+                Map.of(), Map.of(), plan.master().targetLufs(), plan.master().gainDb(), Optional.empty(), 0);
         if (originalAudio.isPresent() && plan.options().originalAudioVoiceover()) {
             settings = settings.withOriginalAudio(originalAudio.get(), MixSettings.OriginalAudioRole.DIALOGUE, 0);
         } else if (originalAudio.isPresent() && plan.options().originalAudio()) {
-            settings = settings.withOriginalAudio(originalAudio.get(), MixSettings.OriginalAudioRole.BACKGROUND, ORIGINAL_AUDIO_GAIN_DB);
+            settings = settings.withOriginalAudio(
+                    originalAudio.get(), MixSettings.OriginalAudioRole.BACKGROUND, ORIGINAL_AUDIO_GAIN_DB);
         }
         if (voiceover.isPresent()) {
             settings = settings.withVoiceover(voiceover.get(), 0);
@@ -301,7 +343,7 @@ public final class Execution {
     private static void zipTo(List<Stem> stems, Optional<Path> voiceover, Path out) throws IOException {
         // Buffered in large writes: the zip stream writes each copied chunk through as it comes.
         try (OutputStream file = new BufferedOutputStream(Files.newOutputStream(out), ZIP_BUFFER_BYTES);
-             ZipOutputStream zip = new ZipOutputStream(file)) {
+                ZipOutputStream zip = new ZipOutputStream(file)) {
             for (Stem stem : stems) {
                 store(zip, stem.group().wire() + ".wav", stem.wav());
             }
@@ -337,7 +379,6 @@ public final class Execution {
         }
         zip.closeEntry();
     }
-
 
     /** Keeps each stage's wall time and turns a stage's own progress into the overall fraction. */
     private static final class Timer {
@@ -406,6 +447,8 @@ public final class Execution {
         while (first.source() != null) {
             first = first.source();
         }
-        return first == plan || first.sections().isEmpty() ? score.tempoMap().getFirst().bpm() : first.sections().getFirst().tempo();
+        return first == plan || first.sections().isEmpty()
+                ? score.tempoMap().getFirst().bpm()
+                : first.sections().getFirst().tempo();
     }
 }

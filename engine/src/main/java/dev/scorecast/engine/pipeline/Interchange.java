@@ -45,8 +45,16 @@ final class Interchange {
     record Produced(List<String> stems, boolean voiceover, long samples, int sampleRate) {}
 
     /** Writes the four files into {@code outDir}; answers output name to file name, for the links. */
-    static Map<String, String> write(Path outDir, String title, Plan plan, Score score, Analysis analysis, Produced produced,
-                                     List<SyncCheck.Point> sync, List<SyncCheck.Point> marks, Provenance provenance) {
+    static Map<String, String> write(
+            Path outDir,
+            String title,
+            Plan plan,
+            Score score,
+            Analysis analysis,
+            Produced produced,
+            List<SyncCheck.Point> sync,
+            List<SyncCheck.Point> marks,
+            Provenance provenance) {
         Timeline timeline = timeline(title, plan, analysis, produced, sync, marks);
         CueSheet cues = cueSheet(title, plan, score, timeline.video().rate(), provenance);
         try {
@@ -65,38 +73,78 @@ final class Interchange {
         return files;
     }
 
-    static Timeline timeline(String title, Plan plan, Analysis analysis, Produced produced, List<SyncCheck.Point> sync,
-                             List<SyncCheck.Point> marks) {
+    static Timeline timeline(
+            String title,
+            Plan plan,
+            Analysis analysis,
+            Produced produced,
+            List<SyncCheck.Point> sync,
+            List<SyncCheck.Point> marks) {
         Analysis.VideoFacts facts = analysis.video();
         FrameRate rate = FrameRate.of(facts.fps());
         long frames = Math.max(1, rate.frameAt(facts.duration()));
         boolean upright = facts.rotation() % 180 == 0;
-        var video = new Timeline.Video(title, "./" + Execution.VIDEO, rate, frames, upright ? facts.width() : facts.height(),
+        var video = new Timeline.Video(
+                title,
+                "./" + Execution.VIDEO,
+                rate,
+                frames,
+                upright ? facts.width() : facts.height(),
                 upright ? facts.height() : facts.width());
         List<Timeline.Lane> lanes = new ArrayList<>();
         for (String stem : produced.stems()) {
-            lanes.add(new Timeline.Lane(stem, STEMS_FOLDER + stem + ".wav", produced.samples(), produced.sampleRate(), Timeline.Role.MUSIC));
+            lanes.add(new Timeline.Lane(
+                    stem,
+                    STEMS_FOLDER + stem + ".wav",
+                    produced.samples(),
+                    produced.sampleRate(),
+                    Timeline.Role.MUSIC));
         }
         if (produced.voiceover()) {
-            lanes.add(new Timeline.Lane("voiceover", STEMS_FOLDER + Execution.VOICEOVER_WAV, produced.samples(), produced.sampleRate(),
+            lanes.add(new Timeline.Lane(
+                    "voiceover",
+                    STEMS_FOLDER + Execution.VOICEOVER_WAV,
+                    produced.samples(),
+                    produced.sampleRate(),
                     Timeline.Role.DIALOGUE));
         }
         if (lanes.isEmpty()) {
-            lanes.add(new Timeline.Lane("music", "./" + Execution.MASTER_WAV, produced.samples(), produced.sampleRate(), Timeline.Role.MUSIC));
+            lanes.add(new Timeline.Lane(
+                    "music",
+                    "./" + Execution.MASTER_WAV,
+                    produced.samples(),
+                    produced.sampleRate(),
+                    Timeline.Role.MUSIC));
         }
         List<Timeline.Marker> markers = new ArrayList<>();
         for (Section s : plan.sections()) {
-            markers.add(new Timeline.Marker(rate.frameAt(s.start()), Timeline.Kind.SECTION,
+            markers.add(new Timeline.Marker(
+                    rate.frameAt(s.start()),
+                    Timeline.Kind.SECTION,
                     "Section " + (s.index() + 1) + ": " + s.label(),
-                    String.format(Locale.ROOT, "%s, %.3f bpm, %s, %d bars, %s %s, intensity %.2f", plan.genre(), s.tempo(), s.meter(),
-                            s.bars(), s.key(), s.mode(), s.intensity())));
+                    String.format(
+                            Locale.ROOT,
+                            "%s, %.3f bpm, %s, %d bars, %s %s, intensity %.2f",
+                            plan.genre(),
+                            s.tempo(),
+                            s.meter(),
+                            s.bars(),
+                            s.key(),
+                            s.mode(),
+                            s.intensity())));
         }
         for (SyncCheck.Point p : sync) {
-            markers.add(new Timeline.Marker(rate.frameAt(p.target()), Timeline.Kind.ACCENT, capitalised(p.kind()),
+            markers.add(new Timeline.Marker(
+                    rate.frameAt(p.target()),
+                    Timeline.Kind.ACCENT,
+                    capitalised(p.kind()),
                     String.format(Locale.ROOT, "%s at %.3f s, %s", p.kind(), p.target(), heard(p))));
         }
         for (SyncCheck.Point p : marks) {
-            markers.add(new Timeline.Marker(rate.frameAt(p.target()), Timeline.Kind.EDITOR, "Marker: " + p.kind(),
+            markers.add(new Timeline.Marker(
+                    rate.frameAt(p.target()),
+                    Timeline.Kind.EDITOR,
+                    "Marker: " + p.kind(),
                     String.format(Locale.ROOT, "your %s at %.3f s, %s", p.kind(), p.target(), heard(p))));
         }
         return new Timeline(title, video, lanes, merged(markers, frames));
@@ -111,9 +159,14 @@ final class Interchange {
         Map<Long, Timeline.Marker> byFrame = new TreeMap<>();
         for (Timeline.Marker m : markers) {
             long frame = Math.min(frames - 1, Math.max(0, m.frame()));
-            byFrame.merge(frame, new Timeline.Marker(frame, m.kind(), m.name(), m.note()), (a, b) ->
-                    new Timeline.Marker(frame, a.kind().ordinal() <= b.kind().ordinal() ? a.kind() : b.kind(),
-                            a.name() + " + " + b.name(), a.note() + "; " + b.note()));
+            byFrame.merge(
+                    frame,
+                    new Timeline.Marker(frame, m.kind(), m.name(), m.note()),
+                    (a, b) -> new Timeline.Marker(
+                            frame,
+                            a.kind().ordinal() <= b.kind().ordinal() ? a.kind() : b.kind(),
+                            a.name() + " + " + b.name(),
+                            a.note() + "; " + b.note()));
         }
         return List.copyOf(byFrame.values());
     }
@@ -129,22 +182,44 @@ final class Interchange {
             for (var entry : s.instruments().entrySet()) {
                 if (entry.getValue() != null) {
                     stems.add(entry.getKey());
-                    sung |= entry.getKey().equals(InstrumentGroup.VOCALS.wire()) && s.lyrics() != null && !s.lyrics().isBlank();
+                    sung |= entry.getKey().equals(InstrumentGroup.VOCALS.wire())
+                            && s.lyrics() != null
+                            && !s.lyrics().isBlank();
                 }
             }
             List<String> sources = sources(score, s.start(), s.end());
             double in = s.start();
             double out = s.end();
             int number = cues.size() + 1;
-            cues.add(new CueSheet.Cue(number, title + " - " + s.label() + " (" + number + ")", sung ? "BV" : "BI",
-                    CueSheet.timecode(rate, in), CueSheet.timecode(rate, out),
-                    rate.timecode(rate.frameAt(out) - rate.frameAt(in)), millis(in), millis(out), millis(out - in), stems, sources));
+            cues.add(new CueSheet.Cue(
+                    number,
+                    title + " - " + s.label() + " (" + number + ")",
+                    sung ? "BV" : "BI",
+                    CueSheet.timecode(rate, in),
+                    CueSheet.timecode(rate, out),
+                    rate.timecode(rate.frameAt(out) - rate.frameAt(in)),
+                    millis(in),
+                    millis(out),
+                    millis(out - in),
+                    stems,
+                    sources));
         }
         List<CueSheet.Source> sources = provenance.sources().stream()
-                .map(s -> new CueSheet.Source(s.id(), s.title(), s.origin(), s.license())).toList();
-        return new CueSheet(title, "./" + Execution.VIDEO, rate.toString(), rate.timecode(rate.frameAt(plan.duration())),
-                millis(plan.duration()), "Scorecast (generated music, engine " + provenance.engineVersion() + ", seed " + provenance.seed() + ")",
-                provenance.engineVersion(), provenance.planSha256(), provenance.seed(), cues, sources);
+                .map(s -> new CueSheet.Source(s.id(), s.title(), s.origin(), s.license()))
+                .toList();
+        return new CueSheet(
+                title,
+                "./" + Execution.VIDEO,
+                rate.toString(),
+                rate.timecode(rate.frameAt(plan.duration())),
+                millis(plan.duration()),
+                "Scorecast (generated music, engine " + provenance.engineVersion() + ", seed " + provenance.seed()
+                        + ")",
+                provenance.engineVersion(),
+                provenance.planSha256(),
+                provenance.seed(),
+                cues,
+                sources);
     }
 
     /**
@@ -155,7 +230,8 @@ final class Interchange {
     static List<String> sources(Score score, double start, double end) {
         List<String> ids = new ArrayList<>();
         for (Part part : score.parts()) {
-            if (part.group() == InstrumentGroup.VOCALS || part.notes().stream().noneMatch(n -> n.start() < end && n.end() > start)) {
+            if (part.group() == InstrumentGroup.VOCALS
+                    || part.notes().stream().noneMatch(n -> n.start() < end && n.end() > start)) {
                 continue;
             }
             List<Integer> programs = new ArrayList<>(List.of(part.program()));
@@ -167,7 +243,10 @@ final class Interchange {
                 }
             }
             for (int program : programs) {
-                Library.bank(program >> 7).map(Library.Bank::id).filter(id -> !ids.contains(id)).ifPresent(ids::add);
+                Library.bank(program >> 7)
+                        .map(Library.Bank::id)
+                        .filter(id -> !ids.contains(id))
+                        .ifPresent(ids::add);
             }
         }
         return ids;
@@ -178,8 +257,14 @@ final class Interchange {
     }
 
     private static String heard(SyncCheck.Point p) {
-        return p.measured() == null ? "not heard" : String.format(Locale.ROOT, "heard at %.3f s (%+.1f ms%s)", p.measured(),
-                p.errorSeconds() * 1000, p.withinFrame() ? ", within a frame" : "");
+        return p.measured() == null
+                ? "not heard"
+                : String.format(
+                        Locale.ROOT,
+                        "heard at %.3f s (%+.1f ms%s)",
+                        p.measured(),
+                        p.errorSeconds() * 1000,
+                        p.withinFrame() ? ", within a frame" : "");
     }
 
     private static String capitalised(String word) {

@@ -1,9 +1,9 @@
 package dev.scorecast.engine.pipeline;
 
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.instruments.Library;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
-import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanJson;
 import java.nio.charset.StandardCharsets;
@@ -42,22 +42,30 @@ public record Provenance(String engineVersion, String planSha256, long seed, Lis
             programs.add(part.program());
             part.programChanges().forEach(pc -> programs.add(pc.program()));
             for (int address : programs) {
-                used.computeIfAbsent(address >> 7, b -> new TreeSet<>()).add((part.drums() ? "kit " : "") + (address & 127));
+                used.computeIfAbsent(address >> 7, b -> new TreeSet<>())
+                        .add((part.drums() ? "kit " : "") + (address & 127));
             }
         }
         List<Source> sources = new ArrayList<>();
         used.forEach((bank, programs) -> {
             Library.Bank b = Library.bank(bank).orElseThrow();
-            String origin = bank == 0 && generalMidiBank != null ? generalMidiBank.getFileName() + " (" + b.source() + ")" : b.source();
+            String origin = bank == 0 && generalMidiBank != null
+                    ? generalMidiBank.getFileName() + " (" + b.source() + ")"
+                    : b.source();
             sources.add(new Source(bank, b.id(), b.title(), origin, b.license(), List.copyOf(programs)));
         });
         String version = Provenance.class.getPackage().getImplementationVersion();
-        return new Provenance(version == null ? "development" : version, sha256(PlanJson.write(plan)), plan.seed(), List.copyOf(sources));
+        return new Provenance(
+                version == null ? "development" : version,
+                sha256(PlanJson.write(plan)),
+                plan.seed(),
+                List.copyOf(sources));
     }
 
     private static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

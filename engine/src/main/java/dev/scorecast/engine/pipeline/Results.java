@@ -42,26 +42,47 @@ public record Results(
      * The master's loudness and true peak as mastered, and what each download decodes to: the
      * video's AAC ({@code videoMp4}) and the MP3, decoded by FFmpeg and measured the same way.
      */
-    public record Loudness(double integratedLufs, double truePeakDbtp, double targetLufs, double gainAppliedDb,
-                           Decoding videoMp4, Decoding audioMp3) {}
+    public record Loudness(
+            double integratedLufs,
+            double truePeakDbtp,
+            double targetLufs,
+            double gainAppliedDb,
+            Decoding videoMp4,
+            Decoding audioMp3) {}
 
     /** A download decoded: integrated loudness (null when silent) and true peak. */
     public record Decoding(Double integratedLufs, double truePeakDbtp) {
         static Decoding of(LoudnessMeter.Result r) {
-            return new Decoding(r.integratedLufs() == null ? null : round(r.integratedLufs()),
+            return new Decoding(
+                    r.integratedLufs() == null ? null : round(r.integratedLufs()),
                     Double.isFinite(r.truePeakDbtp()) ? round(r.truePeakDbtp()) : -144);
         }
     }
 
     /** {@code worstErrorSeconds} over the accents heard; {@code allWithinFrame} when every accent was heard within one frame. */
-    public record SyncReport(double framePeriodSeconds, int accents, int heard, int withinFrame, Double worstErrorSeconds,
-                             boolean allWithinFrame, List<SyncCheck.Point> points) {}
+    public record SyncReport(
+            double framePeriodSeconds,
+            int accents,
+            int heard,
+            int withinFrame,
+            Double worstErrorSeconds,
+            boolean allWithinFrame,
+            List<SyncCheck.Point> points) {}
 
     public record Boundary(int section, double time, double tempo, int bars, double residualSeconds) {}
 
-    static Results of(Plan plan, Score score, Delivery.Delivered delivered, List<SyncCheck.Point> points, Map<String, String> files,
-                      Map<String, String> links, Map<String, Double> stageSeconds, double framePeriodSeconds, Voices voices,
-                      Provenance provenance, List<SyncCheck.Point> markers) {
+    static Results of(
+            Plan plan,
+            Score score,
+            Delivery.Delivered delivered,
+            List<SyncCheck.Point> points,
+            Map<String, String> files,
+            Map<String, String> links,
+            Map<String, Double> stageSeconds,
+            double framePeriodSeconds,
+            Voices voices,
+            Provenance provenance,
+            List<SyncCheck.Point> markers) {
         double frame = Math.round(framePeriodSeconds * 100_000) / 100_000.0;
         int heard = 0;
         int within = 0;
@@ -76,13 +97,28 @@ public record Results(
             }
         }
         List<Boundary> boundaries = plan.sections().stream()
-                .map(s -> new Boundary(s.index(), s.start(), s.tempo(), s.bars(), s.residual())).toList();
+                .map(s -> new Boundary(s.index(), s.start(), s.tempo(), s.bars(), s.residual()))
+                .toList();
         MasterReport master = delivered.master();
-        return new Results(plan.id(), score.duration(), Map.copyOf(links), Map.copyOf(files),
-                new Loudness(round(master.integratedLufs()), round(master.truePeakDbtp()), plan.master().targetLufs(),
-                        round(master.gainAppliedDb()), Decoding.of(delivered.mp4()), Decoding.of(delivered.mp3())),
+        return new Results(
+                plan.id(),
+                score.duration(),
+                Map.copyOf(links),
+                Map.copyOf(files),
+                new Loudness(
+                        round(master.integratedLufs()),
+                        round(master.truePeakDbtp()),
+                        plan.master().targetLufs(),
+                        round(master.gainAppliedDb()),
+                        Decoding.of(delivered.mp4()),
+                        Decoding.of(delivered.mp3())),
                 new SyncReport(frame, points.size(), heard, within, worst, within == points.size(), points),
-                boundaries, stageSeconds, Execution.groups(score), voices, provenance, List.copyOf(markers));
+                boundaries,
+                stageSeconds,
+                Execution.groups(score),
+                voices,
+                provenance,
+                List.copyOf(markers));
     }
 
     private static double round(double value) {

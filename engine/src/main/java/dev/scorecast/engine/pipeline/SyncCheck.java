@@ -1,8 +1,8 @@
 package dev.scorecast.engine.pipeline;
 
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.music.Score.Accent;
-import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.render.Stem;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +24,7 @@ import java.util.List;
 public final class SyncCheck {
     /** How far from its target an accent is looked for. */
     static final double SEARCH_SECONDS = 0.15;
+
     static final int AFTER_MS = 30;
     static final int BEFORE_MS = 50;
     /** The smallest rise taken as an accent: a clearly audible step, above the swing of a busy groove's own beats. */
@@ -32,13 +33,20 @@ public final class SyncCheck {
     static final double RIVAL_DB = 3;
     /** The rise curve peaks where a step is; this far either side it must not be higher. */
     static final int PEAK_MS = 15;
+
     private static final int BLOCK_FRAMES = 8192;
 
     private SyncCheck() {}
 
     /** One accent: where it was planned, where it was heard (null if no rise near), the rise, and whether that is within a frame. */
-    public record Point(double target, String kind, int section, Double measured, Double errorSeconds, Double riseDb,
-                        boolean withinFrame) {}
+    public record Point(
+            double target,
+            String kind,
+            int section,
+            Double measured,
+            Double errorSeconds,
+            Double riseDb,
+            boolean withinFrame) {}
 
     /**
      * @param wav 16-bit PCM at any rate that is a multiple of 1000 Hz
@@ -89,8 +97,14 @@ public final class SyncCheck {
                 rise = Math.max(rise, onMix.riseDb());
             }
             Double error = measured == null ? null : round(measured - accent.time());
-            points.add(new Point(round(accent.time()), accent.kind(), accent.section(), measured, error,
-                    Double.isFinite(rise) ? Math.round(rise * 10) / 10.0 : null, error != null && Math.abs(error) <= frame + 1e-9));
+            points.add(new Point(
+                    round(accent.time()),
+                    accent.kind(),
+                    accent.section(),
+                    measured,
+                    error,
+                    Double.isFinite(rise) ? Math.round(rise * 10) / 10.0 : null,
+                    error != null && Math.abs(error) <= frame + 1e-9));
         }
         return List.copyOf(points);
     }

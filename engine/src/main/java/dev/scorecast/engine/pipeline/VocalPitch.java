@@ -2,8 +2,8 @@ package dev.scorecast.engine.pipeline;
 
 import dev.scorecast.engine.dsp.PolyphaseResampler;
 import dev.scorecast.engine.voice.PitchFrame;
-import dev.scorecast.engine.voice.singing.SungNote;
 import dev.scorecast.engine.voice.Yin;
+import dev.scorecast.engine.voice.singing.SungNote;
 import java.util.List;
 
 /**
@@ -37,7 +37,9 @@ public record VocalPitch(int voicedFrames, int withinFiftyCents, int voicedOutsi
             }
             if (k < notes.size() && notes.get(k).start() <= t) {
                 voiced++;
-                double cents = 1200 * Math.log(f.hz() / PitchFrame.midiToHz(notes.get(k).pitch())) / Math.log(2);
+                double cents = 1200
+                        * Math.log(f.hz() / PitchFrame.midiToHz(notes.get(k).pitch()))
+                        / Math.log(2);
                 if (Math.abs(cents) <= 50) {
                     within++;
                 }
@@ -49,7 +51,9 @@ public record VocalPitch(int voicedFrames, int withinFiftyCents, int voicedOutsi
     }
 
     VocalPitch plus(VocalPitch other) {
-        return new VocalPitch(voicedFrames + other.voicedFrames, withinFiftyCents + other.withinFiftyCents,
+        return new VocalPitch(
+                voicedFrames + other.voicedFrames,
+                withinFiftyCents + other.withinFiftyCents,
                 voicedOutsideNotes + other.voicedOutsideNotes);
     }
 

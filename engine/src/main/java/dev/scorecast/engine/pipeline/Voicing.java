@@ -1,20 +1,20 @@
 package dev.scorecast.engine.pipeline;
 
 import dev.scorecast.engine.analysis.Analysis;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
-import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.Section;
-import dev.scorecast.engine.render.MonoTracks;
 import dev.scorecast.engine.render.MonoMix;
+import dev.scorecast.engine.render.MonoTracks;
 import dev.scorecast.engine.render.Renderer;
 import dev.scorecast.engine.render.Stem;
 import dev.scorecast.engine.voice.singing.Singer;
-import dev.scorecast.engine.voice.speaking.Narration;
 import dev.scorecast.engine.voice.singing.SungNote;
 import dev.scorecast.engine.voice.singing.Vocal;
+import dev.scorecast.engine.voice.speaking.Narration;
 import dev.scorecast.engine.voice.speaking.Narrator;
 import dev.scorecast.engine.voice.speaking.NarratorSettings;
 import java.nio.file.Path;
@@ -48,19 +48,23 @@ final class Voicing {
 
     /** Speaks every voiceover line of the plan at its start into {@code wav}, reporting the share of lines spoken. */
     Voiceover speak(Plan plan, Path wav, DoubleConsumer progress) {
-        NarratorSettings settings = new NarratorSettings(plan.options().voiceoverVoice(), plan.options().voiceoverWordsPerMinute(), 50);
+        NarratorSettings settings = new NarratorSettings(
+                plan.options().voiceoverVoice(), plan.options().voiceoverWordsPerMinute(), 50);
         int lines = plan.sections().stream().mapToInt(s -> s.voiceover().size()).sum();
         if (lines == 0) {
             return new Voiceover(Optional.empty(), List.of());
         }
         List<Span> spans = new ArrayList<>();
-        try (MonoMix mix = new MonoMix(wav.resolveSibling(wav.getFileName() + ".mix"), Math.round(plan.duration() * Renderer.RATE))) {
+        try (MonoMix mix = new MonoMix(
+                wav.resolveSibling(wav.getFileName() + ".mix"), Math.round(plan.duration() * Renderer.RATE))) {
             int spoken = 0;
             for (Section s : plan.sections()) {
                 for (Section.VoiceoverLine line : s.voiceover()) {
                     Narration narration = narrator.speak(line.text(), settings);
                     mix.add(Math.round(line.start() * Renderer.RATE), narration.samples());
-                    spans.add(new Span(line.start() + narration.spoken().start(), line.start() + narration.spoken().end()));
+                    spans.add(new Span(
+                            line.start() + narration.spoken().start(),
+                            line.start() + narration.spoken().end()));
                     progress.accept(++spoken / (double) lines);
                 }
             }
@@ -72,7 +76,9 @@ final class Voicing {
     /** Speech the music makes room for: the voiceover's, and the video's own when it is kept as dialogue. */
     static List<Span> speech(Plan plan, Analysis analysis, Voiceover voiceover) {
         List<Span> all = new ArrayList<>(voiceover.spans());
-        if (plan.options().originalAudioVoiceover() && analysis.audio() != null && analysis.audio().speech() != null) {
+        if (plan.options().originalAudioVoiceover()
+                && analysis.audio() != null
+                && analysis.audio().speech() != null) {
             all.addAll(analysis.audio().speech());
         }
         all.sort(Comparator.comparingDouble(Span::start));
@@ -88,15 +94,21 @@ final class Voicing {
             return Optional.empty();
         }
         VocalPitch pitch = VocalPitch.NONE;
-        Part part = score.parts().stream().filter(p -> p.group() == InstrumentGroup.VOCALS).findFirst().orElseThrow();
+        Part part = score.parts().stream()
+                .filter(p -> p.group() == InstrumentGroup.VOCALS)
+                .findFirst()
+                .orElseThrow();
         List<List<SungNote>> phrases = phrases(score.vocal());
         Stem stem;
-        try (MonoMix mix = new MonoMix(wav.resolveSibling(wav.getFileName() + ".mix"), Math.round(score.duration() * Renderer.RATE))) {
+        try (MonoMix mix = new MonoMix(
+                wav.resolveSibling(wav.getFileName() + ".mix"), Math.round(score.duration() * Renderer.RATE))) {
             int sung = 0;
             for (List<SungNote> phrase : phrases) {
                 double offset = phrase.getFirst().start();
                 List<SungNote> shifted = phrase.stream()
-                        .map(n -> new SungNote(n.start() - offset, n.duration(), n.pitch(), n.velocity(), n.syllable(), n.melisma())).toList();
+                        .map(n -> new SungNote(
+                                n.start() - offset, n.duration(), n.pitch(), n.velocity(), n.syllable(), n.melisma()))
+                        .toList();
                 Vocal vocal = singer.sing(shifted);
                 mix.add(Math.round(offset * Renderer.RATE), vocal.samples());
                 pitch = pitch.plus(VocalPitch.measure(vocal.samples(), vocal.sampleRateHz(), shifted));

@@ -31,6 +31,7 @@ public final class AnalysisValidator {
     public static final double MAX_DURATION_SECONDS = 4 * 3600;
     /** Times may pass the video's end by this much (container rounding, a last frame's length). */
     public static final double END_SLACK_SECONDS = 0.5;
+
     static final int MAX_PROBLEMS = 20;
 
     private final List<FieldProblem> problems = new ArrayList<>();
@@ -52,7 +53,8 @@ public final class AnalysisValidator {
         v.check(analysis);
         if (!v.problems.isEmpty()) {
             if (v.dropped > 0) {
-                v.problems.add(new FieldProblem(field, v.dropped + " more problems are not listed; fix the ones above and send it again"));
+                v.problems.add(new FieldProblem(
+                        field, v.dropped + " more problems are not listed; fix the ones above and send it again"));
             }
             throw InvalidParameter.of(v.problems);
         }
@@ -74,8 +76,10 @@ public final class AnalysisValidator {
         }
         double duration = video.duration();
         if (!(duration > 0 && duration <= MAX_DURATION_SECONDS)) {
-            problem(".video.duration", "duration must be the video's length in seconds, above 0 and at most " + (long) MAX_DURATION_SECONDS
-                    + ", not " + video.duration());
+            problem(
+                    ".video.duration",
+                    "duration must be the video's length in seconds, above 0 and at most " + (long) MAX_DURATION_SECONDS
+                            + ", not " + video.duration());
             return;
         }
         if (!(video.fps() >= 0 && video.fps() <= 1000)) {
@@ -132,7 +136,10 @@ public final class AnalysisValidator {
                 previous = c.time();
             }
             if (!within(c.start(), end) || !within(c.end(), end)) {
-                problem(here + ".start", "start and end must be seconds from 0 to the video's end, not " + c.start() + " and " + c.end());
+                problem(
+                        here + ".start",
+                        "start and end must be seconds from 0 to the video's end, not " + c.start() + " and "
+                                + c.end());
             }
             if (c.frame() < 0) {
                 problem(here + ".frame", "frame must be 0 or more, not " + c.frame());
@@ -148,11 +155,16 @@ public final class AnalysisValidator {
             Scene s = scenes.get(i);
             String here = ".scenes[" + i + "]";
             if (s == null) {
-                problem(here, "a scene must be an object with index, start, end, motion, brightness, colorfulness and warmth");
+                problem(
+                        here,
+                        "a scene must be an object with index, start, end, motion, brightness, colorfulness and warmth");
                 continue;
             }
             if (!within(s.start(), end) || !within(s.end(), end) || s.end() < s.start()) {
-                problem(here + ".start", "start and end must be seconds inside the video with start <= end, not " + s.start() + " and " + s.end());
+                problem(
+                        here + ".start",
+                        "start and end must be seconds inside the video with start <= end, not " + s.start() + " and "
+                                + s.end());
             }
             unit(here + ".motion", s.motion());
             unit(here + ".brightness", s.brightness());
@@ -176,8 +188,10 @@ public final class AnalysisValidator {
         long expected = (long) Math.ceil(duration / energy.hop()) + 2;
         int limit = (int) Math.min(MAX_ENERGY_VALUES, expected);
         if (energy.values().length > limit) {
-            problem(".energy.values", "values holds " + energy.values().length + " numbers but a video of " + duration + " s at a hop of "
-                    + energy.hop() + " s has at most " + limit);
+            problem(
+                    ".energy.values",
+                    "values holds " + energy.values().length + " numbers but a video of " + duration + " s at a hop of "
+                            + energy.hop() + " s has at most " + limit);
             return;
         }
         double[] values = energy.values();
@@ -204,10 +218,14 @@ public final class AnalysisValidator {
                 if (s == null) {
                     problem(here, "a speech span must be an object with start and end");
                 } else if (!within(s.start(), end) || !within(s.end(), end)) {
-                    problem(here, "start and end must be seconds inside the video, not " + s.start() + " and " + s.end());
+                    problem(
+                            here,
+                            "start and end must be seconds inside the video, not " + s.start() + " and " + s.end());
                 } else if (s.start() < previousEnd) {
-                    problem(here + ".start", "speech spans must be in time order without overlapping: " + s.start()
-                            + " starts before the span before it ends at " + previousEnd);
+                    problem(
+                            here + ".start",
+                            "speech spans must be in time order without overlapping: " + s.start()
+                                    + " starts before the span before it ends at " + previousEnd);
                 } else {
                     previousEnd = s.end();
                 }
@@ -227,7 +245,10 @@ public final class AnalysisValidator {
     /** False (and a problem) when {@code list} holds more than {@code max} items. */
     private boolean cap(String path, List<?> list, int max) {
         if (list != null && list.size() > max) {
-            problem(path, path.substring(path.lastIndexOf('.') + 1) + " holds " + list.size() + " items; at most " + max + " are accepted");
+            problem(
+                    path,
+                    path.substring(path.lastIndexOf('.') + 1) + " holds " + list.size() + " items; at most " + max
+                            + " are accepted");
             return false;
         }
         return true;

@@ -32,7 +32,8 @@ public final class Continuation {
      * {@code intensity} at {@code tempo}. {@code withVocals}: the section carries a sung line and
      * the vocals group (the player decides whether to let it sound).
      */
-    public static Section next(Genre genre, State previous, double tempo, double intensity, boolean withVocals, long seed) {
+    public static Section next(
+            Genre genre, State previous, double tempo, double intensity, boolean withVocals, long seed) {
         Arrangement style = genre.arrangement();
         int index = previous == null ? 0 : previous.index() + 1;
         SplittableRandom rng = new SplittableRandom(Planner.mix(seed, 1000 + index));
@@ -60,22 +61,46 @@ public final class Continuation {
             mode = previous.mode();
             // Away from home at most one section; otherwise now and then a fourth or a fifth up.
             double roll = rng.nextDouble();
-            key = !previous.key().equals(home) ? home
-                    : label.equals("breakdown") && roll < 0.5 ? Keys.transpose(home, 5, mode)
-                    : label.equals("build") && roll < 0.25 ? Keys.transpose(home, 7, mode)
-                    : home;
+            key = !previous.key().equals(home)
+                    ? home
+                    : label.equals("breakdown") && roll < 0.5
+                            ? Keys.transpose(home, 5, mode)
+                            : label.equals("build") && roll < 0.25 ? Keys.transpose(home, 7, mode) : home;
         }
         List<List<String>> choices = style.progressions().get(mode).at(level);
-        List<String> progression = previous != null && choices.contains(previous.progression()) && rng.nextDouble() < 0.5
-                ? previous.progression()
-                : choices.get(rng.nextInt(choices.size()));
-        GenerationOptions options = GenerationOptions.DEFAULT.withVocals(withVocals).withGenre(genre.id()).withMultitrack(false).withSeed(seed);
-        Map<String, Instrument> instruments = Planner.instruments(genre, level, label, options, seed, false, index == 0);
+        List<String> progression =
+                previous != null && choices.contains(previous.progression()) && rng.nextDouble() < 0.5
+                        ? previous.progression()
+                        : choices.get(rng.nextInt(choices.size()));
+        GenerationOptions options = GenerationOptions.DEFAULT
+                .withVocals(withVocals)
+                .withGenre(genre.id())
+                .withMultitrack(false)
+                .withSeed(seed);
+        Map<String, Instrument> instruments =
+                Planner.instruments(genre, level, label, options, seed, false, index == 0);
         double seconds = bars * beats(meter) * 60.0 / tempo;
-        Section section = new Section(0, 0, seconds, label, tempo, meter, bars, 0, key, mode, level, progression, instruments,
-                index == 0 ? null : new Hit(0, "crash"), null, List.of(), List.of());
+        Section section = new Section(
+                0,
+                0,
+                seconds,
+                label,
+                tempo,
+                meter,
+                bars,
+                0,
+                key,
+                mode,
+                level,
+                progression,
+                instruments,
+                index == 0 ? null : new Hit(0, "crash"),
+                null,
+                List.of(),
+                List.of());
         if (withVocals) {
-            section = Voices.sing(List.of(section), genre, new Analysis.Mood(0.5, 0.5), Planner.mix(seed, 2000 + index)).getFirst();
+            section = Voices.sing(List.of(section), genre, new Analysis.Mood(0.5, 0.5), Planner.mix(seed, 2000 + index))
+                    .getFirst();
         }
         return section;
     }
@@ -87,16 +112,35 @@ public final class Continuation {
 
     /** {@code section} with another intensity: the genre's instruments at that level, everything else the same. */
     public static Section relevel(Genre genre, Section section, double intensity, boolean withVocals, long seed) {
-        GenerationOptions options = GenerationOptions.DEFAULT.withVocals(withVocals).withGenre(genre.id()).withMultitrack(false).withSeed(seed);
+        GenerationOptions options = GenerationOptions.DEFAULT
+                .withVocals(withVocals)
+                .withGenre(genre.id())
+                .withMultitrack(false)
+                .withSeed(seed);
         Map<String, Instrument> instruments = new LinkedHashMap<>(
                 Planner.instruments(genre, intensity, section.label(), options, seed, false, false));
         Instrument voice = section.instruments().get(InstrumentGroup.VOCALS.wire());
         if (voice != null) {
             instruments.put(InstrumentGroup.VOCALS.wire(), voice);
         }
-        return new Section(section.index(), section.start(), section.end(), section.label(), section.tempo(), section.meter(),
-                section.bars(), section.residual(), section.key(), section.mode(), intensity, section.progression(), instruments,
-                section.hit(), section.lyrics(), section.voiceover(), section.accents());
+        return new Section(
+                section.index(),
+                section.start(),
+                section.end(),
+                section.label(),
+                section.tempo(),
+                section.meter(),
+                section.bars(),
+                section.residual(),
+                section.key(),
+                section.mode(),
+                intensity,
+                section.progression(),
+                instruments,
+                section.hit(),
+                section.lyrics(),
+                section.voiceover(),
+                section.accents());
     }
 
     private static int beats(String meter) {

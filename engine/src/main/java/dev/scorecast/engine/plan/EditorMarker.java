@@ -46,13 +46,19 @@ public record EditorMarker(double time, Kind kind) {
             if (text == null) {
                 return Optional.empty();
             }
-            String word = text.strip().toLowerCase(Locale.ROOT).replace('-', '_').replace(' ', '_');
-            return Arrays.stream(values()).filter(k -> k.wire().equals(word) || k.wire().replace("_", "").equals(word)).findFirst();
+            String word =
+                    text.strip().toLowerCase(Locale.ROOT).replace('-', '_').replace(' ', '_');
+            return Arrays.stream(values())
+                    .filter(k ->
+                            k.wire().equals(word) || k.wire().replace("_", "").equals(word))
+                    .findFirst();
         }
 
         @JsonCreator
         static Kind fromJson(String text) {
-            return parse(text).orElseThrow(() -> new IllegalArgumentException("kind must be one of " + names() + ", not " + text));
+            return parse(text)
+                    .orElseThrow(
+                            () -> new IllegalArgumentException("kind must be one of " + names() + ", not " + text));
         }
 
         public static String names() {
@@ -63,7 +69,8 @@ public record EditorMarker(double time, Kind kind) {
     /** Every problem of a plan's markers (counted, inside the video, a kind each), added to {@code problems}. */
     static void check(List<EditorMarker> markers, double duration, List<FieldProblem> problems) {
         if (markers.size() > MAX) {
-            problems.add(new FieldProblem("markers", "markers holds " + markers.size() + " markers; at most " + MAX + " are accepted"));
+            problems.add(new FieldProblem(
+                    "markers", "markers holds " + markers.size() + " markers; at most " + MAX + " are accepted"));
             return;
         }
         for (int i = 0; i < markers.size(); i++) {
@@ -72,8 +79,9 @@ public record EditorMarker(double time, Kind kind) {
                 problems.add(new FieldProblem("markers[" + i + "].kind", "kind must be one of " + Kind.names()));
             }
             if (!(m.time() >= 0 && m.time() < duration)) {
-                problems.add(new FieldProblem("markers[" + i + "].time", "time must be seconds inside the video, 0 to " + duration
-                        + ", not " + m.time()));
+                problems.add(new FieldProblem(
+                        "markers[" + i + "].time",
+                        "time must be seconds inside the video, 0 to " + duration + ", not " + m.time()));
             }
         }
     }

@@ -24,14 +24,19 @@ final class IntensityCurve {
     static final double FULL_ENERGY = 0.6;
     /** The spread of energies (10th to 90th percentile of bars) at which the rank counts fully. */
     static final double FULL_SPREAD = 0.2;
+
     static final double RANK_SHARE = 0.65;
 
     private IntensityCurve() {}
 
     /** One array per stretch: each bar's intensity, rounded to hundredths. */
     static double[][] bars(List<Stretch> stretches, Analysis analysis) {
-        double[] values = analysis.energy() != null && analysis.energy().values() != null ? analysis.energy().values() : new double[0];
-        double hop = analysis.energy() != null && analysis.energy().hop() > 0 ? analysis.energy().hop() : 0.1;
+        double[] values = analysis.energy() != null && analysis.energy().values() != null
+                ? analysis.energy().values()
+                : new double[0];
+        double hop = analysis.energy() != null && analysis.energy().hop() > 0
+                ? analysis.energy().hop()
+                : 0.1;
         double[] prefix = new double[values.length + 1];
         for (int k = 0; k < values.length; k++) {
             prefix[k + 1] = prefix[k] + (Double.isFinite(values[k]) ? clamp(values[k]) : 0);
@@ -56,7 +61,9 @@ final class IntensityCurve {
         }
         double[] sorted = all.clone();
         Arrays.sort(sorted);
-        double spread = total == 0 ? 0 : sorted[(int) Math.floor(0.9 * (total - 1))] - sorted[(int) Math.floor(0.1 * (total - 1))];
+        double spread = total == 0
+                ? 0
+                : sorted[(int) Math.floor(0.9 * (total - 1))] - sorted[(int) Math.floor(0.1 * (total - 1))];
         double rankWeight = RANK_SHARE * Math.min(1, spread / FULL_SPREAD);
         double[][] out = new double[stretches.size()][];
         for (int i = 0; i < energy.length; i++) {
@@ -72,7 +79,9 @@ final class IntensityCurve {
 
     /** A section's intensity: the mean of its bars'. */
     static double section(double[] bars) {
-        return bars.length == 0 ? FLOOR : Math.round(Arrays.stream(bars).average().orElse(FLOOR) * 100) / 100.0;
+        return bars.length == 0
+                ? FLOOR
+                : Math.round(Arrays.stream(bars).average().orElse(FLOOR) * 100) / 100.0;
     }
 
     /**

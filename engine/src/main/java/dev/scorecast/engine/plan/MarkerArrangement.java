@@ -70,10 +70,12 @@ public final class MarkerArrangement {
         if (markers == null || markers.isEmpty()) {
             return plan;
         }
-        Genre genre = genres.find(plan.genre()).orElseThrow(() -> new IllegalStateException("unknown genre " + plan.genre()));
+        Genre genre =
+                genres.find(plan.genre()).orElseThrow(() -> new IllegalStateException("unknown genre " + plan.genre()));
         double duration = plan.duration();
         if (markers.size() > EditorMarker.MAX) {
-            throw new Unprocessable("markers", markers.size() + " markers were sent; at most " + EditorMarker.MAX + " are accepted");
+            throw new Unprocessable(
+                    "markers", markers.size() + " markers were sent; at most " + EditorMarker.MAX + " are accepted");
         }
         List<EditorMarker> sorted = new ArrayList<>();
         for (int i = 0; i < markers.size(); i++) {
@@ -82,8 +84,10 @@ public final class MarkerArrangement {
                 throw new Unprocessable("markers[" + i + "].kind", "each marker needs a kind: one of " + Kind.names());
             }
             if (!(m.time() >= 0 && m.time() < duration)) {
-                throw new Unprocessable("markers[" + i + "].time", "time " + m.time() + " is outside the video (0 to " + duration
-                        + " s); mark a moment inside it");
+                throw new Unprocessable(
+                        "markers[" + i + "].time",
+                        "time " + m.time() + " is outside the video (0 to " + duration
+                                + " s); mark a moment inside it");
             }
             double snapped = Math.round(Math.round(m.time() * fps) / fps * 1e6) / 1e6;
             sorted.add(new EditorMarker(Math.min(snapped, duration - 1 / fps), m.kind()));
@@ -93,7 +97,8 @@ public final class MarkerArrangement {
         for (int i = 0; i < sorted.size(); i++) {
             order.add(i);
         }
-        order.sort(Comparator.comparingDouble((Integer i) -> sorted.get(i).time()).thenComparingInt(i -> i));
+        order.sort(
+                Comparator.comparingDouble((Integer i) -> sorted.get(i).time()).thenComparingInt(i -> i));
 
         List<Rest> rests = rests(sorted, order, duration);
         TreeMap<Double, Boundary> forced = new TreeMap<>();
@@ -114,12 +119,13 @@ public final class MarkerArrangement {
                         addBoundary(forced, new Boundary(m.time(), m.kind(), i), sorted);
                     }
                 }
-                case STOP, START, MUTE_UNTIL, RESUME -> { }
+                case STOP, START, MUTE_UNTIL, RESUME -> {}
             }
         }
         for (Rest r : rests) {
             if (r.opener() != null && r.start() > 1e-9) {
-                addBoundary(forced, new Boundary(r.start(), sorted.get(r.opener()).kind(), r.opener()), sorted);
+                addBoundary(
+                        forced, new Boundary(r.start(), sorted.get(r.opener()).kind(), r.opener()), sorted);
             }
             if (r.closer() != null) {
                 addBoundary(forced, new Boundary(r.end(), r.closing(), r.closer()), sorted);
@@ -127,15 +133,21 @@ public final class MarkerArrangement {
         }
         if (!forced.isEmpty() && duration - forced.lastKey() < MIN_SECTION_SECONDS) {
             Boundary last = forced.lastEntry().getValue();
-            throw new Unprocessable("markers[" + last.marker() + "].time", "a " + last.kind().wire() + " at " + last.time()
-                    + " s leaves " + round3(duration - last.time()) + " s of music to the end; the shortest section is "
-                    + MIN_SECTION_SECONDS + " s");
+            throw new Unprocessable(
+                    "markers[" + last.marker() + "].time",
+                    "a " + last.kind().wire() + " at " + last.time()
+                            + " s leaves " + round3(duration - last.time())
+                            + " s of music to the end; the shortest section is "
+                            + MIN_SECTION_SECONDS + " s");
         }
         if (!forced.isEmpty() && forced.firstKey() < MIN_SECTION_SECONDS && !inRest(0, rests)) {
             Boundary first = forced.firstEntry().getValue();
-            throw new Unprocessable("markers[" + first.marker() + "].time", "a " + first.kind().wire() + " at " + first.time()
-                    + " s leaves " + first.time() + " s of music before it; the shortest section is " + MIN_SECTION_SECONDS
-                    + " s (mark 0 for the very start)");
+            throw new Unprocessable(
+                    "markers[" + first.marker() + "].time",
+                    "a " + first.kind().wire() + " at " + first.time()
+                            + " s leaves " + first.time() + " s of music before it; the shortest section is "
+                            + MIN_SECTION_SECONDS
+                            + " s (mark 0 for the very start)");
         }
 
         List<Section> planned = plan.sections();
@@ -146,7 +158,8 @@ public final class MarkerArrangement {
             if (s.start() < 1e-9) {
                 continue;
             }
-            boolean clear = forced.keySet().stream().allMatch(t -> Math.abs(t - s.start()) >= KEEP_CLEAR_SECONDS) && !inRest(s.start(), rests);
+            boolean clear = forced.keySet().stream().allMatch(t -> Math.abs(t - s.start()) >= KEEP_CLEAR_SECONDS)
+                    && !inRest(s.start(), rests);
             if (clear) {
                 starts.put(s.start(), null);
             } else if (s.hit() != null && !s.hit().kind().equals("swell")) {
@@ -167,7 +180,10 @@ public final class MarkerArrangement {
             boolean silent = inRest(a, rests);
             if (why != null && why.kind() == Kind.RESUME) {
                 // The muted music returns as it was: the section that played when the rest began.
-                Rest rest = rests.stream().filter(r -> Math.abs(r.end() - a) < 1e-9).findFirst().orElseThrow();
+                Rest rest = rests.stream()
+                        .filter(r -> Math.abs(r.end() - a) < 1e-9)
+                        .findFirst()
+                        .orElseThrow();
                 source = sectionAt(planned, Math.max(0, rest.start() - 1e-6));
             }
             out.add(section(genre, options, plan.seed(), source, a, b, why, silent, k == 0));
@@ -194,9 +210,13 @@ public final class MarkerArrangement {
             switch (m.kind()) {
                 case STOP, MUTE_UNTIL -> {
                     if (open != null) {
-                        throw new Unprocessable("markers[" + i + "].kind", "a " + m.kind().wire() + " at " + m.time()
-                                + " s comes while the music already rests (since the " + markers.get(open).kind().wire() + " at "
-                                + markers.get(open).time() + " s); put a " + closer(markers.get(open).kind()).wire() + " between them");
+                        throw new Unprocessable(
+                                "markers[" + i + "].kind",
+                                "a " + m.kind().wire() + " at " + m.time()
+                                        + " s comes while the music already rests (since the "
+                                        + markers.get(open).kind().wire() + " at "
+                                        + markers.get(open).time() + " s); put a "
+                                        + closer(markers.get(open).kind()).wire() + " between them");
                     }
                     open = i;
                     anyBefore = true;
@@ -204,23 +224,31 @@ public final class MarkerArrangement {
                 case START, RESUME -> {
                     if (open == null) {
                         if (anyBefore) {
-                            throw new Unprocessable("markers[" + i + "].kind", "a " + m.kind().wire() + " at " + m.time()
-                                    + " s comes while the music plays; put a " + opener(m.kind()).wire() + " before it");
+                            throw new Unprocessable(
+                                    "markers[" + i + "].kind",
+                                    "a " + m.kind().wire() + " at " + m.time()
+                                            + " s comes while the music plays; put a "
+                                            + opener(m.kind()).wire() + " before it");
                         }
                         rests.add(rest(new Rest(0, m.time(), null, i, m.kind()), markers));
                     } else {
                         Kind expected = closer(markers.get(open).kind());
                         if (m.kind() != expected) {
-                            throw new Unprocessable("markers[" + i + "].kind", "a " + m.kind().wire() + " at " + m.time()
-                                    + " s ends the " + markers.get(open).kind().wire() + " at " + markers.get(open).time()
-                                    + " s; a " + markers.get(open).kind().wire() + " ends with a " + expected.wire());
+                            throw new Unprocessable(
+                                    "markers[" + i + "].kind",
+                                    "a " + m.kind().wire() + " at " + m.time()
+                                            + " s ends the "
+                                            + markers.get(open).kind().wire() + " at "
+                                            + markers.get(open).time()
+                                            + " s; a "
+                                            + markers.get(open).kind().wire() + " ends with a " + expected.wire());
                         }
                         rests.add(rest(new Rest(markers.get(open).time(), m.time(), open, i, m.kind()), markers));
                         open = null;
                     }
                     anyBefore = true;
                 }
-                case HIT, DROP, SWELL -> { }
+                case HIT, DROP, SWELL -> {}
             }
         }
         if (open != null) {
@@ -232,8 +260,10 @@ public final class MarkerArrangement {
     private static Rest rest(Rest r, List<EditorMarker> markers) {
         if (r.end() - r.start() < MIN_REST_SECONDS) {
             int at = r.closer() != null ? r.closer() : r.opener();
-            throw new Unprocessable("markers[" + at + "].time", "the rest from " + r.start() + " to " + r.end() + " s lasts "
-                    + round3(r.end() - r.start()) + " s; the shortest rest is " + MIN_REST_SECONDS + " s (one bar)");
+            throw new Unprocessable(
+                    "markers[" + at + "].time",
+                    "the rest from " + r.start() + " to " + r.end() + " s lasts " + round3(r.end() - r.start())
+                            + " s; the shortest rest is " + MIN_REST_SECONDS + " s (one bar)");
         }
         return r;
     }
@@ -249,8 +279,10 @@ public final class MarkerArrangement {
     private static void requireOutsideRests(EditorMarker m, int i, List<Rest> rests) {
         for (Rest r : rests) {
             if (m.time() >= r.start() - 1e-9 && m.time() < r.end() - 1e-9) {
-                throw new Unprocessable("markers[" + i + "].time", "a " + m.kind().wire() + " at " + m.time()
-                        + " s falls in the rest from " + r.start() + " to " + r.end() + " s, where no music plays; move it out of the rest");
+                throw new Unprocessable(
+                        "markers[" + i + "].time",
+                        "a " + m.kind().wire() + " at " + m.time() + " s falls in the rest from " + r.start() + " to "
+                                + r.end() + " s, where no music plays; move it out of the rest");
             }
         }
     }
@@ -260,10 +292,14 @@ public final class MarkerArrangement {
         var before = forced.ceilingEntry(b.time() - MIN_SECTION_SECONDS + 1e-9);
         for (var other : Arrays.asList(near, before)) {
             if (other != null && Math.abs(other.getKey() - b.time()) < MIN_SECTION_SECONDS) {
-                throw new Unprocessable("markers[" + b.marker() + "].time", "the " + b.kind().wire() + " at " + b.time() + " s and the "
-                        + other.getValue().kind().wire() + " at " + other.getKey() + " s (markers[" + other.getValue().marker()
-                        + "]) are " + round3(Math.abs(other.getKey() - b.time())) + " s apart; sections they start need at least "
-                        + MIN_SECTION_SECONDS + " s");
+                throw new Unprocessable(
+                        "markers[" + b.marker() + "].time",
+                        "the " + b.kind().wire() + " at " + b.time() + " s and the "
+                                + other.getValue().kind().wire() + " at " + other.getKey() + " s (markers["
+                                + other.getValue().marker()
+                                + "]) are " + round3(Math.abs(other.getKey() - b.time()))
+                                + " s apart; sections they start need at least "
+                                + MIN_SECTION_SECONDS + " s");
             }
         }
         forced.put(b.time(), b);
@@ -284,8 +320,16 @@ public final class MarkerArrangement {
     }
 
     /** The section [a, b) after {@code source}'s character, fitted with whole bars, shaped by what starts it. */
-    private Section section(Genre genre, GenerationOptions options, long seed, Section source, double a, double b, Boundary why,
-                            boolean silent, boolean first) {
+    private Section section(
+            Genre genre,
+            GenerationOptions options,
+            long seed,
+            Section source,
+            double a,
+            double b,
+            Boundary why,
+            boolean silent,
+            boolean first) {
         int beats = source.beatsPerBar();
         String meter = source.meter();
         double tempo = source.tempo();
@@ -298,7 +342,8 @@ public final class MarkerArrangement {
                 fit = Phrasing.fit(b - a, genre.tempoMinBpm(), genre.tempoMaxBpm(), source.tempo(), 3);
             }
             if (fit == null) {
-                throw new Unprocessable("markers", "a section from " + a + " to " + b + " s cannot hold one bar at 40 to 240 bpm");
+                throw new Unprocessable(
+                        "markers", "a section from " + a + " to " + b + " s cannot hold one bar at 40 to 240 bpm");
             }
             tempo = Math.round(fit.tempo() * 1000) / 1000.0;
             bars = fit.bars();
@@ -322,7 +367,7 @@ public final class MarkerArrangement {
                 case STOP, MUTE_UNTIL -> hit = new Hit(a, "crash");
                 case START -> hit = new Hit(a, "impact");
                 case RESUME -> hit = new Hit(a, "crash");
-                case HIT -> { }
+                case HIT -> {}
             }
         }
         if (silent) {
@@ -334,8 +379,24 @@ public final class MarkerArrangement {
         }
         // The sung lines go with the part that starts where their section did; the spoken lines are placed afterwards.
         String lyrics = silent || Math.abs(source.start() - a) > 1e-6 ? null : source.lyrics();
-        return new Section(0, a, b, label, tempo, meter, bars, 0, source.key(), source.mode(), intensity, source.progression(),
-                instruments, hit, lyrics, List.of(), List.of());
+        return new Section(
+                0,
+                a,
+                b,
+                label,
+                tempo,
+                meter,
+                bars,
+                0,
+                source.key(),
+                source.mode(),
+                intensity,
+                source.progression(),
+                instruments,
+                hit,
+                lyrics,
+                List.of(),
+                List.of());
     }
 
     /**
@@ -343,9 +404,15 @@ public final class MarkerArrangement {
      * none in a rest, none within {@link #ACCENT_SPACING_SECONDS} of its section's start or of an
      * editor's hit (the editor's wins); an editor's hit on a section's start is that section's hit.
      */
-    private static List<Section> withAccents(List<Section> sections, List<Section> planned, List<Hit> displaced, List<Integer> hits,
-                                             List<EditorMarker> markers, List<Rest> rests) {
-        List<Hit> editor = hits.stream().map(i -> new Hit(markers.get(i).time(), "impact")).toList();
+    private static List<Section> withAccents(
+            List<Section> sections,
+            List<Section> planned,
+            List<Hit> displaced,
+            List<Integer> hits,
+            List<EditorMarker> markers,
+            List<Rest> rests) {
+        List<Hit> editor =
+                hits.stream().map(i -> new Hit(markers.get(i).time(), "impact")).toList();
         List<Hit> others = new ArrayList<>(displaced);
         planned.forEach(s -> others.addAll(s.accents()));
         List<Section> out = new ArrayList<>();
@@ -366,7 +433,8 @@ public final class MarkerArrangement {
                 }
             }
             for (Hit h : others) {
-                boolean inside = h.time() - s.start() >= ACCENT_SPACING_SECONDS && s.end() - h.time() >= ACCENT_SPACING_SECONDS / 2;
+                boolean inside = h.time() - s.start() >= ACCENT_SPACING_SECONDS
+                        && s.end() - h.time() >= ACCENT_SPACING_SECONDS / 2;
                 boolean clear = editor.stream().noneMatch(e -> Math.abs(e.time() - h.time()) < ACCENT_SPACING_SECONDS)
                         && accents.stream().noneMatch(e -> Math.abs(e.time() - h.time()) < ACCENT_SPACING_SECONDS);
                 if (inside && clear && !inRest(h.time(), rests)) {
@@ -374,8 +442,25 @@ public final class MarkerArrangement {
                 }
             }
             accents.sort(Comparator.comparingDouble(Hit::time));
-            out.add(new Section(s.index(), s.start(), s.end(), s.label(), s.tempo(), s.meter(), s.bars(), s.residual(), s.key(), s.mode(),
-                    s.intensity(), s.progression(), s.instruments(), hit, s.lyrics(), s.voiceover(), accents, s.barIntensity()));
+            out.add(new Section(
+                    s.index(),
+                    s.start(),
+                    s.end(),
+                    s.label(),
+                    s.tempo(),
+                    s.meter(),
+                    s.bars(),
+                    s.residual(),
+                    s.key(),
+                    s.mode(),
+                    s.intensity(),
+                    s.progression(),
+                    s.instruments(),
+                    hit,
+                    s.lyrics(),
+                    s.voiceover(),
+                    accents,
+                    s.barIntensity()));
         }
         return out;
     }
@@ -392,7 +477,8 @@ public final class MarkerArrangement {
             Section s = sections.get(i);
             boolean last = i == sections.size() - 1;
             out.add(s.withVoiceover(lines.stream()
-                    .filter(l -> l.start() >= s.start() - 1e-9 && (l.start() < s.end() - 1e-9 || last)).toList()));
+                    .filter(l -> l.start() >= s.start() - 1e-9 && (l.start() < s.end() - 1e-9 || last))
+                    .toList()));
         }
         return out;
     }
@@ -405,21 +491,46 @@ public final class MarkerArrangement {
      * The section before a swell plays the effects (and the effects of any section with accents), whose
      * riser builds into the next section's start: the planner's instruments with accents to mark.
      */
-    private static List<Section> withRisersIntoSwells(List<Section> sections, Genre genre, GenerationOptions options, long seed) {
+    private static List<Section> withRisersIntoSwells(
+            List<Section> sections, Genre genre, GenerationOptions options, long seed) {
         List<Section> out = new ArrayList<>(sections);
         for (int i = 0; i < out.size(); i++) {
             Section s = out.get(i);
             Section next = i + 1 < out.size() ? out.get(i + 1) : null;
-            boolean intoStrike = next != null && next.hit() != null && next.hit().kind().equals("impact") && !next.instruments().isEmpty();
-            boolean needsFx = !s.instruments().isEmpty() && !s.instruments().containsKey("fx") && (intoStrike || !s.accents().isEmpty());
+            boolean intoStrike = next != null
+                    && next.hit() != null
+                    && next.hit().kind().equals("impact")
+                    && !next.instruments().isEmpty();
+            boolean needsFx = !s.instruments().isEmpty()
+                    && !s.instruments().containsKey("fx")
+                    && (intoStrike || !s.accents().isEmpty());
             if (needsFx) {
-                Instrument fx = Planner.instruments(genre, s.intensity(), s.label(), options, seed, true, i == 0).get("fx");
+                Instrument fx = Planner.instruments(genre, s.intensity(), s.label(), options, seed, true, i == 0)
+                        .get("fx");
                 if (fx != null) {
                     Map<String, Instrument> with = new LinkedHashMap<>(s.instruments());
                     with.put("fx", fx);
-                    out.set(i, new Section(s.index(), s.start(), s.end(), s.label(), s.tempo(), s.meter(), s.bars(), s.residual(), s.key(),
-                            s.mode(), s.intensity(), s.progression(), with, s.hit(), s.lyrics(), s.voiceover(), s.accents(),
-                            s.barIntensity()));
+                    out.set(
+                            i,
+                            new Section(
+                                    s.index(),
+                                    s.start(),
+                                    s.end(),
+                                    s.label(),
+                                    s.tempo(),
+                                    s.meter(),
+                                    s.bars(),
+                                    s.residual(),
+                                    s.key(),
+                                    s.mode(),
+                                    s.intensity(),
+                                    s.progression(),
+                                    with,
+                                    s.hit(),
+                                    s.lyrics(),
+                                    s.voiceover(),
+                                    s.accents(),
+                                    s.barIntensity()));
                 }
             }
         }
@@ -429,9 +540,16 @@ public final class MarkerArrangement {
     /** The generation options a plan was made with, for choosing instruments the planner's way. */
     private static GenerationOptions options(Plan plan) {
         PlanOptions o = plan.options() == null ? PlanOptions.DEFAULT : plan.options();
-        return GenerationOptions.DEFAULT.withVocals(o.vocals()).withVoiceover(o.voiceover()).withInstrument(o.instrument())
-                .withGenre(plan.genre()).withOriginalAudio(o.originalAudio()).withOriginalAudioVoiceover(o.originalAudioVoiceover())
-                .withDucking(o.ducking()).withMultitrack(o.multitrack()).withSeed(plan.seed());
+        return GenerationOptions.DEFAULT
+                .withVocals(o.vocals())
+                .withVoiceover(o.voiceover())
+                .withInstrument(o.instrument())
+                .withGenre(plan.genre())
+                .withOriginalAudio(o.originalAudio())
+                .withOriginalAudioVoiceover(o.originalAudioVoiceover())
+                .withDucking(o.ducking())
+                .withMultitrack(o.multitrack())
+                .withSeed(plan.seed());
     }
 
     private static double round3(double v) {

@@ -24,6 +24,7 @@ import java.util.List;
 final class Phrasing {
     /** No section shorter than this, whatever the tempo. */
     static final double MIN_SECTION_SECONDS = 3.0;
+
     static final double MIN_TEMPO = 40;
     static final double MAX_TEMPO = 240;
     /** Stretches longer than this (or three phrases) are only tried from the nearest boundary beyond it. */
@@ -32,12 +33,14 @@ final class Phrasing {
     private static final int MAX_CANDIDATES = 3000;
     /** What starting a section on a cut is worth, plus its strength times the next; gradual transitions earn 0.5 more. */
     private static final double CUT_REWARD = 2;
+
     private static final double CUT_STRENGTH_REWARD = 3;
     private static final double RELAXED_PENALTY = 4;
     private static final double OUT_OF_STYLE_PENALTY = 12;
     private static final double TEMPO_WEIGHT = 8;
     /** Per relative change of tempo from the stretch before (the best chain into each cut remembers its last tempo). */
     private static final double CHANGE_WEIGHT = 24;
+
     private static final double SHORT_PENALTY_PER_BAR = 0.75;
     /** An accent no nearer than this to its section's start or to another accent. */
     private static final double ACCENT_SPACING_SECONDS = 0.5;
@@ -50,8 +53,15 @@ final class Phrasing {
 
     private Phrasing() {}
 
-    static List<Stretch> split(List<Cut> cuts, double duration, double fps, double tempoMin, double tempoMax, double baseTempo,
-                               int beatsPerBar, int phraseBars) {
+    static List<Stretch> split(
+            List<Cut> cuts,
+            double duration,
+            double fps,
+            double tempoMin,
+            double tempoMax,
+            double baseTempo,
+            int beatsPerBar,
+            int phraseBars) {
         List<Cut> candidates = candidates(cuts, duration, fps);
         int m = candidates.size();
         double[] times = new double[m + 2];
@@ -139,9 +149,19 @@ final class Phrasing {
         if (strict != null) {
             return strict;
         }
-        Fit doubled = fitIn(seconds, Math.max(MIN_TEMPO, 2 * tempoMin), Math.min(MAX_TEMPO, 2 * tempoMax), 2 * baseTempo, beatsPerBar,
+        Fit doubled = fitIn(
+                seconds,
+                Math.max(MIN_TEMPO, 2 * tempoMin),
+                Math.min(MAX_TEMPO, 2 * tempoMax),
+                2 * baseTempo,
+                beatsPerBar,
                 RELAXED_PENALTY);
-        Fit halved = fitIn(seconds, Math.max(MIN_TEMPO, tempoMin / 2), Math.min(MAX_TEMPO, tempoMax / 2), baseTempo / 2, beatsPerBar,
+        Fit halved = fitIn(
+                seconds,
+                Math.max(MIN_TEMPO, tempoMin / 2),
+                Math.min(MAX_TEMPO, tempoMax / 2),
+                baseTempo / 2,
+                beatsPerBar,
                 RELAXED_PENALTY);
         if (doubled != null || halved != null) {
             if (doubled == null) {
@@ -150,7 +170,9 @@ final class Phrasing {
             if (halved == null) {
                 return doubled;
             }
-            return Math.abs(doubled.tempo() / 2 - baseTempo) <= Math.abs(halved.tempo() * 2 - baseTempo) ? doubled : halved;
+            return Math.abs(doubled.tempo() / 2 - baseTempo) <= Math.abs(halved.tempo() * 2 - baseTempo)
+                    ? doubled
+                    : halved;
         }
         return fitIn(seconds, MIN_TEMPO, MAX_TEMPO, baseTempo, beatsPerBar, OUT_OF_STYLE_PENALTY);
     }
@@ -180,7 +202,8 @@ final class Phrasing {
         double frame = 1 / fps;
         List<Cut> sorted = cuts.stream()
                 .filter(c -> c.time() > frame / 2 && c.time() < duration - frame / 2 && Double.isFinite(c.time()))
-                .sorted(Comparator.comparingDouble(Cut::time)).toList();
+                .sorted(Comparator.comparingDouble(Cut::time))
+                .toList();
         List<Cut> out = new ArrayList<>();
         for (Cut cut : sorted) {
             if (!out.isEmpty() && cut.time() - out.getLast().time() < frame) {
@@ -192,9 +215,13 @@ final class Phrasing {
             out.add(cut);
         }
         if (out.size() > MAX_CANDIDATES) {
-            List<Cut> strongest = out.stream().sorted(Comparator.comparingDouble(Cut::strength).reversed()
-                    .thenComparingDouble(Cut::time)).limit(MAX_CANDIDATES).toList();
-            out = strongest.stream().sorted(Comparator.comparingDouble(Cut::time)).toList();
+            List<Cut> strongest = out.stream()
+                    .sorted(Comparator.comparingDouble(Cut::strength).reversed().thenComparingDouble(Cut::time))
+                    .limit(MAX_CANDIDATES)
+                    .toList();
+            out = strongest.stream()
+                    .sorted(Comparator.comparingDouble(Cut::time))
+                    .toList();
         }
         return out;
     }
@@ -204,7 +231,8 @@ final class Phrasing {
      * than half as long again; the last phrase takes the rest (a rest under half a phrase joins the
      * phrase before). The tempo stays, so each split lands on a bar line.
      */
-    private static void phrases(double start, double end, Fit fit, Cut startCut, int beatsPerBar, int phraseBars, List<Stretch> out) {
+    private static void phrases(
+            double start, double end, Fit fit, Cut startCut, int beatsPerBar, int phraseBars, List<Stretch> out) {
         int bars = fit.bars();
         List<Integer> lengths = new ArrayList<>();
         if (bars <= phraseBars * 3 / 2) {
@@ -237,7 +265,9 @@ final class Phrasing {
             double last = s.start();
             while (k < candidates.size() && candidates.get(k).time() < s.end()) {
                 Cut cut = candidates.get(k++);
-                if (cut == s.cut() || cut.time() - last < ACCENT_SPACING_SECONDS || s.end() - cut.time() < ACCENT_SPACING_SECONDS / 2) {
+                if (cut == s.cut()
+                        || cut.time() - last < ACCENT_SPACING_SECONDS
+                        || s.end() - cut.time() < ACCENT_SPACING_SECONDS / 2) {
                     continue;
                 }
                 inside.add(cut);

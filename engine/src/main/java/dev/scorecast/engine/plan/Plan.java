@@ -34,14 +34,29 @@ public record Plan(
      * re-cut"): the earlier cut's plan whose music the sections with an {@code origin} play again, or
      * null.
      */
-    public Plan(int version, String id, long seed, String genre, double duration, PlanOptions options, Master master,
-                List<Section> sections, List<EditorMarker> markers) {
+    public Plan(
+            int version,
+            String id,
+            long seed,
+            String genre,
+            double duration,
+            PlanOptions options,
+            Master master,
+            List<Section> sections,
+            List<EditorMarker> markers) {
         this(version, id, seed, genre, duration, options, master, sections, markers, null);
     }
 
     /** A plan without editor's markers. */
-    public Plan(int version, String id, long seed, String genre, double duration, PlanOptions options, Master master,
-                List<Section> sections) {
+    public Plan(
+            int version,
+            String id,
+            long seed,
+            String genre,
+            double duration,
+            PlanOptions options,
+            Master master,
+            List<Section> sections) {
         this(version, id, seed, genre, duration, options, master, sections, List.of());
     }
 

@@ -66,15 +66,21 @@ public final class PlanJson {
 
     private static Plan parse(String json, boolean live) {
         if (json == null || json.isBlank()) {
-            throw new InvalidParameter("plan", "the plan is empty; send the plan object returned by generate, edited as you like");
+            throw new InvalidParameter(
+                    "plan", "the plan is empty; send the plan object returned by generate, edited as you like");
         }
         JsonNode tree;
         try {
             tree = MAPPER.readTree(json);
         } catch (JsonProcessingException e) {
             var where = e.getLocation();
-            throw new InvalidParameter("plan", "the plan is not valid JSON" + (where == null ? "" : " (line " + where.getLineNr()
-                    + ", column " + where.getColumnNr() + ")") + ": " + e.getOriginalMessage());
+            throw new InvalidParameter(
+                    "plan",
+                    "the plan is not valid JSON"
+                            + (where == null
+                                    ? ""
+                                    : " (line " + where.getLineNr() + ", column " + where.getColumnNr() + ")")
+                            + ": " + e.getOriginalMessage());
         }
         if (tree == null || !tree.isObject()) {
             throw new InvalidParameter("plan", "the plan must be a JSON object, not " + describe(tree));
@@ -95,8 +101,9 @@ public final class PlanJson {
             throw new InvalidParameter(field.isEmpty() ? "plan" : field, message(field, e, tree));
         } catch (JsonProcessingException e) {
             String field = e.getProcessor() instanceof JsonParser p ? path(p.getParsingContext()) : "";
-            throw new InvalidParameter(field.isEmpty() ? "plan" : field, (field.isEmpty() ? "the plan" : field) + " cannot be read: "
-                    + e.getOriginalMessage());
+            throw new InvalidParameter(
+                    field.isEmpty() ? "plan" : field,
+                    (field.isEmpty() ? "the plan" : field) + " cannot be read: " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new InvalidParameter("plan", "the plan cannot be read: " + e.getMessage());
         }
@@ -157,8 +164,14 @@ public final class PlanJson {
         JsonNode tempo = section.get("tempo");
         JsonNode bars = section.get("bars");
         JsonNode meter = section.get("meter");
-        if (tempo == null || !tempo.isNumber() || !(tempo.asDouble() > 0) || bars == null || !bars.isIntegralNumber()
-                || meter == null || !meter.isTextual() || !meter.asText().matches("[1-9][0-9]?/[0-9]{1,2}")) {
+        if (tempo == null
+                || !tempo.isNumber()
+                || !(tempo.asDouble() > 0)
+                || bars == null
+                || !bars.isIntegralNumber()
+                || meter == null
+                || !meter.isTextual()
+                || !meter.asText().matches("[1-9][0-9]?/[0-9]{1,2}")) {
             return Double.NaN;
         }
         int beats = Integer.parseInt(meter.asText().substring(0, meter.asText().indexOf('/')));
@@ -175,12 +188,15 @@ public final class PlanJson {
                 .enable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
                 .build();
         for (LogicalType type : List.of(LogicalType.Integer, LogicalType.Float, LogicalType.Boolean)) {
-            mapper.coercionConfigFor(type).setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+            mapper.coercionConfigFor(type)
+                    .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
                     .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
         }
         mapper.coercionConfigFor(LogicalType.Boolean).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
-        mapper.coercionConfigFor(LogicalType.Textual).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail).setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        mapper.coercionConfigFor(LogicalType.Textual)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
         return mapper;
     }
 
@@ -205,9 +221,11 @@ public final class PlanJson {
         String name = field.isEmpty() ? "the plan" : field;
         JsonNode found = tree.at(pointer(e.getPath()));
         if (e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
-            return name + " must be " + expected(mismatch.getTargetType()) + ", not " + describe(found.isMissingNode() ? null : found);
+            return name + " must be " + expected(mismatch.getTargetType()) + ", not "
+                    + describe(found.isMissingNode() ? null : found);
         }
-        return name + " cannot be read (" + describe(found.isMissingNode() ? null : found) + "): " + e.getOriginalMessage();
+        return name + " cannot be read (" + describe(found.isMissingNode() ? null : found) + "): "
+                + e.getOriginalMessage();
     }
 
     private static String expected(Class<?> type) {
@@ -280,7 +298,10 @@ public final class PlanJson {
     private static String path(JsonStreamContext context) {
         List<String> parts = new ArrayList<>();
         for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
-            parts.addFirst(c.inArray() ? "[" + Math.max(0, c.getCurrentIndex()) + "]" : c.getCurrentName() == null ? "" : "." + c.getCurrentName());
+            parts.addFirst(
+                    c.inArray()
+                            ? "[" + Math.max(0, c.getCurrentIndex()) + "]"
+                            : c.getCurrentName() == null ? "" : "." + c.getCurrentName());
         }
         String joined = String.join("", parts);
         return joined.startsWith(".") ? joined.substring(1) : joined;

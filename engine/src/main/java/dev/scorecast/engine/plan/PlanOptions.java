@@ -11,9 +11,16 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  * spoken; null means en-us at 160.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record PlanOptions(boolean vocals, boolean voiceover, boolean instrument, boolean originalAudio,
-                          boolean originalAudioVoiceover, boolean ducking, boolean multitrack, String voiceoverVoice,
-                          Integer voiceoverWordsPerMinute) {
+public record PlanOptions(
+        boolean vocals,
+        boolean voiceover,
+        boolean instrument,
+        boolean originalAudio,
+        boolean originalAudioVoiceover,
+        boolean ducking,
+        boolean multitrack,
+        String voiceoverVoice,
+        Integer voiceoverWordsPerMinute) {
 
     public static final PlanOptions DEFAULT = new PlanOptions(false, false, false, false, false, true, true);
     public static final String DEFAULT_VOICE = "en-us";
@@ -26,8 +33,14 @@ public record PlanOptions(boolean vocals, boolean voiceover, boolean instrument,
     }
 
     /** Switches with the default voice. */
-    public PlanOptions(boolean vocals, boolean voiceover, boolean instrument, boolean originalAudio, boolean originalAudioVoiceover,
-                       boolean ducking, boolean multitrack) {
+    public PlanOptions(
+            boolean vocals,
+            boolean voiceover,
+            boolean instrument,
+            boolean originalAudio,
+            boolean originalAudioVoiceover,
+            boolean ducking,
+            boolean multitrack) {
         this(vocals, voiceover, instrument, originalAudio, originalAudioVoiceover, ducking, multitrack, null, null);
     }
 }

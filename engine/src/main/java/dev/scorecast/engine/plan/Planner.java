@@ -10,8 +10,8 @@ import dev.scorecast.engine.error.Unprocessable;
 import dev.scorecast.engine.plan.Phrasing.Stretch;
 import dev.scorecast.engine.plan.Section.Hit;
 import dev.scorecast.engine.plan.Section.Instrument;
-import dev.scorecast.engine.style.Arrangement.GroupStyle;
 import dev.scorecast.engine.style.Arrangement;
+import dev.scorecast.engine.style.Arrangement.GroupStyle;
 import dev.scorecast.engine.style.Genre;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.engine.style.Keys;
@@ -47,7 +47,9 @@ public final class Planner {
     public Plan plan(Analysis analysis, GenerationOptions options) {
         Objects.requireNonNull(analysis, "analysis");
         options = options == null ? GenerationOptions.DEFAULT : options;
-        if (analysis.video() == null || !(analysis.video().duration() > 0) || !Double.isFinite(analysis.video().duration())) {
+        if (analysis.video() == null
+                || !(analysis.video().duration() > 0)
+                || !Double.isFinite(analysis.video().duration())) {
             throw new Unprocessable("video.duration", "the analysis has no video duration; analyse the video again");
         }
         Voices.requireScript(options);
@@ -63,20 +65,37 @@ public final class Planner {
         }
 
         String meter = style.meters().getFirst();
-        List<Stretch> stretches = Phrasing.split(cuts, duration, fps, genre.tempoMinBpm(), genre.tempoMaxBpm(), baseTempo,
-                beats(meter), style.phraseBars());
+        List<Stretch> stretches = Phrasing.split(
+                cuts,
+                duration,
+                fps,
+                genre.tempoMinBpm(),
+                genre.tempoMaxBpm(),
+                baseTempo,
+                beats(meter),
+                style.phraseBars());
         if (stretches.isEmpty()) {
             meter = "3/4";
-            stretches = Phrasing.split(List.of(), duration, fps, genre.tempoMinBpm(), genre.tempoMaxBpm(), baseTempo, 3,
+            stretches = Phrasing.split(
+                    List.of(),
+                    duration,
+                    fps,
+                    genre.tempoMinBpm(),
+                    genre.tempoMaxBpm(),
+                    baseTempo,
+                    3,
                     style.phraseBars());
         }
         if (stretches.isEmpty()) {
-            throw new Unprocessable("video.duration", "the video is " + duration + " s long; one bar of music needs at least 0.75 s"
-                    + " (3 beats at 240 bpm), so there is nothing to score");
+            throw new Unprocessable(
+                    "video.duration",
+                    "the video is " + duration + " s long; one bar of music needs at least 0.75 s"
+                            + " (3 beats at 240 bpm), so there is nothing to score");
         }
 
         double[][] barIntensity = IntensityCurve.bars(stretches, analysis);
-        double[] intensity = Arrays.stream(barIntensity).mapToDouble(IntensityCurve::section).toArray();
+        double[] intensity =
+                Arrays.stream(barIntensity).mapToDouble(IntensityCurve::section).toArray();
         String[] labels = labels(intensity);
         Analysis.Mood mood = analysis.mood() != null ? analysis.mood() : new Analysis.Mood(0.5, 0.5);
         String[][] keys = keys(style, mood.valence(), labels, new SplittableRandom(mix(seed, 1)));
@@ -89,19 +108,45 @@ public final class Planner {
             String key = keys[i][0];
             String mode = keys[i][1];
             List<List<String>> choices = style.progressions().get(mode).at(intensity[i]);
-            List<String> progression = previousProgression != null && choices.contains(previousProgression) && chords.nextDouble() < 0.6
-                    ? previousProgression
-                    : choices.get(chords.nextInt(choices.size()));
+            List<String> progression =
+                    previousProgression != null && choices.contains(previousProgression) && chords.nextDouble() < 0.6
+                            ? previousProgression
+                            : choices.get(chords.nextInt(choices.size()));
             previousProgression = progression;
 
-            Map<String, Instrument> instruments = instruments(genre, intensity[i], levels(barIntensity[i]), labels[i], options, seed,
-                    !s.inside().isEmpty(), i == 0);
+            Map<String, Instrument> instruments = instruments(
+                    genre,
+                    intensity[i],
+                    levels(barIntensity[i]),
+                    labels[i],
+                    options,
+                    seed,
+                    !s.inside().isEmpty(),
+                    i == 0);
             double tempo = Math.round(s.tempo() * 1000) / 1000.0;
             double residual = round6((s.end() - s.start()) - s.bars() * beats(meter) * 60.0 / tempo);
             Hit hit = new Hit(s.start(), hitKind(i, intensity, labels[i], instruments, style));
-            List<Hit> accents = s.inside().stream().map(c -> new Hit(c.time(), accentKind(c))).toList();
-            sections.add(new Section(i, s.start(), s.end(), labels[i], tempo, meter, s.bars(), residual, key, mode, intensity[i],
-                    progression, instruments, hit, null, List.of(), accents,
+            List<Hit> accents = s.inside().stream()
+                    .map(c -> new Hit(c.time(), accentKind(c)))
+                    .toList();
+            sections.add(new Section(
+                    i,
+                    s.start(),
+                    s.end(),
+                    labels[i],
+                    tempo,
+                    meter,
+                    s.bars(),
+                    residual,
+                    key,
+                    mode,
+                    intensity[i],
+                    progression,
+                    instruments,
+                    hit,
+                    null,
+                    List.of(),
+                    accents,
                     Arrays.stream(barIntensity[i]).boxed().toList()));
         }
         if (options.withVocals()) {
@@ -110,7 +155,8 @@ public final class Planner {
         if (options.withVoiceover()) {
             sections = Voices.speak(sections, options, duration);
         }
-        return new Plan(Plan.VERSION, null, seed, genre.id(), duration, options.planOptions(), Plan.Master.DEFAULT, sections);
+        return new Plan(
+                Plan.VERSION, null, seed, genre.id(), duration, options.planOptions(), Plan.Master.DEFAULT, sections);
     }
 
     /**
@@ -120,7 +166,9 @@ public final class Planner {
      * neighbour stays, since the picture's cut matters more than the word.
      */
     static List<Cut> clearOfWords(List<Cut> cuts, Analysis analysis) {
-        if (analysis.audio() == null || analysis.audio().speech() == null || analysis.audio().speech().isEmpty()) {
+        if (analysis.audio() == null
+                || analysis.audio().speech() == null
+                || analysis.audio().speech().isEmpty()) {
             return cuts;
         }
         // Sorted and binary-searched, so this stays O((cuts + spans) log) on any input.
@@ -147,7 +195,8 @@ public final class Planner {
 
     /** The spans sorted by start with overlapping ones joined: {starts, ends}. */
     private static double[][] mergedSpans(List<Span> spans) {
-        var sorted = spans.stream().sorted(Comparator.comparingDouble(Span::start)).toList();
+        var sorted =
+                spans.stream().sorted(Comparator.comparingDouble(Span::start)).toList();
         double[] starts = new double[sorted.size()];
         double[] ends = new double[sorted.size()];
         int n = 0;
@@ -180,8 +229,14 @@ public final class Planner {
     /** The genre asked for, else the analysis' suggestion, else the one nearest the mood. */
     private Genre genre(Analysis analysis, String asked) {
         if (asked != null) {
-            return genres.find(asked).orElseThrow(() -> new InvalidParameter("genre", "genre '" + asked + "' is not one of "
-                    + String.join(", ", genres.all().stream().map(Genre::id).toList()) + "; leave it out to have it chosen from the analysis"));
+            return genres.find(asked)
+                    .orElseThrow(() -> new InvalidParameter(
+                            "genre",
+                            "genre '" + asked + "' is not one of "
+                                    + String.join(
+                                            ", ",
+                                            genres.all().stream().map(Genre::id).toList())
+                                    + "; leave it out to have it chosen from the analysis"));
         }
         if (analysis.suggestions() != null && analysis.suggestions().genre() != null) {
             var suggested = genres.find(analysis.suggestions().genre());
@@ -191,7 +246,8 @@ public final class Planner {
         }
         Analysis.Mood mood = analysis.mood() != null ? analysis.mood() : new Analysis.Mood(0.5, 0.5);
         return genres.all().stream()
-                .min(Comparator.comparingDouble((Genre g) -> Math.hypot(g.mood().valence() - mood.valence(), g.mood().arousal() - mood.arousal()))
+                .min(Comparator.comparingDouble((Genre g) -> Math.hypot(
+                                g.mood().valence() - mood.valence(), g.mood().arousal() - mood.arousal()))
                         .thenComparing(Genre::id))
                 .orElseThrow(() -> new IllegalStateException("the genre catalogue is empty"));
     }
@@ -199,7 +255,9 @@ public final class Planner {
     /** The suggested tempo when it is for this genre and inside its range, else the range scaled by arousal. */
     private static double baseTempo(Analysis analysis, Genre genre) {
         var suggestions = analysis.suggestions();
-        if (suggestions != null && genre.id().equals(suggestions.genre()) && suggestions.tempo() >= genre.tempoMinBpm()
+        if (suggestions != null
+                && genre.id().equals(suggestions.genre())
+                && suggestions.tempo() >= genre.tempoMinBpm()
                 && suggestions.tempo() <= genre.tempoMaxBpm()) {
             return suggestions.tempo();
         }
@@ -212,8 +270,12 @@ public final class Planner {
      * section of this video, so that every video uses the range and louder stretches stay louder.
      */
     static double[] intensities(List<Stretch> stretches, Analysis analysis) {
-        double[] values = analysis.energy() != null && analysis.energy().values() != null ? analysis.energy().values() : new double[0];
-        double hop = analysis.energy() != null && analysis.energy().hop() > 0 ? analysis.energy().hop() : 0.1;
+        double[] values = analysis.energy() != null && analysis.energy().values() != null
+                ? analysis.energy().values()
+                : new double[0];
+        double hop = analysis.energy() != null && analysis.energy().hop() > 0
+                ? analysis.energy().hop()
+                : 0.1;
         double[] prefix = new double[values.length + 1];
         for (int k = 0; k < values.length; k++) {
             prefix[k + 1] = prefix[k] + (Double.isFinite(values[k]) ? clamp(values[k]) : 0);
@@ -268,7 +330,9 @@ public final class Planner {
      */
     static String[][] keys(Arrangement style, double valence, String[] labels, SplittableRandom random) {
         String mode = valence >= 0.5 ? style.modes().bright() : style.modes().dark();
-        String other = mode.equals(style.modes().bright()) ? style.modes().dark() : style.modes().bright();
+        String other = mode.equals(style.modes().bright())
+                ? style.modes().dark()
+                : style.modes().bright();
         List<String> tonics = style.keys().get(mode);
         String home = tonics.get(random.nextInt(tonics.size()));
         int relativeShift = Keys.minorLike(mode) == Keys.minorLike(other) ? 0 : Keys.minorLike(mode) ? 3 : -3;
@@ -283,10 +347,14 @@ public final class Planner {
         for (int i = 0; i < n; i++) {
             double roll = random.nextDouble();
             out[i] = switch (labels[i]) {
-                case "breakdown" -> roll < 0.45 && !other.equals(mode) ? new String[] {Keys.transpose(home, relativeShift, other), other}
-                        : roll < 0.7 ? new String[] {Keys.transpose(home, 5, mode), mode}
-                        : new String[] {home, mode};
-                case "build" -> roll < 0.2 ? new String[] {Keys.transpose(home, 7, mode), mode} : new String[] {home, mode};
+                case "breakdown" ->
+                    roll < 0.45 && !other.equals(mode)
+                            ? new String[] {Keys.transpose(home, relativeShift, other), other}
+                            : roll < 0.7
+                                    ? new String[] {Keys.transpose(home, 5, mode), mode}
+                                    : new String[] {home, mode};
+                case "build" ->
+                    roll < 0.2 ? new String[] {Keys.transpose(home, 7, mode), mode} : new String[] {home, mode};
                 case "peak" -> {
                     if (style.lift() && i == lastPeak && n >= 5 && i >= n / 2) {
                         home = Keys.transpose(home, 2, mode);
@@ -300,8 +368,14 @@ public final class Planner {
     }
 
     /** The groups of a section whose bars all play at {@code intensity} (the live player's sections). */
-    static Map<String, Instrument> instruments(Genre genre, double intensity, String label, GenerationOptions options, long seed,
-                                               boolean hasAccents, boolean first) {
+    static Map<String, Instrument> instruments(
+            Genre genre,
+            double intensity,
+            String label,
+            GenerationOptions options,
+            long seed,
+            boolean hasAccents,
+            boolean first) {
         return instruments(genre, intensity, Set.of(level(intensity)), label, options, seed, hasAccents, first);
     }
 
@@ -321,8 +395,15 @@ public final class Planner {
      * but the first, and any with accents), since they strike it when the drums are resting. Each
      * pattern names the level of the section's own intensity.
      */
-    static Map<String, Instrument> instruments(Genre genre, double intensity, Set<Integer> barLevels, String label,
-                                               GenerationOptions options, long seed, boolean hasAccents, boolean first) {
+    static Map<String, Instrument> instruments(
+            Genre genre,
+            double intensity,
+            Set<Integer> barLevels,
+            String label,
+            GenerationOptions options,
+            long seed,
+            boolean hasAccents,
+            boolean first) {
         int level = level(intensity);
         Map<String, Instrument> out = new LinkedHashMap<>();
         for (InstrumentGroup group : InstrumentGroup.values()) {
@@ -331,18 +412,27 @@ public final class Planner {
             }
             GroupStyle style = genre.arrangement().groups().get(group.wire());
             boolean marksAccents = group == InstrumentGroup.FX && (hasAccents || !first);
-            if (style == null || barLevels.stream().noneMatch(style::playsAt) && !style.playsAt(level) && !marksAccents) {
+            if (style == null
+                    || barLevels.stream().noneMatch(style::playsAt) && !style.playsAt(level) && !marksAccents) {
                 continue;
             }
             var voice = style.palette().getFirst();
             String name = null;
             if (options.withInstrument()) {
                 long pick = mix(mix(seed, group.ordinal() + 16), label.hashCode());
-                voice = style.palette().get((int) Math.floorMod(pick, (long) style.palette().size()));
+                voice = style.palette()
+                        .get((int) Math.floorMod(pick, (long) style.palette().size()));
                 name = voice.name();
             }
-            out.put(group.wire(), new Instrument(genre.id(), voice.program(), name, style.gainDb(), style.pan(),
-                    genre.id() + "/" + group.wire() + "/" + level));
+            out.put(
+                    group.wire(),
+                    new Instrument(
+                            genre.id(),
+                            voice.program(),
+                            name,
+                            style.gainDb(),
+                            style.pan(),
+                            genre.id() + "/" + group.wire() + "/" + level));
         }
         return out;
     }
@@ -353,7 +443,8 @@ public final class Planner {
     }
 
     /** From the change of intensity into this section, then moved to a kind one of its groups marks. */
-    private static String hitKind(int i, double[] intensity, String label, Map<String, Instrument> instruments, Arrangement style) {
+    private static String hitKind(
+            int i, double[] intensity, String label, Map<String, Instrument> instruments, Arrangement style) {
         String kind;
         if (i == 0) {
             kind = intensity[0] >= 0.6 ? "impact" : "swell";

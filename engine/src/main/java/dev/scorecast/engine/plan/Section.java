@@ -49,19 +49,85 @@ public record Section(
     }
 
     /** A section composed for this plan (no origin in an earlier cut's music). */
-    public Section(int index, double start, double end, String label, double tempo, String meter, int bars, double residual,
-                   String key, String mode, double intensity, List<String> progression, Map<String, Instrument> instruments,
-                   Hit hit, String lyrics, List<VoiceoverLine> voiceover, List<Hit> accents, List<Double> barIntensity) {
-        this(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, instruments, hit, lyrics,
-                voiceover, accents, barIntensity, null);
+    public Section(
+            int index,
+            double start,
+            double end,
+            String label,
+            double tempo,
+            String meter,
+            int bars,
+            double residual,
+            String key,
+            String mode,
+            double intensity,
+            List<String> progression,
+            Map<String, Instrument> instruments,
+            Hit hit,
+            String lyrics,
+            List<VoiceoverLine> voiceover,
+            List<Hit> accents,
+            List<Double> barIntensity) {
+        this(
+                index,
+                start,
+                end,
+                label,
+                tempo,
+                meter,
+                bars,
+                residual,
+                key,
+                mode,
+                intensity,
+                progression,
+                instruments,
+                hit,
+                lyrics,
+                voiceover,
+                accents,
+                barIntensity,
+                null);
     }
 
     /** A section whose bars all play at its intensity. */
-    public Section(int index, double start, double end, String label, double tempo, String meter, int bars, double residual,
-                   String key, String mode, double intensity, List<String> progression, Map<String, Instrument> instruments,
-                   Hit hit, String lyrics, List<VoiceoverLine> voiceover, List<Hit> accents) {
-        this(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, instruments, hit, lyrics,
-                voiceover, accents, List.of());
+    public Section(
+            int index,
+            double start,
+            double end,
+            String label,
+            double tempo,
+            String meter,
+            int bars,
+            double residual,
+            String key,
+            String mode,
+            double intensity,
+            List<String> progression,
+            Map<String, Instrument> instruments,
+            Hit hit,
+            String lyrics,
+            List<VoiceoverLine> voiceover,
+            List<Hit> accents) {
+        this(
+                index,
+                start,
+                end,
+                label,
+                tempo,
+                meter,
+                bars,
+                residual,
+                key,
+                mode,
+                intensity,
+                progression,
+                instruments,
+                hit,
+                lyrics,
+                voiceover,
+                accents,
+                List.of());
     }
 
     /**
@@ -76,35 +142,121 @@ public record Section(
         }
         int at = barIntensity.size() == bars ? bar : (int) Math.floor((bar + 0.5) * barIntensity.size() / bars);
         // A client that moved the section's intensity and kept the curve moves the whole curve with it.
-        double mean = barIntensity.stream().mapToDouble(Double::doubleValue).average().orElse(intensity);
+        double mean =
+                barIntensity.stream().mapToDouble(Double::doubleValue).average().orElse(intensity);
         double shift = Math.abs(intensity - mean) > 0.01 ? intensity - mean : 0;
         return Math.clamp(barIntensity.get(Math.clamp(at, 0, barIntensity.size() - 1)) + shift, 0, 1);
     }
 
     /** A section without accents inside it. */
-    public Section(int index, double start, double end, String label, double tempo, String meter, int bars, double residual,
-                   String key, String mode, double intensity, List<String> progression, Map<String, Instrument> instruments,
-                   Hit hit, String lyrics, List<VoiceoverLine> voiceover) {
-        this(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, instruments, hit, lyrics,
-                voiceover, List.of(), List.of());
+    public Section(
+            int index,
+            double start,
+            double end,
+            String label,
+            double tempo,
+            String meter,
+            int bars,
+            double residual,
+            String key,
+            String mode,
+            double intensity,
+            List<String> progression,
+            Map<String, Instrument> instruments,
+            Hit hit,
+            String lyrics,
+            List<VoiceoverLine> voiceover) {
+        this(
+                index,
+                start,
+                end,
+                label,
+                tempo,
+                meter,
+                bars,
+                residual,
+                key,
+                mode,
+                intensity,
+                progression,
+                instruments,
+                hit,
+                lyrics,
+                voiceover,
+                List.of(),
+                List.of());
     }
 
     /** This section renumbered and with its residual recomputed from its tempo, meter and bars. */
     public Section withIndexAndResidual(int index, double residual) {
-        return new Section(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, instruments, hit,
-                lyrics, voiceover, accents, barIntensity, origin);
+        return new Section(
+                index,
+                start,
+                end,
+                label,
+                tempo,
+                meter,
+                bars,
+                residual,
+                key,
+                mode,
+                intensity,
+                progression,
+                instruments,
+                hit,
+                lyrics,
+                voiceover,
+                accents,
+                barIntensity,
+                origin);
     }
 
     /** This section singing {@code newLyrics} with {@code newInstruments} (the vocals group among them). */
     public Section withVocals(Map<String, Instrument> newInstruments, String newLyrics) {
-        return new Section(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, newInstruments, hit,
-                newLyrics, voiceover, accents, barIntensity, origin);
+        return new Section(
+                index,
+                start,
+                end,
+                label,
+                tempo,
+                meter,
+                bars,
+                residual,
+                key,
+                mode,
+                intensity,
+                progression,
+                newInstruments,
+                hit,
+                newLyrics,
+                voiceover,
+                accents,
+                barIntensity,
+                origin);
     }
 
     /** This section with {@code lines} spoken over it. */
     public Section withVoiceover(List<VoiceoverLine> lines) {
-        return new Section(index, start, end, label, tempo, meter, bars, residual, key, mode, intensity, progression, instruments, hit,
-                lyrics, lines, accents, barIntensity, origin);
+        return new Section(
+                index,
+                start,
+                end,
+                label,
+                tempo,
+                meter,
+                bars,
+                residual,
+                key,
+                mode,
+                intensity,
+                progression,
+                instruments,
+                hit,
+                lyrics,
+                lines,
+                accents,
+                barIntensity,
+                origin);
     }
 
     public double durationSeconds() {

@@ -48,14 +48,32 @@ final class TextBudget {
             }
         }
         if (spokenPast != null) {
-            problems.add(new FieldProblem(spokenPast, String.format(Locale.ROOT, "the voiceover holds %d characters in all, more than the"
-                            + " %d a %.1f s video takes at %d words per minute (%d + %d a second); shorten or remove lines, or speak faster"
-                            + " (options.voiceover_words_per_minute)", spoken, voiceoverCap, seconds, wordsPerMinute, BASE_CHARS,
-                    voiceoverPerSecond(wordsPerMinute))));
+            problems.add(new FieldProblem(
+                    spokenPast,
+                    String.format(
+                            Locale.ROOT,
+                            "the voiceover holds %d characters in all, more than the"
+                                    + " %d a %.1f s video takes at %d words per minute (%d + %d a second); shorten or remove lines, or speak faster"
+                                    + " (options.voiceover_words_per_minute)",
+                            spoken,
+                            voiceoverCap,
+                            seconds,
+                            wordsPerMinute,
+                            BASE_CHARS,
+                            voiceoverPerSecond(wordsPerMinute))));
         }
         if (sungPast != null) {
-            problems.add(new FieldProblem(sungPast, String.format(Locale.ROOT, "the lyrics hold %d characters in all, more than the %d a"
-                    + " %.1f s video takes (%d + %d a second); shorten them", sung, lyricsCap, seconds, BASE_CHARS, LYRIC_CHARS_PER_SECOND)));
+            problems.add(new FieldProblem(
+                    sungPast,
+                    String.format(
+                            Locale.ROOT,
+                            "the lyrics hold %d characters in all, more than the %d a"
+                                    + " %.1f s video takes (%d + %d a second); shorten them",
+                            sung,
+                            lyricsCap,
+                            seconds,
+                            BASE_CHARS,
+                            LYRIC_CHARS_PER_SECOND)));
         }
     }
 

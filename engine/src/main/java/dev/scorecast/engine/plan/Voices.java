@@ -25,6 +25,7 @@ import java.util.function.Predicate;
 final class Voices {
     /** A sung line per this many bars. */
     static final int BARS_PER_LINE = 2;
+
     static final int MAX_LINES = 8;
     /** Silence left between two spoken sentences and at a section's start. */
     static final double GAP_SECONDS = 0.6;
@@ -35,10 +36,14 @@ final class Voices {
 
     /** Refuses {@code with_voiceover} without words, before any work, naming the two ways to give them. */
     static void requireScript(GenerationOptions options) {
-        if (options.withVoiceover() && (options.voiceoverScript() == null || options.voiceoverScript().isBlank())) {
-            throw new InvalidParameter("voiceover_script", "with_voiceover needs words to speak: send them as voiceover_script"
-                    + " (sentences the planner spreads over the calm sections), or generate without with_voiceover and add"
-                    + " sections[].voiceover lines ({\"text\", \"start\"}) to the plan before you execute it");
+        if (options.withVoiceover()
+                && (options.voiceoverScript() == null
+                        || options.voiceoverScript().isBlank())) {
+            throw new InvalidParameter(
+                    "voiceover_script",
+                    "with_voiceover needs words to speak: send them as voiceover_script"
+                            + " (sentences the planner spreads over the calm sections), or generate without with_voiceover and add"
+                            + " sections[].voiceover lines ({\"text\", \"start\"}) to the plan before you execute it");
         }
     }
 
@@ -48,11 +53,17 @@ final class Voices {
      */
     static List<Section> sing(List<Section> sections, Genre genre, Analysis.Mood mood, long seed) {
         String vocals = InstrumentGroup.VOCALS.wire();
-        List<Section> singing = sections.stream().filter(s -> s.instruments().get(vocals) != null).toList();
+        List<Section> singing = sections.stream()
+                .filter(s -> s.instruments().get(vocals) != null)
+                .toList();
         if (singing.isEmpty()) {
-            singing = List.of(sections.stream().max(Comparator.comparingDouble(Section::intensity)).orElseThrow());
+            singing = List.of(sections.stream()
+                    .max(Comparator.comparingDouble(Section::intensity))
+                    .orElseThrow());
         }
-        List<Integer> lines = singing.stream().map(s -> Math.clamp(s.bars() / BARS_PER_LINE, 1, MAX_LINES)).toList();
+        List<Integer> lines = singing.stream()
+                .map(s -> Math.clamp(s.bars() / BARS_PER_LINE, 1, MAX_LINES))
+                .toList();
         List<Lyrics> song = LyricWriter.builtIn().writeSong(genre.id(), mood.valence(), mood.arousal(), lines, seed);
         GroupStyle style = genre.arrangement().groups().get(vocals);
         List<Section> out = new ArrayList<>(sections);
@@ -60,9 +71,18 @@ final class Voices {
             Section s = singing.get(k);
             Map<String, Instrument> instruments = new LinkedHashMap<>(s.instruments());
             if (instruments.get(vocals) == null) {
-                var sound = style == null ? new dev.scorecast.engine.style.Arrangement.Sound("voice", 53) : style.palette().getFirst();
-                instruments.put(vocals, new Instrument(genre.id(), sound.program(), sound.name(), style == null ? -5 : style.gainDb(),
-                        style == null ? 0 : style.pan(), genre.id() + "/" + vocals + "/" + Planner.level(s.intensity())));
+                var sound = style == null
+                        ? new dev.scorecast.engine.style.Arrangement.Sound("voice", 53)
+                        : style.palette().getFirst();
+                instruments.put(
+                        vocals,
+                        new Instrument(
+                                genre.id(),
+                                sound.program(),
+                                sound.name(),
+                                style == null ? -5 : style.gainDb(),
+                                style == null ? 0 : style.pan(),
+                                genre.id() + "/" + vocals + "/" + Planner.level(s.intensity())));
             }
             out.set(s.index(), s.withVocals(instruments, song.get(k).text()));
         }
@@ -77,7 +97,12 @@ final class Voices {
     static List<Section> speak(List<Section> sections, GenerationOptions options, double duration) {
         List<String> sentences = sentences(options.voiceoverScript());
         double wordsPerSecond = options.planOptions().voiceoverWordsPerMinute() / 60.0;
-        double median = sections.stream().mapToDouble(Section::intensity).sorted().skip(sections.size() / 2).findFirst().orElse(0.5);
+        double median = sections.stream()
+                .mapToDouble(Section::intensity)
+                .sorted()
+                .skip(sections.size() / 2)
+                .findFirst()
+                .orElse(0.5);
         List<List<VoiceoverLine>> lines = new ArrayList<>();
         sections.forEach(s -> lines.add(new ArrayList<>()));
         double cursor = GAP_SECONDS;
@@ -90,9 +115,15 @@ final class Voices {
                 placed = place(sections, cursor, seconds, s -> true);
             }
             if (placed == null) {
-                throw new Unprocessable("voiceover_script", String.format(java.util.Locale.ROOT,
-                        "the script needs about %.0f s of speech at %d words per minute and does not fit the %.1f s video; shorten it"
-                                + " or raise voiceover_rate", needed, options.planOptions().voiceoverWordsPerMinute(), duration));
+                throw new Unprocessable(
+                        "voiceover_script",
+                        String.format(
+                                java.util.Locale.ROOT,
+                                "the script needs about %.0f s of speech at %d words per minute and does not fit the %.1f s video; shorten it"
+                                        + " or raise voiceover_rate",
+                                needed,
+                                options.planOptions().voiceoverWordsPerMinute(),
+                                duration));
             }
             double start = Math.round(placed.start() * 1000) / 1000.0;
             lines.get(placed.section()).add(new VoiceoverLine(sentence, start));
@@ -123,8 +154,10 @@ final class Voices {
             s.accents().forEach(a -> starts.add(Math.max(cursor, a.time() + CLEAR_OF_HIT_SECONDS)));
             starts.sort(Double::compare);
             for (double start : starts) {
-                boolean hitUnderWords = s.accents().stream().anyMatch(a -> !"swell".equals(a.kind())
-                        && a.time() > start - CLEAR_OF_HIT_SECONDS && a.time() < start + seconds + CLEAR_OF_HIT_SECONDS);
+                boolean hitUnderWords = s.accents().stream()
+                        .anyMatch(a -> !"swell".equals(a.kind())
+                                && a.time() > start - CLEAR_OF_HIT_SECONDS
+                                && a.time() < start + seconds + CLEAR_OF_HIT_SECONDS);
                 if (start + seconds <= s.end() && !hitUnderWords) {
                     return new Slot(s.index(), start);
                 }

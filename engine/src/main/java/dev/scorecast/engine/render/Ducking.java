@@ -39,9 +39,12 @@ public record Ducking(boolean enabled, List<Span> speech, double depthDb, double
             for (int i = 0; i < speech.size(); i++) {
                 Span s = speech.get(i);
                 if (s == null) {
-                    problems.add(new FieldProblem("ducking.speech[" + i + "]", "must be a span with start < end, was null"));
+                    problems.add(
+                            new FieldProblem("ducking.speech[" + i + "]", "must be a span with start < end, was null"));
                 } else if (!(s.start() >= 0) || !Double.isFinite(s.end())) {
-                    problems.add(new FieldProblem("ducking.speech[" + i + "]", "must lie at or after 0 s, was " + s.start() + " to " + s.end()));
+                    problems.add(new FieldProblem(
+                            "ducking.speech[" + i + "]",
+                            "must lie at or after 0 s, was " + s.start() + " to " + s.end()));
                 } else {
                     spans.add(s);
                 }

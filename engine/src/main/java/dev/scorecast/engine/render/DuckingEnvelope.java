@@ -30,7 +30,7 @@ final class DuckingEnvelope {
 
     private final long[] starts;
     private final long[] ends;
-    private final int attack;  // full ramp, samples
+    private final int attack; // full ramp, samples
     private final int release;
     private final double depthNepers; // depth in natural-log units, so gain = exp(-depth * d)
     private int next; // first span whose release has not finished before the last position asked

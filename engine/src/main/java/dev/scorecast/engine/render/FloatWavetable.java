@@ -28,6 +28,7 @@ final class FloatWavetable implements ModelWavetable {
      * {@link #toFloats}, so the audio is the same to the bit).
      */
     private final MemorySegment pcm;
+
     private final int length;
     private final AudioFormat format;
     private final float loopStart;
@@ -51,8 +52,13 @@ final class FloatWavetable implements ModelWavetable {
     /** Whether {@code w} is a 16-bit little-endian mono sample, the kind this class holds (SF2's own; not its 24-bit kind). */
     static boolean holds(ModelByteBufferWavetable w) {
         AudioFormat f = w.getFormat();
-        return f != null && w.get8BitExtensionBuffer() == null && w.getBuffer() != null && f.getChannels() == 1
-                && f.getSampleSizeInBits() == 16 && !f.isBigEndian() && AudioFormat.Encoding.PCM_SIGNED.equals(f.getEncoding());
+        return f != null
+                && w.get8BitExtensionBuffer() == null
+                && w.getBuffer() != null
+                && f.getChannels() == 1
+                && f.getSampleSizeInBits() == 16
+                && !f.isBigEndian()
+                && AudioFormat.Encoding.PCM_SIGNED.equals(f.getEncoding());
     }
 
     /** {@code w} played from {@code samples}, its data converted by {@link #toFloats}. */

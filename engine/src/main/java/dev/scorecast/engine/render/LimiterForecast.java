@@ -20,10 +20,12 @@ import java.util.Arrays;
 final class LimiterForecast {
     /** Frames per model step: 1 ms at 48 kHz, so that 100 of them are one loudness step. */
     static final int STEP = 48;
+
     private static final int STEPS_PER_LOUDNESS_STEP = 100;
     private static final int LOOKAHEAD_STEPS = Math.max(1, TruePeakLimiter.LOOKAHEAD / STEP);
     /** Gains the search may add above the unlimited estimate; a limiter asked for more only distorts. */
     static final double MOST_ADDED_DB = 12;
+
     private static final double CLOSE_ENOUGH_LU = 0.02;
 
     private final int rate;
@@ -35,7 +37,8 @@ final class LimiterForecast {
 
     LimiterForecast(int rate) {
         if (rate != STEP * 1000) {
-            throw new IllegalArgumentException("the forecast steps by 1 ms at " + STEP * 1000 + " Hz, not " + rate + " Hz");
+            throw new IllegalArgumentException(
+                    "the forecast steps by 1 ms at " + STEP * 1000 + " Hz, not " + rate + " Hz");
         }
         this.rate = rate;
         this.meter = new LoudnessMeter(rate, 2, STEP);

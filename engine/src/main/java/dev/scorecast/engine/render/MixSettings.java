@@ -39,10 +39,19 @@ import java.util.Optional;
  * @param ceilingDbtp         the true-peak limiter's ceiling (-6 to -0.5 dBTP); {@value #CEILING_DBTP} by default, lower
  *                            when an encoder's overshoot must be left room
  */
-public record MixSettings(Map<InstrumentGroup, Double> groupGainDb, Map<InstrumentGroup, Double> groupPan, double targetLufs,
-                          double gainDb, Optional<Path> originalAudioWav, double originalAudioGainDb,
-                          OriginalAudioRole originalAudioRole, Optional<Path> voiceoverWav, double voiceoverGainDb, Ducking ducking,
-                          Optional<Produced> production, double ceilingDbtp) {
+public record MixSettings(
+        Map<InstrumentGroup, Double> groupGainDb,
+        Map<InstrumentGroup, Double> groupPan,
+        double targetLufs,
+        double gainDb,
+        Optional<Path> originalAudioWav,
+        double originalAudioGainDb,
+        OriginalAudioRole originalAudioRole,
+        Optional<Path> voiceoverWav,
+        double voiceoverGainDb,
+        Ducking ducking,
+        Optional<Produced> production,
+        double ceilingDbtp) {
 
     /** The limiter aims a little under the promised -1 dBTP: FFmpeg's meter reads slightly differently and the
      * 16-bit dither adds a little. */
@@ -88,18 +97,51 @@ public record MixSettings(Map<InstrumentGroup, Double> groupGainDb, Map<Instrume
     }
 
     /** No production chain, the standard ceiling. */
-    public MixSettings(Map<InstrumentGroup, Double> groupGainDb, Map<InstrumentGroup, Double> groupPan, double targetLufs,
-                       double gainDb, Optional<Path> originalAudioWav, double originalAudioGainDb,
-                       OriginalAudioRole originalAudioRole, Optional<Path> voiceoverWav, double voiceoverGainDb, Ducking ducking) {
-        this(groupGainDb, groupPan, targetLufs, gainDb, originalAudioWav, originalAudioGainDb, originalAudioRole, voiceoverWav,
-                voiceoverGainDb, ducking, Optional.empty(), CEILING_DBTP);
+    public MixSettings(
+            Map<InstrumentGroup, Double> groupGainDb,
+            Map<InstrumentGroup, Double> groupPan,
+            double targetLufs,
+            double gainDb,
+            Optional<Path> originalAudioWav,
+            double originalAudioGainDb,
+            OriginalAudioRole originalAudioRole,
+            Optional<Path> voiceoverWav,
+            double voiceoverGainDb,
+            Ducking ducking) {
+        this(
+                groupGainDb,
+                groupPan,
+                targetLufs,
+                gainDb,
+                originalAudioWav,
+                originalAudioGainDb,
+                originalAudioRole,
+                voiceoverWav,
+                voiceoverGainDb,
+                ducking,
+                Optional.empty(),
+                CEILING_DBTP);
     }
 
     /** The original audio in the background, no voiceover, no ducking: the mix as it was before speech. */
-    public MixSettings(Map<InstrumentGroup, Double> groupGainDb, Map<InstrumentGroup, Double> groupPan, double targetLufs,
-                       double gainDb, Optional<Path> originalAudioWav, double originalAudioGainDb) {
-        this(groupGainDb, groupPan, targetLufs, gainDb, originalAudioWav, originalAudioGainDb, OriginalAudioRole.BACKGROUND,
-                Optional.empty(), 0, Ducking.off());
+    public MixSettings(
+            Map<InstrumentGroup, Double> groupGainDb,
+            Map<InstrumentGroup, Double> groupPan,
+            double targetLufs,
+            double gainDb,
+            Optional<Path> originalAudioWav,
+            double originalAudioGainDb) {
+        this(
+                groupGainDb,
+                groupPan,
+                targetLufs,
+                gainDb,
+                originalAudioWav,
+                originalAudioGainDb,
+                OriginalAudioRole.BACKGROUND,
+                Optional.empty(),
+                0,
+                Ducking.off());
     }
 
     /** Streaming loudness (-14 LUFS), no extra gains, no original audio. */
@@ -109,39 +151,95 @@ public record MixSettings(Map<InstrumentGroup, Double> groupGainDb, Map<Instrume
 
     /** The video's own sound as {@code role} at {@code wavGainDb} (see {@code originalAudioGainDb} for what it means per role). */
     public MixSettings withOriginalAudio(Path wav, OriginalAudioRole role, double wavGainDb) {
-        return new MixSettings(groupGainDb, groupPan, targetLufs, gainDb, Optional.of(wav), wavGainDb, role, voiceoverWav,
-                voiceoverGainDb, ducking, production, ceilingDbtp);
+        return new MixSettings(
+                groupGainDb,
+                groupPan,
+                targetLufs,
+                gainDb,
+                Optional.of(wav),
+                wavGainDb,
+                role,
+                voiceoverWav,
+                voiceoverGainDb,
+                ducking,
+                production,
+                ceilingDbtp);
     }
 
     /** A voiceover track, {@code trimDb} relative to the speech level (0 = as loud as the music). */
     public MixSettings withVoiceover(Path wav, double trimDb) {
-        return new MixSettings(groupGainDb, groupPan, targetLufs, gainDb, originalAudioWav, originalAudioGainDb,
-                originalAudioRole, Optional.of(wav), trimDb, ducking, production, ceilingDbtp);
+        return new MixSettings(
+                groupGainDb,
+                groupPan,
+                targetLufs,
+                gainDb,
+                originalAudioWav,
+                originalAudioGainDb,
+                originalAudioRole,
+                Optional.of(wav),
+                trimDb,
+                ducking,
+                production,
+                ceilingDbtp);
     }
 
     public MixSettings withDucking(Ducking d) {
-        return new MixSettings(groupGainDb, groupPan, targetLufs, gainDb, originalAudioWav, originalAudioGainDb,
-                originalAudioRole, voiceoverWav, voiceoverGainDb, d, production, ceilingDbtp);
+        return new MixSettings(
+                groupGainDb,
+                groupPan,
+                targetLufs,
+                gainDb,
+                originalAudioWav,
+                originalAudioGainDb,
+                originalAudioRole,
+                voiceoverWav,
+                voiceoverGainDb,
+                d,
+                production,
+                ceilingDbtp);
     }
 
     /** The stems through {@code p}'s chains at {@code bpm}, and the bus glued as {@code p} says. */
     public MixSettings withProduction(Production p, double bpm) {
-        return new MixSettings(groupGainDb, groupPan, targetLufs, gainDb, originalAudioWav, originalAudioGainDb,
-                originalAudioRole, voiceoverWav, voiceoverGainDb, ducking, Optional.of(new Produced(p, bpm)), ceilingDbtp);
+        return new MixSettings(
+                groupGainDb,
+                groupPan,
+                targetLufs,
+                gainDb,
+                originalAudioWav,
+                originalAudioGainDb,
+                originalAudioRole,
+                voiceoverWav,
+                voiceoverGainDb,
+                ducking,
+                Optional.of(new Produced(p, bpm)),
+                ceilingDbtp);
     }
 
     /** The limiter's ceiling, dBTP. */
     public MixSettings withCeiling(double dbtp) {
-        return new MixSettings(groupGainDb, groupPan, targetLufs, gainDb, originalAudioWav, originalAudioGainDb,
-                originalAudioRole, voiceoverWav, voiceoverGainDb, ducking, production, dbtp);
+        return new MixSettings(
+                groupGainDb,
+                groupPan,
+                targetLufs,
+                gainDb,
+                originalAudioWav,
+                originalAudioGainDb,
+                originalAudioRole,
+                voiceoverWav,
+                voiceoverGainDb,
+                ducking,
+                production,
+                dbtp);
     }
 
     /** True when the original audio is present and is dialogue. */
     boolean originalIsSpeech() {
-        return originalAudioWav.isPresent() && switch (originalAudioRole) {
-            case BACKGROUND -> false;
-            case DIALOGUE -> true;
-        };
+        return originalAudioWav.isPresent()
+                && switch (originalAudioRole) {
+                    case BACKGROUND -> false;
+                    case DIALOGUE -> true;
+                };
     }
 
     private static Map<InstrumentGroup, Double> copy(Map<InstrumentGroup, Double> m) {

@@ -49,6 +49,7 @@ public final class Mixer {
     static final double SUM_COST = 6;
     /** Pass 1's share of {@link #mixdown}'s time, for its progress. */
     private static final double PASS_1_SHARE = 0.85;
+
     static final double CEILING_DBTP = MixSettings.CEILING_DBTP;
     static final double COMPRESSOR_BELOW_TARGET_DB = 5;
     static final double RETRY_BELOW_DB = 0.5;
@@ -87,12 +88,12 @@ public final class Mixer {
      * @throws UnsupportedMedia when a stem, the original audio or the voiceover is not a 48 kHz WAV
      */
     public static Mixdown mixdown(List<Stem> stems, MixSettings settings, Path masterWav) {
-        return mixdown(stems, settings, masterWav, fraction -> { });
+        return mixdown(stems, settings, masterWav, fraction -> {});
     }
 
     /** As {@link #mixdown(List, MixSettings, Path)}, telling {@code progress} the fraction of passes 1 and 2 done. */
     public static Mixdown mixdown(List<Stem> stems, MixSettings settings, Path masterWav, DoubleConsumer progress) {
-        return mixdown(stems, settings, masterWav, progress, produced -> { });
+        return mixdown(stems, settings, masterWav, progress, produced -> {});
     }
 
     /**
@@ -100,26 +101,43 @@ public final class Mixer {
      * {@code produced} the stems as mixed ({@link Mixdown#stems()}) as soon as pass 1 has written
      * them, for work that needs them and not the master (the stems zip runs beside pass 2).
      */
-    public static Mixdown mixdown(List<Stem> stems, MixSettings settings, Path masterWav, DoubleConsumer progress,
-                                  Consumer<List<Stem>> produced) {
+    public static Mixdown mixdown(
+            List<Stem> stems,
+            MixSettings settings,
+            Path masterWav,
+            DoubleConsumer progress,
+            Consumer<List<Stem>> produced) {
         Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(produced, "produced");
         Objects.requireNonNull(stems, "stems");
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(masterWav, "masterWav");
-        if (stems.isEmpty() && settings.originalAudioWav().isEmpty() && settings.voiceoverWav().isEmpty()) {
-            throw new InvalidParameter("parts", "There is nothing to mix: the score has no parts and no original audio or voiceover is kept.");
+        if (stems.isEmpty()
+                && settings.originalAudioWav().isEmpty()
+                && settings.voiceoverWav().isEmpty()) {
+            throw new InvalidParameter(
+                    "parts",
+                    "There is nothing to mix: the score has no parts and no original audio or voiceover is kept.");
         }
         List<Input> bed = new ArrayList<>();
         for (Stem stem : stems) {
-            bed.add(new Input(stem.wav(), "stems." + stem.group().wire(), settings.groupGainDb().getOrDefault(stem.group(), 0.0),
+            bed.add(new Input(
+                    stem.wav(),
+                    "stems." + stem.group().wire(),
+                    settings.groupGainDb().getOrDefault(stem.group(), 0.0),
                     settings.groupPan().getOrDefault(stem.group(), 0.0)));
         }
         List<Input> speech = new ArrayList<>();
-        settings.originalAudioWav().ifPresent(wav -> (settings.originalIsSpeech() ? speech : bed)
-                .add(new Input(existing(wav, "original_audio_wav"), "original_audio_wav", settings.originalAudioGainDb(), 0)));
-        settings.voiceoverWav().ifPresent(wav ->
-                speech.add(new Input(existing(wav, "voiceover_wav"), "voiceover_wav", settings.voiceoverGainDb(), 0)));
+        settings.originalAudioWav()
+                .ifPresent(wav -> (settings.originalIsSpeech() ? speech : bed)
+                        .add(new Input(
+                                existing(wav, "original_audio_wav"),
+                                "original_audio_wav",
+                                settings.originalAudioGainDb(),
+                                0)));
+        settings.voiceoverWav()
+                .ifPresent(wav -> speech.add(
+                        new Input(existing(wav, "voiceover_wav"), "voiceover_wav", settings.voiceoverGainDb(), 0)));
         // The score sets the length; without one, the longest of the recordings.
         long frames = 0;
         for (Input in : stems.isEmpty() ? concat(bed, speech) : bed.subList(0, stems.size())) {
@@ -136,22 +154,42 @@ public final class Mixer {
             for (Input in : speech) {
                 Double lufs = loudness(in, frames);
                 double gain = lufs == null ? in.gainDb() : target - lufs + in.gainDb();
-                LOG.log(System.Logger.Level.DEBUG, () -> String.format("speech %s: %s LUFS, gain %.2f dB", in.field(), lufs, gain));
+                LOG.log(
+                        System.Logger.Level.DEBUG,
+                        () -> String.format("speech %s: %s LUFS, gain %.2f dB", in.field(), lufs, gain));
                 levelled.add(new Input(in.wav(), in.field(), gain, 0));
             }
             // Pass 1 (the production chains) is most of the work: about six times pass 2.
-            StemSum.Summed summed = StemSum.run(stems, bed, settings.production(), frames, sum, f -> progress.accept(PASS_1_SHARE * f));
+            StemSum.Summed summed =
+                    StemSum.run(stems, bed, settings.production(), frames, sum, f -> progress.accept(PASS_1_SHARE * f));
             produced.accept(List.copyOf(summed.stems()));
             Double sumLufs = summed.lufs();
             double preGainDb = sumLufs == null ? 0 : target - sumLufs;
-            Production.Glue glue = settings.production().map(p -> p.production().glue())
+            Production.Glue glue = settings.production()
+                    .map(p -> p.production().glue())
                     .orElse(new Production.Glue(COMPRESSOR_BELOW_TARGET_DB, BusCompressor.RATIO));
-            LimiterForecast forecast = bus(sum, levelled, new DuckingEnvelope(settings.ducking(), RATE), bus, frames, preGainDb,
-                    target - glue.belowTargetDb(), glue.ratio(), f -> progress.accept(PASS_1_SHARE + (1 - PASS_1_SHARE) * f));
+            LimiterForecast forecast = bus(
+                    sum,
+                    levelled,
+                    new DuckingEnvelope(settings.ducking(), RATE),
+                    bus,
+                    frames,
+                    preGainDb,
+                    target - glue.belowTargetDb(),
+                    glue.ratio(),
+                    f -> progress.accept(PASS_1_SHARE + (1 - PASS_1_SHARE) * f));
             Double busLufs = forecast.unlimitedLufs();
             double goal = target + settings.gainDb();
             double postGainDb = busLufs == null ? 0 : goal - busLufs;
-            Mixdown mix = new Mixdown(sum, bus, masterWav, frames, goal, preGainDb, postGainDb, busLufs == null ? null : forecast,
+            Mixdown mix = new Mixdown(
+                    sum,
+                    bus,
+                    masterWav,
+                    frames,
+                    goal,
+                    preGainDb,
+                    postGainDb,
+                    busLufs == null ? null : forecast,
                     summed.stems());
             done = true;
             return mix;
@@ -177,12 +215,21 @@ public final class Mixer {
         private final double postGainDb;
         /** Null when the bus is silent: no gain brings it anywhere. */
         private final LimiterForecast forecast;
+
         private final List<Stem> stems;
         private double masteredGainDb = Double.NaN;
         private double masteredCeilingDbtp = Double.NaN;
 
-        private Mixdown(Path sum, Path bus, Path masterWav, long frames, double goal, double preGainDb, double postGainDb,
-                        LimiterForecast forecast, List<Stem> stems) {
+        private Mixdown(
+                Path sum,
+                Path bus,
+                Path masterWav,
+                long frames,
+                double goal,
+                double preGainDb,
+                double postGainDb,
+                LimiterForecast forecast,
+                List<Stem> stems) {
             this.sum = sum;
             this.bus = bus;
             this.masterWav = masterWav;
@@ -335,15 +382,27 @@ public final class Mixer {
 
     /** Where the produced version of {@code stem} goes: {@code produced/<group>.wav} beside it. */
     static Path producedPath(Stem stem) {
-        return stem.wav().toAbsolutePath().getParent().resolve("produced").resolve(stem.group().wire() + ".wav");
+        return stem.wav()
+                .toAbsolutePath()
+                .getParent()
+                .resolve("produced")
+                .resolve(stem.group().wire() + ".wav");
     }
 
     /**
      * Pass 2: the bed to the target, bus compressor, ducking, plus the speech; returns the result's
      * measurement, its loudness and what the limiter will take from it.
      */
-    private static LimiterForecast bus(Path in, List<Input> speech, DuckingEnvelope ducking, Path out, long frames, double gainDb,
-                                      double thresholdDbfs, double ratio, DoubleConsumer progress) {
+    private static LimiterForecast bus(
+            Path in,
+            List<Input> speech,
+            DuckingEnvelope ducking,
+            Path out,
+            long frames,
+            double gainDb,
+            double thresholdDbfs,
+            double ratio,
+            DoubleConsumer progress) {
         BusCompressor compressor = new BusCompressor(thresholdDbfs, ratio, RATE);
         GainRamp gain = new GainRamp(dbToGain(gainDb), 0);
         LimiterForecast forecast = new LimiterForecast(RATE);
@@ -351,7 +410,8 @@ public final class Mixer {
         float[][] read = new float[2][BLOCK];
         List<WavReader> voices = new ArrayList<>();
         List<GainRamp> voiceGains = new ArrayList<>();
-        try (WavReader r = WavReader.open(in, "mix", "the mixer"); WavWriter w = WavWriter.scratch(out, WavEncoding.FLOAT32, RATE, 2)) {
+        try (WavReader r = WavReader.open(in, "mix", "the mixer");
+                WavWriter w = WavWriter.scratch(out, WavEncoding.FLOAT32, RATE, 2)) {
             for (Input s : speech) {
                 voices.add(open(s));
                 voiceGains.add(new GainRamp(dbToGain(s.gainDb()), s.pan()));
@@ -377,9 +437,15 @@ public final class Mixer {
                 v.close();
             }
         }
-        LOG.log(System.Logger.Level.DEBUG, () -> String.format(
-                "bus compressor: threshold %.1f dBFS, mean reduction %.2f dB, max %.2f dB; %d ducked spans, %d speech sources",
-                thresholdDbfs, compressor.meanReductionDb(), compressor.maxReductionDb(), ducking.spans(), speech.size()));
+        LOG.log(
+                System.Logger.Level.DEBUG,
+                () -> String.format(
+                        "bus compressor: threshold %.1f dBFS, mean reduction %.2f dB, max %.2f dB; %d ducked spans, %d speech sources",
+                        thresholdDbfs,
+                        compressor.meanReductionDb(),
+                        compressor.maxReductionDb(),
+                        ducking.spans(),
+                        speech.size()));
         return forecast;
     }
 
@@ -387,8 +453,8 @@ public final class Mixer {
      * Pass 3: gain, fade-out, limiter, 16-bit; the master's own measurement. Each block goes to the
      * {@code taps} too, as the file holds it; they are abandoned when the pass fails.
      */
-    private static LoudnessMeter.Result finish(Path in, Path master, long frames, double gainDb, double ceilingDbtp,
-                                               List<StereoPipe> taps) {
+    private static LoudnessMeter.Result finish(
+            Path in, Path master, long frames, double gainDb, double ceilingDbtp, List<StereoPipe> taps) {
         try {
             return limit(in, master, frames, gainDb, ceilingDbtp, taps);
         } catch (RuntimeException e) {
@@ -397,8 +463,8 @@ public final class Mixer {
         }
     }
 
-    private static LoudnessMeter.Result limit(Path in, Path master, long frames, double gainDb, double ceilingDbtp,
-                                              List<StereoPipe> taps) {
+    private static LoudnessMeter.Result limit(
+            Path in, Path master, long frames, double gainDb, double ceilingDbtp, List<StereoPipe> taps) {
         TruePeakLimiter limiter = new TruePeakLimiter(ceilingDbtp, RATE);
         GainRamp gain = new GainRamp(dbToGain(gainDb), 0);
         LoudnessMeter meter = new LoudnessMeter(RATE, 2);
@@ -408,7 +474,8 @@ public final class Mixer {
         int skip = TruePeakLimiter.LATENCY;
         long fed = 0;
         long written = 0;
-        try (WavReader r = WavReader.open(in, "mix", "the mixer"); WavWriter w = WavWriter.create(master, WavEncoding.PCM16, RATE, 2)) {
+        try (WavReader r = WavReader.open(in, "mix", "the mixer");
+                WavWriter w = WavWriter.create(master, WavEncoding.PCM16, RATE, 2)) {
             while (written < frames) {
                 int n;
                 if (fed < frames) {
@@ -440,8 +507,10 @@ public final class Mixer {
             }
             w.commit();
         }
-        LOG.log(System.Logger.Level.DEBUG, () -> String.format("limiter: gain %.2f dB in, deepest reduction %.2f dB",
-                gainDb, limiter.maxReductionDb()));
+        LOG.log(
+                System.Logger.Level.DEBUG,
+                () -> String.format(
+                        "limiter: gain %.2f dB in, deepest reduction %.2f dB", gainDb, limiter.maxReductionDb()));
         return meter.finish();
     }
 

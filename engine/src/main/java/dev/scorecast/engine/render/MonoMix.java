@@ -29,7 +29,8 @@ public final class MonoMix implements AutoCloseable {
         this.path = path;
         this.frames = Math.max(0, frames);
         try {
-            this.file = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            this.file = FileChannel.open(
+                    path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
             if (this.frames > 0) {
                 file.write(ByteBuffer.allocate(1), this.frames * Float.BYTES - 1); // sized; the holes read as zeros
             }

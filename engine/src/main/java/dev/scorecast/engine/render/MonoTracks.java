@@ -53,16 +53,21 @@ public final class MonoTracks {
     }
 
     private static double write(List<Clip> clips, long frames, double gainDb, double pan, Path wav) {
-        return write((pos, mono, n) -> {
-            Arrays.fill(mono, 0);
-            for (Clip clip : clips) {
-                long from = Math.max(pos, clip.at());
-                long to = Math.min(pos + n, clip.at() + clip.samples().length);
-                for (long t = from; t < to; t++) {
-                    mono[(int) (t - pos)] += clip.samples()[(int) (t - clip.at())];
-                }
-            }
-        }, frames, gainDb, pan, wav);
+        return write(
+                (pos, mono, n) -> {
+                    Arrays.fill(mono, 0);
+                    for (Clip clip : clips) {
+                        long from = Math.max(pos, clip.at());
+                        long to = Math.min(pos + n, clip.at() + clip.samples().length);
+                        for (long t = from; t < to; t++) {
+                            mono[(int) (t - pos)] += clip.samples()[(int) (t - clip.at())];
+                        }
+                    }
+                },
+                frames,
+                gainDb,
+                pan,
+                wav);
     }
 
     private static double write(Source source, long frames, double gainDb, double pan, Path wav) {

@@ -38,6 +38,7 @@ public final class OnsetLatency {
     static final int WINDOW_MS = 60;
     /** The most a note is started early: slower attacks are swells, placed as written. */
     public static final double MAX_SECONDS = 0.050;
+
     private static final int VELOCITY = 100;
     private static final int KEYS_PER_MEASURE = 4;
     private static final int POLYPHONY = 8;
@@ -67,7 +68,8 @@ public final class OnsetLatency {
         for (Note n : part.notes()) {
             int c = lastAtOrBefore(changes, n.start());
             int program = c < 0 ? part.program() : changes.get(c).program();
-            double start = Math.max(0, n.start() - seconds(program, part.drums(), part.drums() ? n.pitch() : bucket(n.pitch())));
+            double start = Math.max(
+                    0, n.start() - seconds(program, part.drums(), part.drums() ? n.pitch() : bucket(n.pitch())));
             notes.add(n.moved(start, n.duration()));
             if (c >= 0) {
                 changeAt[c] = Math.min(changeAt[c], start);
@@ -77,7 +79,8 @@ public final class OnsetLatency {
         for (int c = 0; c < changeAt.length; c++) {
             moved.add(new Part.ProgramChange(changeAt[c], changes.get(c).program()));
         }
-        return new Part(part.group(), part.program(), part.drums(), part.gainDb(), part.pan(), notes, moved, part.controls());
+        return new Part(
+                part.group(), part.program(), part.drums(), part.gainDb(), part.pan(), notes, moved, part.controls());
     }
 
     private static int lastAtOrBefore(List<Part.ProgramChange> changes, double time) {

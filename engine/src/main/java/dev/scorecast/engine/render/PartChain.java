@@ -1,14 +1,14 @@
 package dev.scorecast.engine.render;
 
-import dev.scorecast.engine.dsp.TempoDelay;
-import dev.scorecast.engine.dsp.StereoWidth;
-import dev.scorecast.engine.dsp.StereoSpread;
-import dev.scorecast.engine.dsp.SidechainKey;
-import dev.scorecast.engine.dsp.SidechainCompressor;
-import dev.scorecast.engine.dsp.Saturator;
-import dev.scorecast.engine.dsp.FdnReverb;
-import dev.scorecast.engine.dsp.BlockProcessor;
 import dev.scorecast.engine.dsp.BiquadFilter;
+import dev.scorecast.engine.dsp.BlockProcessor;
+import dev.scorecast.engine.dsp.FdnReverb;
+import dev.scorecast.engine.dsp.Saturator;
+import dev.scorecast.engine.dsp.SidechainCompressor;
+import dev.scorecast.engine.dsp.SidechainKey;
+import dev.scorecast.engine.dsp.StereoSpread;
+import dev.scorecast.engine.dsp.StereoWidth;
+import dev.scorecast.engine.dsp.TempoDelay;
 import dev.scorecast.engine.style.Production;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +52,8 @@ public final class PartChain implements BlockProcessor {
      *            asking for the sidechain then stays un-ducked)
      * @param bpm the tempo the echo locks to
      */
-    public PartChain(Production production, Production.Part part, SidechainKey key, double bpm, int rate, int maxBlock) {
+    public PartChain(
+            Production production, Production.Part part, SidechainKey key, double bpm, int rate, int maxBlock) {
         List<BlockProcessor> inserts = new ArrayList<>();
         for (Production.Band b : part.eq()) {
             inserts.add(new BiquadFilter(BiquadFilter.Shape.fromWire(b.type()), b.hz(), b.db(), b.q(), rate, 2));
@@ -62,7 +63,8 @@ public final class PartChain implements BlockProcessor {
         }
         if (part.sidechain() && key != null) {
             Production.Sidechain s = production.sidechain();
-            sidechain = new SidechainCompressor(key, s.thresholdDbfs(), s.ratio(), s.depthDb(), s.attackMs(), s.releaseMs(), rate);
+            sidechain = new SidechainCompressor(
+                    key, s.thresholdDbfs(), s.ratio(), s.depthDb(), s.attackMs(), s.releaseMs(), rate);
             inserts.add(sidechain);
         } else {
             sidechain = null;
@@ -96,10 +98,12 @@ public final class PartChain implements BlockProcessor {
         long tail = rate / 10;
         if (reverb != null) {
             // 90 dB under the input: 1.5 decay times, plus the pre-delay.
-            tail += (long) (1.5 * production.reverb().decaySeconds() * rate + production.reverb().preDelayMs() * rate / 1000);
+            tail += (long) (1.5 * production.reverb().decaySeconds() * rate
+                    + production.reverb().preDelayMs() * rate / 1000);
         }
         if (delay != null && production.delay().feedback() > 0) {
-            double repeats = Math.ceil(Math.log(3e-5) / Math.log(production.delay().feedback())) + 1;
+            double repeats =
+                    Math.ceil(Math.log(3e-5) / Math.log(production.delay().feedback())) + 1;
             tail += (long) (repeats * delay.delayFrames());
         } else if (delay != null) {
             tail += delay.delayFrames();

@@ -53,11 +53,13 @@ public final class Renderer {
 
     /** Sample rate of every stem and of the master. */
     public static final int RATE = AudioRate.HZ;
+
     private static final int BLOCK = 4096;
     /** Voices per group's synthesizer: a stem must never lose a note to voice stealing. */
     private static final int POLYPHONY = 96;
     /** The sampler's voices per group: a sustained piano with release samples and crossfaded layers needs more than Gervill's 96. */
     private static final int SAMPLER_POLYPHONY = 160;
+
     private static final int DRUM_CHANNEL = 9;
     static final String INTERPOLATION = System.getProperty("scorecast.render.interpolation", "cubic");
     private static final double PROGRESS_SECONDS = 0.1;
@@ -98,7 +100,8 @@ public final class Renderer {
         }
         // Resolve instruments (and read their samples) up front, on this thread, once for all groups.
         List<GroupJob> jobs = new ArrayList<>();
-        groups.forEach((group, parts) -> jobs.add(new GroupJob(group, parts, frames, stemsDir.resolve(group.wire() + ".wav"))));
+        groups.forEach((group, parts) ->
+                jobs.add(new GroupJob(group, parts, frames, stemsDir.resolve(group.wire() + ".wav"))));
         AtomicLong done = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
         int threads = Math.max(1, Math.min(jobs.size(), Runtime.getRuntime().availableProcessors()));
@@ -150,7 +153,8 @@ public final class Renderer {
      * A MIDI message at a sample; at one sample, controllers and programs go first, then note-offs, then note-ons.
      * {@code sampled}: for the group's {@link Sampler} (a program change then carries the address), else for Gervill.
      */
-    private record Event(long sample, int order, int command, int channel, int data1, int data2, boolean sampled, int take) {
+    private record Event(
+            long sample, int order, int command, int channel, int data1, int data2, boolean sampled, int take) {
         Event(long sample, int order, int command, int channel, int data1, int data2, boolean sampled) {
             this(sample, order, command, channel, data1, data2, sampled, -1);
         }
@@ -160,7 +164,8 @@ public final class Renderer {
         }
     }
 
-    private static final Comparator<Event> ORDER = Comparator.comparingLong(Event::sample).thenComparingInt(Event::order);
+    private static final Comparator<Event> ORDER =
+            Comparator.comparingLong(Event::sample).thenComparingInt(Event::order);
 
     private final class GroupJob {
         private final InstrumentGroup group;
@@ -192,7 +197,8 @@ public final class Renderer {
                         nextChannel++;
                     }
                     if (nextChannel > 15) {
-                        throw new InvalidParameter("parts", "group " + group.wire() + " has more than 15 melodic parts");
+                        throw new InvalidParameter(
+                                "parts", "group " + group.wire() + " has more than 15 melodic parts");
                     }
                     channel = nextChannel++;
                 }
@@ -212,7 +218,8 @@ public final class Renderer {
             int pan = pan(part);
             // A program is an address in the SoundBank, 128 x bank + program: bank select, then program change.
             int address = program(part.program(), part.drums());
-            setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 0, SoundBank.bankOf(address))); // bank select MSB
+            setup.add(new Event(
+                    0, 0, ShortMessage.CONTROL_CHANGE, channel, 0, SoundBank.bankOf(address))); // bank select MSB
             setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 32, 0)); // bank select LSB
             setup.add(new Event(0, 0, ShortMessage.PROGRAM_CHANGE, channel, SoundBank.programOf(address), 0));
             setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 7, volume));
@@ -221,8 +228,10 @@ public final class Renderer {
                 long at = Math.round(pc.time() * RATE);
                 if (at < frames) {
                     int changed = program(pc.program(), part.drums());
-                    events.add(new Event(Math.max(0, at), 0, ShortMessage.CONTROL_CHANGE, channel, 0, SoundBank.bankOf(changed)));
-                    events.add(new Event(Math.max(0, at), 0, ShortMessage.PROGRAM_CHANGE, channel, SoundBank.programOf(changed), 0));
+                    events.add(new Event(
+                            Math.max(0, at), 0, ShortMessage.CONTROL_CHANGE, channel, 0, SoundBank.bankOf(changed)));
+                    events.add(new Event(
+                            Math.max(0, at), 0, ShortMessage.PROGRAM_CHANGE, channel, SoundBank.programOf(changed), 0));
                 }
             }
             scheduleControlsAndNotes(part, channel, false);
@@ -241,13 +250,21 @@ public final class Renderer {
             sampler = true;
             int volume = volume(relativeDb);
             int pan = pan(part);
-            setup.add(new Event(0, 0, ShortMessage.PROGRAM_CHANGE, channel, sampledProgram(part.program(), part.drums()), 0, true));
+            setup.add(new Event(
+                    0, 0, ShortMessage.PROGRAM_CHANGE, channel, sampledProgram(part.program(), part.drums()), 0, true));
             setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 7, volume, true));
             setup.add(new Event(0, 0, ShortMessage.CONTROL_CHANGE, channel, 10, pan, true));
             for (Part.ProgramChange pc : part.programChanges()) {
                 long at = Math.round(pc.time() * RATE);
                 if (at < frames) {
-                    events.add(new Event(Math.max(0, at), 0, ShortMessage.PROGRAM_CHANGE, channel, sampledProgram(pc.program(), part.drums()), 0, true));
+                    events.add(new Event(
+                            Math.max(0, at),
+                            0,
+                            ShortMessage.PROGRAM_CHANGE,
+                            channel,
+                            sampledProgram(pc.program(), part.drums()),
+                            0,
+                            true));
                 }
             }
             scheduleControlsAndNotes(part, channel, true);
@@ -262,7 +279,14 @@ public final class Renderer {
             for (Part.Control c : part.controls()) {
                 long at = Math.round(c.time() * RATE);
                 if (at < frames) {
-                    events.add(new Event(Math.max(0, at), 0, ShortMessage.CONTROL_CHANGE, channel, c.controller(), c.value(), sampled));
+                    events.add(new Event(
+                            Math.max(0, at),
+                            0,
+                            ShortMessage.CONTROL_CHANGE,
+                            channel,
+                            c.controller(),
+                            c.value(),
+                            sampled));
                 }
             }
             List<Note> notes = new ArrayList<>(part.notes());
@@ -298,7 +322,8 @@ public final class Renderer {
         }
 
         private int sampledProgram(int address, boolean drums) {
-            sampledInstruments.computeIfAbsent(address, a -> bank.sampled(a, drums).orElseThrow());
+            sampledInstruments.computeIfAbsent(
+                    address, a -> bank.sampled(a, drums).orElseThrow());
             return address;
         }
 
@@ -317,7 +342,8 @@ public final class Renderer {
                 case ShortMessage.NOTE_ON -> s.noteOn(e.channel(), e.data1(), e.data2(), e.take(), e.sample());
                 case ShortMessage.NOTE_OFF -> s.noteOff(e.channel(), e.data1(), e.sample());
                 case ShortMessage.CONTROL_CHANGE -> s.control(e.channel(), e.data1(), e.data2(), e.sample());
-                case ShortMessage.PROGRAM_CHANGE -> s.program(e.channel(), sampledInstruments.get(e.data1()), e.sample());
+                case ShortMessage.PROGRAM_CHANGE ->
+                    s.program(e.channel(), sampledInstruments.get(e.data1()), e.sample());
                 default -> throw new IllegalStateException("event " + e);
             }
         }
@@ -325,15 +351,20 @@ public final class Renderer {
         Stem render(AtomicLong done, AtomicBoolean stop) throws IOException {
             float peak = 0;
             // Gervill only when a part of the group needs it; the sampler only when one is sampled.
-            try (SynthDriver synth = gervill ? SynthDriver.open(POLYPHONY, INTERPOLATION, SynthDriver.OFFLINE_CHORUS, BLOCK) : null;
+            try (SynthDriver synth = gervill
+                            ? SynthDriver.open(POLYPHONY, INTERPOLATION, SynthDriver.OFFLINE_CHORUS, BLOCK)
+                            : null;
                     WavWriter out = WavWriter.scratch(wav, WavEncoding.FLOAT32, RATE, 2)) {
-                Sampler sampled = sampler ? new Sampler(SAMPLER_POLYPHONY, !"linear".equals(INTERPOLATION), group.ordinal()) : null;
+                Sampler sampled = sampler
+                        ? new Sampler(SAMPLER_POLYPHONY, !"linear".equals(INTERPOLATION), group.ordinal())
+                        : null;
                 for (SoundBank.Resolved r : instruments) {
                     synth.load(r.instrument());
                 }
                 for (Event e : setup) {
                     if (e.sampled()) {
-                        sendSampled(sampled, new Event(0, e.order(), e.command(), e.channel(), e.data1(), e.data2(), true));
+                        sendSampled(
+                                sampled, new Event(0, e.order(), e.command(), e.channel(), e.data1(), e.data2(), true));
                     } else {
                         synth.sendNow(e.command(), e.channel(), e.data1(), e.data2());
                     }

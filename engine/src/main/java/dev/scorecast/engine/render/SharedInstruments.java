@@ -37,9 +37,11 @@ final class SharedInstruments {
             instruments = lookup.findVarHandle(SoftSynthesizer.class, "inslist", Map.class);
             loaded = lookup.findVarHandle(SoftSynthesizer.class, "loadedlist", Map.class);
         } catch (IllegalAccessException | NoSuchFieldException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "Gervill's instrument table is not open to Scorecast (" + e.getMessage()
-                    + "); every live synthesizer prepares its own instruments, which costs the render loops time: run with"
-                    + " --add-opens java.desktop/com.sun.media.sound=ALL-UNNAMED");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Gervill's instrument table is not open to Scorecast (" + e.getMessage()
+                            + "); every live synthesizer prepares its own instruments, which costs the render loops time: run with"
+                            + " --add-opens java.desktop/com.sun.media.sound=ALL-UNNAMED");
         }
         INSTRUMENTS = instruments;
         LOADED = loaded;
@@ -73,6 +75,7 @@ final class SharedInstruments {
 
     /** Gervill's name for a patch in its table. */
     private static String key(Patch patch) {
-        return (patch instanceof ModelPatch p && p.isPercussion() ? "p." : "") + patch.getProgram() + "." + patch.getBank();
+        return (patch instanceof ModelPatch p && p.isPercussion() ? "p." : "") + patch.getProgram() + "."
+                + patch.getBank();
     }
 }

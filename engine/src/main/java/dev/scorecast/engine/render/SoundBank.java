@@ -81,20 +81,27 @@ public final class SoundBank implements AutoCloseable {
     /** {@code sf2} as bank 0 and {@code library}'s banks above it. */
     public static SoundBank load(Path sf2, Library library) {
         if (sf2 == null || !Files.isRegularFile(sf2)) {
-            throw new InvalidParameter(SETTING, "No SoundFont at " + sf2 + "; set " + SETTING
-                    + " to an SF2 file such as /usr/share/sounds/sf2/FluidR3_GM.sf2.");
+            throw new InvalidParameter(
+                    SETTING,
+                    "No SoundFont at " + sf2 + "; set " + SETTING
+                            + " to an SF2 file such as /usr/share/sounds/sf2/FluidR3_GM.sf2.");
         }
         int major = soundFontVersion(sf2);
         if (major != 2) {
-            throw new UnsupportedMedia(SETTING, sf2.getFileName() + " is a SoundFont " + major
-                    + " bank (SF3 stores Ogg-compressed samples, which the synthesizer plays as noise); set "
-                    + SETTING + " to an uncompressed SF2 file.");
+            throw new UnsupportedMedia(
+                    SETTING,
+                    sf2.getFileName() + " is a SoundFont " + major
+                            + " bank (SF3 stores Ogg-compressed samples, which the synthesizer plays as noise); set "
+                            + SETTING + " to an uncompressed SF2 file.");
         }
         try {
             return new SoundBank(sf2, new SF2Soundbank(sf2.toFile()), library);
         } catch (IOException | RuntimeException e) {
-            throw new UnsupportedMedia(SETTING, sf2.getFileName() + " cannot be read as a SoundFont 2 bank (" + e.getMessage()
-                    + "); set " + SETTING + " to a valid SF2 file.", e);
+            throw new UnsupportedMedia(
+                    SETTING,
+                    sf2.getFileName() + " cannot be read as a SoundFont 2 bank (" + e.getMessage() + "); set " + SETTING
+                            + " to a valid SF2 file.",
+                    e);
         }
     }
 
@@ -184,8 +191,10 @@ public final class SoundBank implements AutoCloseable {
             }
         }
         // Any bank with no program 0 at all is unusable for General MIDI.
-        throw new UnsupportedMedia(SETTING, file.getFileName() + " has no " + (drums ? "drum kit " : "program ") + program
-                + " and no fallback; set " + SETTING + " to a General MIDI SF2 bank.");
+        throw new UnsupportedMedia(
+                SETTING,
+                file.getFileName() + " has no " + (drums ? "drum kit " : "program ") + program
+                        + " and no fallback; set " + SETTING + " to a General MIDI SF2 bank.");
     }
 
     /** An instrument and the program number it actually answers to (after any fallback). */
@@ -244,13 +253,19 @@ public final class SoundBank implements AutoCloseable {
         List<ModelByteBuffer> toRead = new ArrayList<>();
         for (ModelPerformer performer : performers) {
             for (ModelOscillator osc : oscillators(performer)) {
-                if (osc instanceof ModelByteBufferWavetable w && FloatWavetable.holds(w) && MAP_SAMPLES && w.getBuffer().getFile() != null) {
+                if (osc instanceof ModelByteBufferWavetable w
+                        && FloatWavetable.holds(w)
+                        && MAP_SAMPLES
+                        && w.getBuffer().getFile() != null) {
                     continue; // played from the mapped file, nothing to read
                 }
-                if (osc instanceof ModelByteBufferWavetable w && FloatWavetable.holds(w) && !floats.containsKey(SampleKey.of(w.getBuffer()))) {
+                if (osc instanceof ModelByteBufferWavetable w
+                        && FloatWavetable.holds(w)
+                        && !floats.containsKey(SampleKey.of(w.getBuffer()))) {
                     toRead.add(w.getBuffer());
                 } else if (osc instanceof ModelByteBufferWavetable w && !FloatWavetable.holds(w)) {
-                    // A kind the float copy does not hold (24-bit, stereo): Gervill plays its bytes, which must be in memory.
+                    // A kind the float copy does not hold (24-bit, stereo): Gervill plays its bytes, which must be in
+                    // memory.
                     if (w.getBuffer() != null) {
                         toRead.add(w.getBuffer());
                     }
@@ -271,17 +286,26 @@ public final class SoundBank implements AutoCloseable {
                 if (oscillators.get(i) instanceof ModelByteBufferWavetable w && FloatWavetable.holds(w)) {
                     ModelByteBuffer bytes = w.getBuffer();
                     if (MAP_SAMPLES && bytes.getFile() != null) {
-                        oscillators.set(i, FloatWavetable.mapped(w, mapped(bytes.getFile().toPath()).asSlice(bytes.getFilePointer(), bytes.capacity())));
+                        oscillators.set(
+                                i,
+                                FloatWavetable.mapped(
+                                        w,
+                                        mapped(bytes.getFile().toPath())
+                                                .asSlice(bytes.getFilePointer(), bytes.capacity())));
                         continue;
                     }
-                    float[] samples = floats.computeIfAbsent(SampleKey.of(bytes),
-                            k -> FloatWavetable.toFloats(bytes.array(), (int) bytes.arrayOffset(), (int) bytes.capacity()));
+                    float[] samples = floats.computeIfAbsent(
+                            SampleKey.of(bytes),
+                            k -> FloatWavetable.toFloats(
+                                    bytes.array(), (int) bytes.arrayOffset(), (int) bytes.capacity()));
                     oscillators.set(i, FloatWavetable.of(w, samples));
                 }
             }
         }
         // The bytes were only read to be converted; the floats are what plays.
-        toRead.stream().filter(b -> b.getFile() != null && floats.containsKey(SampleKey.of(b))).forEach(ModelByteBuffer::unload);
+        toRead.stream()
+                .filter(b -> b.getFile() != null && floats.containsKey(SampleKey.of(b)))
+                .forEach(ModelByteBuffer::unload);
         return new FloatInstrument(instrument, performers, patch);
     }
 
@@ -311,7 +335,8 @@ public final class SoundBank implements AutoCloseable {
     /** Where a sample's bytes come from: the file and offset (or the array) and the length. */
     private record SampleKey(Object source, long position, long length) {
         static SampleKey of(ModelByteBuffer b) {
-            return b.getFile() != null ? new SampleKey(b.getFile(), b.getFilePointer(), b.capacity())
+            return b.getFile() != null
+                    ? new SampleKey(b.getFile(), b.getFilePointer(), b.capacity())
                     : new SampleKey(b.array(), b.arrayOffset(), b.capacity());
         }
     }
@@ -325,7 +350,9 @@ public final class SoundBank implements AutoCloseable {
     static int soundFontVersion(Path sf2) {
         try (FileChannel ch = FileChannel.open(sf2, StandardOpenOption.READ)) {
             ByteBuffer head = Riff.read(ch, 0, 12);
-            if (head == null || !Riff.tag(head, 0).equals("RIFF") || !Riff.tag(head, 8).equals("sfbk")) {
+            if (head == null
+                    || !Riff.tag(head, 0).equals("RIFF")
+                    || !Riff.tag(head, 8).equals("sfbk")) {
                 throw notSf2(sf2);
             }
             long pos = 12;
@@ -361,8 +388,9 @@ public final class SoundBank implements AutoCloseable {
     }
 
     private static UnsupportedMedia notSf2(Path sf2) {
-        return new UnsupportedMedia(SETTING, sf2.getFileName() + " is not a SoundFont 2 bank (no RIFF sfbk header with a version); set "
-                + SETTING + " to an SF2 file.");
+        return new UnsupportedMedia(
+                SETTING,
+                sf2.getFileName() + " is not a SoundFont 2 bank (no RIFF sfbk header with a version); set " + SETTING
+                        + " to an SF2 file.");
     }
-
-        }
+}

@@ -1,7 +1,7 @@
 package dev.scorecast.engine.render;
 
-import dev.scorecast.engine.dsp.LoudnessMeter;
 import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.dsp.LoudnessMeter;
 import dev.scorecast.engine.dsp.SidechainKey;
 import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.io.WavReader;
@@ -51,19 +51,27 @@ final class StemSum implements AutoCloseable {
     private final int keyStem;
     /** Which chains the helper thread runs. */
     private final boolean[] aside;
+
     private final ExecutorService helper;
     /** Two sets of block buffers: the chains fill one while the other, the block before, is summed. */
     private final float[][][][] reads;
+
     private final float[][] mix = new float[2][Mixer.BLOCK];
     private final LoudnessMeter meter = new LoudnessMeter(Mixer.RATE, 2);
     private final WavWriter out;
     /** The block before, waiting to be summed, and its length (0: none). */
     private float[][][] last;
+
     private int before;
 
     /** Runs pass 1 over {@code frames}, writing the sum to {@code out} and telling {@code progress} the fraction done. */
-    static Summed run(List<Stem> stems, List<Mixer.Input> bed, Optional<MixSettings.Produced> production, long frames, Path out,
-                      DoubleConsumer progress) {
+    static Summed run(
+            List<Stem> stems,
+            List<Mixer.Input> bed,
+            Optional<MixSettings.Produced> production,
+            long frames,
+            Path out,
+            DoubleConsumer progress) {
         try (StemSum sum = new StemSum(stems, bed, production, out)) {
             for (long pos = 0; pos < frames; ) {
                 int n = (int) Math.min(Mixer.BLOCK, frames - pos);
@@ -90,10 +98,12 @@ final class StemSum implements AutoCloseable {
                         beats = s;
                     }
                 }
-                boolean anyDucks = stems.stream().anyMatch(st -> p.part(st.group()).sidechain());
+                boolean anyDucks =
+                        stems.stream().anyMatch(st -> p.part(st.group()).sidechain());
                 k = beats >= 0 && anyDucks ? new SidechainKey(Mixer.RATE) : null;
                 for (Stem stem : stems) {
-                    chains.add(new PartChain(p, p.part(stem.group()), k, production.get().bpm(), Mixer.RATE, Mixer.BLOCK));
+                    chains.add(new PartChain(
+                            p, p.part(stem.group()), k, production.get().bpm(), Mixer.RATE, Mixer.BLOCK));
                     Path wav = Mixer.producedPath(stem);
                     createDirectories(wav.getParent());
                     produced.add(WavWriter.scratch(wav, WavEncoding.FLOAT32, Mixer.RATE, 2));
@@ -174,8 +184,10 @@ final class StemSum implements AutoCloseable {
             mixed.add(new Stem(stem.group(), Mixer.producedPath(stem), 20 * Math.log10(peaks[s])));
             PartChain c = chains.get(s);
             if (c.ducks()) {
-                LOG.log(System.Logger.Level.DEBUG, () -> String.format("sidechain %s: deepest %.1f dB", stem.group().wire(),
-                        c.maxSidechainDb()));
+                LOG.log(
+                        System.Logger.Level.DEBUG,
+                        () -> String.format(
+                                "sidechain %s: deepest %.1f dB", stem.group().wire(), c.maxSidechainDb()));
             }
         }
         return new Summed(meter.finish().integratedLufs(), producing ? mixed : stems);

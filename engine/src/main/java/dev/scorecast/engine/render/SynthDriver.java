@@ -57,21 +57,25 @@ public final class SynthDriver implements AutoCloseable {
     private final FloatBuffer floats;
     /** The stream's interleaved samples of one block, taken from the bytes in one bulk copy. */
     private final float[] interleaved;
+
     private long frame;
 
-    private SynthDriver(int polyphony, String interpolation, boolean chorus, int maxBlockFrames) throws MidiUnavailableException {
+    private SynthDriver(int polyphony, String interpolation, boolean chorus, int maxBlockFrames)
+            throws MidiUnavailableException {
         this.synth = new SoftSynthesizer();
         AudioFormat format = new AudioFormat(AudioFormat.Encoding.PCM_FLOAT, RATE, 32, 2, 8, RATE, false);
-        this.stream = synth.openStream(format, Map.of(
-                "load default soundbank", false,
-                // Gervill's automatic gain control costs a sixth of the synthesizer and pumps; levels
-                // are set downstream (the master's limiter offline, the output stage's gain live), so
-                // every stem and stream stays linear.
-                "auto gain control", false,
-                "chorus", chorus,
-                "control rate", CONTROL_RATE,
-                "max polyphony", polyphony,
-                "interpolation", interpolation));
+        this.stream = synth.openStream(
+                format,
+                Map.of(
+                        "load default soundbank", false,
+                        // Gervill's automatic gain control costs a sixth of the synthesizer and pumps; levels
+                        // are set downstream (the master's limiter offline, the output stage's gain live), so
+                        // every stem and stream stays linear.
+                        "auto gain control", false,
+                        "chorus", chorus,
+                        "control rate", CONTROL_RATE,
+                        "max polyphony", polyphony,
+                        "interpolation", interpolation));
         this.receiver = synth.getReceiver();
         this.bytes = new byte[Math.max(maxBlockFrames, LATENCY) * 8];
         this.floats = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
@@ -139,7 +143,8 @@ public final class SynthDriver implements AutoCloseable {
         try {
             return new ShortMessage(command, channel, data1, data2);
         } catch (InvalidMidiDataException e) {
-            throw new IllegalArgumentException("bad MIDI message " + command + " " + channel + " " + data1 + " " + data2, e);
+            throw new IllegalArgumentException(
+                    "bad MIDI message " + command + " " + channel + " " + data1 + " " + data2, e);
         }
     }
 

@@ -21,11 +21,13 @@ public final class TruePeakLimiter implements BlockProcessor {
     private static final double KAISER_BETA = 8.0;
     /** 5 ms at 48 kHz. */
     static final int LOOKAHEAD = 240;
+
     static final double RELEASE_MS = 100;
     private static final int BOX1 = LOOKAHEAD / 2;
     private static final int BOX2 = LOOKAHEAD - BOX1 + 1;
     /** Samples between a sample going in and coming out. */
     public static final int LATENCY = (HALF - 1) + (LOOKAHEAD - 1);
+
     private static final int RUN = 128;
     private static final InterSampleFilter FILTER = new InterSampleFilter(OVERSAMPLING, TAPS, KAISER_BETA, 1e-3);
     private static final float[][] PHASES = FILTER.phases();
@@ -153,5 +155,4 @@ public final class TruePeakLimiter implements BlockProcessor {
         minGain = Math.min(minGain, g);
         return g;
     }
-
-                }
+}

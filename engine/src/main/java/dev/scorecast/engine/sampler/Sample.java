@@ -18,6 +18,7 @@ final class Sample {
     final int channels;
     /** Channels in the file. */
     private final int stride;
+
     final int rate;
     final String name;
 

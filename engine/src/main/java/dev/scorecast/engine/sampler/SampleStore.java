@@ -58,13 +58,17 @@ public final class SampleStore {
 
     /** Bytes of sample data mapped so far (off the heap). */
     public long mappedBytes() {
-        return samples.values().stream().mapToLong(s -> (long) s.frames * s.channels * 2).sum();
+        return samples.values().stream()
+                .mapToLong(s -> (long) s.frames * s.channels * 2)
+                .sum();
     }
 
     private Sample load(Path source) {
         if (!Files.isRegularFile(source)) {
-            throw new UnsupportedMedia("SCORECAST_INSTRUMENTS", "the sample " + source + " is missing; run bin/scorecast serve or"
-                    + " bin/test once (they install Scorecast's instrument sources)");
+            throw new UnsupportedMedia(
+                    "SCORECAST_INSTRUMENTS",
+                    "the sample " + source + " is missing; run bin/scorecast serve or"
+                            + " bin/test once (they install Scorecast's instrument sources)");
         }
         try {
             Path wav = cache.resolve(hash(source) + ".wav");
@@ -75,7 +79,8 @@ public final class SampleStore {
                     AudioTrack track = AudioExtractor.extractWav(source, part)
                             .orElseThrow(() -> new UnsupportedMedia("sample", source + " has no audio"));
                     if (track.sampleRate() != AudioRate.HZ) {
-                        throw new UnsupportedMedia("sample", source + " decoded at " + track.sampleRate() + " Hz, not 48000");
+                        throw new UnsupportedMedia(
+                                "sample", source + " decoded at " + track.sampleRate() + " Hz, not 48000");
                     }
                     Files.move(part, wav, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 } finally {
@@ -92,7 +97,9 @@ public final class SampleStore {
     private Sample map(String name, Path wav) throws IOException {
         try (FileChannel ch = FileChannel.open(wav, StandardOpenOption.READ)) {
             ByteBuffer head = Riff.read(ch, 0, 12);
-            if (head == null || !Riff.tag(head, 0).equals("RIFF") || !Riff.tag(head, 8).equals("WAVE")) {
+            if (head == null
+                    || !Riff.tag(head, 0).equals("RIFF")
+                    || !Riff.tag(head, 8).equals("WAVE")) {
                 throw new IOException(wav + " is not a WAV file");
             }
             long pos = 12;
@@ -100,7 +107,8 @@ public final class SampleStore {
             int rate = 0;
             while (pos + 8 <= ch.size()) {
                 ByteBuffer chunk = Riff.read(ch, pos, 8);
-                long size = Integer.toUnsignedLong(chunk.order(ByteOrder.LITTLE_ENDIAN).getInt(4));
+                long size = Integer.toUnsignedLong(
+                        chunk.order(ByteOrder.LITTLE_ENDIAN).getInt(4));
                 String tag = Riff.tag(chunk, 0);
                 if (tag.equals("fmt ")) {
                     ByteBuffer fmt = Riff.read(ch, pos + 8, 16).order(ByteOrder.LITTLE_ENDIAN);
@@ -122,8 +130,14 @@ public final class SampleStore {
 
     private static String hash(Path source) throws IOException {
         try {
-            String id = source + "|" + Files.size(source) + "|" + Files.getLastModifiedTime(source).toMillis();
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(id.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 0, 10);
+            String id = source + "|" + Files.size(source) + "|"
+                    + Files.getLastModifiedTime(source).toMillis();
+            return HexFormat.of()
+                    .formatHex(
+                            MessageDigest.getInstance("SHA-256")
+                                    .digest(id.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                            0,
+                            10);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -48,8 +48,8 @@ public final class SampledBanks {
         if (sfz == null) {
             return Optional.empty();
         }
-        return Optional.of(instruments.computeIfAbsent(key(address, drums),
-                k -> SampledInstrument.parse(sfz, resource("sfz/" + sfz), dir, store)));
+        return Optional.of(instruments.computeIfAbsent(
+                key(address, drums), k -> SampledInstrument.parse(sfz, resource("sfz/" + sfz), dir, store)));
     }
 
     public SampleStore store() {
@@ -65,7 +65,8 @@ public final class SampledBanks {
             JsonNode root = dev.scorecast.engine.io.Json.mapper().readTree(resource("sampler.json"));
             Map<Integer, String> m = new HashMap<>();
             for (JsonNode i : root.path("instruments")) {
-                int address = Library.address(i.path("bank").asText(), i.path("program").asInt());
+                int address = Library.address(
+                        i.path("bank").asText(), i.path("program").asInt());
                 m.put(key(address, i.path("drums").asBoolean()), i.path("sfz").asText());
             }
             return Map.copyOf(m);

@@ -56,7 +56,8 @@ public final class SampledInstrument {
     /** The instrument of the SFZ file {@code file}, samples relative to {@code sampleDir}. */
     public static SampledInstrument load(Path file, Path sampleDir, SampleStore store) {
         try {
-            return parse(file.getFileName().toString(), Files.readString(file, StandardCharsets.UTF_8), sampleDir, store);
+            return parse(
+                    file.getFileName().toString(), Files.readString(file, StandardCharsets.UTF_8), sampleDir, store);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }

@@ -28,6 +28,7 @@ public final class Sampler implements BlockProcessor {
     private static final int NOTE_ON = 1, NOTE_OFF = 2, CONTROL = 3, PROGRAM = 4;
     /** Below this envelope level (-90 dB) a releasing voice is silent and freed. */
     private static final float SILENT = 3.2e-5f;
+
     private static final float GLIDE = (float) (1 - Math.exp(-1.0 / (0.005 * RATE)));
     /** Bits of an event's second value that hold a note's velocity; its take (plus one) is above them. */
     private static final int VELOCITY_BITS = 7;
@@ -241,7 +242,7 @@ public final class Sampler implements BlockProcessor {
                         }
                         c.reset();
                     }
-                    default -> { }
+                    default -> {}
                 }
             }
             default -> throw new IllegalStateException("event " + kind);
@@ -256,7 +257,8 @@ public final class Sampler implements BlockProcessor {
         setTake(c, key, take);
         int count = c.take[key];
         double r = c.draw[key];
-        int legatoFrom = c.legatoFrames > 0 && c.lastHeld >= 0 && c.lastHeld != key && c.down[c.lastHeld] ? c.lastHeld : -1;
+        int legatoFrom =
+                c.legatoFrames > 0 && c.lastHeld >= 0 && c.lastHeld != key && c.down[c.lastHeld] ? c.lastHeld : -1;
         double legatoPos = -1;
         if (legatoFrom >= 0) {
             // The held note glides towards the new one and fades out while the new one fades in.
@@ -377,7 +379,11 @@ public final class Sampler implements BlockProcessor {
     /** The key is let go (and not held by the pedal): its voices release and its release samples play. */
     private void releaseKey(int ch, Channel c, int key) {
         for (Voice v : voices) {
-            if (v.zone != null && v.channel == ch && v.key == key && !v.releasing && v.zone.trigger == Zone.Trigger.ATTACK
+            if (v.zone != null
+                    && v.channel == ch
+                    && v.key == key
+                    && !v.releasing
+                    && v.zone.trigger == Zone.Trigger.ATTACK
                     && v.zone.loop != Zone.Loop.ONE_SHOT) {
                 v.release(v.zone.release);
             }
@@ -416,14 +422,22 @@ public final class Sampler implements BlockProcessor {
     private void limitKey(int ch, int key, int keep) {
         int ringing = 0;
         for (Voice v : voices) {
-            if (v.zone != null && v.channel == ch && v.key == key && !v.releasing && v.zone.trigger == Zone.Trigger.ATTACK) {
+            if (v.zone != null
+                    && v.channel == ch
+                    && v.key == key
+                    && !v.releasing
+                    && v.zone.trigger == Zone.Trigger.ATTACK) {
                 ringing++;
             }
         }
         while (ringing > keep) {
             Voice oldest = null;
             for (Voice v : voices) {
-                if (v.zone != null && v.channel == ch && v.key == key && !v.releasing && v.zone.trigger == Zone.Trigger.ATTACK
+                if (v.zone != null
+                        && v.channel == ch
+                        && v.key == key
+                        && !v.releasing
+                        && v.zone.trigger == Zone.Trigger.ATTACK
                         && (oldest == null || v.order < oldest.order)) {
                     oldest = v;
                 }
@@ -486,7 +500,14 @@ public final class Sampler implements BlockProcessor {
                 }
             } else if (cubic && idx >= 1 && idx + 2 <= end) {
                 l = hermite(s.inside(idx - 1, 0), s.inside(idx, 0), s.inside(idx + 1, 0), s.inside(idx + 2, 0), frac);
-                r = stereo ? hermite(s.inside(idx - 1, 1), s.inside(idx, 1), s.inside(idx + 1, 1), s.inside(idx + 2, 1), frac) : l;
+                r = stereo
+                        ? hermite(
+                                s.inside(idx - 1, 1),
+                                s.inside(idx, 1),
+                                s.inside(idx + 1, 1),
+                                s.inside(idx + 2, 1),
+                                frac)
+                        : l;
             } else {
                 float a = s.at(idx, 0);
                 l = a + frac * (s.at(idx + 1, 0) - a);
@@ -566,6 +587,7 @@ public final class Sampler implements BlockProcessor {
         final int[] onVelocity = new int[128];
         /** The take each key's last strike played and that strike's lorand draw. */
         final int[] take = new int[128];
+
         final double[] draw = new double[128];
         /** Strikes of each key so far of notes that came without a take. */
         final int[] strikes = new int[128];
@@ -642,7 +664,8 @@ public final class Sampler implements BlockProcessor {
             }
             this.filtered = z.cutoff > 0 && z.cutoff < RATE / 2.0;
             if (filtered) {
-                // Butterworth two-pole low-pass (bilinear transform), as the old kit builder baked into its soft layers.
+                // Butterworth two-pole low-pass (bilinear transform), as the old kit builder baked into its soft
+                // layers.
                 double w = Math.tan(Math.PI * z.cutoff / RATE);
                 double q = Math.sqrt(0.5);
                 double norm = 1 / (1 + w / q + w * w);
@@ -719,7 +742,7 @@ public final class Sampler implements BlockProcessor {
                         coef = (float) Math.pow(SILENT, 1.0 / stageLeft);
                     }
                 }
-                default -> { }
+                default -> {}
             }
         }
 
@@ -767,7 +790,7 @@ public final class Sampler implements BlockProcessor {
                         return -1;
                     }
                 }
-                default -> { }
+                default -> {}
             }
             return out;
         }

@@ -72,7 +72,8 @@ final class Sfz {
                             current = group;
                         }
                         case "region" -> {
-                            Map<String, String> r = new HashMap<>(group.isEmpty() ? (master.isEmpty() ? global : master) : group);
+                            Map<String, String> r =
+                                    new HashMap<>(group.isEmpty() ? (master.isEmpty() ? global : master) : group);
                             if (control.containsKey("default_path")) {
                                 r.put("default_path", control.get("default_path"));
                             }
@@ -86,8 +87,8 @@ final class Sfz {
                 }
                 int eq = line.indexOf('=', i);
                 if (eq < 0 || current == null) {
-                    throw new IllegalArgumentException(where + ":" + lineNo + ": expected opcode=value after a header, got '"
-                            + line.substring(i) + "'");
+                    throw new IllegalArgumentException(where + ":" + lineNo
+                            + ": expected opcode=value after a header, got '" + line.substring(i) + "'");
                 }
                 String key = line.substring(i, eq).strip();
                 int next = nextOpcode(line, eq + 1);

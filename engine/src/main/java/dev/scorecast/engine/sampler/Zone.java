@@ -16,9 +16,17 @@ import java.util.Map;
  * ({@code offset}), and how many notes of one key ring at once ({@code note_polyphony}), and a fixed low-pass ({@code fil_type=lpf_2p cutoff}).
  */
 final class Zone {
-    enum Trigger { ATTACK, RELEASE }
+    enum Trigger {
+        ATTACK,
+        RELEASE
+    }
 
-    enum Loop { NO_LOOP, ONE_SHOT, CONTINUOUS, SUSTAIN }
+    enum Loop {
+        NO_LOOP,
+        ONE_SHOT,
+        CONTINUOUS,
+        SUSTAIN
+    }
 
     final Path samplePath;
     Sample sample;
@@ -70,7 +78,9 @@ final class Zone {
             case "loop_continuous" -> Loop.CONTINUOUS;
             case "loop_sustain" -> Loop.SUSTAIN;
             case "no_loop" -> Loop.NO_LOOP;
-            default -> throw new IllegalArgumentException("loop_mode " + o.get("loop_mode") + " is not one of no_loop, one_shot, loop_continuous, loop_sustain");
+            default ->
+                throw new IllegalArgumentException("loop_mode " + o.get("loop_mode")
+                        + " is not one of no_loop, one_shot, loop_continuous, loop_sustain");
         };
         this.loopStart = integer(o, "loop_start", 0);
         this.loopEnd = integer(o, "loop_end", 0);
@@ -86,7 +96,10 @@ final class Zone {
         this.offTime = real(o, "off_time", 0.006);
         // volume is the region's own (a lower header's overrides a higher one's); global_volume, master_volume and
         // group_volume add to it, so a whole instrument can be levelled without touching every region.
-        double db = real(o, "volume", 0) + real(o, "global_volume", 0) + real(o, "master_volume", 0) + real(o, "group_volume", 0);
+        double db = real(o, "volume", 0)
+                + real(o, "global_volume", 0)
+                + real(o, "master_volume", 0)
+                + real(o, "group_volume", 0);
         this.gain = (float) Math.pow(10, db / 20);
         this.pan = (float) Math.max(-1, Math.min(1, real(o, "pan", 0) / 100));
         this.ampVeltrack = real(o, "amp_veltrack", 100) / 100;
@@ -163,7 +176,13 @@ final class Zone {
             return Integer.parseInt(v);
         }
         int pc = switch (v.charAt(0)) {
-            case 'c' -> 0; case 'd' -> 2; case 'e' -> 4; case 'f' -> 5; case 'g' -> 7; case 'a' -> 9; case 'b' -> 11;
+            case 'c' -> 0;
+            case 'd' -> 2;
+            case 'e' -> 4;
+            case 'f' -> 5;
+            case 'g' -> 7;
+            case 'a' -> 9;
+            case 'b' -> 11;
             default -> throw new IllegalArgumentException("not a note: " + v);
         };
         int i = 1;

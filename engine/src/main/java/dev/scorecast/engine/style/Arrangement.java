@@ -54,16 +54,19 @@ public record Arrangement(
                 throw new IllegalArgumentException("mode " + mode + " needs low and high progressions");
             }
         }
-        keys.values().forEach(list -> list.forEach(k -> {
-            if (Keys.pitchClass(k) < 0) {
-                throw new IllegalArgumentException("key " + k + " is not a key name");
-            }
-        }));
-        progressions.values().forEach(p -> Stream.concat(p.low().stream(), p.high().stream()).forEach(chords -> {
-            if (chords.isEmpty() || !chords.stream().allMatch(ChordSymbol::isValid)) {
-                throw new IllegalArgumentException("progression " + chords + " breaks the chord grammar");
-            }
-        }));
+        keys.values()
+                .forEach(list -> list.forEach(k -> {
+                    if (Keys.pitchClass(k) < 0) {
+                        throw new IllegalArgumentException("key " + k + " is not a key name");
+                    }
+                }));
+        progressions
+                .values()
+                .forEach(p -> Stream.concat(p.low().stream(), p.high().stream()).forEach(chords -> {
+                    if (chords.isEmpty() || !chords.stream().allMatch(ChordSymbol::isValid)) {
+                        throw new IllegalArgumentException("progression " + chords + " breaks the chord grammar");
+                    }
+                }));
         if (meters.isEmpty() || !meters.stream().allMatch(m -> m.equals("4/4") || m.equals("3/4") || m.equals("6/8"))) {
             throw new IllegalArgumentException("meters must be among 4/4, 3/4, 6/8: " + meters);
         }
@@ -105,8 +108,12 @@ public record Arrangement(
      * hit kinds it marks.
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record GroupStyle(List<Integer> levels, @JsonProperty("gain_db") double gainDb, double pan, List<Sound> palette,
-                             List<String> hits) {
+    public record GroupStyle(
+            List<Integer> levels,
+            @JsonProperty("gain_db") double gainDb,
+            double pan,
+            List<Sound> palette,
+            List<String> hits) {
         public GroupStyle {
             levels = List.copyOf(levels == null ? List.of() : levels);
             palette = List.copyOf(palette == null ? List.of() : palette);
@@ -152,8 +159,11 @@ public record Arrangement(
         }
 
         @JsonCreator
-        static Sound of(@JsonProperty("name") String name, @JsonProperty("bank") String bank, @JsonProperty("program") int program,
-                        @JsonProperty("legato") Boolean legato) {
+        static Sound of(
+                @JsonProperty("name") String name,
+                @JsonProperty("bank") String bank,
+                @JsonProperty("program") int program,
+                @JsonProperty("legato") Boolean legato) {
             return new Sound(name, Library.address(bank, program), Boolean.TRUE.equals(legato));
         }
     }

@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  * {@code bVII}, {@code IVmaj7}, {@code viidim7}, {@code Vsus4}.
  */
 public final class ChordSymbol {
-    public static final String GRAMMAR = "^(b|#)?(I|II|III|IV|V|VI|VII|i|ii|iii|iv|v|vi|vii)(dim|aug)?(7|maj7|sus2|sus4|add9)?$";
+    public static final String GRAMMAR =
+            "^(b|#)?(I|II|III|IV|V|VI|VII|i|ii|iii|iv|v|vi|vii)(dim|aug)?(7|maj7|sus2|sus4|add9)?$";
     private static final Pattern PATTERN = Pattern.compile(GRAMMAR);
 
     private ChordSymbol() {}

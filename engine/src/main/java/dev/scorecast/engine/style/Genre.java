@@ -19,7 +19,9 @@ public record Genre(
         Mood mood,
         @JsonProperty("dialogue_friendly") boolean dialogueFriendly,
         boolean vocals,
-        @JsonProperty(value = "arrangement", access = JsonProperty.Access.WRITE_ONLY) Arrangement arrangement) {
+
+        @JsonProperty(value = "arrangement", access = JsonProperty.Access.WRITE_ONLY)
+        Arrangement arrangement) {
 
     public Genre {
         if (tempo == null || tempo.size() != 2 || !(tempo.get(0) > 0) || tempo.get(1) < tempo.get(0)) {

@@ -19,7 +19,8 @@ import java.util.Objects;
  * EQ, saturation and width only unless the data asks for a send.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record Production(Reverb reverb, Delay delay, Sidechain sidechain, Glue glue, Map<String, Part> parts, Part live) {
+public record Production(
+        Reverb reverb, Delay delay, Sidechain sidechain, Glue glue, Map<String, Part> parts, Part live) {
 
     public Production {
         Objects.requireNonNull(reverb, "reverb");
@@ -56,18 +57,27 @@ public record Production(Reverb reverb, Delay delay, Sidechain sidechain, Glue g
 
     /** The send room: 60 dB decay time, high-frequency damping 0-0.95, pre-delay, size 0.25-4 (scales the lines). */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Reverb(@JsonProperty("decay_s") double decaySeconds, double damping,
-                         @JsonProperty("predelay_ms") double preDelayMs, double size) {}
+    public record Reverb(
+            @JsonProperty("decay_s") double decaySeconds,
+            double damping,
+            @JsonProperty("predelay_ms") double preDelayMs,
+            double size) {}
 
     /** The send echo: every {@code beats} beats, each repeat {@code feedback} of the last, darkened at {@code toneHz}. */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Delay(double beats, double feedback, @JsonProperty("tone_hz") double toneHz) {}
+    public record Delay(
+            double beats,
+            double feedback,
+            @JsonProperty("tone_hz") double toneHz) {}
 
     /** The kick's hold on the parts that duck: threshold on the kick band's peak level, ratio, deepest cut, times. */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Sidechain(@JsonProperty("threshold_dbfs") double thresholdDbfs, double ratio,
-                            @JsonProperty("depth_db") double depthDb, @JsonProperty("attack_ms") double attackMs,
-                            @JsonProperty("release_ms") double releaseMs) {}
+    public record Sidechain(
+            @JsonProperty("threshold_dbfs") double thresholdDbfs,
+            double ratio,
+            @JsonProperty("depth_db") double depthDb,
+            @JsonProperty("attack_ms") double attackMs,
+            @JsonProperty("release_ms") double releaseMs) {}
 
     /** The bus compressor of the master stage: its threshold under the target loudness and its ratio. */
     @JsonIgnoreProperties(ignoreUnknown = true)
@@ -91,8 +101,15 @@ public record Production(Reverb reverb, Delay delay, Sidechain sidechain, Glue g
      * room and the echo.
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Part(List<Band> eq, @JsonProperty("saturation_db") double saturationDb, double reverb, double delay,
-                       Double width, boolean sidechain, Double spread, @JsonProperty("spread_ms") Double spreadMs) {
+    public record Part(
+            List<Band> eq,
+            @JsonProperty("saturation_db") double saturationDb,
+            double reverb,
+            double delay,
+            Double width,
+            boolean sidechain,
+            Double spread,
+            @JsonProperty("spread_ms") Double spreadMs) {
         public static final double SPREAD_MS = 11;
         public static final Part DRY = new Part(List.of(), 0, 0, 0, 1.0, false);
 

@@ -51,11 +51,14 @@ public final class Espeak {
         for (String word : words) {
             in.append(word).append(".\n");
         }
-        String out = new String(run(List.of(BINARY, "-q", "-x", "--sep=_", "--stdin", "-v", voice), in.toString()),
+        String out = new String(
+                run(List.of(BINARY, "-q", "-x", "--sep=_", "--stdin", "-v", voice), in.toString()),
                 StandardCharsets.UTF_8);
-        List<String> lines = out.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        List<String> lines =
+                out.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
         if (lines.size() != words.size()) {
-            throw new IllegalStateException("espeak-ng gave " + lines.size() + " phoneme lines for " + words.size() + " words: " + out);
+            throw new IllegalStateException(
+                    "espeak-ng gave " + lines.size() + " phoneme lines for " + words.size() + " words: " + out);
         }
         return lines;
     }
@@ -65,7 +68,10 @@ public final class Espeak {
         Set<String> known = voices;
         if (known == null) {
             known = new LinkedHashSet<>();
-            for (String line : new String(run(List.of(BINARY, "--voices"), ""), StandardCharsets.UTF_8).lines().skip(1).toList()) {
+            for (String line : new String(run(List.of(BINARY, "--voices"), ""), StandardCharsets.UTF_8)
+                    .lines()
+                    .skip(1)
+                    .toList()) {
                 String[] cols = line.strip().split("\\s+");
                 if (cols.length >= 5) {
                     known.add(cols[1].toLowerCase());
@@ -86,7 +92,10 @@ public final class Espeak {
     /** Variant names usable after a {@code +}. */
     public Set<String> variants() {
         Set<String> known = new LinkedHashSet<>();
-        for (String line : new String(run(List.of(BINARY, "--voices=variant"), ""), StandardCharsets.UTF_8).lines().skip(1).toList()) {
+        for (String line : new String(run(List.of(BINARY, "--voices=variant"), ""), StandardCharsets.UTF_8)
+                .lines()
+                .skip(1)
+                .toList()) {
             String[] cols = line.strip().split("\\s+");
             if (cols.length >= 5) {
                 known.add(cols[3].toLowerCase());
@@ -101,7 +110,8 @@ public final class Espeak {
         try {
             process = new ProcessBuilder(command).start();
         } catch (IOException e) {
-            throw new IllegalStateException("cannot start espeak-ng (install the Debian package espeak-ng): " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot start espeak-ng (install the Debian package espeak-ng): " + e.getMessage(), e);
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -112,7 +122,8 @@ public final class Espeak {
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
-                throw new IllegalStateException("espeak-ng took longer than " + timeout.toMillis() + " ms and was stopped");
+                throw new IllegalStateException(
+                        "espeak-ng took longer than " + timeout.toMillis() + " ms and was stopped");
             }
             writer.join();
             reader.join();
@@ -163,7 +174,8 @@ public final class Espeak {
                 int rate = b.getInt(at + 12);
                 int bits = b.getShort(at + 22);
                 if (channels != 1 || rate != SAMPLE_RATE_HZ || bits != 16) {
-                    throw new IllegalStateException("espeak-ng wrote " + channels + " ch " + rate + " Hz " + bits + " bit; expected mono 22050 Hz 16 bit");
+                    throw new IllegalStateException("espeak-ng wrote " + channels + " ch " + rate + " Hz " + bits
+                            + " bit; expected mono 22050 Hz 16 bit");
                 }
             } else if (tag == 0x61746164) { // "data"
                 int start = at + 8;

@@ -8,8 +8,14 @@ import dev.scorecast.engine.error.InvalidParameter;
  * A frame is voiced when its best normalised difference (aperiodicity, 0 = perfectly periodic) is
  * at most {@code voicedThreshold} and its level reaches {@code silenceDbfs}.
  */
-public record YinSettings(double hopSeconds, double windowSeconds, double minHz, double maxHz,
-                          double threshold, double voicedThreshold, double silenceDbfs) {
+public record YinSettings(
+        double hopSeconds,
+        double windowSeconds,
+        double minHz,
+        double maxHz,
+        double threshold,
+        double voicedThreshold,
+        double silenceDbfs) {
 
     /**
      * 20 ms frames and windows; 60-1100 Hz covers bass to soprano; 0.1 is the YIN paper's

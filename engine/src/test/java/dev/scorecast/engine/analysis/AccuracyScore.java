@@ -85,11 +85,13 @@ final class AccuracyScore {
         int violations = 0;
         for (double[] window : clip.quiet()) {
             for (Cut cut : found) {
-                boolean expectedHere = truth.stream().anyMatch(t -> t.kind() == cut.kind()
-                        && Math.abs(t.timeSeconds() - cut.time()) <= GRADUAL_TOLERANCE_SECONDS);
+                boolean expectedHere = truth.stream()
+                        .anyMatch(t -> t.kind() == cut.kind()
+                                && Math.abs(t.timeSeconds() - cut.time()) <= GRADUAL_TOLERANCE_SECONDS);
                 if (!expectedHere && cut.end() >= window[0] && cut.start() <= window[1]) {
                     violations++;
-                    problems.add(clip.name() + ": " + describe(cut) + " inside the quiet window " + window[0] + "-" + window[1] + " s");
+                    problems.add(clip.name() + ": " + describe(cut) + " inside the quiet window " + window[0] + "-"
+                            + window[1] + " s");
                 }
             }
         }
@@ -106,7 +108,8 @@ final class AccuracyScore {
             double bestError = Double.MAX_VALUE;
             for (int i = 0; i < detected.size(); i++) {
                 Cut c = detected.get(i);
-                double error = kind == CutKind.CUT ? Math.abs(c.frame() - t.frame()) : Math.abs(c.time() - t.timeSeconds());
+                double error =
+                        kind == CutKind.CUT ? Math.abs(c.frame() - t.frame()) : Math.abs(c.time() - t.timeSeconds());
                 double tolerance = kind == CutKind.CUT ? CUT_TOLERANCE_FRAMES : GRADUAL_TOLERANCE_SECONDS;
                 if (!used[i] && error <= tolerance && error < bestError) {
                     best = i;
@@ -114,7 +117,8 @@ final class AccuracyScore {
                 }
             }
             if (best < 0) {
-                problems.add(clip.name() + ": missed " + kind.wire() + " at " + (kind == CutKind.CUT ? "frame " + t.frame() : seconds(t.timeSeconds())));
+                problems.add(clip.name() + ": missed " + kind.wire() + " at "
+                        + (kind == CutKind.CUT ? "frame " + t.frame() : seconds(t.timeSeconds())));
                 continue;
             }
             used[best] = true;
@@ -122,7 +126,8 @@ final class AccuracyScore {
             Cut c = detected.get(best);
             tally.worstErrorSeconds = Math.max(tally.worstErrorSeconds, Math.abs(c.time() - t.timeSeconds()));
             if (kind != CutKind.CUT) {
-                tally.worstSpanErrorSeconds = Math.max(tally.worstSpanErrorSeconds,
+                tally.worstSpanErrorSeconds = Math.max(
+                        tally.worstSpanErrorSeconds,
                         Math.max(Math.abs(c.start() - t.startSeconds()), Math.abs(c.end() - t.endSeconds())));
             }
         }
@@ -157,12 +162,17 @@ final class AccuracyScore {
     /** The accuracy table in Markdown. */
     String table() {
         StringBuilder out = new StringBuilder();
-        out.append("| category | clips | expected | found | hits | missed | false | precision | recall | F1 | worst time error | worst span error | reported in flash/pan windows |\n");
+        out.append(
+                "| category | clips | expected | found | hits | missed | false | precision | recall | F1 | worst time error | worst span error | reported in flash/pan windows |\n");
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Category category : Category.values()) {
             Tally t = byCategory.getOrDefault(category, new Tally());
-            boolean quietCategory = category == Category.FLASH || category == Category.PAN || category == Category.MIXED;
-            out.append(row(category.label, clipsByCategory.getOrDefault(category, 0), t,
+            boolean quietCategory =
+                    category == Category.FLASH || category == Category.PAN || category == Category.MIXED;
+            out.append(row(
+                    category.label,
+                    clipsByCategory.getOrDefault(category, 0),
+                    t,
                     quietCategory ? Integer.toString(quietViolations.getOrDefault(category, 0)) : ""));
         }
         out.append(row("**all hard cuts (±1 frame)**", -1, hardCuts, ""));
@@ -172,15 +182,34 @@ final class AccuracyScore {
     }
 
     private static String row(String label, int clips, Tally t, String quiet) {
-        return String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %d | %d | %.3f | %.3f | %.3f | %s | %s | %s |%n",
-                label, clips < 0 ? "" : Integer.toString(clips), t.expected, t.found, t.hits, t.misses(), t.falseAlarms(),
-                t.precision(), t.recall(), t.f1(), t.hits == 0 ? "" : seconds(t.worstErrorSeconds),
-                t.worstSpanErrorSeconds == 0 ? "" : seconds(t.worstSpanErrorSeconds), quiet);
+        return String.format(
+                Locale.ROOT,
+                "| %s | %s | %d | %d | %d | %d | %d | %.3f | %.3f | %.3f | %s | %s | %s |%n",
+                label,
+                clips < 0 ? "" : Integer.toString(clips),
+                t.expected,
+                t.found,
+                t.hits,
+                t.misses(),
+                t.falseAlarms(),
+                t.precision(),
+                t.recall(),
+                t.f1(),
+                t.hits == 0 ? "" : seconds(t.worstErrorSeconds),
+                t.worstSpanErrorSeconds == 0 ? "" : seconds(t.worstSpanErrorSeconds),
+                quiet);
     }
 
     private static String describe(Cut cut) {
-        return String.format(Locale.ROOT, "%s at %.3f s (frame %d, span %.3f-%.3f, strength %.2f)", cut.kind().wire(), cut.time(),
-                cut.frame(), cut.start(), cut.end(), cut.strength());
+        return String.format(
+                Locale.ROOT,
+                "%s at %.3f s (frame %d, span %.3f-%.3f, strength %.2f)",
+                cut.kind().wire(),
+                cut.time(),
+                cut.frame(),
+                cut.start(),
+                cut.end(),
+                cut.strength());
     }
 
     private static String seconds(double value) {

@@ -24,15 +24,31 @@ class AnalysisAssemblerTest {
 
     @Test
     void theCatalogueHasTheTwelveGenres() {
-        assertEquals(List.of("deep", "cinematic", "ambient", "lofi", "house", "techno", "hip-hop", "rock", "pop", "acoustic",
-                "orchestral", "corporate"), GENRES.all().stream().map(Genre::id).toList());
+        assertEquals(
+                List.of(
+                        "deep",
+                        "cinematic",
+                        "ambient",
+                        "lofi",
+                        "house",
+                        "techno",
+                        "hip-hop",
+                        "rock",
+                        "pop",
+                        "acoustic",
+                        "orchestral",
+                        "corporate"),
+                GENRES.all().stream().map(Genre::id).toList());
     }
 
     @Test
     void energyCoversTheWholeVideoEveryTenthOfASecond() {
         var facts = new VideoFacts(10, 320, 240, 30, 300, false, "h264", 0);
-        Analysis analysis = AnalysisAssembler.assemble(facts, visual(0.4, List.of(), List.of(new Scene(0, 0, 10, 0.4, 0.5, 0.5, 0.5)), 100),
-                Optional.empty(), GENRES);
+        Analysis analysis = AnalysisAssembler.assemble(
+                facts,
+                visual(0.4, List.of(), List.of(new Scene(0, 0, 10, 0.4, 0.5, 0.5, 0.5)), 100),
+                Optional.empty(),
+                GENRES);
         assertEquals(100, analysis.energy().values().length);
         assertEquals(0.75 * 0.4, analysis.energy().values()[50], 1e-9, "without sound, motion carries 0.75");
         assertTrue(analysis.quality().warnings().stream().anyMatch(w -> w.contains("no audio track")));
@@ -63,11 +79,15 @@ class AnalysisAssemblerTest {
         List<Scene> dark = List.of(new Scene(0, 0, 60, 0.05, 0.15, 0.1, 0.3));
         Mood calm = AnalysisAssembler.mood(dark, new double[] {0.05, 0.05, 0.06}, List.of(), 60);
         List<Scene> bright = List.of(new Scene(0, 0, 60, 0.8, 0.8, 0.9, 0.75));
-        List<Cut> fastCutting = java.util.stream.IntStream.range(1, 60).mapToObj(i -> Cut.hard(i, i * 30L, 0.8)).toList();
+        List<Cut> fastCutting = java.util.stream.IntStream.range(1, 60)
+                .mapToObj(i -> Cut.hard(i, i * 30L, 0.8))
+                .toList();
         Mood excited = AnalysisAssembler.mood(bright, new double[] {0.8, 0.9, 0.85}, fastCutting, 60);
         assertTrue(calm.arousal() < 0.2 && calm.valence() < 0.2, calm.toString());
         assertTrue(excited.arousal() > 0.7 && excited.valence() > 0.8, excited.toString());
-        assertNotEquals(AnalysisAssembler.suggest(calm, 0, GENRES).genre(), AnalysisAssembler.suggest(excited, 0, GENRES).genre());
+        assertNotEquals(
+                AnalysisAssembler.suggest(calm, 0, GENRES).genre(),
+                AnalysisAssembler.suggest(excited, 0, GENRES).genre());
     }
 
     @Test

@@ -22,8 +22,17 @@ final class FfmpegCli {
 
     /** Presentation times in seconds of every video frame, from ffprobe. */
     static List<Double> frameTimes(Path video) {
-        String csv = run(List.of("ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-                "frame=best_effort_timestamp_time", "-of", "csv=p=0", video.toString()));
+        String csv = run(List.of(
+                "ffprobe",
+                "-v",
+                "error",
+                "-select_streams",
+                "v:0",
+                "-show_entries",
+                "frame=best_effort_timestamp_time",
+                "-of",
+                "csv=p=0",
+                video.toString()));
         List<Double> times = new ArrayList<>();
         for (String line : csv.split("\n")) {
             String value = line.trim().replace(",", "");

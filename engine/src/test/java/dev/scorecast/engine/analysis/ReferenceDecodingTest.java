@@ -31,11 +31,28 @@ class ReferenceDecodingTest {
     }
 
     private static Path cutAt(int frame) {
-        return FfmpegCli.ffmpeg(dir.resolve("cut-" + frame + ".mp4"), List.of(
-                "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30", "-f", "lavfi", "-i", "mandelbrot=s=320x180:r=30",
-                "-filter_complex", "[0:v]trim=end_frame=" + frame + ",setpts=PTS-STARTPTS[a];[1:v]trim=end_frame=50,"
-                        + "setpts=PTS-STARTPTS[b];[a][b]concat=n=2:v=1:a=0,format=yuv420p[v]", "-map", "[v]",
-                "-c:v", "libx264", "-preset", "veryfast", "-g", "30"));
+        return FfmpegCli.ffmpeg(
+                dir.resolve("cut-" + frame + ".mp4"),
+                List.of(
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "testsrc2=s=320x180:r=30",
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "mandelbrot=s=320x180:r=30",
+                        "-filter_complex",
+                        "[0:v]trim=end_frame=" + frame + ",setpts=PTS-STARTPTS[a];[1:v]trim=end_frame=50,"
+                                + "setpts=PTS-STARTPTS[b];[a][b]concat=n=2:v=1:a=0,format=yuv420p[v]",
+                        "-map",
+                        "[v]",
+                        "-c:v",
+                        "libx264",
+                        "-preset",
+                        "veryfast",
+                        "-g",
+                        "30"));
     }
 
     @Test
@@ -52,7 +69,8 @@ class ReferenceDecodingTest {
             assertEquals(0, source.gapsDecoded());
         }
         assertEquals(96, all.size());
-        assertTrue(references.size() < 80, "decoded " + references.size() + " of 96: x264 writes non-reference B-frames");
+        assertTrue(
+                references.size() < 80, "decoded " + references.size() + " of 96: x264 writes non-reference B-frames");
         assertEquals(96, references.size() + passedOver, "every picture is either decoded or counted as passed over");
         assertTrue(all.containsAll(references), "indices are the pictures' places in the whole video");
     }
@@ -83,7 +101,10 @@ class ReferenceDecodingTest {
         for (int frame : new int[] {44, 45, 46, 47, 61, 62, 63}) {
             Path clip = frame == 46 ? cutClip : cutAt(frame);
             VisualAnalysis result = VisualAnalyzer.analyze(clip, VisualOptions.DEFAULT);
-            assertEquals(List.of((long) frame), result.cuts().stream().map(Cut::frame).toList(), "cut at frame " + frame);
+            assertEquals(
+                    List.of((long) frame),
+                    result.cuts().stream().map(Cut::frame).toList(),
+                    "cut at frame " + frame);
             assertEquals(frame + 50, result.framesDecoded());
         }
     }
@@ -91,13 +112,33 @@ class ReferenceDecodingTest {
     @Test
     void theMotionCurveStaysCloseToTheFullDecodes() {
         // A pan, a zoom and churning texture: motion that grows with distance and motion that does not.
-        Path clip = FfmpegCli.ffmpeg(dir.resolve("motion.mp4"), List.of(
-                "-f", "lavfi", "-i", "testsrc2=s=640x360:r=30,crop=320:180:x='t*120':y=90,trim=duration=3",
-                "-f", "lavfi", "-i", "life=s=320x180:r=30:seed=3:mold=10:ratio=0.5,trim=duration=3",
-                "-f", "lavfi", "-i", "mandelbrot=s=320x180:r=30,trim=duration=3",
-                "-filter_complex", "[0:v][1:v][2:v]concat=n=3:v=1:a=0,format=yuv420p[v]", "-map", "[v]",
-                "-c:v", "libx264", "-preset", "veryfast", "-g", "60"));
-        double[] full = VisualAnalyzer.analyze(clip, VisualOptions.DEFAULT.withEveryPicture(true)).motion();
+        Path clip = FfmpegCli.ffmpeg(
+                dir.resolve("motion.mp4"),
+                List.of(
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "testsrc2=s=640x360:r=30,crop=320:180:x='t*120':y=90,trim=duration=3",
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "life=s=320x180:r=30:seed=3:mold=10:ratio=0.5,trim=duration=3",
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "mandelbrot=s=320x180:r=30,trim=duration=3",
+                        "-filter_complex",
+                        "[0:v][1:v][2:v]concat=n=3:v=1:a=0,format=yuv420p[v]",
+                        "-map",
+                        "[v]",
+                        "-c:v",
+                        "libx264",
+                        "-preset",
+                        "veryfast",
+                        "-g",
+                        "60"));
+        double[] full = VisualAnalyzer.analyze(clip, VisualOptions.DEFAULT.withEveryPicture(true))
+                .motion();
         double[] subset = VisualAnalyzer.analyze(clip, VisualOptions.DEFAULT).motion();
         assertEquals(full.length, subset.length);
         double sum = 0;

@@ -2,7 +2,6 @@ package dev.scorecast.engine.analysis;
 
 import dev.scorecast.engine.media.FfmpegFrameSource;
 import dev.scorecast.engine.media.FrameSource;
-import dev.scorecast.engine.media.MediaLimits;
 import dev.scorecast.engine.media.SegmentedFrameSource;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -25,12 +24,19 @@ public final class SegmentedDecodeComparison {
                 VisualAnalysis a;
                 try (FrameSource source = segmented
                         ? SegmentedFrameSource.open(clip, options.limits(), options.longSidePixels(), ChangeScreen::new)
-                        : FfmpegFrameSource.open(clip, options.limits(), options.longSidePixels(), new ChangeScreen())) {
+                        : FfmpegFrameSource.open(
+                                clip, options.limits(), options.longSidePixels(), new ChangeScreen())) {
                     a = VisualAnalyzer.analyze(source, options, f -> {});
                 }
-                System.out.printf("%-10s wall %.2f s cpu %.2f s frames %d cuts %s%n", segmented ? "segmented" : "single",
-                        (System.nanoTime() - t0) / 1e9, (os.getProcessCpuTime() - cpu0) / 1e9, a.framesDecoded(),
-                        a.cuts().stream().map(c -> String.format("%d/%s", c.frame(), c.kind())).toList() + " motion " + java.util.Arrays.hashCode(a.motion()));
+                System.out.printf(
+                        "%-10s wall %.2f s cpu %.2f s frames %d cuts %s%n",
+                        segmented ? "segmented" : "single",
+                        (System.nanoTime() - t0) / 1e9,
+                        (os.getProcessCpuTime() - cpu0) / 1e9,
+                        a.framesDecoded(),
+                        a.cuts().stream()
+                                        .map(c -> String.format("%d/%s", c.frame(), c.kind()))
+                                        .toList() + " motion " + java.util.Arrays.hashCode(a.motion()));
             }
         }
     }

@@ -50,8 +50,14 @@ class VisualAccuracyTest {
             Path file = files.get(i);
             VisualAnalysis result = VisualAnalyzer.analyze(file, VisualOptions.DEFAULT);
             score.score(clip, resolve(clip, file), result.cuts());
-            detail.append(String.format(Locale.ROOT, "%-30s %s%n", clip.name(), result.cuts().stream()
-                    .map(c -> String.format(Locale.ROOT, "%s@%d(%.2fs)", c.kind().wire(), c.frame(), c.time())).toList()));
+            detail.append(String.format(
+                    Locale.ROOT,
+                    "%-30s %s%n",
+                    clip.name(),
+                    result.cuts().stream()
+                            .map(c -> String.format(
+                                    Locale.ROOT, "%s@%d(%.2fs)", c.kind().wire(), c.frame(), c.time()))
+                            .toList()));
         }
         String table = score.table();
         System.out.println("Visual analysis accuracy over " + clips.size() + " clips:\n" + table);
@@ -62,12 +68,18 @@ class VisualAccuracyTest {
 
         assertAll(
                 () -> assertTrue(clips.size() >= 20, "at least 20 clips"),
-                () -> assertTrue(score.hardCuts().f1() >= HARD_CUT_F1_GOAL,
-                        "hard-cut F1 " + score.hardCuts().f1() + " below " + HARD_CUT_F1_GOAL + ": " + score.problems()),
-                () -> assertEquals(0, score.quietViolations(), "transitions inside flashes or pans: " + score.problems()),
-                () -> assertTrue(score.fades().recall() >= GRADUAL_GOAL && score.fades().precision() >= GRADUAL_GOAL,
+                () -> assertTrue(
+                        score.hardCuts().f1() >= HARD_CUT_F1_GOAL,
+                        "hard-cut F1 " + score.hardCuts().f1() + " below " + HARD_CUT_F1_GOAL + ": "
+                                + score.problems()),
+                () -> assertEquals(
+                        0, score.quietViolations(), "transitions inside flashes or pans: " + score.problems()),
+                () -> assertTrue(
+                        score.fades().recall() >= GRADUAL_GOAL && score.fades().precision() >= GRADUAL_GOAL,
                         "fades: " + score.problems()),
-                () -> assertTrue(score.dissolves().recall() >= GRADUAL_GOAL && score.dissolves().precision() >= GRADUAL_GOAL,
+                () -> assertTrue(
+                        score.dissolves().recall() >= GRADUAL_GOAL
+                                && score.dissolves().precision() >= GRADUAL_GOAL,
                         "dissolves: " + score.problems()));
     }
 
@@ -83,7 +95,8 @@ class VisualAccuracyTest {
             List<Future<Path>> made = new ArrayList<>();
             for (Clip clip : clips) {
                 made.add(pool.submit(() -> {
-                    Path file = dir.resolve(clip.name() + "-" + fingerprint(clip) + (clip.variableRate() ? ".mkv" : ".mp4"));
+                    Path file = dir.resolve(
+                            clip.name() + "-" + fingerprint(clip) + (clip.variableRate() ? ".mkv" : ".mp4"));
                     return Files.exists(file) ? file : FfmpegCli.ffmpeg(file, clip.ffmpegArgs());
                 }));
             }
@@ -98,7 +111,8 @@ class VisualAccuracyTest {
     }
 
     private static String fingerprint(Clip clip) {
-        return HexFormat.of().toHexDigits(String.join("\u0000", clip.ffmpegArgs()).hashCode());
+        return HexFormat.of()
+                .toHexDigits(String.join("\u0000", clip.ffmpegArgs()).hashCode());
     }
 
     /** Fills in the frame of each hard cut given by time (variable-rate clips), from ffprobe's frame times. */

@@ -29,21 +29,49 @@ class VisualAnalyzerTest {
 
     @BeforeAll
     static void makeClip() {
-        threeShots = FfmpegCli.ffmpeg(dir.resolve("three-shots.mp4"), List.of(
-                "-f", "lavfi", "-t", "2", "-i", "testsrc2=s=320x180:r=30",
-                "-f", "lavfi", "-t", "2", "-i", "mandelbrot=s=320x180:r=30",
-                "-f", "lavfi", "-t", "2", "-i", "smptebars=s=320x180:r=30",
-                "-filter_complex", "[0:v][1:v][2:v]concat=n=3:v=1:a=0,format=yuv420p[v]", "-map", "[v]",
-                "-c:v", "libx264", "-preset", "veryfast", "-g", "30"));
+        threeShots = FfmpegCli.ffmpeg(
+                dir.resolve("three-shots.mp4"),
+                List.of(
+                        "-f",
+                        "lavfi",
+                        "-t",
+                        "2",
+                        "-i",
+                        "testsrc2=s=320x180:r=30",
+                        "-f",
+                        "lavfi",
+                        "-t",
+                        "2",
+                        "-i",
+                        "mandelbrot=s=320x180:r=30",
+                        "-f",
+                        "lavfi",
+                        "-t",
+                        "2",
+                        "-i",
+                        "smptebars=s=320x180:r=30",
+                        "-filter_complex",
+                        "[0:v][1:v][2:v]concat=n=3:v=1:a=0,format=yuv420p[v]",
+                        "-map",
+                        "[v]",
+                        "-c:v",
+                        "libx264",
+                        "-preset",
+                        "veryfast",
+                        "-g",
+                        "30"));
     }
 
     @Test
     void cutsOfATurnedPhoneVideoAreTheSameAndThePictureIsUpright() {
         // The mov muxer turns the legacy "rotate" tag into a display matrix (a quarter turn).
-        Path turned = FfmpegCli.ffmpeg(dir.resolve("turned.mp4"), List.of("-i", threeShots.toString(), "-c", "copy",
-                "-metadata:s:v:0", "rotate=90"));
-        try (FrameSource source = FfmpegFrameSource.open(turned, MediaLimits.DEFAULT, FfmpegFrameSource.DEFAULT_LONG_SIDE_PIXELS)) {
-            assertTrue(source.height() > source.width(), source.width() + "x" + source.height() + " should be portrait");
+        Path turned = FfmpegCli.ffmpeg(
+                dir.resolve("turned.mp4"),
+                List.of("-i", threeShots.toString(), "-c", "copy", "-metadata:s:v:0", "rotate=90"));
+        try (FrameSource source =
+                FfmpegFrameSource.open(turned, MediaLimits.DEFAULT, FfmpegFrameSource.DEFAULT_LONG_SIDE_PIXELS)) {
+            assertTrue(
+                    source.height() > source.width(), source.width() + "x" + source.height() + " should be portrait");
         }
         assertEquals(List.of(60L, 120L), hardCutFrames(VisualAnalyzer.analyze(turned, VisualOptions.DEFAULT)));
         assertEquals(List.of(60L, 120L), hardCutFrames(VisualAnalyzer.analyze(threeShots, VisualOptions.DEFAULT)));
@@ -69,13 +97,29 @@ class VisualAnalyzerTest {
         // Pictures that refer to the damaged keyframe are lost with it, up to the next keyframe.
         assertTrue(result.framesDecoded() >= 140, "decoded " + result.framesDecoded());
         // Times, not frame numbers: pictures lost with the keyframe are not counted (see docs/ANALYSIS.md).
-        assertEquals(List.of(2.0, 4.0), result.cuts().stream().filter(c -> c.kind() == CutKind.CUT).map(Cut::time).toList());
+        assertEquals(
+                List.of(2.0, 4.0),
+                result.cuts().stream()
+                        .filter(c -> c.kind() == CutKind.CUT)
+                        .map(Cut::time)
+                        .toList());
     }
 
     @Test
     void aTwoSecondClipHasOneSceneAndACurveToItsEnd() {
-        Path shortClip = FfmpegCli.ffmpeg(dir.resolve("short.mp4"), List.of("-f", "lavfi", "-t", "2", "-i",
-                "testsrc2=s=320x180:r=30", "-c:v", "libx264", "-pix_fmt", "yuv420p"));
+        Path shortClip = FfmpegCli.ffmpeg(
+                dir.resolve("short.mp4"),
+                List.of(
+                        "-f",
+                        "lavfi",
+                        "-t",
+                        "2",
+                        "-i",
+                        "testsrc2=s=320x180:r=30",
+                        "-c:v",
+                        "libx264",
+                        "-pix_fmt",
+                        "yuv420p"));
         VisualAnalysis result = VisualAnalyzer.analyze(shortClip, VisualOptions.DEFAULT);
         assertTrue(result.cuts().isEmpty(), "cuts " + result.cuts());
         assertEquals(1, result.scenes().size());
@@ -86,18 +130,31 @@ class VisualAnalyzerTest {
     @Test
     void aFileThatIsNotAVideoIsUnsupportedMedia() throws IOException {
         Path text = Files.writeString(dir.resolve("notes.mp4"), "not a video at all\n".repeat(100));
-        UnsupportedMedia e = assertThrows(UnsupportedMedia.class, () -> VisualAnalyzer.analyze(text, VisualOptions.DEFAULT));
+        UnsupportedMedia e =
+                assertThrows(UnsupportedMedia.class, () -> VisualAnalyzer.analyze(text, VisualOptions.DEFAULT));
         assertFalse(e.getMessage().isBlank());
     }
 
     private static List<Long> hardCutFrames(VisualAnalysis result) {
-        return result.cuts().stream().filter(c -> c.kind() == CutKind.CUT).map(Cut::frame).toList();
+        return result.cuts().stream()
+                .filter(c -> c.kind() == CutKind.CUT)
+                .map(Cut::frame)
+                .toList();
     }
 
     /** File position and size of every video packet, in decoding order. */
     private static List<long[]> videoPackets(Path video) {
-        String csv = FfmpegCli.run(List.of("ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-                "packet=pos,size", "-of", "csv=p=0", video.toString()));
+        String csv = FfmpegCli.run(List.of(
+                "ffprobe",
+                "-v",
+                "error",
+                "-select_streams",
+                "v:0",
+                "-show_entries",
+                "packet=pos,size",
+                "-of",
+                "csv=p=0",
+                video.toString()));
         List<long[]> packets = new ArrayList<>();
         for (String line : csv.split("\n")) {
             String[] parts = line.trim().split(",");

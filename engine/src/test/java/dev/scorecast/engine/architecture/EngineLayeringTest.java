@@ -1,11 +1,11 @@
 package dev.scorecast.engine.architecture;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -62,7 +62,10 @@ class EngineLayeringTest {
      * true-peak meters, once listed here for render and pipeline, now live in dsp (issue 30).
      */
     static final List<Edge> EXCEPTIONS = List.of(
-            new Edge("pipeline", "analysis", List.of("Analysis"),
+            new Edge(
+                    "pipeline",
+                    "analysis",
+                    List.of("Analysis"),
                     "an execution is handed the analysis its plan was made from: the video's facts and its dialogue,"
                             + " read-only, as the record the analysis wrote (the pipeline runs analysis, plan and render in turn)"));
 
@@ -70,7 +73,9 @@ class EngineLayeringTest {
 
     @BeforeAll
     static void load() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(ENGINE);
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages(ENGINE);
     }
 
     /** A layer per package; "analysis" takes its audio part along (the two are one floor), every other name is exactly one package. */
@@ -93,14 +98,18 @@ class EngineLayeringTest {
             below.addAll(floor);
         }
         for (var e : allowed.entrySet()) {
-            floors = e.getValue().isEmpty() ? floors.whereLayer(e.getKey()).mayNotAccessAnyLayer()
-                    : floors.whereLayer(e.getKey()).mayOnlyAccessLayers(e.getValue().toArray(String[]::new));
+            floors = e.getValue().isEmpty()
+                    ? floors.whereLayer(e.getKey()).mayNotAccessAnyLayer()
+                    : floors.whereLayer(e.getKey())
+                            .mayOnlyAccessLayers(e.getValue().toArray(String[]::new));
         }
         for (Edge x : EXCEPTIONS) {
-            floors = floors.ignoreDependency(resideInAPackage(ENGINE + "." + x.from()).as(x.from()), targets(x));
+            floors = floors.ignoreDependency(
+                    resideInAPackage(ENGINE + "." + x.from()).as(x.from()), targets(x));
         }
         floors.because("docs/ARCHITECTURE.md draws the engine's floors; an edge outside them is either a mistake or an"
-                + " exception listed with its reason").check(classes);
+                        + " exception listed with its reason")
+                .check(classes);
     }
 
     /** The listed classes of the exception's package, nested classes (a meter's Result) and arrays of them included. */
@@ -108,8 +117,10 @@ class EngineLayeringTest {
         DescribedPredicate<JavaClass> named = DescribedPredicate.alwaysFalse();
         for (String simple : x.classes()) {
             String name = ENGINE + "." + x.to() + "." + simple;
-            named = named.or(DescribedPredicate.describe(simple, c -> c.getBaseComponentType().getName().equals(name)
-                    || c.getBaseComponentType().getName().startsWith(name + "$")));
+            named = named.or(DescribedPredicate.describe(
+                    simple,
+                    c -> c.getBaseComponentType().getName().equals(name)
+                            || c.getBaseComponentType().getName().startsWith(name + "$")));
         }
         return named.as(x.to() + "." + x.classes() + " (" + x.reason() + ")");
     }
@@ -117,18 +128,24 @@ class EngineLayeringTest {
     @Test
     void everyPackageHasAFloor() {
         List<String> placed = FLOORS.stream().flatMap(List::stream).toList();
-        var unplaced = classes.stream().map(JavaClass::getPackageName).filter(p -> p.startsWith(ENGINE + "."))
-                .map(p -> p.substring(ENGINE.length() + 1)).filter(p -> !p.startsWith("analysis")).filter(p -> !placed.contains(p))
-                .distinct().sorted().toList();
-        assertEquals(List.of(), unplaced,
-                "a new package needs its floor here and in docs/ARCHITECTURE.md's drawing");
+        var unplaced = classes.stream()
+                .map(JavaClass::getPackageName)
+                .filter(p -> p.startsWith(ENGINE + "."))
+                .map(p -> p.substring(ENGINE.length() + 1))
+                .filter(p -> !p.startsWith("analysis"))
+                .filter(p -> !placed.contains(p))
+                .distinct()
+                .sorted()
+                .toList();
+        assertEquals(List.of(), unplaced, "a new package needs its floor here and in docs/ARCHITECTURE.md's drawing");
     }
 
     @Test
     void theExceptionsAreStillNeeded() {
         // An exception the code no longer needs is removed from the list, so that the edge cannot come back unnoticed.
         for (Edge x : EXCEPTIONS) {
-            boolean used = classes.stream().filter(resideInAPackage(ENGINE + "." + x.from()))
+            boolean used = classes.stream()
+                    .filter(resideInAPackage(ENGINE + "." + x.from()))
                     .flatMap(c -> c.getDirectDependenciesFromSelf().stream())
                     .anyMatch(d -> targets(x).test(d.getTargetClass()));
             assertTrue(used, "no longer used, remove the exception: " + x);
@@ -137,9 +154,21 @@ class EngineLayeringTest {
 
     @Test
     void theEngineNeverUsesTheServerHttpOrADatabase() {
-        noClasses().that().resideInAPackage(ENGINE + "..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.scorecast.server..", "dev.scorecast.client..", "dev.scorecast.bench..",
-                        "io.javalin..", "org.eclipse.jetty..", "java.sql..", "javax.sql..", "com.github.kagkarlsson..", "org.flywaydb..",
+        noClasses()
+                .that()
+                .resideInAPackage(ENGINE + "..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "dev.scorecast.server..",
+                        "dev.scorecast.client..",
+                        "dev.scorecast.bench..",
+                        "io.javalin..",
+                        "org.eclipse.jetty..",
+                        "java.sql..",
+                        "javax.sql..",
+                        "com.github.kagkarlsson..",
+                        "org.flywaydb..",
                         "software.amazon..")
                 .because("engine is the library every front end drives: a test, the CLI, a benchmark or the server")
                 .check(classes);
@@ -147,9 +176,16 @@ class EngineLayeringTest {
 
     @Test
     void onlyMediaUsesFfmpeg() {
-        noClasses().that().resideInAPackage(ENGINE + "..").and().resideOutsideOfPackage(ENGINE + ".media..")
-                .should().dependOnClassesThat().resideInAPackage("org.bytedeco..")
-                .because("native decoding and encoding stay behind one package that knows their limits and failure modes")
+        noClasses()
+                .that()
+                .resideInAPackage(ENGINE + "..")
+                .and()
+                .resideOutsideOfPackage(ENGINE + ".media..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.bytedeco..")
+                .because(
+                        "native decoding and encoding stay behind one package that knows their limits and failure modes")
                 .check(classes);
     }
 
@@ -162,13 +198,19 @@ class EngineLayeringTest {
 
     @Test
     void speechDetectionSpeakingAndSingingStandApart() {
-        slices().matching(ENGINE + ".voice.(*)..").should().notDependOnEachOther()
+        slices().matching(ENGINE + ".voice.(*)..")
+                .should()
+                .notDependOnEachOther()
                 .because("each is used on its own (the analysis detects speech, the pipeline speaks and sings);"
                         + " what they share, espeak-ng and YIN, is engine.voice's")
                 .check(classes);
-        noClasses().that().resideInAPackage(ENGINE + ".voice")
-                .should().dependOnClassesThat().resideInAnyPackage(ENGINE + ".voice.speech..", ENGINE + ".voice.speaking..",
-                        ENGINE + ".voice.singing..")
+        noClasses()
+                .that()
+                .resideInAPackage(ENGINE + ".voice")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        ENGINE + ".voice.speech..", ENGINE + ".voice.speaking..", ENGINE + ".voice.singing..")
                 .because("engine.voice holds the shared tools the three parts build on")
                 .check(classes);
     }

@@ -40,13 +40,31 @@ class ConformerTest {
         for (int i = 0; i < 4; i++) {
             Map<String, Section.Instrument> instruments = new LinkedHashMap<>();
             for (String g : GROUPS) {
-                instruments.put(g, new Section.Instrument("pop", g.equals("beats") ? 0 : 4, null, 0, 0, "pop/" + g + "/2"));
+                instruments.put(
+                        g, new Section.Instrument("pop", g.equals("beats") ? 0 : 4, null, 0, 0, "pop/" + g + "/2"));
             }
             List<Section.Hit> accents = i == 1 ? List.of(new Section.Hit(9, "crash")) : List.of();
-            sections.add(new Section(i, 6 * i, 6 * i + 6, i == 3 ? "outro" : "build", 120, "4/4", 3, 0, "C", "major", 0.6,
-                    List.of("I", "V", "vi", "IV"), instruments, i == 0 ? null : new Section.Hit(6 * i, "crash"), null, null, accents));
+            sections.add(new Section(
+                    i,
+                    6 * i,
+                    6 * i + 6,
+                    i == 3 ? "outro" : "build",
+                    120,
+                    "4/4",
+                    3,
+                    0,
+                    "C",
+                    "major",
+                    0.6,
+                    List.of("I", "V", "vi", "IV"),
+                    instruments,
+                    i == 0 ? null : new Section.Hit(6 * i, "crash"),
+                    null,
+                    null,
+                    accents));
         }
-        return PlanValidator.validate(new Plan(1, "plan_old", 42, "pop", 24, null, Plan.Master.DEFAULT, sections), 24, GENRES);
+        return PlanValidator.validate(
+                new Plan(1, "plan_old", 42, "pop", 24, null, Plan.Master.DEFAULT, sections), 24, GENRES);
     }
 
     static final List<Shot> OLD_SHOTS = ShotMatcher.shots(List.of(6.0, 9.0, 12.0, 18.0), 24);
@@ -56,11 +74,16 @@ class ConformerTest {
         Plan old = oldPlan();
         // The re-cut drops the shot from 12 to 18 s: the last shot now starts at 12.
         List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.0, 12.0), 18);
-        List<Match> matches = List.of(new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0), new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
-                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0), new Match(shots.get(3), OLD_SHOTS.get(4), -6, 0));
+        List<Match> matches = List.of(
+                new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0),
+                new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0),
+                new Match(shots.get(3), OLD_SHOTS.get(4), -6, 0));
         var conformed = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 12.0), 18);
         Plan plan = PlanValidator.validate(PlanJson.parse(PlanJson.write(conformed.plan())), 18, GENRES);
-        assertEquals(List.of("kept", "kept", "kept", "kept", "removed"), conformed.spans().stream().map(Conformer.ConformSpan::kind).toList());
+        assertEquals(
+                List.of("kept", "kept", "kept", "kept", "removed"),
+                conformed.spans().stream().map(Conformer.ConformSpan::kind).toList());
         assertTrue(plan.sections().stream().allMatch(s -> s.origin() != null), plan.sections()::toString);
         assertEquals(18.0, plan.sections().getLast().origin().sourceStart(), 1e-9);
         Score before = new Composer().compose(old);
@@ -78,12 +101,19 @@ class ConformerTest {
         Plan old = oldPlan();
         // 2.5 s of new pictures inserted at 12 s, and the last shot trimmed at its end by 2 s.
         List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.0, 12.0, 14.5, 20.5), 24.5);
-        List<Match> matches = List.of(new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0), new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
-                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0), new Match(shots.get(3), null, 0, 1),
-                new Match(shots.get(4), OLD_SHOTS.get(3), 2.5, 0), new Match(shots.get(5), OLD_SHOTS.get(4), 2.5, 0));
+        List<Match> matches = List.of(
+                new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0),
+                new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0),
+                new Match(shots.get(3), null, 0, 1),
+                new Match(shots.get(4), OLD_SHOTS.get(3), 2.5, 0),
+                new Match(shots.get(5), OLD_SHOTS.get(4), 2.5, 0));
         var conformed = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 12.0, 14.5, 20.5), 24.5);
         Plan plan = PlanValidator.validate(conformed.plan(), 24.5, GENRES);
-        Section inserted = plan.sections().stream().filter(s -> Math.abs(s.start() - 12) < 1e-9).findFirst().orElseThrow();
+        Section inserted = plan.sections().stream()
+                .filter(s -> Math.abs(s.start() - 12) < 1e-9)
+                .findFirst()
+                .orElseThrow();
         assertNull(inserted.origin());
         assertEquals("C", inserted.key());
         assertEquals(inserted.end() - inserted.start(), inserted.barsSeconds(), 1e-3);
@@ -96,7 +126,8 @@ class ConformerTest {
         assertEquals(22.5, last.start(), 1e-9);
         assertEquals(24.5, last.end(), 1e-9);
         assertEquals(1, last.bars(), last::toString);
-        assertEquals(List.of("kept", "kept", "kept", "new", "kept", "trimmed", "removed"),
+        assertEquals(
+                List.of("kept", "kept", "kept", "new", "kept", "trimmed", "removed"),
                 conformed.spans().stream().map(Conformer.ConformSpan::kind).toList());
     }
 
@@ -106,13 +137,19 @@ class ConformerTest {
         // The second shot (old 6-9 s) loses 0.1 s at its tail: the third (old 9-12) now starts at 8.9 s,
         // 0.4 s after the outgoing music's last beat (8.5) and on a beat of the incoming (old 9).
         List<Shot> shots = ShotMatcher.shots(List.of(6.0, 8.9, 11.9, 17.9), 23.9);
-        List<Match> matches = List.of(new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0), new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
-                new Match(shots.get(2), OLD_SHOTS.get(2), -0.1, 0), new Match(shots.get(3), OLD_SHOTS.get(3), -0.1, 0),
+        List<Match> matches = List.of(
+                new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0),
+                new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(2), -0.1, 0),
+                new Match(shots.get(3), OLD_SHOTS.get(3), -0.1, 0),
                 new Match(shots.get(4), OLD_SHOTS.get(4), -0.1, 0));
         var conformed = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 8.9, 11.9, 17.9), 23.9);
         Plan plan = PlanValidator.validate(PlanJson.parse(PlanJson.write(conformed.plan())), 23.9, GENRES);
         List<ConformedScore.Bridge> bridges = ConformedScore.bridges(plan);
-        ConformedScore.Bridge bridge = bridges.stream().filter(b -> Math.abs(b.cut() - 8.9) < 1e-9).findFirst().orElseThrow();
+        ConformedScore.Bridge bridge = bridges.stream()
+                .filter(b -> Math.abs(b.cut() - 8.9) < 1e-9)
+                .findFirst()
+                .orElseThrow();
         // The outgoing music stops on its beat at 8.5 s, the incoming one comes in on its beat at the cut:
         // between them one transition beat of 0.4 s (a ramp from 120 to 150 bpm), a fill into the strike.
         assertEquals(8.5, bridge.from(), 1e-9, bridges::toString);
@@ -120,22 +157,29 @@ class ConformerTest {
         assertEquals(1, bridge.beats());
         assertEquals(150, bridge.tempo(), 1e-6);
         // Every other join (kept music after kept music on both beats) needs no transition.
-        assertTrue(bridges.stream().filter(b -> b != bridge).allMatch(ConformedScore.Bridge::onTheBeat), bridges::toString);
+        assertTrue(
+                bridges.stream().filter(b -> b != bridge).allMatch(ConformedScore.Bridge::onTheBeat),
+                bridges::toString);
         Score before = new Composer().compose(old);
         Score after = ConformedScore.compose(plan, List.of());
         for (Part part : after.parts()) {
             for (Note n : part.notes()) {
                 // Nothing sounds on over the outgoing music's last beat: what sounded there was let go on it.
-                assertTrue(n.start() >= bridge.from() - 1e-6 || n.end() <= bridge.from() + 1e-6, () -> part.group() + " " + n);
-                // Inside the transition only the fill (drums, up to the quiet moment before the cut) and the strike on the cut.
+                assertTrue(
+                        n.start() >= bridge.from() - 1e-6 || n.end() <= bridge.from() + 1e-6,
+                        () -> part.group() + " " + n);
+                // Inside the transition only the fill (drums, up to the quiet moment before the cut) and the strike on
+                // the cut.
                 if (n.start() > bridge.from() - 1e-6 && n.start() < bridge.to() - 1e-6) {
-                    boolean fill = part.drums() && n.pitch() == ConformedScore.Bridge.SNARE && n.start() < bridge.cut() - 0.2;
+                    boolean fill =
+                            part.drums() && n.pitch() == ConformedScore.Bridge.SNARE && n.start() < bridge.cut() - 0.2;
                     boolean strike = Math.abs(n.start() - bridge.cut()) < 1e-3;
                     assertTrue(fill || strike, () -> part.group() + " " + n + " inside " + bridge);
                 }
             }
         }
-        assertTrue(notes(after, "beats", bridge.from(), bridge.cut(), 0).stream().anyMatch(n -> n.pitch() == ConformedScore.Bridge.SNARE));
+        assertTrue(notes(after, "beats", bridge.from(), bridge.cut(), 0).stream()
+                .anyMatch(n -> n.pitch() == ConformedScore.Bridge.SNARE));
         for (String group : List.of("bass", "harmony", "melody")) {
             // Away from the transition every onset is the old one, moved with its shot.
             assertEquals(onsets(before, group, 0, 8.5, 0), onsets(after, group, 0, 8.5, 0), group);
@@ -151,11 +195,17 @@ class ConformerTest {
         // more music left than the outgoing one's (from 6 s): the transition takes the incoming music's
         // first beat too, 8.5 to 9.1 s, one beat at 100 bpm.
         List<Shot> shots = ShotMatcher.shots(List.of(6.0, 8.6, 11.6, 17.6), 23.6);
-        List<Match> matches = List.of(new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0), new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
-                new Match(shots.get(2), OLD_SHOTS.get(2), -0.4, 0), new Match(shots.get(3), OLD_SHOTS.get(3), -0.4, 0),
+        List<Match> matches = List.of(
+                new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0),
+                new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(2), -0.4, 0),
+                new Match(shots.get(3), OLD_SHOTS.get(3), -0.4, 0),
                 new Match(shots.get(4), OLD_SHOTS.get(4), -0.4, 0));
-        Plan plan = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 8.6, 11.6, 17.6), 23.6).plan();
-        ConformedScore.Bridge bridge = ConformedScore.bridges(plan).stream().filter(b -> Math.abs(b.cut() - 8.6) < 1e-9).findFirst()
+        Plan plan = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 8.6, 11.6, 17.6), 23.6)
+                .plan();
+        ConformedScore.Bridge bridge = ConformedScore.bridges(plan).stream()
+                .filter(b -> Math.abs(b.cut() - 8.6) < 1e-9)
+                .findFirst()
                 .orElseThrow();
         assertEquals(8.5, bridge.from(), 1e-9, bridge::toString);
         assertEquals(9.1, bridge.to(), 1e-9, bridge::toString);
@@ -168,22 +218,37 @@ class ConformerTest {
         Plan old = oldPlan();
         // 2.5 s of new pictures inserted 1.35 s into the third shot (old 10.35 s, 0.35 s past a beat).
         List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.0, 10.35, 12.85, 14.5, 20.5), 26.5);
-        List<Match> matches = List.of(new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0), new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
-                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0), new Match(shots.get(3), null, 0, 1),
-                new Match(shots.get(4), OLD_SHOTS.get(2), 2.5, 0), new Match(shots.get(5), OLD_SHOTS.get(3), 2.5, 0),
+        List<Match> matches = List.of(
+                new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0),
+                new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0),
+                new Match(shots.get(3), null, 0, 1),
+                new Match(shots.get(4), OLD_SHOTS.get(2), 2.5, 0),
+                new Match(shots.get(5), OLD_SHOTS.get(3), 2.5, 0),
                 new Match(shots.get(6), OLD_SHOTS.get(4), 2.5, 0));
-        Plan plan = PlanValidator.validate(Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 10.35, 12.85, 14.5, 20.5), 26.5)
-                .plan(), 26.5, GENRES);
+        Plan plan = PlanValidator.validate(
+                Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 10.35, 12.85, 14.5, 20.5), 26.5)
+                        .plan(),
+                26.5,
+                GENRES);
         // The new music ends, and the kept music (old 10 s) starts, on that music's beat at 12.5 s, 0.35 s
         // before the cut, which is struck inside the kept music; so the kept shot loses none of its music.
-        Section fresh = plan.sections().stream().filter(s -> s.origin() == null && s.start() > 10).findFirst().orElseThrow();
+        Section fresh = plan.sections().stream()
+                .filter(s -> s.origin() == null && s.start() > 10)
+                .findFirst()
+                .orElseThrow();
         assertEquals(10.35, fresh.start(), 1e-9);
         assertEquals(12.5, fresh.end(), 1e-9, plan.sections()::toString);
         assertEquals(fresh.end() - fresh.start(), fresh.barsSeconds(), 1e-3);
-        Section kept = plan.sections().stream().filter(s -> Math.abs(s.start() - 12.5) < 1e-9).findFirst().orElseThrow();
+        Section kept = plan.sections().stream()
+                .filter(s -> Math.abs(s.start() - 12.5) < 1e-9)
+                .findFirst()
+                .orElseThrow();
         assertEquals(10.0, kept.origin().sourceStart(), 1e-9);
         assertTrue(kept.accents().stream().anyMatch(a -> Math.abs(a.time() - 12.85) < 1e-9), kept::toString);
-        ConformedScore.Bridge join = ConformedScore.bridges(plan).stream().filter(b -> Math.abs(b.cut() - 12.5) < 1e-9).findFirst()
+        ConformedScore.Bridge join = ConformedScore.bridges(plan).stream()
+                .filter(b -> Math.abs(b.cut() - 12.5) < 1e-9)
+                .findFirst()
                 .orElseThrow();
         assertTrue(join.onTheBeat(), join::toString);
         // The kept shot's music from its cut on is the old music, moved by its offset.
@@ -202,24 +267,40 @@ class ConformerTest {
         Score before = new Composer().compose(old, oldSpeech);
         // The re-cut drops the shot from 6 to 9 s: the speech moves with its shot to 10-13 s.
         List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.0, 15.0), 21);
-        List<Match> matches = List.of(new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0), new Match(shots.get(1), OLD_SHOTS.get(2), -3, 0),
-                new Match(shots.get(2), OLD_SHOTS.get(3), -3, 0), new Match(shots.get(3), OLD_SHOTS.get(4), -3, 0));
-        Plan plan = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 15.0), 21).plan();
+        List<Match> matches = List.of(
+                new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0),
+                new Match(shots.get(1), OLD_SHOTS.get(2), -3, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(3), -3, 0),
+                new Match(shots.get(3), OLD_SHOTS.get(4), -3, 0));
+        Plan plan = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 15.0), 21)
+                .plan();
         Score after = ConformedScore.compose(plan, List.of(new Span(10, 13)));
         // Under and around the speech, the kept melody is the one that rested under it, not one composed without it.
         assertEquals(notes(before, "melody", 12, 18, -3), notes(after, "melody", 9, 15, 0));
-        assertNotEquals(notes(new Composer().compose(old, List.of()), "melody", 13, 16, 0), notes(before, "melody", 13, 16, 0),
+        assertNotEquals(
+                notes(new Composer().compose(old, List.of()), "melody", 13, 16, 0),
+                notes(before, "melody", 13, 16, 0),
                 "the old melody made room for the speech");
     }
 
     private static List<String> onsets(Score score, String group, double from, double to, double shift) {
-        return notes(score, group, from, to, shift).stream().map(n -> n.start() + ":" + n.pitch()).toList();
+        return notes(score, group, from, to, shift).stream()
+                .map(n -> n.start() + ":" + n.pitch())
+                .toList();
     }
 
     private static List<Note> notes(Score score, String group, double from, double to, double shift) {
-        Part part = score.parts().stream().filter(p -> p.group().wire().equals(group)).findFirst().orElseThrow();
-        return part.notes().stream().filter(n -> n.start() >= from && n.start() < to)
-                .map(n -> new Note(Math.round((n.start() + shift) * 1e6) / 1e6, Math.round(n.duration() * 1e6) / 1e6, n.pitch(), n.velocity()))
+        Part part = score.parts().stream()
+                .filter(p -> p.group().wire().equals(group))
+                .findFirst()
+                .orElseThrow();
+        return part.notes().stream()
+                .filter(n -> n.start() >= from && n.start() < to)
+                .map(n -> new Note(
+                        Math.round((n.start() + shift) * 1e6) / 1e6,
+                        Math.round(n.duration() * 1e6) / 1e6,
+                        n.pitch(),
+                        n.velocity()))
                 .toList();
     }
 }

@@ -54,7 +54,8 @@ class ShotMatcherTest {
     void aTrimmedMovingShotIsFoundWithItsOffsetAtAnotherFrameRate() {
         // New cut at 30 fps: the third shot first, with its first 1.2 s trimmed away, then the first shot.
         Signatures now = video(6.8, 30, t -> t < 2.8 ? moving(t + 1.2, 3) : moving(t - 2.8, 1));
-        List<Match> matches = ShotMatcher.match(OLD, video(12, 25, ShotMatcherTest::oldPicture), ShotMatcher.shots(List.of(2.8), 6.8), now);
+        List<Match> matches = ShotMatcher.match(
+                OLD, video(12, 25, ShotMatcherTest::oldPicture), ShotMatcher.shots(List.of(2.8), 6.8), now);
         assertEquals(2, matches.get(0).old().index());
         assertEquals(-9.2, matches.get(0).shift(), 0.041, "new = old - 9.2: old 9.2 s shows at 0");
         assertEquals(0, matches.get(1).old().index());
@@ -65,10 +66,13 @@ class ShotMatcherTest {
     void aStillShotKeepsItsHeadAndAShotNeverSeenIsNew() {
         // The still shot cut to 2 s (it fits anywhere in its 4 s), then pictures the old cut never had.
         Signatures now = video(5, 25, t -> t < 2 ? still(2) : moving(t, 9));
-        List<Match> matches = ShotMatcher.match(OLD, video(12, 25, ShotMatcherTest::oldPicture), ShotMatcher.shots(List.of(2.0), 5), now);
+        List<Match> matches = ShotMatcher.match(
+                OLD, video(12, 25, ShotMatcherTest::oldPicture), ShotMatcher.shots(List.of(2.0), 5), now);
         assertTrue(matches.get(0).found());
         assertEquals(1, matches.get(0).old().index());
         assertEquals(-4, matches.get(0).shift(), 1e-9, "the still shot's head stays where its cut was");
-        assertFalse(matches.get(1).found(), () -> "matched at distance " + matches.get(1).distance());
+        assertFalse(
+                matches.get(1).found(),
+                () -> "matched at distance " + matches.get(1).distance());
     }
 }

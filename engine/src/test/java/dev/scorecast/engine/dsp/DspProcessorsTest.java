@@ -1,13 +1,13 @@
 package dev.scorecast.engine.dsp;
 
-import dev.scorecast.engine.render.PartChain;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.render.PartChain;
 import dev.scorecast.engine.style.Production;
 import dev.scorecast.engine.style.ProductionCatalog;
-import dev.scorecast.engine.core.InstrumentGroup;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.function.Supplier;
@@ -52,8 +52,11 @@ class DspProcessorsTest {
         assertEquals(2.0, sineGainDb(shelf.get(), 7000), 0.3, "half its gain at its corner");
         assertEquals(0, sineGainDb(shelf.get(), 200), 0.1);
         BiquadFilter low = new BiquadFilter(BiquadFilter.Shape.LOW_SHELF, 100, -5, 0.707, RATE, 2);
-        assertEquals(low.responseDb(30, RATE), sineGainDb(new BiquadFilter(BiquadFilter.Shape.LOW_SHELF, 100, -5, 0.707, RATE, 2), 30),
-                0.1, "the processed signal agrees with the coefficients' response");
+        assertEquals(
+                low.responseDb(30, RATE),
+                sineGainDb(new BiquadFilter(BiquadFilter.Shape.LOW_SHELF, 100, -5, 0.707, RATE, 2), 30),
+                0.1,
+                "the processed signal agrees with the coefficients' response");
     }
 
     @Test
@@ -85,7 +88,9 @@ class DspProcessorsTest {
             right += buf[1][i] * (double) buf[1][i];
             cross += buf[0][i] * (double) buf[1][i];
         }
-        assertTrue(Math.abs(cross / Math.sqrt(left * right)) < 0.3, "the two sides are decorrelated: " + cross / Math.sqrt(left * right));
+        assertTrue(
+                Math.abs(cross / Math.sqrt(left * right)) < 0.3,
+                "the two sides are decorrelated: " + cross / Math.sqrt(left * right));
     }
 
     @Test
@@ -104,7 +109,9 @@ class DspProcessorsTest {
                 peak = i;
             }
         }
-        assertTrue(Math.abs(peak - 36_000) <= 2 && best > 0.3 && best < 0.55, "second repeat on the right, half as loud: " + best);
+        assertTrue(
+                Math.abs(peak - 36_000) <= 2 && best > 0.3 && best < 0.55,
+                "second repeat on the right, half as loud: " + best);
     }
 
     @Test
@@ -168,7 +175,8 @@ class DspProcessorsTest {
         Production techno = ProductionCatalog.builtIn().forGenre("techno");
         SidechainKey key = new SidechainKey(RATE);
         PartChain[] chains = List.of(InstrumentGroup.values()).stream()
-                .map(g -> new PartChain(techno, techno.part(g), key, 128, RATE, 512)).toArray(PartChain[]::new);
+                .map(g -> new PartChain(techno, techno.part(g), key, 128, RATE, 512))
+                .toArray(PartChain[]::new);
         float[][] drums = noise(512);
         float[][] buf = noise(512);
         for (int warm = 0; warm < 2_000; warm++) {
@@ -191,7 +199,8 @@ class DspProcessorsTest {
     @Test
     void everyGenreHasAProductionThatBuilds() {
         ProductionCatalog catalog = ProductionCatalog.builtIn();
-        for (dev.scorecast.engine.style.Genre g : dev.scorecast.engine.style.GenreCatalog.builtIn().all()) {
+        for (dev.scorecast.engine.style.Genre g :
+                dev.scorecast.engine.style.GenreCatalog.builtIn().all()) {
             Production p = catalog.forGenre(g.id());
             SidechainKey key = new SidechainKey(RATE);
             for (InstrumentGroup group : InstrumentGroup.values()) {
@@ -199,17 +208,28 @@ class DspProcessorsTest {
             }
             new PartChain(p, p.live(), null, g.tempoMaxBpm(), RATE, 512);
             boolean dance = List.of("house", "techno", "deep").contains(g.id());
-            assertEquals(dance, p.part(InstrumentGroup.BASS).sidechain() && p.part(InstrumentGroup.PADS).sidechain(),
+            assertEquals(
+                    dance,
+                    p.part(InstrumentGroup.BASS).sidechain()
+                            && p.part(InstrumentGroup.PADS).sidechain(),
                     g.id() + ": bass and pads duck under the kick in the dance genres only");
-            for (InstrumentGroup group : List.of(InstrumentGroup.HARMONY, InstrumentGroup.PADS, InstrumentGroup.TOPS,
-                    InstrumentGroup.MELODY, InstrumentGroup.FX, InstrumentGroup.VOCALS)) {
-                assertTrue(p.part(group).eq().stream().anyMatch(b -> b.type().equals("high_pass") && b.hz() >= 100),
+            for (InstrumentGroup group : List.of(
+                    InstrumentGroup.HARMONY,
+                    InstrumentGroup.PADS,
+                    InstrumentGroup.TOPS,
+                    InstrumentGroup.MELODY,
+                    InstrumentGroup.FX,
+                    InstrumentGroup.VOCALS)) {
+                assertTrue(
+                        p.part(group).eq().stream().anyMatch(b -> b.type().equals("high_pass") && b.hz() >= 100),
                         g.id() + " " + group.wire() + " is high-passed");
             }
         }
         // A genre lists only what differs: house's tops keep the default's sends but have their own EQ.
         Production house = catalog.forGenre("house");
-        assertEquals(catalog.fallback().part(InstrumentGroup.TOPS).delay(), house.part(InstrumentGroup.TOPS).delay());
+        assertEquals(
+                catalog.fallback().part(InstrumentGroup.TOPS).delay(),
+                house.part(InstrumentGroup.TOPS).delay());
         assertEquals(400, house.part(InstrumentGroup.TOPS).eq().getFirst().hz());
     }
 

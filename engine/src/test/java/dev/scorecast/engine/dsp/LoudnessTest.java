@@ -17,8 +17,11 @@ class LoudnessTest {
     void kWeightingAt48kHzIsTheStandardsTable() {
         Biquad[] k = Loudness.kWeighting(48_000);
         // ITU-R BS.1770-4, tables 1 and 2.
-        assertArrayEquals(new double[] {1.53512485958697, -2.69169618940638, 1.19839281085285, -1.69065929318241, 0.73248077421585},
-                coefficients(k[0]), 1e-9);
+        assertArrayEquals(
+                new double[] {1.53512485958697, -2.69169618940638, 1.19839281085285, -1.69065929318241, 0.73248077421585
+                },
+                coefficients(k[0]),
+                1e-9);
         assertArrayEquals(new double[] {1.0, -2.0, 1.0, -1.99004745483398, 0.99007225036621}, coefficients(k[1]), 1e-9);
     }
 
@@ -59,7 +62,8 @@ class LoudnessTest {
 
     @Test
     void relativeGateDropsBlocksTenLuUnderTheUngatedMean() {
-        // 10 s at -20 and 10 s at -40: -40 lies more than 10 LU under the first gate's mean (-22.7), so it is gated out.
+        // 10 s at -20 and 10 s at -40: -40 lies more than 10 LU under the first gate's mean (-22.7), so it is gated
+        // out.
         double[] steps = concat(steady(100, power(-20)), steady(100, power(-40)));
         // The three blocks straddling the change are mostly -20 and pass: they pull it down a little.
         assertEquals(-20, Loudness.integratedLufs(steps, 200L * STEP, STEP), 0.1);

@@ -32,12 +32,14 @@ class PolyphaseResamplerTest {
     @Test
     void passBandIsFlatAndTheFoldBackBandIsGone() {
         for (double hz : new double[] {100, 3000, 6000}) {
-            double gain = rms(PolyphaseResampler.resample(sine(48_000, hz, 2, 0.5), 48_000, 16_000)) / (0.5 / Math.sqrt(2));
+            double gain =
+                    rms(PolyphaseResampler.resample(sine(48_000, hz, 2, 0.5), 48_000, 16_000)) / (0.5 / Math.sqrt(2));
             assertEquals(0, 20 * Math.log10(gain), 0.1, hz + " Hz");
         }
         for (double hz : new double[] {8000, 9000, 12_000, 20_000}) {
             // Would fold back to 16000 - hz; must be at least 60 dB down.
-            double gain = rms(PolyphaseResampler.resample(sine(48_000, hz, 2, 0.5), 48_000, 16_000)) / (0.5 / Math.sqrt(2));
+            double gain =
+                    rms(PolyphaseResampler.resample(sine(48_000, hz, 2, 0.5), 48_000, 16_000)) / (0.5 / Math.sqrt(2));
             assertTrue(20 * Math.log10(gain) < -60, hz + " Hz: " + 20 * Math.log10(gain) + " dB");
         }
     }

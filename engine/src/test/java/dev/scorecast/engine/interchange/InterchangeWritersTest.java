@@ -48,39 +48,83 @@ class InterchangeWritersTest {
         String title = "Tom & \"Jerry\" <cut 3>\u0001";
         var video = new Timeline.Video(title, "./video.mp4", rate, 100, 1920, 1080);
         var lane = new Timeline.Lane("bass", "./stems/bass.wav", 192_000, 48_000, Timeline.Role.MUSIC);
-        var timeline = new Timeline(title, video, List.of(lane),
-                List.of(new Timeline.Marker(50, Timeline.Kind.EDITOR, "hit", "line 1\nline 2"),
+        var timeline = new Timeline(
+                title,
+                video,
+                List.of(lane),
+                List.of(
+                        new Timeline.Marker(50, Timeline.Kind.EDITOR, "hit", "line 1\nline 2"),
                         new Timeline.Marker(0, Timeline.Kind.SECTION, "Section 1: intro", null)));
         String xml = Fcpxml.write(timeline);
-        var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+        var doc = DocumentBuilderFactory.newInstance()
+                .newDocumentBuilder()
                 .parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
-        assertEquals("Tom & \"Jerry\" <cut 3>", ((Element) doc.getElementsByTagName("project").item(0)).getAttribute("name"));
+        assertEquals(
+                "Tom & \"Jerry\" <cut 3>",
+                ((Element) doc.getElementsByTagName("project").item(0)).getAttribute("name"));
         var markers = doc.getElementsByTagName("marker");
         assertEquals("0s", ((Element) markers.item(0)).getAttribute("start"), "in time order");
         assertEquals("2s", ((Element) markers.item(1)).getAttribute("start"));
         assertEquals("line 1\nline 2", ((Element) markers.item(1)).getAttribute("note"));
         JsonNode otio = new ObjectMapper().readTree(Otio.write(timeline));
         assertEquals(title, otio.get("name").asText());
-        assertEquals(50.0, otio.at("/tracks/markers/1/marked_range/start_time/value").asDouble());
+        assertEquals(
+                50.0, otio.at("/tracks/markers/1/marked_range/start_time/value").asDouble());
         assertEquals("BLUE", otio.at("/tracks/markers/1/color").asText());
-        assertEquals(25.0, otio.at("/tracks/children/1/children/0/source_range/duration/rate").asDouble());
-        assertEquals(100.0, otio.at("/tracks/children/1/children/0/source_range/duration/value").asDouble());
-        assertEquals(192000.0, otio.at("/tracks/children/1/children/0/media_references/DEFAULT_MEDIA/available_range/duration/value").asDouble());
-        var outside = assertThrows(IllegalArgumentException.class, () -> new Timeline(title, video, List.of(),
-                List.of(new Timeline.Marker(100, Timeline.Kind.ACCENT, "late", null))));
+        assertEquals(
+                25.0,
+                otio.at("/tracks/children/1/children/0/source_range/duration/rate")
+                        .asDouble());
+        assertEquals(
+                100.0,
+                otio.at("/tracks/children/1/children/0/source_range/duration/value")
+                        .asDouble());
+        assertEquals(
+                192000.0,
+                otio.at("/tracks/children/1/children/0/media_references/DEFAULT_MEDIA/available_range/duration/value")
+                        .asDouble());
+        var outside = assertThrows(
+                IllegalArgumentException.class,
+                () -> new Timeline(
+                        title,
+                        video,
+                        List.of(),
+                        List.of(new Timeline.Marker(100, Timeline.Kind.ACCENT, "late", null))));
         assertTrue(outside.getMessage().contains("outside"), outside.getMessage());
     }
 
     @Test
     void theCueSheetCsvQuotesWhatNeedsQuoting() {
-        var cue = new CueSheet.Cue(1, "Opening, part \"one\"", "BI", "00:00:00:00", "00:00:04:00", "00:00:04:00", 0, 4, 4,
-                List.of("beats", "bass"), List.of("musescore"));
-        var sheet = new CueSheet("Film", "./video.mp4", "25/1", "00:00:04:00", 4, "Scorecast", "1.0", "abc", 7, List.of(cue),
+        var cue = new CueSheet.Cue(
+                1,
+                "Opening, part \"one\"",
+                "BI",
+                "00:00:00:00",
+                "00:00:04:00",
+                "00:00:04:00",
+                0,
+                4,
+                4,
+                List.of("beats", "bass"),
+                List.of("musescore"));
+        var sheet = new CueSheet(
+                "Film",
+                "./video.mp4",
+                "25/1",
+                "00:00:04:00",
+                4,
+                "Scorecast",
+                "1.0",
+                "abc",
+                7,
+                List.of(cue),
                 List.of(new CueSheet.Source("musescore", "MuseScore General", "Debian", "MIT")));
         String[] lines = sheet.csv().split("\r\n");
         assertEquals(2, lines.length);
-        assertEquals("Film,1,\"Opening, part \"\"one\"\"\",BI,00:00:00:00,00:00:04:00,00:00:04:00,0.000,4.000,4.000,beats; bass,"
-                + "Scorecast,MuseScore General (Debian),MIT", lines[1]);
+        assertEquals(
+                "Film,1,\"Opening, part \"\"one\"\"\",BI,00:00:00:00,00:00:04:00,00:00:04:00,0.000,4.000,4.000,beats; bass,"
+                        + "Scorecast,MuseScore General (Debian),MIT",
+                lines[1]);
         assertTrue(sheet.json().contains("\"in_seconds\" : 0.0"), sheet.json());
     }
 }

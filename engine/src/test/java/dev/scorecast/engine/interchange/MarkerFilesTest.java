@@ -87,8 +87,14 @@ class MarkerFilesTest {
     @Test
     void resolveMarkersToEdl() {
         List<EditorMarker> m = MarkerFiles.read(RESOLVE_EDL.getBytes(StandardCharsets.UTF_8), PAL, 20, "markers_file");
-        assertEquals(List.of(new EditorMarker(4.0, Kind.HIT), new EditorMarker(8.0, Kind.DROP), new EditorMarker(12.48, Kind.MUTE_UNTIL),
-                new EditorMarker(14.0, Kind.RESUME)), m, "counted from 01:00:00:00; kinds from the names");
+        assertEquals(
+                List.of(
+                        new EditorMarker(4.0, Kind.HIT),
+                        new EditorMarker(8.0, Kind.DROP),
+                        new EditorMarker(12.48, Kind.MUTE_UNTIL),
+                        new EditorMarker(14.0, Kind.RESUME)),
+                m,
+                "counted from 01:00:00:00; kinds from the names");
     }
 
     @Test
@@ -111,7 +117,8 @@ class MarkerFilesTest {
         assertEquals(Kind.HIT, m.get(0).kind());
         assertEquals(3.003, m.get(1).time(), 1e-9);
         assertEquals(Kind.SWELL, m.get(1).kind(), "a chapter marker named swell");
-        // Anchored in a gap: 1.001 s into the clip, which sits 1.001 s into the gap's own time (from 3600 s), which sits
+        // Anchored in a gap: 1.001 s into the clip, which sits 1.001 s into the gap's own time (from 3600 s), which
+        // sits
         // at 3604.004 s of the sequence: 6.006 s into the video.
         assertEquals(6.006, m.get(2).time(), 1e-9);
         assertEquals(Kind.DROP, m.get(2).kind());
@@ -125,7 +132,10 @@ class MarkerFilesTest {
         file[1] = (byte) 0xfe;
         System.arraycopy(text, 0, file, 2, text.length);
         List<EditorMarker> m = MarkerFiles.read(file, NTSC, 12.012, "markers_file");
-        assertEquals(List.of(Kind.HIT, Kind.STOP, Kind.START), m.stream().map(EditorMarker::kind).toList(), "an unnamed marker is a hit");
+        assertEquals(
+                List.of(Kind.HIT, Kind.STOP, Kind.START),
+                m.stream().map(EditorMarker::kind).toList(),
+                "an unnamed marker is a hit");
         assertEquals(105 * 1001 / 30000.0, m.get(0).time(), 1e-9);
         // Comma separated and UTF-8 reads the same.
         String csv = PREMIERE.replace('\t', ',').replace("big reveal, music back", "\"big reveal, music back\"");
@@ -134,14 +144,18 @@ class MarkerFilesTest {
 
     @Test
     void brokenFilesAreRefusedNamingTheLineAndField() {
-        assertRefused(RESOLVE_EDL.replace("01:00:08:00 01:00:08:01 01:00:08:00", "01:00:08:00 01:00:08:01 01:00:08:99"), PAL, 20,
+        assertRefused(
+                RESOLVE_EDL.replace("01:00:08:00 01:00:08:01 01:00:08:00", "01:00:08:00 01:00:08:01 01:00:08:99"),
+                PAL,
+                20,
                 "line 7, record in");
         assertRefused(RESOLVE_EDL.replace("002  001      V     C", "002  001      V"), PAL, 20, "line 7, event");
         assertRefused(LOCATOR_EDL.replace("FCM: DROP FRAME", "FCM: SOMETIMES"), NTSC, 12, "line 2, FCM");
         assertRefused(LOCATOR_EDL.replace("01:00:06;15", "01:00:60;15"), NTSC, 12, "line 8, LOC timecode");
         assertRefused(FCPXML.replace("start=\"90090/30000s\"", "start=\"ninety\""), NTSC, 12.012, "line 14, start");
         assertRefused(FCPXML.replace("</spine>", ""), NTSC, 12.012, "line 23: not well-formed XML");
-        assertRefused(PREMIERE.replace("00;00;07;00\t00;00;07;00", "7 seconds\t00;00;07;00"), NTSC, 12.012, "line 3, In");
+        assertRefused(
+                PREMIERE.replace("00;00;07;00\t00;00;07;00", "7 seconds\t00;00;07;00"), NTSC, 12.012, "line 3, In");
         assertRefused(PREMIERE.replace("\tIn\t", "\tStart\t"), NTSC, 12.012, "line 1, In");
         assertRefused("Marker Name,In\n\"hit,00;00;01;00\n", NTSC, 12.012, "line 2, field 1");
         assertRefused("just some text\n", NTSC, 12, "line 1");
@@ -150,8 +164,9 @@ class MarkerFilesTest {
     }
 
     private static void assertRefused(String file, FrameRate rate, double duration, String says) {
-        Unprocessable e = assertThrows(Unprocessable.class, () -> MarkerFiles.read(file.getBytes(StandardCharsets.UTF_8), rate, duration,
-                "markers_file"));
+        Unprocessable e = assertThrows(
+                Unprocessable.class,
+                () -> MarkerFiles.read(file.getBytes(StandardCharsets.UTF_8), rate, duration, "markers_file"));
         assertEquals("markers_file", e.field());
         assertTrue(e.getMessage().contains(says), e.getMessage());
     }

@@ -35,7 +35,9 @@ class WavRoundTripTest {
         Path wav = dir.resolve("f.wav");
         try (WavWriter w = WavWriter.create(wav, WavEncoding.FLOAT32, 48_000, 2)) {
             w.write(x, 70_000);
-            float[][] rest = {java.util.Arrays.copyOfRange(x[0], 70_000, 100_000), java.util.Arrays.copyOfRange(x[1], 70_000, 100_000)};
+            float[][] rest = {
+                java.util.Arrays.copyOfRange(x[0], 70_000, 100_000), java.util.Arrays.copyOfRange(x[1], 70_000, 100_000)
+            };
             w.write(rest, 30_000);
             assertEquals(100_000, w.frames());
             w.commit();
@@ -79,8 +81,13 @@ class WavRoundTripTest {
     @Test
     void bytesAndSilenceGoInAsTheyAre() {
         Path wav = dir.resolve("b.wav");
-        ByteBuffer pcm = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putShort((short) 16384).putShort((short) -16384)
-                .putShort((short) 1).putShort((short) -1).flip();
+        ByteBuffer pcm = ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putShort((short) 16384)
+                .putShort((short) -16384)
+                .putShort((short) 1)
+                .putShort((short) -1)
+                .flip();
         try (WavWriter w = WavWriter.create(wav, WavEncoding.PCM16, 48_000, 2)) {
             w.write(pcm);
             w.writeSilence(3);
@@ -97,7 +104,8 @@ class WavRoundTripTest {
 
     @Test
     void aStreamHeaderHasEverySizeUnknown() {
-        ByteBuffer h = ByteBuffer.wrap(WavWriter.streamHeader(WavEncoding.PCM16, 48_000, 2)).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer h = ByteBuffer.wrap(WavWriter.streamHeader(WavEncoding.PCM16, 48_000, 2))
+                .order(ByteOrder.LITTLE_ENDIAN);
         assertEquals(44, h.capacity());
         assertEquals(-1, h.getInt(4));
         assertEquals(-1, h.getInt(40));
@@ -117,7 +125,10 @@ class WavRoundTripTest {
 
         Path three = written("3.wav", WavEncoding.PCM16, 3);
         e = assertThrows(UnsupportedMedia.class, () -> WavReader.open(three, "sync", "the sync check"));
-        assertTrue(e.getMessage().contains("need 16-bit PCM or 32-bit float, mono or stereo; found format 1, 16 bits, 3 channels"),
+        assertTrue(
+                e.getMessage()
+                        .contains(
+                                "need 16-bit PCM or 32-bit float, mono or stereo; found format 1, 16 bits, 3 channels"),
                 e.getMessage());
     }
 

@@ -20,6 +20,7 @@ final class BlockRun {
     private int headers;
     /** Frame and beat at the start of each block, the beats per frame within it, and the tempo after it. */
     private final List<double[]> blocks = new ArrayList<>();
+
     private Transport last;
 
     BlockRun(LiveContext context) {
@@ -47,7 +48,9 @@ final class BlockRun {
             throw new IllegalStateException("one block per turn expected");
         }
         last = performance.transport();
-        blocks.add(new double[] {before.frame(), before.beat(), (last.beat() - before.beat()) / (last.frame() - before.frame()), last.tempo()});
+        blocks.add(new double[] {
+            before.frame(), before.beat(), (last.beat() - before.beat()) / (last.frame() - before.frame()), last.tempo()
+        });
         drain();
     }
 
@@ -136,7 +139,8 @@ final class BlockRun {
         byte[] chunk;
         while ((chunk = listener.next(0)) != null && chunk.length > 0) {
             // The WAV header comes first, once: a fork moves the listener on without another.
-            if (chunk.length == 44 && new String(chunk, 0, 4, java.nio.charset.StandardCharsets.US_ASCII).equals("RIFF")) {
+            if (chunk.length == 44
+                    && new String(chunk, 0, 4, java.nio.charset.StandardCharsets.US_ASCII).equals("RIFF")) {
                 if (headers++ > 0) {
                     throw new AssertionError("a second WAV header in the middle of the stream");
                 }

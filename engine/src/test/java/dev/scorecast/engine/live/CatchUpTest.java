@@ -47,12 +47,14 @@ class CatchUpTest {
         long stall = 30L * Performance.RATE; // 30 s: 1406 blocks, where a listener's queue holds 256
         long at = nanos(10L * BLOCK + stall);
         int rendered = p.pump(at);
-        assertTrue(rendered >= Pacing.MAX_CATCH_UP_BLOCKS - 1 && rendered <= Pacing.MAX_CATCH_UP_BLOCKS + 1,
+        assertTrue(
+                rendered >= Pacing.MAX_CATCH_UP_BLOCKS - 1 && rendered <= Pacing.MAX_CATCH_UP_BLOCKS + 1,
                 "caught up about " + Pacing.MAX_CATCH_UP_BLOCKS + " blocks, not " + rendered);
         assertTrue(rendered < Listener.CAPACITY);
         assertFalse(ear.closed(), "not dropped as too slow: " + ear.reason());
         assertEquals(rendered * BLOCK * 4L, drain(ear));
-        assertTrue(Math.abs(stall - (long) Pacing.MAX_CATCH_UP_BLOCKS * BLOCK - p.skippedFrames()) <= BLOCK,
+        assertTrue(
+                Math.abs(stall - (long) Pacing.MAX_CATCH_UP_BLOCKS * BLOCK - p.skippedFrames()) <= BLOCK,
                 "the rest given up: " + p.skippedFrames());
         // Then real time again from there: a block per block of time.
         int later = 0;

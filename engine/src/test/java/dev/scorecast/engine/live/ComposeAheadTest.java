@@ -48,7 +48,8 @@ class ComposeAheadTest {
     @Test
     void aStartFromSilenceWaitsForItsFirstSectionWithoutHoldingTheLoop() {
         HeldExecutor composing = new HeldExecutor();
-        Performance p = new Performance(LiveHarness.context().withComposing(composing).build(), 0);
+        Performance p =
+                new Performance(LiveHarness.context().withComposing(composing).build(), 0);
         Experience e = ExperienceCatalog.builtIn(GenreCatalog.builtIn()).first();
         var applied = new CompletableFuture<AppliesAt>();
         p.send(new Control.Start(e, 0.5, false, applied));
@@ -130,7 +131,9 @@ class ComposeAheadTest {
             next(p);
         }
         assertTrue(p.now().section() != first, "once composed, the re-levelling applies at a bar line");
-        assertTrue(p.transport().bar() < first.bars(), "within the section it re-levels, at bar " + p.transport().bar());
+        assertTrue(
+                p.transport().bar() < first.bars(),
+                "within the section it re-levels, at bar " + p.transport().bar());
         assertEquals(0, late.get());
         p.close();
         p.pump(0);
@@ -159,18 +162,22 @@ class ComposeAheadTest {
             next(p);
         }
         assertTrue(p.now().section() != first, "the next section began on time");
-        assertTrue(peak(heard.toByteArray()) > 0.05, "with the notes of its earlier score: peak " + peak(heard.toByteArray()));
+        assertTrue(
+                peak(heard.toByteArray()) > 0.05,
+                "with the notes of its earlier score: peak " + peak(heard.toByteArray()));
         composing.runAll();
         while (p.transport().beat() < end + 3 * perBar) {
             next(p);
         }
-        assertEquals(0, late.get(), "no section began without its notes (before, this one did until its new score came)");
+        assertEquals(
+                0, late.get(), "no section began without its notes (before, this one did until its new score came)");
         p.close();
         p.pump(0);
     }
 
     /** Listens to the performance of the second test, block by block (a listener that falls behind is dropped). */
     private static Listener ear;
+
     private static java.io.ByteArrayOutputStream heard = new java.io.ByteArrayOutputStream();
 
     /** Renders the next block (and takes what the ear got). */
@@ -205,11 +212,18 @@ class ComposeAheadTest {
     }
     /** A performance of the techno experience at {@code intensity}, heard, its first section composed and a block played. */
     private Performance startedTechno(HeldExecutor composing, AtomicLong late, double intensity) {
-        Performance p = new Performance(LiveHarness.context().withComposing(composing).withLateSections(late).build(), 0);
+        Performance p = new Performance(
+                LiveHarness.context()
+                        .withComposing(composing)
+                        .withLateSections(late)
+                        .build(),
+                0);
         ear = new Listener(LiveEncoder.Format.WAV);
         p.attach(ear);
         Experience e = ExperienceCatalog.builtIn(GenreCatalog.builtIn()).all().stream()
-                .filter(x -> x.genre().equals("techno")).findFirst().orElseThrow();
+                .filter(x -> x.genre().equals("techno"))
+                .findFirst()
+                .orElseThrow();
         p.send(new Control.Start(e, intensity, false, new CompletableFuture<>()));
         next(p);
         composing.runAll(); // the first section

@@ -58,7 +58,9 @@ class ComposingLaneTest {
             int n = i;
             results.add(lane.submit(() -> ran.add(n)));
         }
-        assertTrue(results.get(0).isCancelled() && results.get(1).isCancelled(), "past the capacity the oldest waiting go");
+        assertTrue(
+                results.get(0).isCancelled() && results.get(1).isCancelled(),
+                "past the capacity the oldest waiting go");
         assertEquals(2, lane.cancelled());
         assertEquals(ComposingLane.CAPACITY, lane.waiting());
         lane.withdraw(results.get(3));

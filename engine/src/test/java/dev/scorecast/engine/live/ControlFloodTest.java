@@ -84,7 +84,11 @@ class ControlFloodTest {
         List<AtomicLong> late = new ArrayList<>();
         for (int i = 0; i <= OTHERS; i++) {
             var lateSections = new AtomicLong();
-            var context = LiveHarness.context().withComposing(composing).withSinger(singer).withLateSections(lateSections).build();
+            var context = LiveHarness.context()
+                    .withComposing(composing)
+                    .withSinger(singer)
+                    .withLateSections(lateSections)
+                    .build();
             Performance p = new Performance(context, 0);
             Experience e = catalog.all().get(i % catalog.all().size());
             p.send(new Control.Start(e, 0.5, false, new CompletableFuture<>()));
@@ -111,7 +115,10 @@ class ControlFloodTest {
             // The first sections are composed before the music starts (a start from silence waits for them).
             composing.run(k <= 2 ? Integer.MAX_VALUE : COMPOSITIONS_PER_BLOCK);
             for (Performance p : all) {
-                assertEquals(1, p.pump(nanos(k * BLOCK)), "every performance renders its block on time (no underrun), block " + k);
+                assertEquals(
+                        1,
+                        p.pump(nanos(k * BLOCK)),
+                        "every performance renders its block on time (no underrun), block " + k);
             }
         }
         double seconds = (System.nanoTime() - started) / 1e9;
@@ -124,11 +131,23 @@ class ControlFloodTest {
             othersLate += late.get(i).get();
             assertTrue(all.get(i).transport().playing(), "stream " + i + " plays");
         }
-        System.out.printf("control flood: %d blocks (%.0f s) of %d streams, %d calls on one: the others' late sections %d, the flooded"
-                        + " stream's %d, longest composing queue %d, compositions run %d (%.1f s), %.1f s in all%n", blocks, SECONDS, OTHERS + 1,
-                (blocks - 2) * FLOOD_PER_BLOCK, othersLate, late.get(0).get(), composing.longest(), composing.ran, composing.nanos / 1e9, seconds);
+        System.out.printf(
+                "control flood: %d blocks (%.0f s) of %d streams, %d calls on one: the others' late sections %d, the flooded"
+                        + " stream's %d, longest composing queue %d, compositions run %d (%.1f s), %.1f s in all%n",
+                blocks,
+                SECONDS,
+                OTHERS + 1,
+                (blocks - 2) * FLOOD_PER_BLOCK,
+                othersLate,
+                late.get(0).get(),
+                composing.longest(),
+                composing.ran,
+                composing.nanos / 1e9,
+                seconds);
         assertEquals(0, othersLate, "no other stream plays a section (or the rest of one) without its notes");
-        assertTrue(composing.longest() <= all.size(), "the composing queue holds at most a turn per performance: " + composing.longest());
+        assertTrue(
+                composing.longest() <= all.size(),
+                "the composing queue holds at most a turn per performance: " + composing.longest());
         assertEquals(lastSent, flooded.now().intensity(), 1e-9, "the latest intensity wins");
         for (Performance p : all) {
             p.close();

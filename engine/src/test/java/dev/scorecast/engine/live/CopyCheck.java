@@ -47,7 +47,8 @@ final class CopyCheck {
         return fill(part, samples, Set.of());
     }
 
-    private static void fill(Object part, Field f, Map<String, ?> samples, Set<String> skip) throws IllegalAccessException {
+    private static void fill(Object part, Field f, Map<String, ?> samples, Set<String> skip)
+            throws IllegalAccessException {
         String name = f.getName();
         Class<?> type = f.getType();
         boolean isFinal = Modifier.isFinal(f.getModifiers());
@@ -85,8 +86,8 @@ final class CopyCheck {
             }
             return;
         }
-        fail("no sample for field " + name + " (" + type.getSimpleName() + ") of " + part.getClass().getSimpleName()
-                + ": give the test one, or name why copy() leaves it");
+        fail("no sample for field " + name + " (" + type.getSimpleName() + ") of "
+                + part.getClass().getSimpleName() + ": give the test one, or name why copy() leaves it");
     }
 
     /** A value of primitive {@code type} unlike {@code now}. */
@@ -111,7 +112,9 @@ final class CopyCheck {
         assertEquals(original.getClass(), copy.getClass());
         List<Field> fields = fields(original.getClass());
         for (String name : notCopied.keySet()) {
-            assertTrue(fields.stream().anyMatch(f -> f.getName().equals(name)), "no field " + name + " in " + original.getClass().getSimpleName());
+            assertTrue(
+                    fields.stream().anyMatch(f -> f.getName().equals(name)),
+                    "no field " + name + " in " + original.getClass().getSimpleName());
         }
         for (Field f : fields) {
             if (notCopied.containsKey(f.getName())) {
@@ -119,7 +122,9 @@ final class CopyCheck {
             }
             try {
                 String path = original.getClass().getSimpleName() + "." + f.getName();
-                assertTrue(filled(f.get(original)), path + " holds what a fresh one does: fill it, or the check says nothing of it");
+                assertTrue(
+                        filled(f.get(original)),
+                        path + " holds what a fresh one does: fill it, or the check says nothing of it");
                 assertSame(f.get(original), f.get(copy), path, new IdentityHashMap<>());
             } catch (IllegalAccessException e) {
                 throw new AssertionError(e);
@@ -127,7 +132,8 @@ final class CopyCheck {
         }
     }
 
-    private static void assertSame(Object a, Object b, String path, IdentityHashMap<Object, Object> seen) throws IllegalAccessException {
+    private static void assertSame(Object a, Object b, String path, IdentityHashMap<Object, Object> seen)
+            throws IllegalAccessException {
         if (a == b) {
             return;
         }
@@ -164,7 +170,9 @@ final class CopyCheck {
             List<Object> left = new ArrayList<>((Collection<?>) b);
             assertEquals(x.size(), left.size(), path + ": size");
             for (Object e : x) {
-                Object match = left.stream().filter(o -> same(e, o, path)).findFirst()
+                Object match = left.stream()
+                        .filter(o -> same(e, o, path))
+                        .findFirst()
                         .orElseThrow(() -> new AssertionError(path + ": " + e + " is not in the copy"));
                 left.remove(match);
             }
@@ -186,7 +194,9 @@ final class CopyCheck {
             case Boolean b -> b;
             case Number n -> n.doubleValue() != 0;
             case Collection<?> c -> !c.isEmpty();
-            case Object a when a.getClass().isArray() -> java.util.stream.IntStream.range(0, Array.getLength(a)).anyMatch(i -> filled(Array.get(a, i)));
+            case Object a
+            when a.getClass().isArray() ->
+                java.util.stream.IntStream.range(0, Array.getLength(a)).anyMatch(i -> filled(Array.get(a, i)));
             default -> true;
         };
     }
@@ -223,7 +233,10 @@ final class CopyCheck {
     /** A new instance of {@code type} (a private one of a part, as a line of the singer) from the constructor taking {@code args}. */
     static Object construct(Class<?> type, Object... args) {
         try {
-            var ctor = Arrays.stream(type.getDeclaredConstructors()).filter(c -> c.getParameterCount() == args.length).findFirst().orElseThrow();
+            var ctor = Arrays.stream(type.getDeclaredConstructors())
+                    .filter(c -> c.getParameterCount() == args.length)
+                    .findFirst()
+                    .orElseThrow();
             ctor.setAccessible(true);
             return ctor.newInstance(args);
         } catch (ReflectiveOperationException e) {
@@ -233,6 +246,9 @@ final class CopyCheck {
 
     /** The nested class {@code name} of {@code outer} (a part's private record or class). */
     static Class<?> nested(Class<?> outer, String name) {
-        return Arrays.stream(outer.getDeclaredClasses()).filter(c -> c.getSimpleName().equals(name)).findFirst().orElseThrow();
+        return Arrays.stream(outer.getDeclaredClasses())
+                .filter(c -> c.getSimpleName().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 }

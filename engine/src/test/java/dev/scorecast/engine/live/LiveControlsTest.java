@@ -64,10 +64,13 @@ class LiveControlsTest {
         forSeconds(run, 10);
         float[] left = run.left();
         double heard = heardBpm(left, 0, left.length, HOUSE_BPM);
-        System.out.printf("live controls: transport %.2f bpm, heard %.2f bpm%n", run.performance.transport().tempo(), heard);
+        System.out.printf(
+                "live controls: transport %.2f bpm, heard %.2f bpm%n",
+                run.performance.transport().tempo(), heard);
         assertEquals(HOUSE_BPM, run.performance.transport().tempo(), 0.01);
         assertTrue(rms(left, 0, left.length) > 0.01, "the stream is not silent");
-        assertTrue(Math.abs(heard - HOUSE_BPM) / HOUSE_BPM < 0.02, "heard " + heard + " bpm, transport says " + HOUSE_BPM);
+        assertTrue(
+                Math.abs(heard - HOUSE_BPM) / HOUSE_BPM < 0.02, "heard " + heard + " bpm, transport says " + HOUSE_BPM);
     }
 
     @Test
@@ -86,13 +89,16 @@ class LiveControlsTest {
             }
         }
         double beat = 60 / HOUSE_BPM;
-        System.out.printf("live controls: tempo 1.2x reached %.3f s after set_intensity (one beat is %.3f s)%n", reached / (double) RATE, beat);
+        System.out.printf(
+                "live controls: tempo 1.2x reached %.3f s after set_intensity (one beat is %.3f s)%n",
+                reached / (double) RATE, beat);
         assertTrue(reached > 0 && reached <= beat * RATE + 1024, "1.2x reached after " + reached + " frames");
         int from = run.left().length;
         forSeconds(run, 7);
         float[] left = run.left();
         double heard = heardBpm(left, Math.max(from, left.length - 6 * RATE), left.length, HOUSE_BPM * 1.2);
-        System.out.printf("live controls: after intensity 1.0 heard %.2f bpm (expected %.1f)%n", heard, HOUSE_BPM * 1.2);
+        System.out.printf(
+                "live controls: after intensity 1.0 heard %.2f bpm (expected %.1f)%n", heard, HOUSE_BPM * 1.2);
         assertTrue(Math.abs(heard - HOUSE_BPM * 1.2) / (HOUSE_BPM * 1.2) < 0.02, "heard " + heard);
         assertEquals(1.0, run.performance.now().intensity());
     }
@@ -105,9 +111,33 @@ class LiveControlsTest {
         Section s = now.section();
         String key = s.key().equals("E") ? "G" : "E";
         // One section of 8 bars at 100 bpm in another key, as a client edits the plan current_experience gives.
-        Section replaced = new Section(0, 0, 19.2, s.label(), 100, s.meter(), 8, 0, key, s.mode(), s.intensity(), s.progression(),
-                s.instruments(), null, s.lyrics(), List.of(), List.of());
-        Plan plan = new Plan(Plan.VERSION, null, now.experience().seed(), now.genre(), 19.2, null, Plan.Master.DEFAULT, List.of(replaced));
+        Section replaced = new Section(
+                0,
+                0,
+                19.2,
+                s.label(),
+                100,
+                s.meter(),
+                8,
+                0,
+                key,
+                s.mode(),
+                s.intensity(),
+                s.progression(),
+                s.instruments(),
+                null,
+                s.lyrics(),
+                List.of(),
+                List.of());
+        Plan plan = new Plan(
+                Plan.VERSION,
+                null,
+                now.experience().seed(),
+                now.genre(),
+                19.2,
+                null,
+                Plan.Master.DEFAULT,
+                List.of(replaced));
         var applied = new CompletableFuture<AppliesAt>();
         run.send(new Control.ReplacePlan(plan, applied));
         run.turn();
@@ -128,8 +158,9 @@ class LiveControlsTest {
         float[] left = run.left();
         int start = (int) at.frame() + RATE;
         double heard = heardBpm(left, start, Math.min(left.length, start + 6 * RATE), 100);
-        System.out.printf("live controls: replaced plan at %.3f s (beat %.0f), heard %.2f bpm after it (planned 100)%n", at.seconds(),
-                at.beat(), heard);
+        System.out.printf(
+                "live controls: replaced plan at %.3f s (beat %.0f), heard %.2f bpm after it (planned 100)%n",
+                at.seconds(), at.beat(), heard);
         assertTrue(Math.abs(heard - 100) / 100 < 0.02, "heard " + heard);
     }
 
@@ -166,7 +197,8 @@ class LiveControlsTest {
         Experience e = context.experiences().find("lofi-rainy-desk").orElseThrow();
         p.send(new Control.Start(e, e.intensity(), false, new CompletableFuture<>()));
         var heard = new ByteArrayOutputStream();
-        // The stalled listener never reads: once its queue is full (Listener.CAPACITY blocks, about five seconds) it is dropped.
+        // The stalled listener never reads: once its queue is full (Listener.CAPACITY blocks, about five seconds) it is
+        // dropped.
         long blocks = 7L * RATE / 1024 + 1;
         for (long k = 1; k <= blocks; k++) {
             p.pump((long) Math.ceil(k * 1024 * 1e9 / RATE));
@@ -176,7 +208,9 @@ class LiveControlsTest {
             }
         }
         byte[] all = heard.toByteArray();
-        assertTrue(all.length >= 44 + 7 * RATE * 4, "the reader got all of it: " + (all.length - 44) / (4.0 * RATE) + " s");
+        assertTrue(
+                all.length >= 44 + 7 * RATE * 4,
+                "the reader got all of it: " + (all.length - 44) / (4.0 * RATE) + " s");
         assertTrue(stalled.closed(), "the stalled listener was dropped");
         assertTrue(stalled.reason().startsWith("too slow"), stalled.reason());
         var queued = new ByteArrayOutputStream();

@@ -39,8 +39,9 @@ class LiveCostTest {
             for (Experience e : experiences.all().subList(0, EXPERIENCES)) {
                 cost += cost(context, e, format) / EXPERIENCES;
             }
-            System.out.printf("live cost (%s, %d s x %d experiences): synthesizer%s %.2f %% of a core%n", SF2.getFileName(), SECONDS,
-                    EXPERIENCES, format.equals("none") ? "" : " + " + format, 100 * cost);
+            System.out.printf(
+                    "live cost (%s, %d s x %d experiences): synthesizer%s %.2f %% of a core%n",
+                    SF2.getFileName(), SECONDS, EXPERIENCES, format.equals("none") ? "" : " + " + format, 100 * cost);
             assertTrue(cost < 0.10, format + ": " + cost);
         }
     }
@@ -68,10 +69,16 @@ class LiveCostTest {
     }
 
     /** What a stream of one experience cost: the render loop's CPU and the singer's (Java and espeak-ng), in seconds. */
-    record VocalCost(double render, double singer, double espeak, double streamSeconds, double sungSeconds, long skipped) {
+    record VocalCost(
+            double render, double singer, double espeak, double streamSeconds, double sungSeconds, long skipped) {
         VocalCost plus(VocalCost o) {
-            return new VocalCost(render + o.render, singer + o.singer, espeak + o.espeak, streamSeconds + o.streamSeconds,
-                    sungSeconds + o.sungSeconds, skipped + o.skipped);
+            return new VocalCost(
+                    render + o.render,
+                    singer + o.singer,
+                    espeak + o.espeak,
+                    streamSeconds + o.streamSeconds,
+                    sungSeconds + o.sungSeconds,
+                    skipped + o.skipped);
         }
 
         String share(double cpu) {
@@ -82,37 +89,71 @@ class LiveCostTest {
     @Test
     void theSingerOfAVocalStreamCostsAFewPerCentOfACore() throws Exception {
         ExperienceCatalog experiences = ExperienceCatalog.builtIn(GenreCatalog.builtIn());
-        List<Experience> sung = experiences.all().stream().filter(Experience::vocals).limit(EXPERIENCES).toList();
+        List<Experience> sung = experiences.all().stream()
+                .filter(Experience::vocals)
+                .limit(EXPERIENCES)
+                .toList();
         EspeakSinger espeak = EspeakSinger.create();
         AtomicLong clock = new AtomicLong();
         // Other seeds: other lyrics and melodies, made of the words the first pass taught espeak-ng's caches.
-        List<Experience> later = sung.stream().map(e -> new Experience(e.id(), e.name(), e.description(), e.genre(), e.tempo(), e.mood(),
-                e.vocals(), e.intensity(), e.seed() + 7, e.gainDb())).toList();
+        List<Experience> later = sung.stream()
+                .map(e -> new Experience(
+                        e.id(),
+                        e.name(),
+                        e.description(),
+                        e.genre(),
+                        e.tempo(),
+                        e.mood(),
+                        e.vocals(),
+                        e.intensity(),
+                        e.seed() + 7,
+                        e.gainDb()))
+                .toList();
         PhraseSinger silent = new PhraseSinger(() -> espeak, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
-        PhraseSinger first = new PhraseSinger(() -> espeak, clock::get, 64L << 20); // room for every line of the first pass
+        PhraseSinger first =
+                new PhraseSinger(() -> espeak, clock::get, 64L << 20); // room for every line of the first pass
         PhraseSinger second = new PhraseSinger(() -> espeak, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
         VocalCost cold = run(sung, true, first, clock); // espeak-ng's phonemes and syllables not yet cached
         VocalCost warm = run(later, true, second, clock); // new lines, words mostly known
         VocalCost shared = run(sung, true, first, clock); // the first pass's lines again: from the phrase cache
         VocalCost off = run(sung, false, silent, clock); // last, like "shared" with the code warmed up
-        System.out.printf("live vocal cost (%s, %d s x %d vocal experiences), share of one core per stream:%n", SF2.getFileName(), SECONDS,
-                sung.size());
-        System.out.printf("  render loop: vocals off %s, on %s (the vocal mix and its reverb)%n", off.share(off.render), shared.share(shared.render));
-        for (var c : List.of(java.util.Map.entry("cold caches", cold), java.util.Map.entry("new lines, espeak-ng caches warm", warm),
+        System.out.printf(
+                "live vocal cost (%s, %d s x %d vocal experiences), share of one core per stream:%n",
+                SF2.getFileName(), SECONDS, sung.size());
+        System.out.printf(
+                "  render loop: vocals off %s, on %s (the vocal mix and its reverb)%n",
+                off.share(off.render), shared.share(shared.render));
+        for (var c : List.of(
+                java.util.Map.entry("cold caches", cold),
+                java.util.Map.entry("new lines, espeak-ng caches warm", warm),
                 java.util.Map.entry("lines already sung", shared))) {
             VocalCost v = c.getValue();
-            System.out.printf("  singer, %s: %s (thread %s + espeak-ng %s); %.1f s sung for %.1f s of stream; %d lines skipped%n",
-                    c.getKey(), v.share(v.singer + v.espeak), v.share(v.singer), v.share(v.espeak), v.sungSeconds, v.streamSeconds, v.skipped);
+            System.out.printf(
+                    "  singer, %s: %s (thread %s + espeak-ng %s); %.1f s sung for %.1f s of stream; %d lines skipped%n",
+                    c.getKey(),
+                    v.share(v.singer + v.espeak),
+                    v.share(v.singer),
+                    v.share(v.espeak),
+                    v.sungSeconds,
+                    v.streamSeconds,
+                    v.skipped);
         }
         assertTrue(cold.sungSeconds > 0.2 * cold.streamSeconds, "the vocal experiences sang: " + cold);
         assertTrue((cold.singer + cold.espeak) / cold.streamSeconds < 0.25, "cold singer: " + cold);
         assertTrue((warm.singer + warm.espeak) / warm.streamSeconds < 0.10, "warm singer: " + warm);
-        assertTrue(shared.singer + shared.espeak < 0.05 * shared.streamSeconds && shared.sungSeconds == 0, "shared lines: " + shared);
+        assertTrue(
+                shared.singer + shared.espeak < 0.05 * shared.streamSeconds && shared.sungSeconds == 0,
+                "shared lines: " + shared);
         assertTrue((shared.render - off.render) / off.streamSeconds < 0.01, "the vocal mix: " + shared + " vs " + off);
     }
 
-    private static VocalCost run(List<Experience> sung, boolean vocals, PhraseSinger singer, AtomicLong clock) throws IOException {
-        LiveContext context = LiveHarness.context().withBank(SF2).withSettings(LiveHarness.BY_HAND.withPolyphony(48)).withSinger(singer).build();
+    private static VocalCost run(List<Experience> sung, boolean vocals, PhraseSinger singer, AtomicLong clock)
+            throws IOException {
+        LiveContext context = LiveHarness.context()
+                .withBank(SF2)
+                .withSettings(LiveHarness.BY_HAND.withPolyphony(48))
+                .withSinger(singer)
+                .build();
         VocalCost total = new VocalCost(0, 0, 0, 0, 0, 0);
         for (Experience e : sung) {
             total = total.plus(run(context, e, vocals, singer, clock));
@@ -125,7 +166,9 @@ class LiveCostTest {
      * asked (on this thread, so its CPU time is measured apart from the loop's). The first two
      * seconds (instruments loaded) are left out of the loop's figure, not of the singer's.
      */
-    private static VocalCost run(LiveContext context, Experience e, boolean vocals, PhraseSinger singer, AtomicLong clock) throws IOException {
+    private static VocalCost run(
+            LiveContext context, Experience e, boolean vocals, PhraseSinger singer, AtomicLong clock)
+            throws IOException {
         var threads = ManagementFactory.getThreadMXBean();
         var before = singer.counters();
         double espeak0 = childCpuSeconds();
@@ -150,15 +193,21 @@ class LiveCostTest {
         p.close();
         p.pump(0);
         var after = singer.counters();
-        return new VocalCost(render / 1e9 * (2.0 + SECONDS) / SECONDS, sing / 1e9, childCpuSeconds() - espeak0, 2.0 + SECONDS,
-                after.sungSeconds() - before.sungSeconds(), after.skipped() - before.skipped());
+        return new VocalCost(
+                render / 1e9 * (2.0 + SECONDS) / SECONDS,
+                sing / 1e9,
+                childCpuSeconds() - espeak0,
+                2.0 + SECONDS,
+                after.sungSeconds() - before.sungSeconds(),
+                after.skipped() - before.skipped());
     }
 
     /** CPU time of this process's finished children (the espeak-ng runs), from /proc/self/stat. */
     static double childCpuSeconds() throws IOException {
         String stat = Files.readString(Path.of("/proc/self/stat"));
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return (Long.parseLong(f[13]) + Long.parseLong(f[14])) / 100.0; // cutime + cstime in clock ticks (USER_HZ, 100 on Linux)
+        return (Long.parseLong(f[13]) + Long.parseLong(f[14]))
+                / 100.0; // cutime + cstime in clock ticks (USER_HZ, 100 on Linux)
     }
 
     private static void drain(Listener l) throws InterruptedException {

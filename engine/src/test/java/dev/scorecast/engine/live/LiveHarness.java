@@ -22,8 +22,13 @@ final class LiveHarness {
     static final Path TIM_GM = Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2");
     static final int BLOCK = 1024;
     /** No look-ahead and no burst, so every block rendered is one that virtual time asked for; one thread. */
-    static final LiveSettings BY_HAND = LiveSettings.DEFAULT.withBlockFrames(BLOCK).withLookaheadFrames(0).withThreads(1)
-            .withMaxPerformances(100).withBurstFrames(0);
+    static final LiveSettings BY_HAND = LiveSettings.DEFAULT
+            .withBlockFrames(BLOCK)
+            .withLookaheadFrames(0)
+            .withThreads(1)
+            .withMaxPerformances(100)
+            .withBurstFrames(0);
+
     private static final Map<Path, SoundBank> BANKS = new ConcurrentHashMap<>();
 
     private Path bank = TIM_GM;
@@ -69,8 +74,15 @@ final class LiveHarness {
 
     LiveContext build() {
         GenreCatalog genres = GenreCatalog.builtIn();
-        return new LiveContext(BANKS.computeIfAbsent(bank, SoundBank::load), genres, ExperienceCatalog.builtIn(genres), settings,
-                new AtomicInteger(), composing, singer != null ? singer : idleSinger(), lateSections);
+        return new LiveContext(
+                BANKS.computeIfAbsent(bank, SoundBank::load),
+                genres,
+                ExperienceCatalog.builtIn(genres),
+                settings,
+                new AtomicInteger(),
+                composing,
+                singer != null ? singer : idleSinger(),
+                lateSections);
     }
 
     /** A singer that is never started: it sings only what a test asks of it ({@link PhraseSinger#singAll()}), on a clock at 0. */

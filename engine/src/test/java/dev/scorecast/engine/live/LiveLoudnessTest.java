@@ -31,25 +31,38 @@ class LiveLoudnessTest {
     void everyExperiencePlaysNearTheTargetLoudness() throws Exception {
         // The gains are calibrated with the default bank; with another (or none installed) this says
         // nothing, so it is skipped, visibly, rather than checked against a weaker bound.
-        assumeTrue(SF2.equals(DEFAULT_BANK) && java.nio.file.Files.isRegularFile(SF2),
+        assumeTrue(
+                SF2.equals(DEFAULT_BANK) && java.nio.file.Files.isRegularFile(SF2),
                 "the experiences are calibrated with " + DEFAULT_BANK + "; this run plays " + SF2);
         AtomicLong clock = new AtomicLong();
-        PhraseSinger singer = new PhraseSinger(dev.scorecast.engine.voice.singing.EspeakSinger::create, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
-        LiveContext context = LiveHarness.context().withBank(SF2).withSettings(LiveSettings.DEFAULT).withSinger(singer).build();
+        PhraseSinger singer = new PhraseSinger(
+                dev.scorecast.engine.voice.singing.EspeakSinger::create,
+                clock::get,
+                PhraseSinger.DEFAULT_CACHE_SAMPLES);
+        LiveContext context = LiveHarness.context()
+                .withBank(SF2)
+                .withSettings(LiveSettings.DEFAULT)
+                .withSinger(singer)
+                .build();
         ExperienceCatalog experiences = context.experiences();
         double quietest = Double.MAX_VALUE;
         double loudest = -Double.MAX_VALUE;
         for (Experience e : experiences.all()) {
             double lufs = loudness(context, singer, clock, e);
-            System.out.printf("live loudness (%s, %d s): %-26s %6.1f LUFS (gain %+.1f dB)%n", SF2.getFileName(), SECONDS, e.id(), lufs, e.gainDb());
+            System.out.printf(
+                    "live loudness (%s, %d s): %-26s %6.1f LUFS (gain %+.1f dB)%n",
+                    SF2.getFileName(), SECONDS, e.id(), lufs, e.gainDb());
             quietest = Math.min(quietest, lufs);
             loudest = Math.max(loudest, lufs);
         }
         // The bank the gains were calibrated with, over the same minute (a shorter stretch differs by its intro).
-        assertTrue(loudest <= Experience.TARGET_LUFS + 1 && quietest >= Experience.TARGET_LUFS - 1, quietest + " to " + loudest + " LUFS");
+        assertTrue(
+                loudest <= Experience.TARGET_LUFS + 1 && quietest >= Experience.TARGET_LUFS - 1,
+                quietest + " to " + loudest + " LUFS");
     }
 
-    private static double loudness(LiveContext context, PhraseSinger singer, AtomicLong clock, Experience e) throws InterruptedException {
+    private static double loudness(LiveContext context, PhraseSinger singer, AtomicLong clock, Experience e)
+            throws InterruptedException {
         Performance p = new Performance(context, 0);
         Listener ear = new Listener(dev.scorecast.engine.media.LiveEncoder.Format.WAV);
         p.attach(ear);
@@ -66,7 +79,8 @@ class LiveLoudnessTest {
                 header = false;
                 int frames = (chunk.length - skip) / 4;
                 float[][] pcm = new float[2][frames];
-                var b = java.nio.ByteBuffer.wrap(chunk, skip, chunk.length - skip).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                var b = java.nio.ByteBuffer.wrap(chunk, skip, chunk.length - skip)
+                        .order(java.nio.ByteOrder.LITTLE_ENDIAN);
                 for (int i = 0; i < frames; i++) {
                     pcm[0][i] = b.getShort() / 32768f;
                     pcm[1][i] = b.getShort() / 32768f;

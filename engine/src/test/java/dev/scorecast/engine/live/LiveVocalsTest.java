@@ -44,7 +44,10 @@ class LiveVocalsTest {
     static void open() {
         espeak = EspeakSinger.create();
         singer = new PhraseSinger(() -> espeak, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
-        context = LiveHarness.context().withSettings(LiveHarness.BY_HAND.withPolyphony(48)).withSinger(singer).build();
+        context = LiveHarness.context()
+                .withSettings(LiveHarness.BY_HAND.withPolyphony(48))
+                .withSinger(singer)
+                .build();
     }
 
     /** Performance A with vocals, B without, turned together; the singer keeps up unless told not to. */
@@ -98,7 +101,9 @@ class LiveVocalsTest {
     /** The lines of the first section, composed again from what the performance says it plays. */
     static List<VocalPhrase> firstSectionLines(BlockRun run) {
         NowPlaying now = run.performance.now();
-        return SectionScore.compose(new Composer(), now.genre(), now.experience().seed(), now.section(), now.upcoming(), 0, 0).phrases();
+        return SectionScore.compose(
+                        new Composer(), now.genre(), now.experience().seed(), now.section(), now.upcoming(), 0, 0)
+                .phrases();
     }
 
     @Test
@@ -129,19 +134,31 @@ class LiveVocalsTest {
             List<SungNote> notes = line.at(bpm);
             double expected = t.a.frameOf(line.startBeat());
             int lag = lag(voice, (int) Math.round(expected), espeak.sing(notes), 0);
-            VocalPitch pitch = VocalPitch.measure(java.util.Arrays.copyOfRange(voice, (int) Math.round(expected), voice.length),
-                    Performance.RATE, notes);
+            VocalPitch pitch = VocalPitch.measure(
+                    java.util.Arrays.copyOfRange(voice, (int) Math.round(expected), voice.length),
+                    Performance.RATE,
+                    notes);
             VocalPitch dry = VocalPitch.measure(espeak.sing(notes).samples(), Performance.RATE, notes);
             double level = rms(voice, (int) expected, (int) t.a.frameOf(line.endBeat()));
-            System.out.printf("live vocals: line %d at beat %.0f (%.0f bpm): starts %+.2f ms from its beat; %d of %d voiced frames within"
-                    + " 50 cents (%.1f %%; the singer's own output %.1f %%); rms %.1f dBFS%n", k + 1, line.startBeat(), bpm,
-                    lag * 1000.0 / Performance.RATE, pitch.withinFiftyCents(), pitch.voicedFrames(), 100 * pitch.accuracy(),
-                    100 * dry.accuracy(), 20 * Math.log10(level));
+            System.out.printf(
+                    "live vocals: line %d at beat %.0f (%.0f bpm): starts %+.2f ms from its beat; %d of %d voiced frames within"
+                            + " 50 cents (%.1f %%; the singer's own output %.1f %%); rms %.1f dBFS%n",
+                    k + 1,
+                    line.startBeat(),
+                    bpm,
+                    lag * 1000.0 / Performance.RATE,
+                    pitch.withinFiftyCents(),
+                    pitch.voicedFrames(),
+                    100 * pitch.accuracy(),
+                    100 * dry.accuracy(),
+                    20 * Math.log10(level));
             assertTrue(Math.abs(lag) <= 48 * 3, "line " + (k + 1) + " starts " + lag + " frames off its beat");
             assertTrue(pitch.voicedFrames() > 20, "line " + (k + 1) + " is sung: " + pitch);
             assertTrue(pitch.accuracy() >= 0.75, "line " + (k + 1) + " on pitch: " + pitch);
             assertTrue(level > 0.01, "line " + (k + 1) + " audible: rms " + level);
-            all = new VocalPitch(all.voicedFrames() + pitch.voicedFrames(), all.withinFiftyCents() + pitch.withinFiftyCents(),
+            all = new VocalPitch(
+                    all.voicedFrames() + pitch.voicedFrames(),
+                    all.withinFiftyCents() + pitch.withinFiftyCents(),
                     all.voicedOutsideNotes() + pitch.voicedOutsideNotes());
         }
         // The sync pipeline's goal for its vocal stem, over the whole line sung.
@@ -163,12 +180,21 @@ class LiveVocalsTest {
         float[] voice = t.voice();
         int bar = (int) Math.round(barLine);
         double before = rms(voice, bar - 4800, bar);
-        double after = peakDb(voice, bar + LiveVocals.FADE_FRAMES + 48, voice.length) - 20 * Math.log10(peak(voice, bar - 4800, bar));
+        double after = peakDb(voice, bar + LiveVocals.FADE_FRAMES + 48, voice.length)
+                - 20 * Math.log10(peak(voice, bar - 4800, bar));
         double nextLine = rms(voice, (int) t.a.frameOf(lines.get(2).startBeat()), voice.length);
-        System.out.printf("live vocals: off at bar line frame %d (beat %.0f): rms %.1f dBFS in the 100 ms before; after the %d ms fade"
-                + " only the reverb, peak %.1f dB under the voice's; the next line: rms %.1f dBFS%n", bar, at.beat(),
-                20 * Math.log10(before), LiveVocals.FADE_FRAMES / 48, -after, 20 * Math.log10(nextLine + 1e-12));
-        assertTrue(at.beat() > lines.get(1).startBeat() && at.beat() < lines.get(1).endBeat(), "the bar line falls inside line 2");
+        System.out.printf(
+                "live vocals: off at bar line frame %d (beat %.0f): rms %.1f dBFS in the 100 ms before; after the %d ms fade"
+                        + " only the reverb, peak %.1f dB under the voice's; the next line: rms %.1f dBFS%n",
+                bar,
+                at.beat(),
+                20 * Math.log10(before),
+                LiveVocals.FADE_FRAMES / 48,
+                -after,
+                20 * Math.log10(nextLine + 1e-12));
+        assertTrue(
+                at.beat() > lines.get(1).startBeat() && at.beat() < lines.get(1).endBeat(),
+                "the bar line falls inside line 2");
         assertTrue(before > 0.01, "the voice sang up to the bar line: " + before);
         assertTrue(after < -12, "after the bar line only the reverb's tail is left: " + after + " dB");
         assertTrue(nextLine < 0.002, "the next line is not sung: rms " + nextLine);
@@ -177,20 +203,27 @@ class LiveVocalsTest {
     @Test
     void aLineTheSingerDidNotSingInTimeIsSkippedAndNothingTakesItsPlace() throws Exception {
         PhraseSinger idle = new PhraseSinger(() -> espeak, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
-        LiveContext slow = LiveHarness.context().withSettings(context.settings()).withSinger(idle).build();
+        LiveContext slow = LiveHarness.context()
+                .withSettings(context.settings())
+                .withSinger(idle)
+                .build();
         Twins t = new Twins(slow);
         t.singing = false;
         t.turn();
         List<VocalPhrase> lines = firstSectionLines(t.a);
         t.untilBeat(lines.get(1).endBeat());
         double beat = t.a.beat();
-        long inTime = lines.stream().filter(l -> l.startBeat() > beat && l.startBeat() <= beat + LiveVocals.HORIZON_SECONDS * 110 / 60).count();
+        long inTime = lines.stream()
+                .filter(l -> l.startBeat() > beat && l.startBeat() <= beat + LiveVocals.HORIZON_SECONDS * 110 / 60)
+                .count();
         float[] voice = t.voice();
         var stalled = idle.counters();
-        // The singer wakes up: the skipped line is wanted by no one any more, so only the next one (still in time) is sung.
+        // The singer wakes up: the skipped line is wanted by no one any more, so only the next one (still in time) is
+        // sung.
         idle.singAll();
         var woke = idle.counters();
-        System.out.printf("live vocals, singer stalled: %d lines skipped; when it wakes it sings %d (the lines still to come)%n",
+        System.out.printf(
+                "live vocals, singer stalled: %d lines skipped; when it wakes it sings %d (the lines still to come)%n",
                 stalled.skipped(), woke.sung());
         assertEquals(0, peak(voice, 0, voice.length), "with nothing sung, vocals on sound exactly like vocals off");
         assertEquals(2, stalled.skipped(), "both lines were due and skipped");
@@ -219,8 +252,10 @@ class LiveVocalsTest {
         int carriedLag = lag(voice, (int) forkFrame, sung2, (int) forkFrame - second) - lag(voice, second, sung2, 0);
         int lag = lag(voice, third, espeak.sing(lines.get(2).at(110)), 0);
         double carried = rms(voice, (int) forkFrame, (int) forkFrame + 9600);
-        System.out.printf("live vocals, fork at frame %d: line 2 carries on (rms %.1f dBFS, %+.2f ms off where it sat before);"
-                + " line 3 starts %+.2f ms from its beat%n", forkFrame, 20 * Math.log10(carried), carriedLag / 48.0, lag / 48.0);
+        System.out.printf(
+                "live vocals, fork at frame %d: line 2 carries on (rms %.1f dBFS, %+.2f ms off where it sat before);"
+                        + " line 3 starts %+.2f ms from its beat%n",
+                forkFrame, 20 * Math.log10(carried), carriedLag / 48.0, lag / 48.0);
         assertTrue(carried > 0.01, "the line sounding at the fork carries on: " + carried);
         assertTrue(Math.abs(carriedLag) <= 2, "from the sample it had reached: " + carriedLag);
         assertTrue(Math.abs(lag) <= 48 * 3, "the next line starts on its beat after the fork: " + lag);
@@ -277,8 +312,8 @@ class LiveVocalsTest {
             b.putShort((short) Math.round(Math.clamp(v, -1, 1) * 32767));
         }
         Files.createDirectories(OUT);
-        try (AudioInputStream in = new AudioInputStream(new ByteArrayInputStream(b.array()), new AudioFormat(Performance.RATE, 16, 1, true, false),
-                x.length)) {
+        try (AudioInputStream in = new AudioInputStream(
+                new ByteArrayInputStream(b.array()), new AudioFormat(Performance.RATE, 16, 1, true, false), x.length)) {
             AudioSystem.write(in, AudioFileFormat.Type.WAVE, OUT.resolve(name).toFile());
         }
     }

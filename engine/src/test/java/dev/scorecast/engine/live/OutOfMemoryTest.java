@@ -36,12 +36,17 @@ class OutOfMemoryTest {
     void aStreamOutlivesTheProcessRunningShortOfMemory() throws Exception {
         List<Performance> running = new CopyOnWriteArrayList<>();
         // On a real render loop, so with the look-ahead it renders at.
-        Performance p = new Performance(LiveHarness.context().withSettings(LiveHarness.BY_HAND.withLookaheadFrames(LiveSettings.DEFAULT.lookaheadFrames()))
-                .build(), System.nanoTime());
+        Performance p = new Performance(
+                LiveHarness.context()
+                        .withSettings(LiveHarness.BY_HAND.withLookaheadFrames(LiveSettings.DEFAULT.lookaheadFrames()))
+                        .build(),
+                System.nanoTime());
         running.add(p);
         var applied = new FullHeapOnce();
-        p.send(new Control.Start(ExperienceCatalog.builtIn(GenreCatalog.builtIn()).first(), 0.5, false, applied));
-        RenderLoop loop = new RenderLoop("oom-test", 1024 * 1_000_000_000L / Performance.RATE / 2, new AtomicLong(), running, 0, 1);
+        p.send(new Control.Start(
+                ExperienceCatalog.builtIn(GenreCatalog.builtIn()).first(), 0.5, false, applied));
+        RenderLoop loop = new RenderLoop(
+                "oom-test", 1024 * 1_000_000_000L / Performance.RATE / 2, new AtomicLong(), running, 0, 1);
         loop.start();
         try {
             // Real time: the loop is a real thread; a second of audio, polled with a deadline.

@@ -34,13 +34,16 @@ class PartCopyTest {
 
     @Test
     void thePacing() {
-        Pacing pacing = fill(new Pacing(LiveHarness.BY_HAND.withLookaheadFrames(4096).withBurstFrames(Performance.RATE), 7), Map.of());
+        Pacing pacing = fill(
+                new Pacing(LiveHarness.BY_HAND.withLookaheadFrames(4096).withBurstFrames(Performance.RATE), 7),
+                Map.of());
         assertCopied(pacing, pacing.copy(), Map.of());
     }
 
     @Test
     void theSectionFeed() {
-        SectionSource source = SectionSource.continuation(CONTEXT.genres().find("house").orElseThrow(), 7, 124);
+        SectionSource source =
+                SectionSource.continuation(CONTEXT.genres().find("house").orElseThrow(), 7, 124);
         Section first = source.next(0.5);
         Section second = source.next(0.5);
         Section third = source.next(0.5);
@@ -49,19 +52,33 @@ class PartCopyTest {
         var segment = new SectionFeed.Segment(first, 0, 32, 0);
         Map<String, String> notCopied = Map.of(
                 "composer", "each feed composes with a Composer of its own (it holds only the read-only style book)",
-                "lane", "a copy composes through a lane of its own, so that the composing thread serves it in its turn");
-        SectionFeed feed = fill(new SectionFeed(CONTEXT), Map.ofEntries(
-                Map.entry("context", CONTEXT),
-                Map.entry("source", source),
-                Map.entry("current", segment),
-                Map.entry("upcoming", second),
-                Map.entry("following", third),
-                Map.entry("prepared", ahead),
-                Map.entry("fallback", composed),
-                Map.entry("cues", List.of(new Cue.NoteOn(1, 0, 60, 100, 1), new Cue.NoteOff(2, 0, 60, 1), new Cue.Program(0, 1, 33, false))),
-                Map.entry("dues", List.of(new SectionFeed.Begin(32, null, source.copy(), second, third, ahead), new SectionFeed.SectionEnd(32),
-                        new SectionFeed.Relevel(4, segment, first, composed))),
-                Map.entry("late", List.of(construct(nested(SectionFeed.class, "Late"), composed, true, 0.0, 32.0)))),
+                "lane",
+                        "a copy composes through a lane of its own, so that the composing thread serves it in its turn");
+        SectionFeed feed = fill(
+                new SectionFeed(CONTEXT),
+                Map.ofEntries(
+                        Map.entry("context", CONTEXT),
+                        Map.entry("source", source),
+                        Map.entry("current", segment),
+                        Map.entry("upcoming", second),
+                        Map.entry("following", third),
+                        Map.entry("prepared", ahead),
+                        Map.entry("fallback", composed),
+                        Map.entry(
+                                "cues",
+                                List.of(
+                                        new Cue.NoteOn(1, 0, 60, 100, 1),
+                                        new Cue.NoteOff(2, 0, 60, 1),
+                                        new Cue.Program(0, 1, 33, false))),
+                        Map.entry(
+                                "dues",
+                                List.of(
+                                        new SectionFeed.Begin(32, null, source.copy(), second, third, ahead),
+                                        new SectionFeed.SectionEnd(32),
+                                        new SectionFeed.Relevel(4, segment, first, composed))),
+                        Map.entry(
+                                "late",
+                                List.of(construct(nested(SectionFeed.class, "Late"), composed, true, 0.0, 32.0)))),
                 notCopied.keySet());
         assertCopied(feed, feed.copy(), notCopied);
     }
@@ -71,8 +88,19 @@ class PartCopyTest {
         var house = CONTEXT.genres().find("house").orElseThrow();
         SectionSource source = SectionSource.continuation(house, 7, 124);
         Section first = source.next(0.5);
-        source = fill(source, Map.of("genre", house, "clientPlan", true, "planned", List.of(first, source.next(0.5)), "home", first.key(),
-                "state", Continuation.after(first, 3, "A")));
+        source = fill(
+                source,
+                Map.of(
+                        "genre",
+                        house,
+                        "clientPlan",
+                        true,
+                        "planned",
+                        List.of(first, source.next(0.5)),
+                        "home",
+                        first.key(),
+                        "state",
+                        Continuation.after(first, 3, "A")));
         assertCopied(source, source.copy(), Map.of());
     }
 
@@ -82,8 +110,11 @@ class PartCopyTest {
      */
     @Test
     void theSynthChannel() {
-        int kit = IntStream.range(0, 128 * 16).filter(a -> CONTEXT.bank().sampled(a, true).isPresent()).findFirst()
-                .orElseThrow(() -> new AssertionError("no instrument of the sampler's: SCORECAST_INSTRUMENTS is not set"));
+        int kit = IntStream.range(0, 128 * 16)
+                .filter(a -> CONTEXT.bank().sampled(a, true).isPresent())
+                .findFirst()
+                .orElseThrow(
+                        () -> new AssertionError("no instrument of the sampler's: SCORECAST_INSTRUMENTS is not set"));
         SynthChannel synth = new SynthChannel(CONTEXT);
         synth.open();
         synth.play(new Cue.ChannelSound(0, 0, 0, false, 100, 40), 0);
@@ -92,9 +123,13 @@ class PartCopyTest {
         synth.play(new Cue.NoteOn(0, 9, 36, 80, 2), 0);
         SynthChannel copy = synth.copy();
         try {
-            assertCopied(synth, copy, Map.of(
-                    "synth", "the copy's own synthesizer, opened anew and played the original's sounds and held notes",
-                    "sampler", "the copy's own sampler, likewise"));
+            assertCopied(
+                    synth,
+                    copy,
+                    Map.of(
+                            "synth",
+                                    "the copy's own synthesizer, opened anew and played the original's sounds and held notes",
+                            "sampler", "the copy's own sampler, likewise"));
         } finally {
             synth.close();
             copy.close();
@@ -112,7 +147,9 @@ class PartCopyTest {
                 "sealed", "a fork is open to listeners",
                 "interleaved", "scratch for the encoders, written whole each block",
                 "production", "rebuilt for the genre: its filter state is not taken over");
-        OutputStage stage = fill(new OutputStage(0.8f, LiveHarness.BLOCK), Map.of("gain", ramp, "knee", new SoftKnee(), "genre", "house"),
+        OutputStage stage = fill(
+                new OutputStage(0.8f, LiveHarness.BLOCK),
+                Map.of("gain", ramp, "knee", new SoftKnee(), "genre", "house"),
                 notCopied.keySet());
         assertCopied(stage, stage.copy(), notCopied);
     }
@@ -120,18 +157,31 @@ class PartCopyTest {
     @Test
     void theSungLayer() {
         VocalPhrase phrase = new VocalPhrase(4, 110, List.of(new SungNote(0, 1, 60, 100, "la", false)), -3, 0.2);
-        Object line = fill(construct(nested(LiveVocals.class, "Line"), phrase),
+        Object line = fill(
+                construct(nested(LiveVocals.class, "Line"), phrase),
                 Map.of("phrase", phrase, "asked", phrase.notes(), "sung", new CompletableFuture<Vocal>()));
-        Object sounding = fill(construct(nested(LiveVocals.class, "SoundingLine"), new float[] {0.1f, 0.2f}, 0.5f, 0.4f, 0.3f, 7), Map.of());
+        Object sounding = fill(
+                construct(nested(LiveVocals.class, "SoundingLine"), new float[] {0.1f, 0.2f}, 0.5f, 0.4f, 0.3f, 7),
+                Map.of());
         Object change = construct(nested(LiveVocals.class, "Switch"), 8.0, true);
         Map<String, String> notCopied = Map.of(
                 "performance", "the copy's own id, given",
                 "pacing", "the copy's own pacing, given (a copy of the original's)",
                 "mono", "scratch for the reverb's send, written whole each block",
                 "reverb", "starts empty: the tail of what it held stays with the original");
-        LiveVocals vocals = fill(new LiveVocals("perf-a", CONTEXT.phrases(), new Pacing(LiveHarness.BY_HAND, 0), LiveHarness.BLOCK),
-                Map.of("singer", CONTEXT.phrases(), "lines", List.of(line), "sounding", List.of(sounding), "switches", List.of(change),
-                        "offered", List.of(phrase)),
+        LiveVocals vocals = fill(
+                new LiveVocals("perf-a", CONTEXT.phrases(), new Pacing(LiveHarness.BY_HAND, 0), LiveHarness.BLOCK),
+                Map.of(
+                        "singer",
+                        CONTEXT.phrases(),
+                        "lines",
+                        List.of(line),
+                        "sounding",
+                        List.of(sounding),
+                        "switches",
+                        List.of(change),
+                        "offered",
+                        List.of(phrase)),
                 notCopied.keySet());
         assertCopied(vocals, vocals.copyFor("perf-b", new Pacing(LiveHarness.BY_HAND, 0)), notCopied);
     }
@@ -153,6 +203,7 @@ class PartCopyTest {
         Forgetful part = fill(new Forgetful(), Map.of());
         AssertionError e = assertThrows(AssertionError.class, () -> assertCopied(part, part.copy(), Map.of()));
         assertTrue(e.getMessage().contains("Forgetful.forgotten"), e.getMessage());
-        assertThrows(AssertionError.class, () -> fill(new SectionFeed(CONTEXT), Map.of()), "a field it cannot fill fails");
+        assertThrows(
+                AssertionError.class, () -> fill(new SectionFeed(CONTEXT), Map.of()), "a field it cannot fill fails");
     }
 }

@@ -66,7 +66,8 @@ class PhraseSingerTest {
         clock.set(2000);
         singer.singAll();
         assertEquals(List.of(64), sungPitches);
-        assertTrue(dropped.isCancelled() && late.isCancelled() && inTime.isDone() && !inTime.isCompletedExceptionally());
+        assertTrue(
+                dropped.isCancelled() && late.isCancelled() && inTime.isDone() && !inTime.isCompletedExceptionally());
         assertEquals(1, singer.counters().expired(), "the late one counts as expired, the dropped one does not");
         // A line that expired can be asked for again, and is sung then.
         CompletableFuture<Vocal> again = singer.ask(line(62), 9000);

@@ -53,7 +53,10 @@ class PlainStartBacklogTest {
             assertTrue(frames >= Outlet.START_FRAMES, format + ": " + frames + " frames at once");
             assertTrue(frames <= Outlet.MAX_BACKLOG_FRAMES + 2 * BLOCK, format + ": " + frames + " frames at once");
             if (format == LiveEncoder.Format.WAV) {
-                assertEquals(44 + frames * 4, bytes, "WAV: the header, then every frame from the first to where the performance stands");
+                assertEquals(
+                        44 + frames * 4,
+                        bytes,
+                        "WAV: the header, then every frame from the first to where the performance stands");
             }
         }
         p.close();

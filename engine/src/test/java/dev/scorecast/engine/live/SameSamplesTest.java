@@ -27,21 +27,41 @@ class SameSamplesTest {
     private static final long HALF_BLOCK_NANOS = BLOCK * 1_000_000_000L / Performance.RATE / 2;
 
     /** Turns of half a block at which each thing happens; {@code singEvery} 0: the singer never sings (vocals off). */
-    private record Script(boolean vocals, int turns, int intensityAt, int stallAt, int forkAt, int vocalsOffAt, int stopAt, int singEvery) {}
+    private record Script(
+            boolean vocals,
+            int turns,
+            int intensityAt,
+            int stallAt,
+            int forkAt,
+            int vocalsOffAt,
+            int stopAt,
+            int singEvery) {}
 
     @Test
     void aSteeredStalledForkedPerformancePlaysTheSameSamples() throws Exception {
         var heard = play(new Script(false, 600, 150, 250, 350, 450, 500, 0));
-        assertEquals("e13ec46fbbeedd26e6590f2857de64e7d6747e772101fd681462e6950014cf54", heard[0], "the listener carried to the fork");
-        assertEquals("626b7268a48986903af5916d961f2491ea83784b3a3859e0a043257d89c86810", heard[1], "the listener that stayed");
+        assertEquals(
+                "e13ec46fbbeedd26e6590f2857de64e7d6747e772101fd681462e6950014cf54",
+                heard[0],
+                "the listener carried to the fork");
+        assertEquals(
+                "626b7268a48986903af5916d961f2491ea83784b3a3859e0a043257d89c86810",
+                heard[1],
+                "the listener that stayed");
     }
 
     @Test
     @Tag("slow")
     void withItsSungLinesToo() throws Exception {
         var heard = play(new Script(true, 2000, 500, 800, 1000, 1500, 1800, 560));
-        assertEquals("3316aec8c8657dee1c479f391ebc6494b9351fd889de1d1f9923c095778f3c6c", heard[0], "the listener carried to the fork");
-        assertEquals("7b985d04549a6fea815f295611485e7b446c7980809bcf2c373a607d46a8191f", heard[1], "the listener that stayed");
+        assertEquals(
+                "3316aec8c8657dee1c479f391ebc6494b9351fd889de1d1f9923c095778f3c6c",
+                heard[0],
+                "the listener carried to the fork");
+        assertEquals(
+                "7b985d04549a6fea815f295611485e7b446c7980809bcf2c373a607d46a8191f",
+                heard[1],
+                "the listener that stayed");
     }
 
     /** Plays {@code script}; answers the hashes of what the two listeners heard, the one carried to the fork first. */
@@ -49,8 +69,10 @@ class SameSamplesTest {
         AtomicLong now = new AtomicLong();
         EspeakSinger espeak = EspeakSinger.create();
         PhraseSinger singer = new PhraseSinger(() -> espeak, now::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
-        LiveContext context = LiveHarness.context().withSinger(singer)
-                .withSettings(LiveHarness.BY_HAND.withLookaheadFrames(4096).withBurstFrames(Performance.RATE)).build();
+        LiveContext context = LiveHarness.context()
+                .withSinger(singer)
+                .withSettings(LiveHarness.BY_HAND.withLookaheadFrames(4096).withBurstFrames(Performance.RATE))
+                .build();
         Experience pop = context.experiences().find("pop-sunny-side").orElseThrow();
 
         Performance original = new Performance(context, 0);
@@ -65,7 +87,9 @@ class SameSamplesTest {
         Performance fork = null;
         long t = 0;
         for (int turn = 1; turn <= script.turns(); turn++) {
-            t += turn == script.stallAt() ? 4_000_000_000L : HALF_BLOCK_NANOS; // a 4 s stall: 2 s caught up, the rest given up
+            t += turn == script.stallAt()
+                    ? 4_000_000_000L
+                    : HALF_BLOCK_NANOS; // a 4 s stall: 2 s caught up, the rest given up
             now.set(t);
             if (turn == script.intensityAt()) {
                 original.send(new Control.SetIntensity(0.9));
@@ -94,12 +118,19 @@ class SameSamplesTest {
             drain(stay, stayed);
         }
         var counters = singer.counters();
-        System.out.printf("same samples: %d + %d bytes, skipped %d frames; lines sung %d, started %d, expired %d, skipped %d%n",
-                heard.size(), stayed.size(), original.skippedFrames(), counters.sung(), counters.started(), counters.expired(),
+        System.out.printf(
+                "same samples: %d + %d bytes, skipped %d frames; lines sung %d, started %d, expired %d, skipped %d%n",
+                heard.size(),
+                stayed.size(),
+                original.skippedFrames(),
+                counters.sung(),
+                counters.started(),
+                counters.expired(),
                 counters.skipped());
         assertTrue(original.skippedFrames() > 0, "the stall was given up in part");
         if (script.vocals()) {
-            assertTrue(counters.started() > 0 && counters.expired() > 0, "lines sung and lines expired both: " + counters);
+            assertTrue(
+                    counters.started() > 0 && counters.expired() > 0, "lines sung and lines expired both: " + counters);
         }
         original.close();
         original.pump(0);

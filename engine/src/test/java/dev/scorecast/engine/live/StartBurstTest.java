@@ -23,7 +23,9 @@ class StartBurstTest {
 
     /** No look-ahead, so that every frame rendered beyond real time is the burst's. */
     private static LiveContext context(int burstFrames) {
-        return LiveHarness.context().withSettings(LiveHarness.BY_HAND.withBurstFrames(burstFrames)).build();
+        return LiveHarness.context()
+                .withSettings(LiveHarness.BY_HAND.withBurstFrames(burstFrames))
+                .build();
     }
 
     private static long wavFrames(long bytes) {
@@ -48,7 +50,8 @@ class StartBurstTest {
         Listener ear = new Listener(LiveEncoder.Format.WAV);
         p.attach(ear);
         assertEquals(0, p.leadFrames(), "nothing plays yet: no burst of silence");
-        // The first block starts the music under the listener; the burst leaves over the next few turns, at the same moment.
+        // The first block starts the music under the listener; the burst leaves over the next few turns, at the same
+        // moment.
         int turns = burst(p, nanos(BLOCK));
         assertTrue(p.transport().playing());
         assertEquals(1 + (BURST / BLOCK + Pacing.BURST_BLOCKS_PER_TURN - 1) / Pacing.BURST_BLOCKS_PER_TURN, turns);
@@ -60,7 +63,9 @@ class StartBurstTest {
             assertEquals(1, p.pump(nanos(k * (long) BLOCK)), "turn " + k);
         }
         assertEquals(20L * BLOCK * 4, drain(ear), "20 blocks in 20 blocks' time");
-        assertTrue(p.transport().seconds() - 21.0 * BLOCK / Performance.RATE > 0.97, "the stream stays about a second ahead: " + p.transport());
+        assertTrue(
+                p.transport().seconds() - 21.0 * BLOCK / Performance.RATE > 0.97,
+                "the stream stays about a second ahead: " + p.transport());
     }
 
     @Test
@@ -139,7 +144,8 @@ class StartBurstTest {
         p.pump(nanos(2L * BLOCK));
         Performance copy = forked.getNow(null);
         assertEquals(p.leadFrames(), copy.leadFrames());
-        assertEquals(p.frame(), copy.frame() + BLOCK, "the fork was made at the block boundary before the turn's block");
+        assertEquals(
+                p.frame(), copy.frame() + BLOCK, "the fork was made at the block boundary before the turn's block");
         assertEquals(1, copy.pump(nanos(2L * BLOCK)), "the copy renders where the original stood, not a second burst");
         p.close();
         p.pump(0);

@@ -27,18 +27,28 @@ class VocalPhraseTest {
                 state = Continuation.after(section, i, state == null ? section.key() : state.home());
                 Section next = Continuation.next(genre, state, e.tempo(), e.intensity(), true, e.seed());
                 double at = 100 + 4 * i;
-                for (VocalPhrase p : SectionScore.compose(new Composer(), genre.id(), e.seed() + i, section, next, at, 0).phrases()) {
+                for (VocalPhrase p : SectionScore.compose(
+                                new Composer(), genre.id(), e.seed() + i, section, next, at, 0)
+                        .phrases()) {
                     phrases++;
-                    assertTrue(p.startBeat() >= at && p.endBeat() <= at + section.bars() * section.beatsPerBar(), "inside its section");
+                    assertTrue(
+                            p.startBeat() >= at && p.endBeat() <= at + section.bars() * section.beatsPerBar(),
+                            "inside its section");
                     for (double relative = 0.8; relative <= 1.2001; relative += 0.01) {
                         List<SungNote> notes = p.at(p.bpm() * relative);
                         assertEquals(0, notes.getFirst().start());
-                        assertEquals(p.beats() * 60 / (p.bpm() * relative), notes.getLast().end(), 1e-5);
+                        assertEquals(
+                                p.beats() * 60 / (p.bpm() * relative),
+                                notes.getLast().end(),
+                                1e-5);
                         for (int k = 1; k < notes.size(); k++) {
                             double gap = notes.get(k).start() - notes.get(k - 1).end();
-                            // What EspeakSinger refuses: overlapping notes, a melisma after a rest; and a rest that long ends a line.
+                            // What EspeakSinger refuses: overlapping notes, a melisma after a rest; and a rest that
+                            // long ends a line.
                             assertTrue(gap >= 0, e.id() + ": notes overlap by " + -gap + " s at " + relative);
-                            assertTrue(gap < EspeakSinger.BREATH_GAP_SECONDS, "a phrase is one line, without a breath inside");
+                            assertTrue(
+                                    gap < EspeakSinger.BREATH_GAP_SECONDS,
+                                    "a phrase is one line, without a breath inside");
                             assertTrue(!notes.get(k).melisma() || gap <= 0.05, "a melisma follows its syllable");
                         }
                     }
@@ -51,7 +61,9 @@ class VocalPhraseTest {
 
     @Test
     void theSameLineAtTheSameTempoIsTheSameKeyWhereverItStarts() {
-        List<SungNote> notes = List.of(SungNote.sung(0, 0.2, 60, 100, "fol-"), SungNote.sung(0.2, 0.2, 62, 100, "low"),
+        List<SungNote> notes = List.of(
+                SungNote.sung(0, 0.2, 60, 100, "fol-"),
+                SungNote.sung(0.2, 0.2, 62, 100, "low"),
                 SungNote.melisma(0.4, 0.1, 64, 100));
         VocalPhrase a = new VocalPhrase(8, 110, notes, -3, 0);
         VocalPhrase b = new VocalPhrase(1234.5, 110, notes, -3, 0);

@@ -33,8 +33,11 @@ class AudioExtractorTest {
 
     @Test
     void aacMonoBecomes48kHzStereoOfTheSameLength() throws Exception {
-        Path video = TestVideos.make(dir, "mono.mp4",
-                PICTURE + " -f lavfi -i sine=frequency=440:sample_rate=44100 -t 2 -c:v libx264 -pix_fmt yuv420p -c:a aac");
+        Path video = TestVideos.make(
+                dir,
+                "mono.mp4",
+                PICTURE
+                        + " -f lavfi -i sine=frequency=440:sample_rate=44100 -t 2 -c:v libx264 -pix_fmt yuv420p -c:a aac");
         AudioTrack track = extract(video, "mono.wav");
 
         assertEquals(48_000, track.sampleRate());
@@ -52,7 +55,9 @@ class AudioExtractorTest {
 
     @Test
     void stereoChannelsStaySeparate() throws Exception {
-        Path video = TestVideos.make(dir, "stereo.mkv",
+        Path video = TestVideos.make(
+                dir,
+                "stereo.mkv",
                 PICTURE + " -f lavfi -i aevalsrc=0.5*sin(440*2*PI*t)|0.5*sin(660*2*PI*t):s=44100:c=stereo -t 1.5 "
                         + "-c:v libx264 -pix_fmt yuv420p -c:a aac");
         AudioTrack track = extract(video, "stereo.wav");
@@ -64,9 +69,13 @@ class AudioExtractorTest {
 
     @Test
     void surroundIsDownmixedToTwoChannels() throws Exception {
-        String six = "0.3*sin(440*2*PI*t)|0.3*sin(440*2*PI*t)|0.3*sin(440*2*PI*t)|0|0.3*sin(440*2*PI*t)|0.3*sin(440*2*PI*t)";
-        Path video = TestVideos.make(dir, "surround.mp4",
-                PICTURE + " -f lavfi -i aevalsrc=" + six + ":s=48000:c=5.1 -t 1 -c:v libx264 -pix_fmt yuv420p -c:a aac");
+        String six =
+                "0.3*sin(440*2*PI*t)|0.3*sin(440*2*PI*t)|0.3*sin(440*2*PI*t)|0|0.3*sin(440*2*PI*t)|0.3*sin(440*2*PI*t)";
+        Path video = TestVideos.make(
+                dir,
+                "surround.mp4",
+                PICTURE + " -f lavfi -i aevalsrc=" + six
+                        + ":s=48000:c=5.1 -t 1 -c:v libx264 -pix_fmt yuv420p -c:a aac");
         AudioTrack track = extract(video, "surround.wav");
         assertEquals(2, track.channels());
         short[][] channels = read(track);
@@ -77,7 +86,9 @@ class AudioExtractorTest {
 
     @Test
     void opusInWebm() throws Exception {
-        Path video = TestVideos.make(dir, "opus.webm",
+        Path video = TestVideos.make(
+                dir,
+                "opus.webm",
                 PICTURE + " -f lavfi -i sine=frequency=1000:sample_rate=48000 -t 1 "
                         + "-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -c:a libopus");
         AudioTrack track = extract(video, "opus.wav");
@@ -98,19 +109,27 @@ class AudioExtractorTest {
     void decodingStopsAtTheDurationLimitInsteadOfWritingEverything() throws Exception {
         // The stop that keeps a small file of tiny packets from decoding to gigabytes: here the cap
         // is the limit's 2 s against 6 s of sound, so the output must stop near 2 s.
-        Path video = TestVideos.make(dir, "long-sound.mp4",
-                PICTURE + " -f lavfi -i sine=frequency=440:sample_rate=48000 -t 6 -c:v libx264 -pix_fmt yuv420p -c:a aac");
+        Path video = TestVideos.make(
+                dir,
+                "long-sound.mp4",
+                PICTURE
+                        + " -f lavfi -i sine=frequency=440:sample_rate=48000 -t 6 -c:v libx264 -pix_fmt yuv420p -c:a aac");
         var limits = new MediaLimits(8192, 8192, java.time.Duration.ofSeconds(2), 16);
-        AudioTrack track = AudioExtractor.extractWav(video, dir.resolve("capped.wav"), limits).orElseThrow();
+        AudioTrack track = AudioExtractor.extractWav(video, dir.resolve("capped.wav"), limits)
+                .orElseThrow();
         assertTrue(track.duration() >= 2.0 && track.duration() < 2.1, "stopped at the cap: " + track.duration() + " s");
-        AudioTrack whole = AudioExtractor.extractWav(video, dir.resolve("whole.wav")).orElseThrow();
+        AudioTrack whole =
+                AudioExtractor.extractWav(video, dir.resolve("whole.wav")).orElseThrow();
         assertTrue(whole.duration() > 5.9, "uncapped: " + whole.duration() + " s");
     }
 
     @Test
     void replacesAnExistingFileAndLeavesNoTemporaryFile() throws Exception {
-        Path video = TestVideos.make(dir, "replace.mp4",
-                PICTURE + " -f lavfi -i sine=frequency=440:sample_rate=48000 -t 1 -c:v libx264 -pix_fmt yuv420p -c:a aac");
+        Path video = TestVideos.make(
+                dir,
+                "replace.mp4",
+                PICTURE
+                        + " -f lavfi -i sine=frequency=440:sample_rate=48000 -t 1 -c:v libx264 -pix_fmt yuv420p -c:a aac");
         Path out = Files.createDirectories(dir.resolve("replace-out")).resolve("audio.wav");
         Files.writeString(out, "old");
         AudioTrack track = AudioExtractor.extractWav(video, out).orElseThrow();
@@ -150,8 +169,11 @@ class AudioExtractorTest {
 
     /** A 3 s video whose middle ten audio packets are overwritten with random bytes. */
     private static Path damage(String name, String extension) throws IOException {
-        Path clean = TestVideos.make(dir, name + "-clean." + extension,
-                PICTURE + " -f lavfi -i sine=frequency=440:sample_rate=44100 -t 3 -c:v libx264 -pix_fmt yuv420p -c:a aac");
+        Path clean = TestVideos.make(
+                dir,
+                name + "-clean." + extension,
+                PICTURE
+                        + " -f lavfi -i sine=frequency=440:sample_rate=44100 -t 3 -c:v libx264 -pix_fmt yuv420p -c:a aac");
         Path damaged = Files.copy(clean, dir.resolve(name + "-damaged." + extension));
         List<long[]> packets = TestVideos.audioPackets(clean);
         Random random = new Random(3);
@@ -179,7 +201,9 @@ class AudioExtractorTest {
     @Test
     @Tag("slow")
     void sixtySecondsExtractQuickly() throws Exception {
-        Path video = TestVideos.make(dir, "minute.mp4",
+        Path video = TestVideos.make(
+                dir,
+                "minute.mp4",
                 "-f lavfi -i testsrc2=size=1280x720:rate=30 -f lavfi -i sine=frequency=440:sample_rate=44100 -t 60 "
                         + "-c:v libx264 -preset ultrafast -pix_fmt yuv420p -c:a aac");
         long start = System.nanoTime();
@@ -193,7 +217,9 @@ class AudioExtractorTest {
     @Test
     @Tag("slow")
     void halfAnHourExtractsInSeconds() throws Exception {
-        Path video = TestVideos.make(dir, "half-hour.mp4",
+        Path video = TestVideos.make(
+                dir,
+                "half-hour.mp4",
                 "-f lavfi -i color=size=64x64:rate=5 -f lavfi -i sine=frequency=440:sample_rate=44100 -t 1800 "
                         + "-c:v libx264 -preset ultrafast -c:a aac");
         long start = System.nanoTime();
@@ -226,7 +252,9 @@ class AudioExtractorTest {
 
     /** The samples of each channel, read straight from the data chunk after the 44-byte header. */
     private static short[][] read(AudioTrack track) throws IOException {
-        ByteBuffer data = ByteBuffer.wrap(Files.readAllBytes(track.wav())).order(ByteOrder.LITTLE_ENDIAN).position(44);
+        ByteBuffer data = ByteBuffer.wrap(Files.readAllBytes(track.wav()))
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .position(44);
         int frames = data.remaining() / 4;
         short[][] channels = new short[2][frames];
         for (int i = 0; i < frames; i++) {

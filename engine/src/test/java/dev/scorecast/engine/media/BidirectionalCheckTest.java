@@ -17,7 +17,8 @@ class BidirectionalCheckTest {
     @TempDir
     static Path dir;
 
-    private static final String MOVING = "-f lavfi -i testsrc2=s=320x180:r=30:d=4,noise=alls=8:allf=t -pix_fmt yuv420p -c:v libx264 ";
+    private static final String MOVING =
+            "-f lavfi -i testsrc2=s=320x180:r=30:d=4,noise=alls=8:allf=t -pix_fmt yuv420p -c:v libx264 ";
 
     /** x264's veryfast: one reference, so P pictures refer to the I or P picture before them. */
     private static Path veryfast;
@@ -42,12 +43,20 @@ class BidirectionalCheckTest {
         Map<Long, byte[]> references = pictures(medium, false);
         Map<Long, byte[]> withoutB = pictures(medium, true);
         assertTrue(withoutB.size() > 10 && references.keySet().containsAll(withoutB.keySet()));
-        long wrong = withoutB.entrySet().stream().filter(e -> !Arrays.equals(e.getValue(), references.get(e.getKey()))).count();
-        assertTrue(wrong > withoutB.size() / 2, wrong + " of " + withoutB.size() + " I and P pictures wrong without the B pictures");
+        long wrong = withoutB.entrySet().stream()
+                .filter(e -> !Arrays.equals(e.getValue(), references.get(e.getKey())))
+                .count();
+        assertTrue(
+                wrong > withoutB.size() / 2,
+                wrong + " of " + withoutB.size() + " I and P pictures wrong without the B pictures");
         // And in a stream the check passes, none is.
         Map<Long, byte[]> fine = pictures(veryfast, true);
         Map<Long, byte[]> fineReferences = pictures(veryfast, false);
-        assertEquals(0, fine.entrySet().stream().filter(e -> !Arrays.equals(e.getValue(), fineReferences.get(e.getKey()))).count());
+        assertEquals(
+                0,
+                fine.entrySet().stream()
+                        .filter(e -> !Arrays.equals(e.getValue(), fineReferences.get(e.getKey())))
+                        .count());
     }
 
     @Test
@@ -59,7 +68,10 @@ class BidirectionalCheckTest {
     @Test
     void aStillOpeningProvesNothing() {
         // Identical pictures would match whatever the P pictures referred to.
-        Path still = TestVideos.make(dir, "still.mp4", "-f lavfi -i smptehdbars=s=320x180:r=30:d=4 -pix_fmt yuv420p -c:v libx264 -preset veryfast");
+        Path still = TestVideos.make(
+                dir,
+                "still.mp4",
+                "-f lavfi -i smptehdbars=s=320x180:r=30:d=4 -pix_fmt yuv420p -c:v libx264 -preset veryfast");
         assertFalse(BidirectionalCheck.passOverIsSafe(still, MediaLimits.DEFAULT));
     }
 
@@ -71,7 +83,8 @@ class BidirectionalCheckTest {
     /** Pictures by index, passing over non-reference pictures or every B picture, never looking into gaps. */
     private static Map<Long, byte[]> pictures(Path clip, boolean withoutB) {
         Map<Long, byte[]> out = new HashMap<>();
-        try (FfmpegFrameSource source = FfmpegFrameSource.open(clip, MediaLimits.DEFAULT, 160, (before, after, undecoded) -> false, 1)) {
+        try (FfmpegFrameSource source =
+                FfmpegFrameSource.open(clip, MediaLimits.DEFAULT, 160, (before, after, undecoded) -> false, 1)) {
             source.passOverBidirectional(withoutB);
             VideoFrame frame = new VideoFrame(source.width(), source.height());
             while (source.read(frame)) {

@@ -33,8 +33,10 @@ class DecodersTest {
 
     @Test
     void audioOfAnUnlistedCodecIsNotDecoded() throws Exception {
-        // A listed video with ADPCM sound: the video is accepted, the sound is not decoded (there is no audio to extract).
-        Path mkv = TestVideos.make(dir, "adpcm.mkv", PICTURE + " " + TONE + " -t 1 -c:v libx264 -pix_fmt yuv420p -c:a adpcm_ms");
+        // A listed video with ADPCM sound: the video is accepted, the sound is not decoded (there is no audio to
+        // extract).
+        Path mkv = TestVideos.make(
+                dir, "adpcm.mkv", PICTURE + " " + TONE + " -t 1 -c:v libx264 -pix_fmt yuv420p -c:a adpcm_ms");
         VideoInfo info = VideoProbe.probe(mkv, MediaLimits.DEFAULT);
         assertEquals("h264", info.videoCodec());
         assertTrue(!info.hasAudio(), "the ADPCM sound counts as none");
@@ -43,7 +45,8 @@ class DecodersTest {
 
     @Test
     void theUsualCodecsPass() {
-        Path mp4 = TestVideos.make(dir, "h264.mp4", PICTURE + " " + TONE + " -t 1 -c:v libx264 -pix_fmt yuv420p -c:a aac");
+        Path mp4 =
+                TestVideos.make(dir, "h264.mp4", PICTURE + " " + TONE + " -t 1 -c:v libx264 -pix_fmt yuv420p -c:a aac");
         Path webm = TestVideos.make(dir, "vp9.webm", PICTURE + " " + TONE + " -t 1 -c:v libvpx-vp9 -c:a libopus");
         assertEquals("h264", VideoProbe.probe(mp4, MediaLimits.DEFAULT).videoCodec());
         assertEquals("vp9", VideoProbe.probe(webm, MediaLimits.DEFAULT).videoCodec());

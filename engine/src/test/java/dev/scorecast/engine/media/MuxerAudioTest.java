@@ -22,7 +22,10 @@ class MuxerAudioTest {
 
     @Test
     void aMasterOpeningOnAKickDecodesAtItsOwnPeakAndTime(@TempDir Path dir) {
-        Path video = TestVideos.make(dir, "in.mp4", "-f lavfi -i testsrc2=size=160x120:rate=30 -t 4 -c:v libx264 -preset veryfast -pix_fmt yuv420p");
+        Path video = TestVideos.make(
+                dir,
+                "in.mp4",
+                "-f lavfi -i testsrc2=size=160x120:rate=30 -t 4 -c:v libx264 -preset veryfast -pix_fmt yuv420p");
         float[][] kicks = kicks(4 * RATE);
         Path master = dir.resolve("master.wav");
         try (WavWriter w = WavWriter.create(master, WavEncoding.PCM16, RATE, 2)) {
@@ -40,7 +43,9 @@ class MuxerAudioTest {
         double decodedPeak = truePeak(back);
         assertTrue(decodedPeak <= masterPeak + 0.5, "decoded " + decodedPeak + " dBTP, master " + masterPeak);
         assertEquals(0, bestOffset(in[0], back[0], 1500), "decoded audio is shifted against the master");
-        assertTrue(Math.abs(back[0].length - in[0].length) <= 1024, "decoded " + back[0].length + " frames, master " + in[0].length);
+        assertTrue(
+                Math.abs(back[0].length - in[0].length) <= 1024,
+                "decoded " + back[0].length + " frames, master " + in[0].length);
     }
 
     /** A kick every half second from the first sample: a 250-to-50 Hz sweep, decaying, at -5 dBFS. */

@@ -23,13 +23,18 @@ import org.junit.jupiter.api.io.TempDir;
 class MuxerIndexTest {
     @TempDir
     static Path dir;
+
     private static Path video;
     private static Path master;
 
     @BeforeAll
     static void inputs() {
-        video = TestVideos.make(dir, "in.mp4", "-f lavfi -i testsrc2=size=320x240:rate=30 -t 6 -c:v libx264 -preset veryfast -pix_fmt yuv420p");
-        master = TestVideos.make(dir, "master.wav", "-f lavfi -i sine=f=440:sample_rate=48000 -t 6 -ac 2 -c:a pcm_s16le");
+        video = TestVideos.make(
+                dir,
+                "in.mp4",
+                "-f lavfi -i testsrc2=size=320x240:rate=30 -t 6 -c:v libx264 -preset veryfast -pix_fmt yuv420p");
+        master = TestVideos.make(
+                dir, "master.wav", "-f lavfi -i sine=f=440:sample_rate=48000 -t 6 -ac 2 -c:a pcm_s16le");
     }
 
     @Test
@@ -50,19 +55,42 @@ class MuxerIndexTest {
         Path out = dir.resolve("small.mp4");
         assertThrows(Muxer.IndexSpaceTooSmall.class, () -> Muxer.write(video, master, out, 200));
         try (var left = Files.list(dir)) {
-            assertEquals(List.of(), left.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".small") || n.startsWith("small"))
-                    .toList(), "no file or temporary file left");
+            assertEquals(
+                    List.of(),
+                    left.map(p -> p.getFileName().toString())
+                            .filter(n -> n.startsWith(".small") || n.startsWith("small"))
+                            .toList(),
+                    "no file or temporary file left");
         }
         Muxer.mux(video, master, out);
-        assertEquals(packets(dir.resolve("in.mp4")).lines().filter(l -> l.startsWith("0,")).count(),
+        assertEquals(
+                packets(dir.resolve("in.mp4"))
+                        .lines()
+                        .filter(l -> l.startsWith("0,"))
+                        .count(),
                 packets(out).lines().filter(l -> l.startsWith("0,")).count());
         assertFalse(packets(out).isBlank());
     }
 
     /** Every packet's stream, timestamps, size and checksum, as FFmpeg's framemd5 lists them. */
     private static String packets(Path file) {
-        return TestVideos.run(List.of("ffmpeg", "-nostdin", "-v", "error", "-i", file.toString(), "-map", "0", "-c", "copy",
-                "-f", "framemd5", "-")).lines().filter(l -> !l.startsWith("#")).reduce("", (a, b) -> a + b + "\n");
+        return TestVideos.run(List.of(
+                        "ffmpeg",
+                        "-nostdin",
+                        "-v",
+                        "error",
+                        "-i",
+                        file.toString(),
+                        "-map",
+                        "0",
+                        "-c",
+                        "copy",
+                        "-f",
+                        "framemd5",
+                        "-"))
+                .lines()
+                .filter(l -> !l.startsWith("#"))
+                .reduce("", (a, b) -> a + b + "\n");
     }
 
     private static byte[] firstBytes(Path file, int n) throws IOException {

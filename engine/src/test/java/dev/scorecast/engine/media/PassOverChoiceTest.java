@@ -28,7 +28,8 @@ class PassOverChoiceTest {
         choice.bidirectional(true);
         assertEquals(PassOver.NOTHING, choice.forPacket(0, false, true, true, WHOLE));
         assertEquals(PassOver.BIDIRECTIONAL, choice.forPacket(3, false, false, true, WHOLE)); // shown after 0
-        assertEquals(PassOver.BIDIRECTIONAL, choice.forPacket(-1, false, false, false, WHOLE)); // something was delivered
+        assertEquals(
+                PassOver.BIDIRECTIONAL, choice.forPacket(-1, false, false, false, WHOLE)); // something was delivered
     }
 
     @Test
@@ -51,7 +52,9 @@ class PassOverChoiceTest {
         choice.restart();
         SegmentBounds segment = new SegmentBounds(30, AV_NOPTS_VALUE);
         assertEquals(PassOver.NOTHING, choice.forPacket(30, false, true, true, segment));
-        assertEquals(PassOver.BIDIRECTIONAL, choice.forPacket(28, false, false, true, segment)); // an open GOP's leading picture
+        assertEquals(
+                PassOver.BIDIRECTIONAL,
+                choice.forPacket(28, false, false, true, segment)); // an open GOP's leading picture
         assertEquals(PassOver.BIDIRECTIONAL, choice.forPacket(33, false, false, true, segment));
     }
 

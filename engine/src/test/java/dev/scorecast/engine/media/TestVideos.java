@@ -31,8 +31,17 @@ final class TestVideos {
 
     /** Byte offset and size of every packet of the first audio stream, from ffprobe. */
     static List<long[]> audioPackets(Path file) {
-        String csv = run(List.of("ffprobe", "-v", "error", "-select_streams", "a:0",
-                "-show_entries", "packet=pos,size", "-of", "csv=p=0", file.toString()));
+        String csv = run(List.of(
+                "ffprobe",
+                "-v",
+                "error",
+                "-select_streams",
+                "a:0",
+                "-show_entries",
+                "packet=pos,size",
+                "-of",
+                "csv=p=0",
+                file.toString()));
         List<long[]> packets = new ArrayList<>();
         for (String line : csv.split("\n")) {
             String[] f = line.trim().split(","); // MP4 adds a trailing comma for side data

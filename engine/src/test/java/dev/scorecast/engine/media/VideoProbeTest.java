@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.error.ScorecastException;
-import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.error.Unprocessable;
+import dev.scorecast.engine.error.UnsupportedMedia;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,7 +35,8 @@ class VideoProbeTest {
 
     @BeforeAll
     static void fixtures() {
-        mp4 = TestVideos.make(dir, "h264-aac.mp4", PICTURE + " " + TONE + " -t 2 -c:v libx264 -pix_fmt yuv420p -c:a aac");
+        mp4 = TestVideos.make(
+                dir, "h264-aac.mp4", PICTURE + " " + TONE + " -t 2 -c:v libx264 -pix_fmt yuv420p -c:a aac");
     }
 
     private static VideoInfo probe(Path file) {
@@ -47,7 +48,9 @@ class VideoProbeTest {
         assertEquals("file", e.field());
         String message = e.getMessage().toLowerCase(Locale.ROOT);
         for (String word : words) {
-            assertTrue(message.contains(word.toLowerCase(Locale.ROOT)), () -> "\"" + e.getMessage() + "\" lacks \"" + word + "\"");
+            assertTrue(
+                    message.contains(word.toLowerCase(Locale.ROOT)),
+                    () -> "\"" + e.getMessage() + "\" lacks \"" + word + "\"");
         }
         return e;
     }
@@ -71,7 +74,9 @@ class VideoProbeTest {
 
     @Test
     void vp9OpusWebm() {
-        Path webm = TestVideos.make(dir, "vp9-opus.webm",
+        Path webm = TestVideos.make(
+                dir,
+                "vp9-opus.webm",
                 PICTURE + " " + TONE + " -t 1 -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 200k -c:a libopus");
         VideoInfo info = probe(webm);
         assertEquals("webm", info.container());
@@ -93,7 +98,8 @@ class VideoProbeTest {
 
     @Test
     void h264FlacMkv() {
-        Path mkv = TestVideos.make(dir, "h264-flac.mkv", PICTURE + " " + TONE + " -t 1 -c:v libx264 -pix_fmt yuv420p -c:a flac");
+        Path mkv = TestVideos.make(
+                dir, "h264-flac.mkv", PICTURE + " " + TONE + " -t 1 -c:v libx264 -pix_fmt yuv420p -c:a flac");
         VideoInfo info = probe(mkv);
         assertEquals("matroska", info.container());
         assertEquals("h264", info.videoCodec());
@@ -118,7 +124,8 @@ class VideoProbeTest {
         // counter-clockwise (checked: its own autorotate moves the picture's left edge to the
         // bottom), i.e. 270 degrees clockwise in VideoInfo's convention.
         Path upright = TestVideos.make(dir, "upright.mp4", PICTURE + " -t 1 -c:v libx264 -pix_fmt yuv420p");
-        Path counterClockwise = TestVideos.make(dir, "rotate90.mp4", "-i " + upright + " -c copy -metadata:s:v:0 rotate=90");
+        Path counterClockwise =
+                TestVideos.make(dir, "rotate90.mp4", "-i " + upright + " -c copy -metadata:s:v:0 rotate=90");
         Path clockwise = TestVideos.make(dir, "rotate270.mp4", "-i " + upright + " -c copy -metadata:s:v:0 rotate=270");
         Path halfTurn = TestVideos.make(dir, "rotate180.mp4", "-i " + upright + " -c copy -metadata:s:v:0 rotate=180");
 
@@ -186,7 +193,9 @@ class VideoProbeTest {
     @Test
     void coverArtIsNotAVideoStream() {
         Path png = TestVideos.make(dir, "cover.png", PICTURE + " -frames:v 1");
-        Path m4a = TestVideos.make(dir, "with-cover.m4a",
+        Path m4a = TestVideos.make(
+                dir,
+                "with-cover.m4a",
                 TONE + " -i " + png + " -t 1 -map 0:a -map 1:v -c:a aac -c:v png -disposition:v:0 attached_pic");
         refused(UnsupportedMedia.class, m4a, "no video stream");
     }

@@ -13,9 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 class ComposerTest {
     private final Composer composer = new Composer();
@@ -25,7 +25,10 @@ class ComposerTest {
     }
 
     private static Part part(Score score, InstrumentGroup group) {
-        return score.parts().stream().filter(p -> p.group() == group).findFirst().orElseThrow(() -> new AssertionError("no " + group + " part"));
+        return score.parts().stream()
+                .filter(p -> p.group() == group)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + group + " part"));
     }
 
     @ParameterizedTest
@@ -47,24 +50,35 @@ class ComposerTest {
                 case FX, VOCALS -> new int[] {0, 127};
             };
             for (Note n : part.notes()) {
-                assertTrue(n.start() >= 0 && n.end() <= plan.duration() + 1e-9, genre + " " + part.group() + " note inside the video: " + n);
-                assertTrue(n.pitch() >= range[0] && n.pitch() <= range[1], genre + " " + part.group() + " pitch in range: " + n);
+                assertTrue(
+                        n.start() >= 0 && n.end() <= plan.duration() + 1e-9,
+                        genre + " " + part.group() + " note inside the video: " + n);
+                assertTrue(
+                        n.pitch() >= range[0] && n.pitch() <= range[1],
+                        genre + " " + part.group() + " pitch in range: " + n);
             }
             assertEquals(part.group() == InstrumentGroup.BEATS, part.drums());
         }
         for (Section s : plan.sections()) {
             if (s.index() == 0) {
                 // A calm opening (intensity 0.1) is no hit: the drums come in after a bar (PerformanceTest).
-                assertTrue(part(score, InstrumentGroup.BEATS).notes().stream().noneMatch(n -> n.start() == 0), genre + " calm opening");
+                assertTrue(
+                        part(score, InstrumentGroup.BEATS).notes().stream().noneMatch(n -> n.start() == 0),
+                        genre + " calm opening");
                 continue;
             }
-            assertTrue(part(score, InstrumentGroup.BEATS).notes().stream()
-                    .anyMatch(n -> n.start() == s.start() && (n.pitch() == 36 || n.pitch() == 49)), genre + " kick/crash exactly at " + s.start());
-            assertTrue(part(score, InstrumentGroup.BASS).notes().stream().anyMatch(n -> n.start() == s.start()),
+            assertTrue(
+                    part(score, InstrumentGroup.BEATS).notes().stream()
+                            .anyMatch(n -> n.start() == s.start() && (n.pitch() == 36 || n.pitch() == 49)),
+                    genre + " kick/crash exactly at " + s.start());
+            assertTrue(
+                    part(score, InstrumentGroup.BASS).notes().stream().anyMatch(n -> n.start() == s.start()),
                     genre + " bass exactly at " + s.start());
         }
         // accents: every struck section start (not the first, which has no hit, nor the swell), then the cadence
-        assertEquals(List.of("impact", "drop", "cadence"), score.accents().stream().map(Score.Accent::kind).toList());
+        assertEquals(
+                List.of("impact", "drop", "cadence"),
+                score.accents().stream().map(Score.Accent::kind).toList());
         assertEquals("impact", score.accents().get(0).kind());
         assertEquals(12.0, score.accents().get(0).time());
         assertEquals("cadence", score.accents().getLast().kind());
@@ -75,7 +89,8 @@ class ComposerTest {
         assertEquals(plan.sections().size(), score.tempoMap().size());
         assertEquals(0.0, score.tempoMap().getFirst().time());
         // The final chord rings until its release has just the time to die away by the end.
-        assertTrue(part(score, InstrumentGroup.PADS).notes().stream().anyMatch(n -> Math.abs(n.end() - (60 - NoteOut.TAIL_SECONDS)) < 1e-9));
+        assertTrue(part(score, InstrumentGroup.PADS).notes().stream()
+                .anyMatch(n -> Math.abs(n.end() - (60 - NoteOut.TAIL_SECONDS)) < 1e-9));
     }
 
     @ParameterizedTest
@@ -88,16 +103,24 @@ class ComposerTest {
     @ParameterizedTest
     @MethodSource("genres")
     void otherSeedOtherMelody(String genre) {
-        List<Note> a = part(composer.compose(Plans.plan(genre, 1, 0.6, 0.9)), InstrumentGroup.MELODY).notes();
-        List<Note> b = part(composer.compose(Plans.plan(genre, 2, 0.6, 0.9)), InstrumentGroup.MELODY).notes();
-        assertNotEquals(a.stream().map(Note::pitch).toList(), b.stream().map(Note::pitch).toList());
+        List<Note> a = part(composer.compose(Plans.plan(genre, 1, 0.6, 0.9)), InstrumentGroup.MELODY)
+                .notes();
+        List<Note> b = part(composer.compose(Plans.plan(genre, 2, 0.6, 0.9)), InstrumentGroup.MELODY)
+                .notes();
+        assertNotEquals(
+                a.stream().map(Note::pitch).toList(),
+                b.stream().map(Note::pitch).toList());
     }
 
     @ParameterizedTest
     @MethodSource("genres")
     void levelThreeBeatsAreAtLeastTwiceLevelZero(String genre) {
-        int quiet = part(composer.compose(Plans.plan(genre, 3, 0.1)), InstrumentGroup.BEATS).notes().size();
-        int loud = part(composer.compose(Plans.plan(genre, 3, 0.9)), InstrumentGroup.BEATS).notes().size();
+        int quiet = part(composer.compose(Plans.plan(genre, 3, 0.1)), InstrumentGroup.BEATS)
+                .notes()
+                .size();
+        int loud = part(composer.compose(Plans.plan(genre, 3, 0.9)), InstrumentGroup.BEATS)
+                .notes()
+                .size();
         assertTrue(loud >= 2 * quiet, genre + ": level 3 " + loud + " notes vs level 0 " + quiet);
         for (String group : List.of("bass", "harmony", "tops", "melody")) {
             InstrumentGroup g = InstrumentGroup.fromWire(group).orElseThrow();
@@ -111,7 +134,10 @@ class ComposerTest {
     @MethodSource("genres")
     void everyDeclaredPatternComposes(String genre) {
         StyleBook.GenreStyle style = StyleBook.builtIn().genre(genre);
-        assertEquals(Map.copyOf(style.groups()).keySet(), java.util.Set.copyOf(StyleBook.GROUPS), genre + " declares every group");
+        assertEquals(
+                Map.copyOf(style.groups()).keySet(),
+                java.util.Set.copyOf(StyleBook.GROUPS),
+                genre + " declares every group");
         for (String group : StyleBook.GROUPS) {
             int levels = style.groups().get(group).levels().size();
             assertEquals(4, levels, genre + "/" + group + " declares 4 levels");
@@ -128,13 +154,43 @@ class ComposerTest {
     void aMissingPatternNamesItself() {
         Plan plan = Plans.plan("pop", 1, 0.5);
         Section s = plan.sections().getFirst();
-        Section broken = new Section(0, s.start(), s.end(), s.label(), s.tempo(), s.meter(), s.bars(), 0, s.key(), s.mode(), 0.5,
-                s.progression(), Map.of("beats", new Section.Instrument("pop", 0, null, 0, 0, "pop/beats/7")), null, null, null);
+        Section broken = new Section(
+                0,
+                s.start(),
+                s.end(),
+                s.label(),
+                s.tempo(),
+                s.meter(),
+                s.bars(),
+                0,
+                s.key(),
+                s.mode(),
+                0.5,
+                s.progression(),
+                Map.of("beats", new Section.Instrument("pop", 0, null, 0, 0, "pop/beats/7")),
+                null,
+                null,
+                null);
         Plan bad = new Plan(1, "x", 1, "pop", s.end(), plan.options(), plan.master(), List.of(broken));
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> composer.compose(bad));
         assertTrue(e.getMessage().contains("pop/beats/7"), e.getMessage());
-        Section unknown = new Section(0, s.start(), s.end(), s.label(), s.tempo(), s.meter(), s.bars(), 0, s.key(), s.mode(), 0.5,
-                s.progression(), Map.of("bass", new Section.Instrument("pop", 0, null, 0, 0, "polka/bass/1")), null, null, null);
+        Section unknown = new Section(
+                0,
+                s.start(),
+                s.end(),
+                s.label(),
+                s.tempo(),
+                s.meter(),
+                s.bars(),
+                0,
+                s.key(),
+                s.mode(),
+                0.5,
+                s.progression(),
+                Map.of("bass", new Section.Instrument("pop", 0, null, 0, 0, "polka/bass/1")),
+                null,
+                null,
+                null);
         Plan bad2 = new Plan(1, "x", 1, "pop", s.end(), plan.options(), plan.master(), List.of(unknown));
         e = assertThrows(IllegalStateException.class, () -> composer.compose(bad2));
         assertTrue(e.getMessage().contains("polka"), e.getMessage());
@@ -148,7 +204,8 @@ class ComposerTest {
         for (InstrumentGroup g : List.of(InstrumentGroup.PADS, InstrumentGroup.HARMONY)) {
             // Power chords move in parallel by design; spread voicings: the root in the bass
             // follows the progression, the upper voices are led.
-            String style = StyleBook.builtIn().genre(genre).groups().get(g.wire()).voicing();
+            String style =
+                    StyleBook.builtIn().genre(genre).groups().get(g.wire()).voicing();
             if ("power".equals(style)) {
                 continue;
             }
@@ -163,7 +220,8 @@ class ComposerTest {
                 if (n.start() - chordStart > 0.025) {
                     chordStart = n.start();
                 }
-                chords.computeIfAbsent(Math.round(chordStart * 1e6), k -> new ArrayList<>()).add(n.pitch());
+                chords.computeIfAbsent(Math.round(chordStart * 1e6), k -> new ArrayList<>())
+                        .add(n.pitch());
             }
             double moved = 0;
             int voices = 0;
@@ -171,8 +229,15 @@ class ComposerTest {
             int previousSection = -1;
             for (Map.Entry<Long, List<Integer>> chord : chords.entrySet()) {
                 double t = chord.getKey() / 1e6;
-                int section = (int) plan.sections().stream().filter(s -> s.start() <= t + 1e-9).count() - 1;
-                int[] v = chord.getValue().stream().mapToInt(Integer::intValue).sorted().skip(upperOnly ? 1 : 0).toArray();
+                int section = (int) plan.sections().stream()
+                                .filter(s -> s.start() <= t + 1e-9)
+                                .count()
+                        - 1;
+                int[] v = chord.getValue().stream()
+                        .mapToInt(Integer::intValue)
+                        .sorted()
+                        .skip(upperOnly ? 1 : 0)
+                        .toArray();
                 if (v.length < 2 || previous != null && java.util.Arrays.equals(previous, v)) {
                     continue;
                 }
@@ -185,7 +250,8 @@ class ComposerTest {
             }
             double perVoice = moved / Math.max(1, voices);
             assertTrue(voices > 0, genre + " " + g + " changes chords");
-            assertTrue(perVoice <= 2.5, genre + " " + g + " moves " + perVoice + " semitones per voice per chord change");
+            assertTrue(
+                    perVoice <= 2.5, genre + " " + g + " moves " + perVoice + " semitones per voice per chord change");
         }
     }
 
@@ -220,7 +286,15 @@ class ComposerTest {
                 Map<String, Section.Instrument> instruments = new java.util.LinkedHashMap<>();
                 for (String g : StyleBook.GROUPS) {
                     if (rng.nextInt(4) > 0) {
-                        instruments.put(g, new Section.Instrument(genre, Plans.program(g), null, 0, 0, genre + "/" + g + "/" + Plans.level(intensity)));
+                        instruments.put(
+                                g,
+                                new Section.Instrument(
+                                        genre,
+                                        Plans.program(g),
+                                        null,
+                                        0,
+                                        0,
+                                        genre + "/" + g + "/" + Plans.level(intensity)));
                     }
                 }
                 List<String> progression = new ArrayList<>();
@@ -229,21 +303,40 @@ class ComposerTest {
                 }
                 String[] kinds = {"impact", "drop", "swell", "crash", null};
                 String kind = kinds[rng.nextInt(kinds.length)];
-                sections.add(new Section(i, start, end, "x", tempo, meter, bars, 0, "F#", modes[rng.nextInt(4)], intensity, progression,
-                        instruments, kind == null ? null : new Section.Hit(start, kind), null, null));
+                sections.add(new Section(
+                        i,
+                        start,
+                        end,
+                        "x",
+                        tempo,
+                        meter,
+                        bars,
+                        0,
+                        "F#",
+                        modes[rng.nextInt(4)],
+                        intensity,
+                        progression,
+                        instruments,
+                        kind == null ? null : new Section.Hit(start, kind),
+                        null,
+                        null));
                 start = end;
             }
             Plan plan = new Plan(1, "fuzz", trial, genre, start, null, null, sections);
             Score score = composer.compose(plan);
             for (Part part : score.parts()) {
                 for (Note n : part.notes()) {
-                    assertTrue(n.start() >= 0 && n.end() <= plan.duration() + 1e-9, "trial " + trial + " " + part.group() + " " + n);
+                    assertTrue(
+                            n.start() >= 0 && n.end() <= plan.duration() + 1e-9,
+                            "trial " + trial + " " + part.group() + " " + n);
                 }
             }
             for (Section s : sections) {
-                boolean calmOpening = s.index() == 0 && s.intensity() < 0.5 && (s.hit() == null || !Composer.strikes(s.hit()));
+                boolean calmOpening =
+                        s.index() == 0 && s.intensity() < 0.5 && (s.hit() == null || !Composer.strikes(s.hit()));
                 if (s.instruments().containsKey("beats") && !calmOpening) {
-                    assertTrue(part(score, InstrumentGroup.BEATS).notes().stream().anyMatch(n -> n.start() == s.start() && n.pitch() == 36));
+                    assertTrue(part(score, InstrumentGroup.BEATS).notes().stream()
+                            .anyMatch(n -> n.start() == s.start() && n.pitch() == 36));
                 }
             }
         }

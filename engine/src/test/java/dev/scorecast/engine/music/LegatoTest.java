@@ -48,21 +48,28 @@ class LegatoTest {
             }
         }
         assertTrue(slurred.get(7).end() < 4.5, "a breath is not slurred over");
-        assertEquals(notes.stream().map(Note::take).toList(), slurred.stream().map(Note::take).toList());
+        assertEquals(
+                notes.stream().map(Note::take).toList(),
+                slurred.stream().map(Note::take).toList());
         List<Note> byBeat = Legato.slurred(line(), List.of(new Legato.Span(0, 6, 1.0)), List.of());
         assertTrue(byBeat.get(0).end() > byBeat.get(1).start(), "within a beat: slurred");
         assertTrue(byBeat.get(1).end() < byBeat.get(2).start(), "a note on the beat is struck");
-        List<Part.Control> framed = Legato.framed(List.of(new Part.Control(1.0, 11, 100)), List.of(new Legato.Span(0, 6, 10)));
-        assertEquals(List.of(5, 65, 126, 11, 65, 127), framed.stream().map(Part.Control::controller).toList());
+        List<Part.Control> framed =
+                Legato.framed(List.of(new Part.Control(1.0, 11, 100)), List.of(new Legato.Span(0, 6, 10)));
+        assertEquals(
+                List.of(5, 65, 126, 11, 65, 127),
+                framed.stream().map(Part.Control::controller).toList());
     }
 
     @Test
     void aSlurredFluteLineHasOneAttackAndKeepsItsPitches(@TempDir Path dir) {
         List<Legato.Span> spans = List.of(new Legato.Span(0, LINE.length * STEP, 100)); // one slur over the whole line
         double[] detached = boundaryDips(render(line(), List.of(), dir.resolve("detached")));
-        float[] slurredPcm = render(Legato.slurred(line(), spans, List.of()), Legato.framed(List.of(), spans), dir.resolve("slurred"));
+        float[] slurredPcm = render(
+                Legato.slurred(line(), spans, List.of()), Legato.framed(List.of(), spans), dir.resolve("slurred"));
         double[] slurred = boundaryDips(slurredPcm);
-        System.out.printf("level dip at each note change (dB under the notes): detached %s, slurred %s%n",
+        System.out.printf(
+                "level dip at each note change (dB under the notes): detached %s, slurred %s%n",
                 java.util.Arrays.toString(round(detached)), java.util.Arrays.toString(round(slurred)));
         for (int k = 0; k < slurred.length; k++) {
             assertTrue(detached[k] > 8, "a detached note ends before the next: dip " + detached[k]);
@@ -72,16 +79,20 @@ class LegatoTest {
         for (int i = 0; i < LINE.length; i++) {
             double mid = i * STEP + STEP / 2;
             double expected = 440 * Math.pow(2, (LINE[i] - 69) / 12.0);
-            PitchFrame f = pitch.stream().filter(p -> p.voiced() && Math.abs(p.timeSeconds() - mid) < 0.05).findFirst().orElseThrow();
+            PitchFrame f = pitch.stream()
+                    .filter(p -> p.voiced() && Math.abs(p.timeSeconds() - mid) < 0.05)
+                    .findFirst()
+                    .orElseThrow();
             assertEquals(0, f.centsFrom(expected), 50, "note " + i + " sounds at its pitch");
         }
     }
 
     private static float[] render(List<Note> notes, List<Part.Control> controls, Path dir) {
         Part flute = new Part(InstrumentGroup.MELODY, 73, false, 0, 0, notes, List.of(), controls);
-        Score score = new Score(LINE.length * STEP + 1, List.of(new Score.TempoChange(0, 120, "4/4")), List.of(flute), List.of());
+        Score score = new Score(
+                LINE.length * STEP + 1, List.of(new Score.TempoChange(0, 120, "4/4")), List.of(flute), List.of());
         try (SoundBank bank = SoundBank.load(TIM)) {
-            Stem stem = new Renderer(bank).render(score, dir, f -> { }).getFirst();
+            Stem stem = new Renderer(bank).render(score, dir, f -> {}).getFirst();
             return dev.scorecast.engine.io.WavFiles.readAll(stem.wav())[0];
         }
     }

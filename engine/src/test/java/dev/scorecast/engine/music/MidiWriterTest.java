@@ -38,7 +38,9 @@ class MidiWriterTest {
         for (int i = 0; i < tracks[0].size(); i++) {
             if (tracks[0].get(i).getMessage() instanceof MetaMessage m && m.getType() == 0x51) {
                 byte[] d = m.getData();
-                tempos.add(new long[] {tracks[0].get(i).getTick(), ((d[0] & 0xFF) << 16) | ((d[1] & 0xFF) << 8) | (d[2] & 0xFF)});
+                tempos.add(new long[] {
+                    tracks[0].get(i).getTick(), ((d[0] & 0xFF) << 16) | ((d[1] & 0xFF) << 8) | (d[2] & 0xFF)
+                });
             }
         }
         assertEquals(plan.sections().size(), tempos.size());
@@ -57,14 +59,17 @@ class MidiWriterTest {
                 MidiEvent e = track.get(i);
                 if (e.getMessage() instanceof MetaMessage m && m.getType() == 0x03) {
                     name = new String(m.getData(), StandardCharsets.US_ASCII);
-                } else if (e.getMessage() instanceof ShortMessage s && s.getCommand() == ShortMessage.NOTE_ON && s.getData2() > 0) {
+                } else if (e.getMessage() instanceof ShortMessage s
+                        && s.getCommand() == ShortMessage.NOTE_ON
+                        && s.getData2() > 0) {
                     onsets.add(seconds(tempos, e.getTick()));
                     channel = s.getChannel();
                 }
             }
             assertEquals(part.group().wire(), name);
             assertEquals(part.drums(), channel == 9, part.group() + " on channel " + (channel + 1));
-            List<Double> expected = part.notes().stream().map(Note::start).sorted().toList();
+            List<Double> expected =
+                    part.notes().stream().map(Note::start).sorted().toList();
             assertEquals(expected.size(), onsets.size(), part.group() + " note count");
             onsets.sort(null);
             for (int i = 0; i < expected.size(); i++) {

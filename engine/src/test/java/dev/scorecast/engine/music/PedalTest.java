@@ -18,17 +18,24 @@ class PedalTest {
     void theBassHoldsTheDominantUnderMovingChordsBeforeARise() {
         List<Note> rising = lastBarsOfTheFirstSection(Plans.plan("cinematic", 3, 0.3, 0.9, 0.5, 0.2));
         long onDominant = rising.stream().filter(n -> n.pitch() % 12 == E).count();
-        assertTrue(onDominant >= 0.75 * rising.size() && !rising.isEmpty(),
-                "before a rise the bass holds E: " + rising.stream().map(Note::pitch).toList());
+        assertTrue(
+                onDominant >= 0.75 * rising.size() && !rising.isEmpty(),
+                "before a rise the bass holds E: "
+                        + rising.stream().map(Note::pitch).toList());
         List<Note> level = lastBarsOfTheFirstSection(Plans.plan("cinematic", 3, 0.3, 0.35, 0.5, 0.2));
         Set<Integer> classes = level.stream().map(n -> n.pitch() % 12).collect(Collectors.toSet());
-        assertTrue(classes.size() > 1, "without a rise the bass follows the chords: " + level.stream().map(Note::pitch).toList());
+        assertTrue(
+                classes.size() > 1,
+                "without a rise the bass follows the chords: "
+                        + level.stream().map(Note::pitch).toList());
     }
 
     @Test
     void aStyleWithoutAPedalFollowsTheChordsBeforeARise() {
         List<Note> rising = lastBarsOfTheFirstSection(Plans.plan("rock", 3, 0.3, 0.9, 0.5, 0.2));
-        assertTrue(rising.stream().map(n -> n.pitch() % 12).distinct().count() > 1, "rock has no pedal: " + rising.stream().map(Note::pitch).toList());
+        assertTrue(
+                rising.stream().map(n -> n.pitch() % 12).distinct().count() > 1,
+                "rock has no pedal: " + rising.stream().map(Note::pitch).toList());
     }
 
     /** The bass notes struck in the first section's last two bars (its final anticipation of the next chord aside). */
@@ -37,7 +44,13 @@ class PedalTest {
         double bar = first.durationSeconds() / first.bars();
         double from = first.start() + (first.bars() - BassWriter.PEDAL_BARS) * bar;
         double to = first.start() + first.durationSeconds() - 0.25 * bar;
-        Part bass = new Composer().compose(plan).parts().stream().filter(p -> p.group() == InstrumentGroup.BASS).findFirst().orElseThrow();
-        return bass.notes().stream().filter(n -> n.start() >= from - 0.05 && n.start() < to).toList();
+        Part bass = new Composer()
+                .compose(plan).parts().stream()
+                        .filter(p -> p.group() == InstrumentGroup.BASS)
+                        .findFirst()
+                        .orElseThrow();
+        return bass.notes().stream()
+                .filter(n -> n.start() >= from - 0.05 && n.start() < to)
+                .toList();
     }
 }

@@ -46,17 +46,25 @@ class PerformanceTest {
                 continue; // the struck first downbeat and the ending are exact by design
             }
             deviations.add(offGrid(n.start() - s.start(), step, swing));
-            velocities.computeIfAbsent(Groove.drum(n.pitch()), v -> new ArrayList<>()).add(n.velocity());
+            velocities
+                    .computeIfAbsent(Groove.drum(n.pitch()), v -> new ArrayList<>())
+                    .add(n.velocity());
         }
-        double sdMs = 1000 * sd(deviations.stream().mapToDouble(Double::doubleValue).toArray());
+        double sdMs =
+                1000 * sd(deviations.stream().mapToDouble(Double::doubleValue).toArray());
         System.out.printf("%s: %d drum onsets, SD from the grid %.1f ms%n", genre, deviations.size(), sdMs);
-        assertTrue(sdMs >= 3 && sdMs <= 20, genre + ": drum onsets deviate from the grid by SD " + sdMs + " ms, want 3-20");
+        assertTrue(
+                sdMs >= 3 && sdMs <= 20,
+                genre + ": drum onsets deviate from the grid by SD " + sdMs + " ms, want 3-20");
         for (Map.Entry<Groove.Drum, List<Integer>> e : velocities.entrySet()) {
             if (e.getValue().size() < 16) {
                 continue;
             }
-            double sd = sd(e.getValue().stream().mapToDouble(Integer::doubleValue).toArray());
-            System.out.printf("%s %s: %d hits, velocity SD %.1f%n", genre, e.getKey(), e.getValue().size(), sd);
+            double sd =
+                    sd(e.getValue().stream().mapToDouble(Integer::doubleValue).toArray());
+            System.out.printf(
+                    "%s %s: %d hits, velocity SD %.1f%n",
+                    genre, e.getKey(), e.getValue().size(), sd);
             assertTrue(sd >= 6, genre + " " + e.getKey() + ": velocity SD " + sd + ", want at least 6");
         }
     }
@@ -85,8 +93,10 @@ class PerformanceTest {
                 evenLate.add((t - k * step) / step);
             }
         }
-        double lead = evenLate.stream().mapToDouble(Double::doubleValue).average().orElse(0);
-        List<Double> ratios = odd.stream().map(o -> (o[0] - lead * o[1] / 2) / o[1]).toList();
+        double lead =
+                evenLate.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        List<Double> ratios =
+                odd.stream().map(o -> (o[0] - lead * o[1] / 2) / o[1]).toList();
         double mean = ratios.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
         System.out.printf("%s: swing ratio %.3f over %d pairs%n", genre, mean, ratios.size());
         assertTrue(ratios.size() >= 20, genre + ": too few swung pairs to judge: " + ratios.size());
@@ -112,8 +122,10 @@ class PerformanceTest {
                             break;
                         }
                     }
-                    assertTrue(differs, genre + " seed " + seed + " section " + s.index() + ": phrases at " + a + " s and " + b
-                            + " s are the same in every part");
+                    assertTrue(
+                            differs,
+                            genre + " seed " + seed + " section " + s.index() + ": phrases at " + a + " s and " + b
+                                    + " s are the same in every part");
                 }
             }
         }
@@ -129,13 +141,16 @@ class PerformanceTest {
         double lastOnset = 0;
         for (Part part : score.parts()) {
             for (Note n : part.notes()) {
-                assertTrue(n.end() <= score.duration() - NoteOut.TAIL_SECONDS + 1e-9, genre + " " + part.group() + ": a note at "
-                        + n.start() + " s still sounds at " + n.end() + " s, its release would be cut by the end at " + score.duration());
+                assertTrue(
+                        n.end() <= score.duration() - NoteOut.TAIL_SECONDS + 1e-9,
+                        genre + " " + part.group() + ": a note at " + n.start() + " s still sounds at " + n.end()
+                                + " s, its release would be cut by the end at " + score.duration());
                 lastOnset = Math.max(lastOnset, n.start());
             }
         }
         assertEquals(cadence.time(), lastOnset, 1e-9, genre + ": the last thing played is the final cadence");
-        long onCadence = score.parts().stream().filter(p -> p.notes().stream().anyMatch(n -> Math.abs(n.start() - cadence.time()) < 1e-9))
+        long onCadence = score.parts().stream()
+                .filter(p -> p.notes().stream().anyMatch(n -> Math.abs(n.start() - cadence.time()) < 1e-9))
                 .count();
         assertTrue(onCadence >= 3, genre + ": the cadence is struck by the band together, by " + onCadence + " parts");
         // and dies away: every pitched part's expression falls over the closing chord to at most half at the release.
@@ -145,7 +160,11 @@ class PerformanceTest {
                 continue;
             }
             Part.Control last = part.controls().getLast();
-            assertEquals(release, last.time(), Expression.STEP_SECONDS, genre + " " + part.group() + " fades until the release");
+            assertEquals(
+                    release,
+                    last.time(),
+                    Expression.STEP_SECONDS,
+                    genre + " " + part.group() + " fades until the release");
             assertTrue(last.value() <= 64, genre + " " + part.group() + " fades to " + last.value());
         }
     }
@@ -157,36 +176,50 @@ class PerformanceTest {
         Plan calmPlan = Plans.plan(genre, 5, 0.3, 0.8, 0.6, 0.7);
         double bar = 4 * 60 / calmPlan.sections().get(0).tempo();
         // Nothing but the pickup in the last beat of the first bar (a drummer's early hit may start 60 ms before it).
-        List<Note> drumsFirstBar = drums(calm).notes().stream().filter(n -> n.start() < bar * 0.75 - 0.06).toList();
-        assertTrue(drumsFirstBar.isEmpty(), genre + ": a calm opening has no drums in its first bar but the pickup: " + drumsFirstBar);
-        assertTrue(calm.parts().stream().anyMatch(p -> p.notes().stream().anyMatch(n -> n.start() < 0.001)),
+        List<Note> drumsFirstBar = drums(calm).notes().stream()
+                .filter(n -> n.start() < bar * 0.75 - 0.06)
+                .toList();
+        assertTrue(
+                drumsFirstBar.isEmpty(),
+                genre + ": a calm opening has no drums in its first bar but the pickup: " + drumsFirstBar);
+        assertTrue(
+                calm.parts().stream().anyMatch(p -> p.notes().stream().anyMatch(n -> n.start() < 0.001)),
                 genre + ": but the music starts with the picture");
         Score action = new Composer().compose(Plans.plan(genre, 5, 0.8, 0.8, 0.6, 0.7));
-        assertTrue(drums(action).notes().stream().anyMatch(n -> n.start() == 0 && n.pitch() == DrumWriter.CRASH),
+        assertTrue(
+                drums(action).notes().stream().anyMatch(n -> n.start() == 0 && n.pitch() == DrumWriter.CRASH),
                 genre + ": an opening on action starts on a crash");
     }
 
     @Test
-    void heldChordsBreatheWithAnExpressionCurveThatTheMidiFileCarries(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-            throws Exception {
+    void heldChordsBreatheWithAnExpressionCurveThatTheMidiFileCarries(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         Score score = new Composer().compose(Plans.plan("cinematic", 5, 0.3, 0.8, 0.6, 0.7));
-        Part pads = score.parts().stream().filter(p -> p.group() == InstrumentGroup.PADS).findFirst().orElseThrow();
+        Part pads = score.parts().stream()
+                .filter(p -> p.group() == InstrumentGroup.PADS)
+                .findFirst()
+                .orElseThrow();
         int lo = pads.controls().stream().mapToInt(Part.Control::value).min().orElse(0);
         int hi = pads.controls().stream().mapToInt(Part.Control::value).max().orElse(0);
-        assertTrue(pads.controls().size() > 100 && hi - lo >= 20, "pads swell: " + pads.controls().size() + " points, " + lo + ".." + hi);
+        assertTrue(
+                pads.controls().size() > 100 && hi - lo >= 20,
+                "pads swell: " + pads.controls().size() + " points, " + lo + ".." + hi);
         assertTrue(pads.controls().stream().allMatch(c -> c.controller() == Part.Control.EXPRESSION));
         java.nio.file.Path mid = dir.resolve("score.mid");
         MidiWriter.write(score, mid);
         long expression = 0;
-        for (javax.sound.midi.Track t : javax.sound.midi.MidiSystem.getSequence(mid.toFile()).getTracks()) {
+        for (javax.sound.midi.Track t :
+                javax.sound.midi.MidiSystem.getSequence(mid.toFile()).getTracks()) {
             for (int i = 0; i < t.size(); i++) {
-                if (t.get(i).getMessage() instanceof javax.sound.midi.ShortMessage m && m.getCommand() == javax.sound.midi.ShortMessage.CONTROL_CHANGE
+                if (t.get(i).getMessage() instanceof javax.sound.midi.ShortMessage m
+                        && m.getCommand() == javax.sound.midi.ShortMessage.CONTROL_CHANGE
                         && m.getData1() == 11) {
                     expression++;
                 }
             }
         }
-        long inScore = score.parts().stream().mapToLong(p -> p.controls().size()).sum();
+        long inScore =
+                score.parts().stream().mapToLong(p -> p.controls().size()).sum();
         assertEquals(inScore, expression, "every expression point is in the MIDI file");
         Part drums = drums(score);
         assertTrue(drums.controls().isEmpty(), "drums have no expression curve");
@@ -199,12 +232,41 @@ class PerformanceTest {
         for (Section s : plan.sections()) {
             Map<String, Section.Instrument> instruments = new java.util.LinkedHashMap<>(s.instruments());
             Section.Instrument h = instruments.get("harmony");
-            instruments.put("harmony", new Section.Instrument(h.soundset(), 25, h.name(), h.gainDb(), h.pan(), h.pattern()));
-            sections.add(new Section(s.index(), s.start(), s.end(), s.label(), s.tempo(), s.meter(), s.bars(), s.residual(), s.key(),
-                    s.mode(), s.intensity(), s.progression(), instruments, s.hit(), s.lyrics(), s.voiceover(), s.accents()));
+            instruments.put(
+                    "harmony", new Section.Instrument(h.soundset(), 25, h.name(), h.gainDb(), h.pan(), h.pattern()));
+            sections.add(new Section(
+                    s.index(),
+                    s.start(),
+                    s.end(),
+                    s.label(),
+                    s.tempo(),
+                    s.meter(),
+                    s.bars(),
+                    s.residual(),
+                    s.key(),
+                    s.mode(),
+                    s.intensity(),
+                    s.progression(),
+                    instruments,
+                    s.hit(),
+                    s.lyrics(),
+                    s.voiceover(),
+                    s.accents()));
         }
-        Plan guitar = new Plan(plan.version(), plan.id(), plan.seed(), plan.genre(), plan.duration(), plan.options(), plan.master(), sections);
-        Part harmony = new Composer().compose(guitar).parts().stream().filter(p -> p.group() == InstrumentGroup.HARMONY).findFirst().orElseThrow();
+        Plan guitar = new Plan(
+                plan.version(),
+                plan.id(),
+                plan.seed(),
+                plan.genre(),
+                plan.duration(),
+                plan.options(),
+                plan.master(),
+                sections);
+        Part harmony = new Composer()
+                .compose(guitar).parts().stream()
+                        .filter(p -> p.group() == InstrumentGroup.HARMONY)
+                        .findFirst()
+                        .orElseThrow();
         // Group the notes into strums (onsets within 40 ms) and look at the order of their pitches.
         List<Note> notes = new ArrayList<>(harmony.notes());
         notes.sort(java.util.Comparator.comparingDouble(Note::start));
@@ -212,7 +274,8 @@ class PerformanceTest {
         int up = 0;
         for (int i = 0; i < notes.size(); ) {
             int j = i;
-            while (j + 1 < notes.size() && notes.get(j + 1).start() - notes.get(i).start() < 0.04) {
+            while (j + 1 < notes.size()
+                    && notes.get(j + 1).start() - notes.get(i).start() < 0.04) {
                 j++;
             }
             if (j - i >= 2) {
@@ -239,7 +302,8 @@ class PerformanceTest {
             Section s = sectionAt(plan, n.start());
             deviations.add(offGrid(n.start() - s.start(), 60 / s.tempo() / 4, 0));
         }
-        double sdMs = 1000 * sd(deviations.stream().mapToDouble(Double::doubleValue).toArray());
+        double sdMs =
+                1000 * sd(deviations.stream().mapToDouble(Double::doubleValue).toArray());
         assertTrue(sdMs < 3, "a drum machine is tight: SD " + sdMs + " ms");
     }
 
@@ -294,7 +358,8 @@ class PerformanceTest {
     private static Note nearest(List<Note> notes, double t, double within) {
         Note best = null;
         for (Note n : notes) {
-            if (Math.abs(n.start() - t) <= within && (best == null || Math.abs(n.start() - t) < Math.abs(best.start() - t))) {
+            if (Math.abs(n.start() - t) <= within
+                    && (best == null || Math.abs(n.start() - t) < Math.abs(best.start() - t))) {
                 best = n;
             }
         }
@@ -302,7 +367,10 @@ class PerformanceTest {
     }
 
     static Part drums(Score score) {
-        return score.parts().stream().filter(p -> p.group() == InstrumentGroup.BEATS).findFirst().orElseThrow();
+        return score.parts().stream()
+                .filter(p -> p.group() == InstrumentGroup.BEATS)
+                .findFirst()
+                .orElseThrow();
     }
 
     static Section sectionAt(Plan plan, double t) {

@@ -45,11 +45,15 @@ class PhrasingTest {
     @Test
     void drumOverlaysGoPerNoteWithAWildcardAndAddTheNotesTheGridLacks() throws Exception {
         Map<String, String> grid = Map.of("36", "9...9...9...9...", "42", "7.7.7.7.7.7.7.7.");
-        Map<String, String> varied = Phrasing.overlay(grid, 0, json("{\"*\": \"______________..\", \"36\": \"______________5_\", \"46\": \"______________6.\"}"));
+        Map<String, String> varied = Phrasing.overlay(
+                grid,
+                0,
+                json("{\"*\": \"______________..\", \"36\": \"______________5_\", \"46\": \"______________6.\"}"));
         assertEquals("9...9...9...9.5.", varied.get("36"));
         assertEquals("7.7.7.7.7.7.7...", varied.get("42"));
         assertEquals("..............6.", varied.get("46"));
-        // All drums together: a kick added where the hats already play is not heard as a new rhythm; the next candidate is.
+        // All drums together: a kick added where the hats already play is not heard as a new rhythm; the next candidate
+        // is.
         JsonNode b = json("[{\"36\": \"______________6_\"}, {\"36\": \"_____________5__\"}]");
         Map<String, String> chosen = Phrasing.grid(grid, 0, 'B', l -> l == 'B' ? b : null);
         assertEquals("9...9...9...95..", chosen.get("36"));

@@ -49,15 +49,48 @@ final class Plans {
             double intensity = intensities[i % intensities.length];
             Map<String, Section.Instrument> instruments = new LinkedHashMap<>();
             for (String g : groups) {
-                instruments.put(g, new Section.Instrument(genre, program(g), null, 0, 0, genre + "/" + g + "/" + level(intensity)));
+                instruments.put(
+                        g,
+                        new Section.Instrument(
+                                genre, program(g), null, 0, 0, genre + "/" + g + "/" + level(intensity)));
             }
             List<String> progression = minor ? List.of("i", "VI", "III", "VII") : List.of("I", "V", "vi", "IV");
             Section.Hit hit = HITS[i] == null ? null : new Section.Hit(start, HITS[i]);
-            sections[i] = new Section(i, start, end, "s" + i, tempo, "4/4", bars, 0, keys[i % keys.length], minor ? "minor" : "major",
-                    intensity, i == 2 ? List.of("VI", "VII", "i7", "iv") : progression, instruments, hit, null, null);
+            sections[i] = new Section(
+                    i,
+                    start,
+                    end,
+                    "s" + i,
+                    tempo,
+                    "4/4",
+                    bars,
+                    0,
+                    keys[i % keys.length],
+                    minor ? "minor" : "major",
+                    intensity,
+                    i == 2 ? List.of("VI", "VII", "i7", "iv") : progression,
+                    instruments,
+                    hit,
+                    null,
+                    null);
             if (!minor && i == 2) {
-                sections[i] = new Section(i, start, end, "s" + i, tempo, "4/4", bars, 0, "D", "mixolydian", intensity,
-                        List.of("I", "VII", "IV", "I"), instruments, hit, null, null);
+                sections[i] = new Section(
+                        i,
+                        start,
+                        end,
+                        "s" + i,
+                        tempo,
+                        "4/4",
+                        bars,
+                        0,
+                        "D",
+                        "mixolydian",
+                        intensity,
+                        List.of("I", "VII", "IV", "I"),
+                        instruments,
+                        hit,
+                        null,
+                        null);
             }
         }
         return new Plan(1, "test", seed, genre, 60, PlanOptions.DEFAULT, Plan.Master.DEFAULT, List.of(sections));

@@ -34,21 +34,30 @@ class ProductionListening {
         try (SoundBank bank = SoundBank.load(font)) {
             Score score = new Composer().compose(plan);
             long t0 = System.nanoTime();
-            List<Stem> stems = new Renderer(bank).render(score, dir.resolve(genre + "-stems"), f -> { });
+            List<Stem> stems = new Renderer(bank).render(score, dir.resolve(genre + "-stems"), f -> {});
             long t1 = System.nanoTime();
             MasterReport before = Mixer.master(stems, MixSettings.standard(), dir.resolve(genre + "-before.wav"));
             long t2 = System.nanoTime();
             MixSettings produced = MixSettings.standard()
-                    .withProduction(ProductionCatalog.builtIn().forGenre(genre), score.tempoMap().getFirst().bpm());
+                    .withProduction(
+                            ProductionCatalog.builtIn().forGenre(genre),
+                            score.tempoMap().getFirst().bpm());
             MasterReport after = Mixer.master(stems, produced, dir.resolve(genre + "-after.wav"));
             long t3 = System.nanoTime();
-            // The live chain's cost: the whole before-master through the genre's live chain in 320-frame blocks, as a render loop would.
+            // The live chain's cost: the whole before-master through the genre's live chain in 320-frame blocks, as a
+            // render loop would.
             float[][] audio = WavFiles.readAll(dir.resolve(genre + "-before.wav"));
-            dev.scorecast.engine.style.Production production = ProductionCatalog.builtIn().forGenre(genre);
+            dev.scorecast.engine.style.Production production =
+                    ProductionCatalog.builtIn().forGenre(genre);
             double liveMs = Double.MAX_VALUE;
             for (int rep = 0; rep < 3; rep++) {
-                dev.scorecast.engine.render.PartChain live = new dev.scorecast.engine.render.PartChain(production, production.live(), null,
-                        score.tempoMap().getFirst().bpm(), 48_000, 320);
+                dev.scorecast.engine.render.PartChain live = new dev.scorecast.engine.render.PartChain(
+                        production,
+                        production.live(),
+                        null,
+                        score.tempoMap().getFirst().bpm(),
+                        48_000,
+                        320);
                 long l0 = System.nanoTime();
                 for (int at = 0; at + 320 <= audio[0].length; at += 320) {
                     live.process(audio, at, 320);
@@ -56,9 +65,17 @@ class ProductionListening {
                 liveMs = Math.min(liveMs, (System.nanoTime() - l0) / 1e6 / (audio[0].length / 48_000.0));
             }
             System.out.printf("%s: live chain %.3f ms per second of audio (best of 3)%n", genre, liveMs);
-            System.out.printf("%s: %.0f s rendered in %.2f s; mastered as rendered in %.2f s (%.2f LUFS %.2f dBTP), "
-                            + "produced in %.2f s (%.2f LUFS %.2f dBTP)%n", genre, score.duration(), (t1 - t0) / 1e9,
-                    (t2 - t1) / 1e9, before.integratedLufs(), before.truePeakDbtp(), (t3 - t2) / 1e9, after.integratedLufs(),
+            System.out.printf(
+                    "%s: %.0f s rendered in %.2f s; mastered as rendered in %.2f s (%.2f LUFS %.2f dBTP), "
+                            + "produced in %.2f s (%.2f LUFS %.2f dBTP)%n",
+                    genre,
+                    score.duration(),
+                    (t1 - t0) / 1e9,
+                    (t2 - t1) / 1e9,
+                    before.integratedLufs(),
+                    before.truePeakDbtp(),
+                    (t3 - t2) / 1e9,
+                    after.integratedLufs(),
                     after.truePeakDbtp());
         }
     }

@@ -2,8 +2,8 @@ package dev.scorecast.engine.music;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.render.MixSettings;
 import dev.scorecast.engine.render.Mixer;
@@ -44,13 +44,14 @@ class ProductionMixTest {
         Plan plan = Plans.plan(genre, 3, 0.6, 0.9, 0.7, 0.8);
         try (SoundBank bank = SoundBank.load(TIM)) {
             Score score = new Composer().compose(plan);
-            return new Rendered(score, new Renderer(bank).render(score, dir.resolve("stems"), f -> { }));
+            return new Rendered(score, new Renderer(bank).render(score, dir.resolve("stems"), f -> {}));
         }
     }
 
     /** The produced stems of {@code production}, mixed beside {@code dir/master.wav}. */
     static Map<InstrumentGroup, float[][]> produced(Rendered r, Production production, Path dir, String name) {
-        MixSettings settings = MixSettings.standard().withProduction(production, r.score().tempoMap().getFirst().bpm());
+        MixSettings settings = MixSettings.standard()
+                .withProduction(production, r.score().tempoMap().getFirst().bpm());
         Map<InstrumentGroup, float[][]> out = new HashMap<>();
         try (Mixer.Mixdown mix = Mixer.mixdown(r.stems(), settings, dir.resolve(name + ".wav"))) {
             for (Stem s : mix.stems()) {
@@ -69,10 +70,12 @@ class ProductionMixTest {
         Map<InstrumentGroup, float[][]> ducked = produced(r, p, dir, "ducked");
         // The same chain with no part ducking: what each stem would be without the kick's hold.
         Map<String, Production.Part> parts = new HashMap<>();
-        p.parts().forEach((g, part) -> parts.put(g, new Production.Part(part.eq(), part.saturationDb(), part.reverb(), part.delay(),
-                part.width(), false)));
-        Map<InstrumentGroup, float[][]> plain = produced(r, p.withParts(parts),
-                dir, "plain");
+        p.parts()
+                .forEach((g, part) -> parts.put(
+                        g,
+                        new Production.Part(
+                                part.eq(), part.saturationDb(), part.reverb(), part.delay(), part.width(), false)));
+        Map<InstrumentGroup, float[][]> plain = produced(r, p.withParts(parts), dir, "plain");
         List<Double> kicks = kicks(r.score());
         assertTrue(kicks.size() > 40, genre + " has kicks: " + kicks.size());
         for (InstrumentGroup g : List.of(InstrumentGroup.BASS, InstrumentGroup.PADS)) {
@@ -113,15 +116,22 @@ class ProductionMixTest {
                 if (sounding && soundingWindows >= 7) {
                     measured++;
                     shallowest = Math.max(shallowest, deepest);
-                    assertTrue(deepest <= -3, genre + " " + g.wire() + " dips only " + deepest + " dB after the kick at " + k + " s (the part sounds from " + firstSounding + " ms after it, at "
-                            + rmsDb(b, at + firstSounding * 48, at + firstSounding * 48 + WINDOW) + " dBFS)");
+                    assertTrue(
+                            deepest <= -3,
+                            genre + " " + g.wire() + " dips only " + deepest + " dB after the kick at " + k
+                                    + " s (the part sounds from " + firstSounding + " ms after it, at "
+                                    + rmsDb(b, at + firstSounding * 48, at + firstSounding * 48 + WINDOW) + " dBFS)");
                 }
             }
             before.sort(Double::compare);
             double recovered = before.get(before.size() / 2);
-            System.out.printf("%s %s: %d kicks with the part sounding, the shallowest dip %.1f dB; 30 ms before a kick the part "
-                    + "is %.1f dB under its un-ducked level (median)%n", genre, g.wire(), measured, shallowest, recovered);
-            assertTrue(recovered > -2.5, genre + " " + g.wire() + " pumps, it is not held down: " + recovered + " dB before the kicks");
+            System.out.printf(
+                    "%s %s: %d kicks with the part sounding, the shallowest dip %.1f dB; 30 ms before a kick the part "
+                            + "is %.1f dB under its un-ducked level (median)%n",
+                    genre, g.wire(), measured, shallowest, recovered);
+            assertTrue(
+                    recovered > -2.5,
+                    genre + " " + g.wire() + " pumps, it is not held down: " + recovered + " dB before the kicks");
             assertTrue(measured > 20, genre + " " + g.wire() + " sounds under enough kicks: " + measured);
         }
     }
@@ -129,7 +139,8 @@ class ProductionMixTest {
     @Test
     void producedStemsSumToTheMixBeforeTheMasterStage(@TempDir Path dir) {
         Rendered r = render("house", dir);
-        Map<InstrumentGroup, float[][]> produced = produced(r, ProductionCatalog.builtIn().forGenre("house"), dir, "mix");
+        Map<InstrumentGroup, float[][]> produced =
+                produced(r, ProductionCatalog.builtIn().forGenre("house"), dir, "mix");
         float[][] mix = produced.remove(null);
         double residual = residualDb(mix, new ArrayList<>(produced.values()));
         List<float[][]> rendered = new ArrayList<>();
@@ -137,7 +148,8 @@ class ProductionMixTest {
             rendered.add(WavFiles.readAll(s.wav()));
         }
         double unproduced = residualDb(mix, rendered);
-        System.out.printf("house: produced stems vs the mix %.1f dB; the rendered stems %.1f dB%n", residual, unproduced);
+        System.out.printf(
+                "house: produced stems vs the mix %.1f dB; the rendered stems %.1f dB%n", residual, unproduced);
         assertTrue(residual < -40, "the produced stems sum to the mix: residual " + residual + " dB");
         assertTrue(unproduced > -20, "and the production changed the stems: " + unproduced + " dB");
     }

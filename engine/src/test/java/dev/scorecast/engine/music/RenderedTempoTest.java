@@ -32,7 +32,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RenderedTempoTest {
     static final Path TIM = Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2");
 
-    // Tagged slow (bin/test --all): a master rendered per genre and listened to, 5 to 13 s; the estimator's own test stays fast.
+    // Tagged slow (bin/test --all): a master rendered per genre and listened to, 5 to 13 s; the estimator's own test
+    // stays fast.
     @ParameterizedTest
     @ValueSource(strings = {"house", "hip-hop", "rock"})
     @Tag("slow")
@@ -42,12 +43,16 @@ class RenderedTempoTest {
         for (Section s : plan.sections()) {
             // The first and last bar hold the boundary hits and fills; the steady groove is between.
             double bar = s.beatsPerBar() * 60 / s.tempo();
-            List<Double> inside = onsets.stream().filter(t -> t > s.start() + bar && t < s.end() - bar).toList();
+            List<Double> inside = onsets.stream()
+                    .filter(t -> t > s.start() + bar && t < s.end() - bar)
+                    .toList();
             double heard = PulseTempo.estimateBpm(inside, s.tempo() / 1.4, s.tempo() * 1.4);
             double error = Math.abs(heard - s.tempo()) / s.tempo();
-            System.out.printf("%s section %d: planned %.2f bpm, heard %.2f bpm (%.2f %%), %d onsets%n", genre, s.index(), s.tempo(),
-                    heard, 100 * error, inside.size());
-            assertTrue(error <= 0.02, genre + " section " + s.index() + ": planned " + s.tempo() + " bpm, heard " + heard);
+            System.out.printf(
+                    "%s section %d: planned %.2f bpm, heard %.2f bpm (%.2f %%), %d onsets%n",
+                    genre, s.index(), s.tempo(), heard, 100 * error, inside.size());
+            assertTrue(
+                    error <= 0.02, genre + " section " + s.index() + ": planned " + s.tempo() + " bpm, heard " + heard);
         }
     }
 
@@ -67,7 +72,7 @@ class RenderedTempoTest {
     private static Path render(Plan plan, Path dir) {
         try (SoundBank bank = SoundBank.load(TIM)) {
             Score score = new Composer().compose(plan);
-            List<Stem> stems = new Renderer(bank).render(score, dir.resolve("stems"), f -> { });
+            List<Stem> stems = new Renderer(bank).render(score, dir.resolve("stems"), f -> {});
             Path master = dir.resolve("master.wav");
             Mixer.master(stems, new MixSettings(Map.of(), Map.of(), -14, 0, Optional.empty(), -6), master);
             return master;

@@ -39,8 +39,20 @@ class DecodedTest {
     }
 
     private static double ffmpegTruePeak(Path file) throws Exception {
-        Process p = new ProcessBuilder(List.of("ffmpeg", "-nostdin", "-hide_banner", "-nostats", "-i", file.toString(),
-                "-af", "ebur128=peak=true", "-f", "null", "-")).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(List.of(
+                        "ffmpeg",
+                        "-nostdin",
+                        "-hide_banner",
+                        "-nostats",
+                        "-i",
+                        file.toString(),
+                        "-af",
+                        "ebur128=peak=true",
+                        "-f",
+                        "null",
+                        "-"))
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes());
         assertEquals(0, p.waitFor(), out);
         Matcher m = Pattern.compile("Peak:\\s+(-?[0-9.]+) dBFS").matcher(out.substring(out.lastIndexOf("Summary:")));

@@ -3,8 +3,8 @@ package dev.scorecast.engine.pipeline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.engine.dsp.LoudnessMeter;
 import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.dsp.LoudnessMeter;
 import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.io.WavWriter;
@@ -30,8 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DeliveryTest {
     private static final int RATE = 48_000;
+
     @TempDir
     static Path dir;
+
     static Path video;
     static Path tone;
     static ExecutorService threads;
@@ -39,14 +41,33 @@ class DeliveryTest {
     @BeforeAll
     static void inputs() throws IOException, InterruptedException {
         video = dir.resolve("in.mp4");
-        Process p = new ProcessBuilder("ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30", "-t", "5",
-                "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", video.toString()).inheritIO().start();
+        Process p = new ProcessBuilder(
+                        "ffmpeg",
+                        "-v",
+                        "error",
+                        "-y",
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "testsrc2=size=160x120:rate=30",
+                        "-t",
+                        "5",
+                        "-c:v",
+                        "libx264",
+                        "-preset",
+                        "veryfast",
+                        "-pix_fmt",
+                        "yuv420p",
+                        video.toString())
+                .inheritIO()
+                .start();
         assertEquals(0, p.waitFor());
         // A 12 kHz tone sampled 45 degrees off its peaks: every sample 3 dB under the true peak.
         tone = dir.resolve("tone.wav");
         float[][] x = new float[2][5 * RATE];
         for (int i = 0; i < x[0].length; i++) {
-            x[0][i] = x[1][i] = (float) (0.5 * Math.sin(Math.PI / 2 * i + Math.PI / 4) * (0.6 + 0.4 * Math.sin(2 * Math.PI * i / RATE)));
+            x[0][i] = x[1][i] = (float)
+                    (0.5 * Math.sin(Math.PI / 2 * i + Math.PI / 4) * (0.6 + 0.4 * Math.sin(2 * Math.PI * i / RATE)));
         }
         try (WavWriter w = WavWriter.create(tone, WavEncoding.FLOAT32, RATE, 2)) {
             w.write(x, x[0].length);
@@ -86,11 +107,15 @@ class DeliveryTest {
         }
         Path master = out.resolve("audio.wav");
         org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> {
-            try (Mixer.Mixdown mix = Mixer.mixdown(List.of(new Stem(InstrumentGroup.MELODY, long12, -10)),
-                    new MixSettings(Map.of(), Map.of(), -14, 0, Optional.empty(), 0), master)) {
+            try (Mixer.Mixdown mix = Mixer.mixdown(
+                    List.of(new Stem(InstrumentGroup.MELODY, long12, -10)),
+                    new MixSettings(Map.of(), Map.of(), -14, 0, Optional.empty(), 0),
+                    master)) {
                 Path junk = java.nio.file.Files.write(out.resolve("junk.mp4"), new byte[4096]);
-                Delivery delivery = new Delivery(junk, master, out.resolve("video.mp4"), out.resolve("audio.mp3"), threads);
-                org.junit.jupiter.api.Assertions.assertThrows(dev.scorecast.engine.error.UnsupportedMedia.class, () -> delivery.run(mix, () -> { }));
+                Delivery delivery =
+                        new Delivery(junk, master, out.resolve("video.mp4"), out.resolve("audio.mp3"), threads);
+                org.junit.jupiter.api.Assertions.assertThrows(
+                        dev.scorecast.engine.error.UnsupportedMedia.class, () -> delivery.run(mix, () -> {}));
             }
         });
     }
@@ -100,12 +125,17 @@ class DeliveryTest {
         boolean[] mastered = {false};
         Delivery.Delivered delivered;
         try (Mixer.Mixdown mix = Mixer.mixdown(List.of(new Stem(InstrumentGroup.MELODY, tone, -6)), settings, master)) {
-            delivered = new Delivery(video, master, out.resolve("video.mp4"), out.resolve("audio.mp3"), threads).run(mix, () -> mastered[0] = true);
+            delivered = new Delivery(video, master, out.resolve("video.mp4"), out.resolve("audio.mp3"), threads)
+                    .run(mix, () -> mastered[0] = true);
         }
         assertTrue(mastered[0]);
         double masterLufs = lufs(master);
         assertEquals(delivered.master().integratedLufs(), masterLufs, 0.05);
-        Map<String, Double> reported = Map.of("video.mp4", delivered.mp4().integratedLufs(), "audio.mp3", delivered.mp3().integratedLufs());
+        Map<String, Double> reported = Map.of(
+                "video.mp4",
+                delivered.mp4().integratedLufs(),
+                "audio.mp3",
+                delivered.mp3().integratedLufs());
         for (String download : List.of("video.mp4", "audio.mp3")) {
             Path decoded = out.resolve(download + ".wav");
             AudioExtractor.extractWav(out.resolve(download), decoded).orElseThrow();

@@ -49,53 +49,67 @@ class GenreBandsTest {
         List<String> outside = new ArrayList<>();
         try (SoundBank bank = SoundBank.load(BANK)) {
             // -Dscorecast.genres=house,deep renders only those (while tuning the style data).
-            List<String> only = List.of(System.getProperty("scorecast.genres", "").split(","));
+            List<String> only =
+                    List.of(System.getProperty("scorecast.genres", "").split(","));
             for (String genre : concat(DANCE_AND_POP, ORCHESTRAL)) {
-              for (String video : List.of("busy", "calm")) {
-                if (!only.getFirst().isEmpty() && !only.contains(genre)) {
-                    continue;
-                }
-                Plan plan = planner.plan(video.equals("busy") ? busy(60) : calm(60),
-                        GenerationOptions.DEFAULT.withGenre(genre).withSeed(3L));
-                Score score = new Composer().compose(plan);
-                Path genreDir = dir.resolve(genre + "-" + video);
-                List<Stem> stems = new Renderer(bank).render(score.instrumental(), genreDir.resolve("stems"), f -> { });
-                Path master = genreDir.resolve("master.wav");
-                MixSettings settings = MixSettings.standard()
-                        .withProduction(ProductionCatalog.builtIn().forGenre(genre), score.tempoMap().getFirst().bpm());
-                StringBuilder shares = new StringBuilder();
-                try (Mixer.Mixdown mix = Mixer.mixdown(stems, settings, master)) {
-                    // Where each band comes from: every produced stem's power per band in dB of the mix's total.
-                    double total = java.util.Arrays.stream(BandBalance.power(mix.sum())).sum();
-                    for (Stem s : mix.stems()) {
-                        shares.append(String.format("%n    %-8s", s.group().wire()));
-                        for (double p : BandBalance.power(s.wav())) {
-                            shares.append(String.format(" %6.1f", 10 * Math.log10(p / total + 1e-12)));
-                        }
+                for (String video : List.of("busy", "calm")) {
+                    if (!only.getFirst().isEmpty() && !only.contains(genre)) {
+                        continue;
                     }
-                    mix.master(settings.ceilingDbtp());
+                    Plan plan = planner.plan(
+                            video.equals("busy") ? busy(60) : calm(60),
+                            GenerationOptions.DEFAULT.withGenre(genre).withSeed(3L));
+                    Score score = new Composer().compose(plan);
+                    Path genreDir = dir.resolve(genre + "-" + video);
+                    List<Stem> stems =
+                            new Renderer(bank).render(score.instrumental(), genreDir.resolve("stems"), f -> {});
+                    Path master = genreDir.resolve("master.wav");
+                    MixSettings settings = MixSettings.standard()
+                            .withProduction(
+                                    ProductionCatalog.builtIn().forGenre(genre),
+                                    score.tempoMap().getFirst().bpm());
+                    StringBuilder shares = new StringBuilder();
+                    try (Mixer.Mixdown mix = Mixer.mixdown(stems, settings, master)) {
+                        // Where each band comes from: every produced stem's power per band in dB of the mix's total.
+                        double total = java.util.Arrays.stream(BandBalance.power(mix.sum()))
+                                .sum();
+                        for (Stem s : mix.stems()) {
+                            shares.append(String.format("%n    %-8s", s.group().wire()));
+                            for (double p : BandBalance.power(s.wav())) {
+                                shares.append(String.format(" %6.1f", 10 * Math.log10(p / total + 1e-12)));
+                            }
+                        }
+                        mix.master(settings.ceilingDbtp());
+                    }
+                    double[] bands = BandBalance.of(master);
+                    String name = genre + " (" + video + ")";
+                    StringBuilder line = new StringBuilder(String.format("%-18s", name));
+                    plan.sections()
+                            .getLast()
+                            .instruments()
+                            .forEach((g, i) -> line.append(g)
+                                    .append(": ")
+                                    .append(i.soundset())
+                                    .append(" ")
+                                    .append(i.program())
+                                    .append("; "));
+                    line.append(String.format("%n          "));
+                    for (int b = 0; b < bands.length; b++) {
+                        line.append(String.format("  %s %6.1f", BandBalance.NAMES[b], bands[b]));
+                    }
+                    System.out.println(line.append(shares));
+                    if (DANCE_AND_POP.contains(genre)) {
+                        check(outside, name, "6-12 kHz", bands[4], -24, -12);
+                        check(outside, name, "below 120 Hz", bands[0], -10, -1);
+                    } else {
+                        check(outside, name, "6-12 kHz", bands[4], -35, -18);
+                    }
+                    Directories.deleteTree(genreDir);
                 }
-                double[] bands = BandBalance.of(master);
-                String name = genre + " (" + video + ")";
-                StringBuilder line = new StringBuilder(String.format("%-18s", name));
-                plan.sections().getLast().instruments().forEach((g, i) -> line.append(g).append(": ").append(i.soundset()).append(" ")
-                        .append(i.program()).append("; "));
-                line.append(String.format("%n          "));
-                for (int b = 0; b < bands.length; b++) {
-                    line.append(String.format("  %s %6.1f", BandBalance.NAMES[b], bands[b]));
-                }
-                System.out.println(line.append(shares));
-                if (DANCE_AND_POP.contains(genre)) {
-                    check(outside, name, "6-12 kHz", bands[4], -24, -12);
-                    check(outside, name, "below 120 Hz", bands[0], -10, -1);
-                } else {
-                    check(outside, name, "6-12 kHz", bands[4], -35, -18);
-                }
-                Directories.deleteTree(genreDir);
-              }
             }
         }
-        assertTrue(outside.isEmpty(), "bands outside their produced windows (held 0.5 dB inside the edges): " + outside);
+        assertTrue(
+                outside.isEmpty(), "bands outside their produced windows (held 0.5 dB inside the edges): " + outside);
     }
 
     static void check(List<String> outside, String genre, String band, double db, double low, double high) {
@@ -106,7 +120,8 @@ class GenreBandsTest {
 
     /** A busy video: cut every 5-13 s, its energy rising to a peak at 40 s and falling (the planner plays every level). */
     static Analysis busy(double duration) {
-        return video(duration, t -> 0.3 + 0.5 * Math.exp(-Math.pow((t - 40) / 15, 2)), 5.3, 11.7, 17.2, 29.9, 41.1, 52.4);
+        return video(
+                duration, t -> 0.3 + 0.5 * Math.exp(-Math.pow((t - 40) / 15, 2)), 5.3, 11.7, 17.2, 29.9, 41.1, 52.4);
     }
 
     /** A calm video: one shot, low steady energy (the planner keeps to its lowest levels, the sparsest parts). */
@@ -125,9 +140,16 @@ class GenreBandsTest {
         for (double t : cutTimes) {
             cuts.add(Cut.hard(t, Math.round(t * fps), 0.9));
         }
-        return new Analysis(Analysis.VERSION, new Analysis.VideoFacts(duration, 1920, 1080, fps, Math.round(duration * fps), true, "h264", 0),
-                cuts, List.of(), new Analysis.Energy(hop, energy), new Analysis.AudioFacts(-20.0, -3.0, List.of(), List.of(), 0),
-                new Analysis.Mood(0.6, 0.6), new Analysis.Suggestions("house", 120, 0, 0, List.of()), new Analysis.Quality(0, 0, List.of()));
+        return new Analysis(
+                Analysis.VERSION,
+                new Analysis.VideoFacts(duration, 1920, 1080, fps, Math.round(duration * fps), true, "h264", 0),
+                cuts,
+                List.of(),
+                new Analysis.Energy(hop, energy),
+                new Analysis.AudioFacts(-20.0, -3.0, List.of(), List.of(), 0),
+                new Analysis.Mood(0.6, 0.6),
+                new Analysis.Suggestions("house", 120, 0, 0, List.of()),
+                new Analysis.Quality(0, 0, List.of()));
     }
 
     static List<String> concat(List<String> a, List<String> b) {

@@ -20,8 +20,15 @@ class MixChoicesTest {
     static final List<Span> SPEECH = List.of(new Span(2, 3.5));
 
     static Plan plan(boolean originalAudio, boolean dialogue, boolean ducking) {
-        return new Plan(1, "p", 1, "pop", 10, new PlanOptions(false, false, false, originalAudio, dialogue, ducking, true),
-                Plan.Master.DEFAULT, List.of());
+        return new Plan(
+                1,
+                "p",
+                1,
+                "pop",
+                10,
+                new PlanOptions(false, false, false, originalAudio, dialogue, ducking, true),
+                Plan.Master.DEFAULT,
+                List.of());
     }
 
     @Test
@@ -35,7 +42,8 @@ class MixChoicesTest {
 
     @Test
     void backgroundSoundSitsUnderTheMusic() {
-        MixSettings s = Execution.mixSettings(plan(true, false, true), Optional.of(ORIGINAL), Optional.empty(), List.of());
+        MixSettings s =
+                Execution.mixSettings(plan(true, false, true), Optional.of(ORIGINAL), Optional.empty(), List.of());
         assertEquals(MixSettings.OriginalAudioRole.BACKGROUND, s.originalAudioRole());
         assertEquals(Execution.ORIGINAL_AUDIO_GAIN_DB, s.originalAudioGainDb());
         assertFalse(s.ducking().active(), "no speech, nothing to duck under");
@@ -43,7 +51,8 @@ class MixChoicesTest {
 
     @Test
     void noDuckingKeepsTheVoiceoverButNotTheDip() {
-        MixSettings s = Execution.mixSettings(plan(false, false, false), Optional.of(ORIGINAL), Optional.of(VOICEOVER), SPEECH);
+        MixSettings s =
+                Execution.mixSettings(plan(false, false, false), Optional.of(ORIGINAL), Optional.of(VOICEOVER), SPEECH);
         assertEquals(Optional.empty(), s.originalAudioWav(), "the video's sound is dropped unless an option keeps it");
         assertEquals(Optional.of(VOICEOVER), s.voiceoverWav());
         assertFalse(s.ducking().active());

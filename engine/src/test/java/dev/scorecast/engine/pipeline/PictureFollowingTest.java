@@ -41,11 +41,13 @@ import org.junit.jupiter.api.io.TempDir;
 class PictureFollowingTest {
     /** The scenes in time order and the speed rank of each: 0 still, 1 slow, 2 normal, 3 fast. */
     static final int[] SPEED = {2, 0, 3, 1};
+
     static final double SCENE = 6;
     static final Path BANK = Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2");
 
     @TempDir
     static Path dir;
+
     static Path ladder;
     static VisualAnalysis visual;
 
@@ -59,13 +61,42 @@ class PictureFollowingTest {
                 + "[2:v]setpts=N/30/TB,trim=end_frame=180[c];"
                 + "[3:v]setpts=N/30/TB,trim=end_frame=180,hue=h=90[d];"
                 + "[a][b][c][d]concat=n=4:v=1:a=0,format=yuv420p[v]";
-        Process p = new ProcessBuilder("ffmpeg", "-v", "error", "-y",
-                "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30",
-                "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30",
-                "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=6",
-                "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=180",
-                "-filter_complex", graph, "-map", "[v]", "-r", "30", "-c:v", "libx264", "-preset", "veryfast", "-g", "60",
-                ladder.toString()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        "ffmpeg",
+                        "-v",
+                        "error",
+                        "-y",
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "testsrc2=size=320x180:rate=30",
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "testsrc2=size=320x180:rate=30",
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "testsrc2=size=320x180:rate=6",
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "testsrc2=size=320x180:rate=180",
+                        "-filter_complex",
+                        graph,
+                        "-map",
+                        "[v]",
+                        "-r",
+                        "30",
+                        "-c:v",
+                        "libx264",
+                        "-preset",
+                        "veryfast",
+                        "-g",
+                        "60",
+                        ladder.toString())
+                .redirectErrorStream(true)
+                .start();
         String log = new String(p.getInputStream().readAllBytes());
         assertEquals(0, p.waitFor(), log);
         visual = VisualAnalyzer.analyze(ladder, VisualOptions.DEFAULT);
@@ -79,14 +110,17 @@ class PictureFollowingTest {
         for (int i = 0; i < 4; i++) {
             Scene s = scenes.get(i);
             bySpeed[SPEED[i]] = s.motion();
-            System.out.printf("scene %d (speed %d): motion %.3f camera %.3f subject %.3f flicker %.3f%n", i, SPEED[i], s.motion(),
-                    s.cameraMotion(), s.subjectMotion(), s.flicker());
+            System.out.printf(
+                    "scene %d (speed %d): motion %.3f camera %.3f subject %.3f flicker %.3f%n",
+                    i, SPEED[i], s.motion(), s.cameraMotion(), s.subjectMotion(), s.flicker());
             assertTrue(s.cameraMotion() < 0.15, "the camera does not move: " + s);
             assertTrue(s.flicker() < 0.15, "the light does not change: " + s);
         }
         assertEquals(0, bySpeed[0], 0.02, "a still picture does not move");
         for (int k = 1; k < 4; k++) {
-            assertTrue(bySpeed[k] > bySpeed[k - 1] + 0.03, "speed " + k + " reads above speed " + (k - 1) + ": " + java.util.Arrays.toString(bySpeed));
+            assertTrue(
+                    bySpeed[k] > bySpeed[k - 1] + 0.03,
+                    "speed " + k + " reads above speed " + (k - 1) + ": " + java.util.Arrays.toString(bySpeed));
         }
     }
 
@@ -96,23 +130,25 @@ class PictureFollowingTest {
     void thePlanGradesTheSpeedsAndTheMusicFollowsInLevel() throws Exception {
         var facts = new Analysis.VideoFacts(4 * SCENE, 320, 180, 30, (long) (4 * SCENE * 30), false, "h264", 0);
         Analysis analysis = AnalysisAssembler.assemble(facts, visual, Optional.empty(), GenreCatalog.builtIn());
-        Plan plan = new Planner(GenreCatalog.builtIn()).plan(analysis,
-                GenerationOptions.DEFAULT.withGenre("pop").withSeed(7L));
+        Plan plan = new Planner(GenreCatalog.builtIn())
+                .plan(analysis, GenerationOptions.DEFAULT.withGenre("pop").withSeed(7L));
         double[] level = new double[4];
         for (int i = 0; i < 4; i++) {
             level[SPEED[i]] = meanLevel(plan, i * SCENE + 0.5, (i + 1) * SCENE - 0.5);
         }
         System.out.println("mean pattern level by speed: " + java.util.Arrays.toString(level));
         for (int k = 1; k < 4; k++) {
-            assertTrue(level[k] > level[k - 1], "speed " + k + " plays a higher level than speed " + (k - 1) + ": "
-                    + java.util.Arrays.toString(level));
+            assertTrue(
+                    level[k] > level[k - 1],
+                    "speed " + k + " plays a higher level than speed " + (k - 1) + ": "
+                            + java.util.Arrays.toString(level));
         }
         assertTrue(level[0] < 1 && level[3] > 2.5, "still calm, fast at the top: " + java.util.Arrays.toString(level));
 
         Score score = new Composer().compose(plan);
         double[] rms = new double[4];
         try (SoundBank bank = SoundBank.load(BANK)) {
-            List<Stem> stems = new Renderer(bank).render(score.instrumental(), dir.resolve("stems"), f -> { });
+            List<Stem> stems = new Renderer(bank).render(score.instrumental(), dir.resolve("stems"), f -> {});
             Path master = dir.resolve("master.wav");
             Mixer.master(stems, new MixSettings(Map.of(), Map.of(), -14, 0, Optional.empty(), -6), master);
             double[] power = SyncCheck.millisecondPower(master);
@@ -121,11 +157,17 @@ class PictureFollowingTest {
                 rms[SPEED[i]] = levelDb(power, i * SCENE + 0.5, (i + 1) * SCENE - 1.0);
             }
         }
-        System.out.printf("loudness by speed: still %.1f, slow %.1f, normal %.1f, fast %.1f dB%n", rms[0], rms[1], rms[2], rms[3]);
+        System.out.printf(
+                "loudness by speed: still %.1f, slow %.1f, normal %.1f, fast %.1f dB%n",
+                rms[0], rms[1], rms[2], rms[3]);
         for (int k = 1; k < 4; k++) {
-            assertTrue(rms[k] > rms[k - 1], "speed " + k + " is louder than speed " + (k - 1) + ": " + java.util.Arrays.toString(rms));
+            assertTrue(
+                    rms[k] > rms[k - 1],
+                    "speed " + k + " is louder than speed " + (k - 1) + ": " + java.util.Arrays.toString(rms));
         }
-        assertTrue(rms[3] - rms[0] >= 6, "the fast scene at least 6 dB over the still one: " + java.util.Arrays.toString(rms));
+        assertTrue(
+                rms[3] - rms[0] >= 6,
+                "the fast scene at least 6 dB over the still one: " + java.util.Arrays.toString(rms));
         double loudest = java.util.Arrays.stream(rms).max().orElseThrow();
         assertTrue(loudest - rms[0] <= 18, "the still scene is calm, not silence: " + java.util.Arrays.toString(rms));
     }

@@ -44,8 +44,19 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("slow")
 class RenderedAccentsTest {
-    static final List<String> GENRES = List.of("deep", "cinematic", "ambient", "lofi", "house", "techno", "hip-hop", "rock", "pop",
-            "acoustic", "orchestral", "corporate");
+    static final List<String> GENRES = List.of(
+            "deep",
+            "cinematic",
+            "ambient",
+            "lofi",
+            "house",
+            "techno",
+            "hip-hop",
+            "rock",
+            "pop",
+            "acoustic",
+            "orchestral",
+            "corporate");
     static final double FPS = 30;
     static final Path BANK = Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2");
     static final List<String> GROUPS = List.of("beats", "bass", "harmony", "pads", "tops", "melody", "fx");
@@ -63,11 +74,12 @@ class RenderedAccentsTest {
                 Plan plan = plan(genre);
                 Score score = new Composer().compose(plan);
                 Path genreDir = dir.resolve(genre);
-                List<Stem> stems = new Renderer(bank).render(score.instrumental(), genreDir.resolve("stems"), f -> { });
+                List<Stem> stems = new Renderer(bank).render(score.instrumental(), genreDir.resolve("stems"), f -> {});
                 Path master = genreDir.resolve("master.wav");
                 Mixer.master(stems, new MixSettings(Map.of(), Map.of(), -14, 0, Optional.empty(), -6), master);
                 List<Score.Accent> accents = score.accents().stream()
-                        .filter(a -> a.time() < score.duration() - SyncCheck.SEARCH_SECONDS).toList();
+                        .filter(a -> a.time() < score.duration() - SyncCheck.SEARCH_SECONDS)
+                        .toList();
                 List<SyncCheck.Point> points = SyncCheck.measure(master, stems, accents, FPS);
                 List<Double> aubio = aubioOnsets(master);
                 List<Double> energy = aubioOnsets(master, "energy");
@@ -75,12 +87,18 @@ class RenderedAccentsTest {
                 for (SyncCheck.Point p : points) {
                     Double heard = nearest(aubio, p.target(), 0.1);
                     Double byEnergy = nearest(energy, p.target(), 0.1);
-                    System.out.printf("%-10s %-8s target %7.3f reported %-9s (rise %5s dB) aubio %-9s (energy %s)%n", genre, p.kind(),
-                            p.target(), p.measured() == null ? "-" : String.format("%+.1f ms", 1000 * p.errorSeconds()), p.riseDb(),
+                    System.out.printf(
+                            "%-10s %-8s target %7.3f reported %-9s (rise %5s dB) aubio %-9s (energy %s)%n",
+                            genre,
+                            p.kind(),
+                            p.target(),
+                            p.measured() == null ? "-" : String.format("%+.1f ms", 1000 * p.errorSeconds()),
+                            p.riseDb(),
                             heard == null ? "-" : String.format("%+.1f ms", 1000 * (heard - p.target())),
                             byEnergy == null ? "-" : String.format("%+.1f ms", 1000 * (byEnergy - p.target())));
                     if (p.measured() == null || heard == null || Math.abs(p.measured() - heard) > 0.010) {
-                        disagreements.add(genre + " " + p.kind() + " at " + p.target() + ": reported " + p.measured() + ", aubio " + heard);
+                        disagreements.add(genre + " " + p.kind() + " at " + p.target() + ": reported " + p.measured()
+                                + ", aubio " + heard);
                     }
                     allWithin &= p.withinFrame();
                 }
@@ -88,13 +106,15 @@ class RenderedAccentsTest {
                     outOfFrame.add(genre);
                 }
                 double[] power = SyncCheck.millisecondPower(master);
-                List<Double> steps = new ArrayList<>(plan.sections().stream().skip(1).map(Section::start).toList());
+                List<Double> steps = new ArrayList<>(
+                        plan.sections().stream().skip(1).map(Section::start).toList());
                 plan.sections().forEach(s -> s.accents().forEach(a -> steps.add(a.time())));
                 double need = genre.equals("ambient") ? 3 : 6;
                 for (double t : steps) {
                     int at = (int) Math.round(t * 1000);
                     double step = 10 * Math.log10(mean(power, at, at + 50) / mean(power, at - 150, at));
-                    System.out.printf("%-10s cut at %7.3f: first 50 ms %+.1f dB over the 150 ms before%n", genre, t, step);
+                    System.out.printf(
+                            "%-10s cut at %7.3f: first 50 ms %+.1f dB over the 150 ms before%n", genre, t, step);
                     if (!(step >= need)) {
                         flatCuts.add(String.format("%s %.3f s: %+.1f dB", genre, t, step));
                     }
@@ -106,7 +126,8 @@ class RenderedAccentsTest {
                     loudest = Math.max(loudest, mean(power, ms, ms + 400));
                 }
                 double tail = 10 * Math.log10(mean(power, end - 50, end) / loudest);
-                System.out.printf("%-10s ending: last 50 ms %+.1f dB under the cadence's loudest 400 ms%n", genre, tail);
+                System.out.printf(
+                        "%-10s ending: last 50 ms %+.1f dB under the cadence's loudest 400 ms%n", genre, tail);
                 if (!(tail <= -24)) {
                     cutEndings.add(String.format("%s %+.1f dB", genre, tail));
                 }
@@ -118,7 +139,9 @@ class RenderedAccentsTest {
         assertTrue(flatCuts.isEmpty(), "cuts without a step up of 6 dB (3 in ambient): " + flatCuts);
         assertTrue(cutEndings.isEmpty(), "endings still sounding at the last frame: " + cutEndings);
         assertTrue(disagreements.isEmpty(), "the report and aubio disagree by more than 10 ms: " + disagreements);
-        assertTrue(outOfFrame.size() <= 1, "all_within_frame must hold in at least 11 of 12 genres; false in " + outOfFrame);
+        assertTrue(
+                outOfFrame.size() <= 1,
+                "all_within_frame must hold in at least 11 of 12 genres; false in " + outOfFrame);
     }
 
     /**
@@ -191,11 +214,25 @@ class RenderedAccentsTest {
                 instruments.put(g, new Section.Instrument(genre, program, null, 0, 0, genre + "/" + g + "/" + level));
             }
             Section.Hit hit = i == 0 ? null : new Section.Hit(start, i == 2 ? "drop" : "impact");
-            sections.add(new Section(i, start, end, "s" + i, tempo, "4/4", bars, 0, "A", minor ? "minor" : "major", intensity,
-                    minor ? List.of("i", "VI", "III", "VII") : List.of("I", "V", "vi", "IV"), instruments, hit, null, null,
+            sections.add(new Section(
+                    i,
+                    start,
+                    end,
+                    "s" + i,
+                    tempo,
+                    "4/4",
+                    bars,
+                    0,
+                    "A",
+                    minor ? "minor" : "major",
+                    intensity,
+                    minor ? List.of("i", "VI", "III", "VII") : List.of("I", "V", "vi", "IV"),
+                    instruments,
+                    hit,
+                    null,
+                    null,
                     List.of(new Section.Hit(INNER_CUTS[i], "impact"))));
         }
         return new Plan(1, "sync test", 3, genre, 32, PlanOptions.DEFAULT, Plan.Master.DEFAULT, sections);
     }
-
 }

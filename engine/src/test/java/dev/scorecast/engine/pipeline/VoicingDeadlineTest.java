@@ -54,24 +54,33 @@ class VoicingDeadlineTest {
         for (int k = 0; k < 20; k++) {
             lines.add(new Section.VoiceoverLine("Line " + k + " of the voiceover.", k * 0.5));
         }
-        Section section = new Section(0, 0, 10, "build", 120, "4/4", 5, 0, "C", "major", 0.5, List.of("I"), Map.of(), null, null, lines);
-        Plan plan = new Plan(Plan.VERSION, "plan_test", 1, "house", 10, PlanOptions.DEFAULT, Plan.Master.DEFAULT, List.of(section));
-        var execution = new Execution(SoundBank.load(Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2")), EspeakSinger.create(), counting);
+        Section section = new Section(
+                0, 0, 10, "build", 120, "4/4", 5, 0, "C", "major", 0.5, List.of("I"), Map.of(), null, null, lines);
+        Plan plan = new Plan(
+                Plan.VERSION, "plan_test", 1, "house", 10, PlanOptions.DEFAULT, Plan.Master.DEFAULT, List.of(section));
+        var execution = new Execution(
+                SoundBank.load(Path.of("/usr/share/sounds/sf2/TimGM6mb.sf2")), EspeakSinger.create(), counting);
         var inputs = new Execution.Inputs(dir.resolve("no-video.mp4"), Optional.empty(), null, plan);
         var composeReports = new AtomicInteger();
         // The deadline passes once three lines are spoken.
-        assertThrows(Late.class, () -> execution.run(inputs, dir.resolve("out"), Map.of(), (stage, fraction) -> {
-            if (stage == Execution.Stage.COMPOSE) {
-                composeReports.incrementAndGet();
-                if (spoken.get() >= 3) {
-                    throw new Late();
-                }
-            }
-        }));
+        assertThrows(
+                Late.class,
+                () -> execution.run(inputs, dir.resolve("out"), Map.of(), (stage, fraction) -> {
+                    if (stage == Execution.Stage.COMPOSE) {
+                        composeReports.incrementAndGet();
+                        if (spoken.get() >= 3) {
+                            throw new Late();
+                        }
+                    }
+                }));
         assertEquals(3, spoken.get(), "no line is spoken after the deadline");
-        assertTrue(composeReports.get() >= 4, "progress at the stage's start and after each line: " + composeReports.get());
+        assertTrue(
+                composeReports.get() >= 4,
+                "progress at the stage's start and after each line: " + composeReports.get());
         try (var left = Files.list(dir.resolve("out/.work"))) {
-            assertTrue(left.noneMatch(f -> f.getFileName().toString().endsWith(".mix")), "the track being mixed is removed");
+            assertTrue(
+                    left.noneMatch(f -> f.getFileName().toString().endsWith(".mix")),
+                    "the track being mixed is removed");
         }
     }
 }

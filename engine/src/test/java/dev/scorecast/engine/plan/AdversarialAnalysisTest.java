@@ -28,8 +28,11 @@ import org.junit.jupiter.api.Test;
  */
 class AdversarialAnalysisTest {
     private static final Planner PLANNER = new Planner(GenreCatalog.builtIn());
-    private static final GenerationOptions UNDER_WORDS =
-            GenerationOptions.DEFAULT.withGenre("house").withOriginalAudio(true).withOriginalAudioVoiceover(true).withSeed(1L);
+    private static final GenerationOptions UNDER_WORDS = GenerationOptions.DEFAULT
+            .withGenre("house")
+            .withOriginalAudio(true)
+            .withOriginalAudioVoiceover(true)
+            .withSeed(1L);
 
     @Test
     void cutsPiledAtOneInstantUnderThousandsOfSpeechSpansPlanQuickly() {
@@ -38,7 +41,8 @@ class AdversarialAnalysisTest {
         for (int i = 0; i < AnalysisValidator.MAX_CUTS; i++) {
             cuts.add(Cut.hard(300.0, 9000, 0.5));
         }
-        Analysis analysis = withSpeech(Analyses.of(duration, 30, cuts, t -> 0.5, 0.5, 0.5, "house", 124), speech(duration, 20_000));
+        Analysis analysis =
+                withSpeech(Analyses.of(duration, 30, cuts, t -> 0.5, 0.5, 0.5, "house", 124), speech(duration, 20_000));
         AnalysisValidator.validate(analysis, "analysis");
         Plan plan = planWithinCpu(analysis);
         assertFalse(plan.sections().isEmpty());
@@ -52,7 +56,8 @@ class AdversarialAnalysisTest {
             double t = i * duration / (AnalysisValidator.MAX_CUTS + 1);
             cuts.add(Cut.hard(t, i, (i * 7919 % 100) / 100.0));
         }
-        Analysis analysis = withSpeech(Analyses.of(duration, 1000, cuts, t -> 0.5, 0.5, 0.5, "house", 124), speech(duration, 10_000));
+        Analysis analysis = withSpeech(
+                Analyses.of(duration, 1000, cuts, t -> 0.5, 0.5, 0.5, "house", 124), speech(duration, 10_000));
         AnalysisValidator.validate(analysis, "analysis");
         Plan plan = planWithinCpu(analysis);
         assertEquals(40, plan.sections().getLast().end(), 0.05);
@@ -62,19 +67,26 @@ class AdversarialAnalysisTest {
     void clearingCutsOfWordsKeepsItsMeaning() {
         // 10.0 is under words with a clear cut 0.5 s away: dropped. 20.0 is under words with none near: kept.
         var cuts = Analyses.cuts(10.0, 10.5, 20.0, 30.0);
-        Analysis analysis = withSpeech(Analyses.flat(40, 0), List.of(new Span(9.8, 10.2), new Span(19, 21), new Span(21, 22)));
+        Analysis analysis =
+                withSpeech(Analyses.flat(40, 0), List.of(new Span(9.8, 10.2), new Span(19, 21), new Span(21, 22)));
         var kept = Planner.clearOfWords(cuts, analysis).stream().map(Cut::time).toList();
         assertEquals(List.of(10.5, 20.0, 30.0), kept);
         // A cut exactly where two spans touch is between words, so the cut under words 0.5 s before it gives way to it.
         Analysis touching = withSpeech(Analyses.flat(40, 0), List.of(new Span(19, 21), new Span(21, 22)));
-        assertEquals(List.of(21.0), Planner.clearOfWords(Analyses.cuts(20.5, 21.0), touching).stream().map(Cut::time).toList());
+        assertEquals(
+                List.of(21.0),
+                Planner.clearOfWords(Analyses.cuts(20.5, 21.0), touching).stream()
+                        .map(Cut::time)
+                        .toList());
     }
 
     @Test
     void aCutWithoutKindIsRefusedByName() {
         var cuts = List.of(Cut.hard(2, 50, 0.5), new Cut(5, 125, null, 0.5, 5, 5));
-        var e = assertThrows(InvalidParameter.class, () -> AnalysisValidator.validate(Analyses.of(10, 25, cuts, t -> 0.5, 0.5, 0.5,
-                "house", 124), "analysis"));
+        var e = assertThrows(
+                InvalidParameter.class,
+                () -> AnalysisValidator.validate(
+                        Analyses.of(10, 25, cuts, t -> 0.5, 0.5, 0.5, "house", 124), "analysis"));
         assertEquals("analysis.cuts[1].kind", e.field());
     }
 
@@ -84,8 +96,10 @@ class AdversarialAnalysisTest {
         for (int i = 0; i <= AnalysisValidator.MAX_CUTS; i++) {
             tooMany.add(Cut.hard(1, 25, 0.5));
         }
-        var e = assertThrows(InvalidParameter.class, () -> AnalysisValidator.validate(Analyses.of(10, 25, tooMany, t -> 0.5, 0.5, 0.5,
-                "house", 124), "analysis"));
+        var e = assertThrows(
+                InvalidParameter.class,
+                () -> AnalysisValidator.validate(
+                        Analyses.of(10, 25, tooMany, t -> 0.5, 0.5, 0.5, "house", 124), "analysis"));
         assertEquals("analysis.cuts", e.field());
 
         Random random = new Random(3);
@@ -94,21 +108,33 @@ class AdversarialAnalysisTest {
             double t = random.nextDouble() * 9;
             shuffled.add(new Cut(t, 0, CutKind.CUT, 0.5, t, t));
         }
-        var unordered = assertThrows(InvalidParameter.class, () -> AnalysisValidator.validate(Analyses.of(10, 25, shuffled, t -> 0.5,
-                0.5, 0.5, "house", 124), "analysis"));
-        assertTrue(unordered.problems().size() <= AnalysisValidator.MAX_PROBLEMS + 1, "problems: " + unordered.problems().size());
+        var unordered = assertThrows(
+                InvalidParameter.class,
+                () -> AnalysisValidator.validate(
+                        Analyses.of(10, 25, shuffled, t -> 0.5, 0.5, 0.5, "house", 124), "analysis"));
+        assertTrue(
+                unordered.problems().size() <= AnalysisValidator.MAX_PROBLEMS + 1,
+                "problems: " + unordered.problems().size());
         assertTrue(unordered.field().startsWith("analysis.cuts["), unordered.field());
     }
 
     @Test
     void timesOutsideTheVideoAndNonFiniteNumbersAreRefused() {
         Analysis late = Analyses.of(10, 25, Analyses.cuts(2, 30), t -> 0.5, 0.5, 0.5, "house", 124);
-        assertEquals("analysis.cuts[1].time", assertThrows(InvalidParameter.class, () -> AnalysisValidator.validate(late, "analysis")).field());
+        assertEquals(
+                "analysis.cuts[1].time",
+                assertThrows(InvalidParameter.class, () -> AnalysisValidator.validate(late, "analysis"))
+                        .field());
         Analysis nan = Analyses.of(10, 25, List.of(), t -> Double.NaN, 0.5, 0.5, "house", 124);
-        assertEquals("analysis.energy.values[0]", assertThrows(InvalidParameter.class, () -> AnalysisValidator.validate(nan, "analysis")).field());
+        assertEquals(
+                "analysis.energy.values[0]",
+                assertThrows(InvalidParameter.class, () -> AnalysisValidator.validate(nan, "analysis"))
+                        .field());
         Analysis overlapping = withSpeech(Analyses.flat(10, 0), List.of(new Span(1, 5), new Span(4, 6)));
-        assertEquals("analysis.audio.speech[1].start",
-                assertThrows(InvalidParameter.class, () -> AnalysisValidator.validate(overlapping, "analysis")).field());
+        assertEquals(
+                "analysis.audio.speech[1].start",
+                assertThrows(InvalidParameter.class, () -> AnalysisValidator.validate(overlapping, "analysis"))
+                        .field());
     }
 
     @Test
@@ -130,7 +156,16 @@ class AdversarialAnalysisTest {
 
     private static Analysis withSpeech(Analysis a, List<Span> speech) {
         var audio = new Analysis.AudioFacts(-20.0, -3.0, speech, List.of(), 0.5);
-        return new Analysis(a.version(), a.video(), a.cuts(), a.scenes(), a.energy(), audio, a.mood(), a.suggestions(), a.quality());
+        return new Analysis(
+                a.version(),
+                a.video(),
+                a.cuts(),
+                a.scenes(),
+                a.energy(),
+                audio,
+                a.mood(),
+                a.suggestions(),
+                a.quality());
     }
 
     /**

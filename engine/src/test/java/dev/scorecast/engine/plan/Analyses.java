@@ -14,8 +14,15 @@ final class Analyses {
 
     private Analyses() {}
 
-    static Analysis of(double duration, double fps, List<Cut> cuts, DoubleUnaryOperator energy, double valence, double arousal,
-                       String genre, double tempo) {
+    static Analysis of(
+            double duration,
+            double fps,
+            List<Cut> cuts,
+            DoubleUnaryOperator energy,
+            double valence,
+            double arousal,
+            String genre,
+            double tempo) {
         int hops = Math.max(1, (int) Math.ceil(duration / HOP));
         double[] values = new double[hops];
         for (int i = 0; i < hops; i++) {
@@ -23,8 +30,15 @@ final class Analyses {
         }
         var video = new Analysis.VideoFacts(duration, 1280, 720, fps, Math.round(duration * fps), true, "h264", 0);
         var audio = new Analysis.AudioFacts(-20.0, -3.0, List.of(), List.of(), 0);
-        return new Analysis(Analysis.VERSION, video, cuts, List.of(), new Analysis.Energy(HOP, values), audio,
-                new Analysis.Mood(valence, arousal), new Analysis.Suggestions(genre, tempo, 0, 0, List.of()),
+        return new Analysis(
+                Analysis.VERSION,
+                video,
+                cuts,
+                List.of(),
+                new Analysis.Energy(HOP, values),
+                audio,
+                new Analysis.Mood(valence, arousal),
+                new Analysis.Suggestions(genre, tempo, 0, 0, List.of()),
                 new Analysis.Quality(0, 0, List.of()));
     }
 
@@ -51,11 +65,21 @@ final class Analyses {
         List<Cut> cuts = new ArrayList<>();
         for (double t : times) {
             double time = Math.round(t * 25) / 25.0;
-            cuts.add(random.nextInt(5) == 0 ? dissolve(Math.max(0.6, time)) : Cut.hard(time, Math.round(time * 25), random.nextDouble()));
+            cuts.add(
+                    random.nextInt(5) == 0
+                            ? dissolve(Math.max(0.6, time))
+                            : Cut.hard(time, Math.round(time * 25), random.nextDouble()));
         }
         cuts.sort(java.util.Comparator.comparingDouble(Cut::time));
         double phase = random.nextDouble() * 6;
-        return of(duration, 25, cuts, t -> 0.45 + 0.4 * Math.sin(phase + t / 23.0) * Math.cos(t / 71.0), random.nextDouble(),
-                random.nextDouble(), "pop", 110);
+        return of(
+                duration,
+                25,
+                cuts,
+                t -> 0.45 + 0.4 * Math.sin(phase + t / 23.0) * Math.cos(t / 71.0),
+                random.nextDouble(),
+                random.nextDouble(),
+                "pop",
+                110);
     }
 }

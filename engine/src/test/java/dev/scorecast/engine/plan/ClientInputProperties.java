@@ -35,10 +35,12 @@ class ClientInputProperties {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long BUDGET_NANOS = 100_000_000L;
     /** CPU time of this thread, not wall time: on a shared machine the wall clock measures the neighbours. */
-    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+    private static final java.lang.management.ThreadMXBean THREADS =
+            java.lang.management.ManagementFactory.getThreadMXBean();
 
     @Property(tries = 300, seed = "20261123")
-    void anyAnalysisEndsInAPlanOrTheServicesOwnError(@ForAll("analyses") Analysis analysis, @ForAll("options") GenerationOptions options) {
+    void anyAnalysisEndsInAPlanOrTheServicesOwnError(
+            @ForAll("analyses") Analysis analysis, @ForAll("options") GenerationOptions options) {
         long started = THREADS.getCurrentThreadCpuTime();
         try {
             AnalysisValidator.validate(analysis, "analysis");
@@ -66,29 +68,69 @@ class ClientInputProperties {
 
     @Provide
     Arbitrary<GenerationOptions> options() {
-        return Combinators.combine(Arbitraries.of(true, false), Arbitraries.of(true, false), Arbitraries.of(null, "house", "lofi", "polka"),
+        return Combinators.combine(
+                        Arbitraries.of(true, false),
+                        Arbitraries.of(true, false),
+                        Arbitraries.of(null, "house", "lofi", "polka"),
                         Arbitraries.longs().injectNull(0.2))
-                .as((vocals, underWords, genre, seed) -> GenerationOptions.DEFAULT.withVocals(vocals).withGenre(genre)
-                        .withOriginalAudio(underWords).withOriginalAudioVoiceover(underWords).withSeed(seed));
+                .as((vocals, underWords, genre, seed) -> GenerationOptions.DEFAULT
+                        .withVocals(vocals)
+                        .withGenre(genre)
+                        .withOriginalAudio(underWords)
+                        .withOriginalAudioVoiceover(underWords)
+                        .withSeed(seed));
     }
 
     @Provide
     Arbitrary<Analysis> analyses() {
-        Arbitrary<Double> any = Arbitraries.oneOf(Arbitraries.doubles().between(-10, 700), Arbitraries.of(Double.NaN,
-                Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 0.0, -0.0, 1e300, Double.MIN_VALUE));
+        Arbitrary<Double> any = Arbitraries.oneOf(
+                Arbitraries.doubles().between(-10, 700),
+                Arbitraries.of(
+                        Double.NaN,
+                        Double.POSITIVE_INFINITY,
+                        Double.NEGATIVE_INFINITY,
+                        0.0,
+                        -0.0,
+                        1e300,
+                        Double.MIN_VALUE));
         Arbitrary<Double> unit = Arbitraries.doubles().between(0, 1);
-        Arbitrary<Cut> cut = Combinators.combine(any, Arbitraries.of(CutKind.values()).injectNull(0.1), unit, Arbitraries.doubles().between(0, 2))
-                .as((time, kind, strength, width) -> new Cut(time, Math.max(0, Math.round(Double.isFinite(time) ? time * 25 : 0)), kind,
-                        strength, time - (Double.isFinite(width) ? width : 0), time + width));
-        Arbitrary<Span> span = Combinators.combine(Arbitraries.doubles().between(0, 600), Arbitraries.doubles().between(0.01, 30))
+        Arbitrary<Cut> cut = Combinators.combine(
+                        any,
+                        Arbitraries.of(CutKind.values()).injectNull(0.1),
+                        unit,
+                        Arbitraries.doubles().between(0, 2))
+                .as((time, kind, strength, width) -> new Cut(
+                        time,
+                        Math.max(0, Math.round(Double.isFinite(time) ? time * 25 : 0)),
+                        kind,
+                        strength,
+                        time - (Double.isFinite(width) ? width : 0),
+                        time + width));
+        Arbitrary<Span> span = Combinators.combine(
+                        Arbitraries.doubles().between(0, 600),
+                        Arbitraries.doubles().between(0.01, 30))
                 .as((start, length) -> new Span(start, start + length));
-        return Combinators.combine(any, Arbitraries.doubles().between(0, 240), cut.list().ofMaxSize(300), span.list().ofMaxSize(300),
-                        any.list().ofMaxSize(200), Arbitraries.of(0.1, 0.5, 0.0, -1.0, Double.NaN), unit, unit)
-                .as((duration, fps, cuts, speech, energy, hop, valence, arousal) -> new Analysis(Analysis.VERSION,
-                        new Analysis.VideoFacts(duration, 1280, 720, fps, 100, true, "h264", 0), cuts, List.of(),
-                        new Analysis.Energy(hop, energy.stream().mapToDouble(Double::doubleValue).toArray()),
-                        new Analysis.AudioFacts(-20.0, -1.0, speech, List.of(), 0.2), new Analysis.Mood(valence, arousal),
-                        new Analysis.Suggestions("house", 124, 115, 130, List.of()), new Analysis.Quality(0, 0, List.of())));
+        return Combinators.combine(
+                        any,
+                        Arbitraries.doubles().between(0, 240),
+                        cut.list().ofMaxSize(300),
+                        span.list().ofMaxSize(300),
+                        any.list().ofMaxSize(200),
+                        Arbitraries.of(0.1, 0.5, 0.0, -1.0, Double.NaN),
+                        unit,
+                        unit)
+                .as((duration, fps, cuts, speech, energy, hop, valence, arousal) -> new Analysis(
+                        Analysis.VERSION,
+                        new Analysis.VideoFacts(duration, 1280, 720, fps, 100, true, "h264", 0),
+                        cuts,
+                        List.of(),
+                        new Analysis.Energy(
+                                hop,
+                                energy.stream().mapToDouble(Double::doubleValue).toArray()),
+                        new Analysis.AudioFacts(-20.0, -1.0, speech, List.of(), 0.2),
+                        new Analysis.Mood(valence, arousal),
+                        new Analysis.Suggestions("house", 124, 115, 130, List.of()),
+                        new Analysis.Quality(0, 0, List.of())));
     }
 
     /** A valid plan's JSON with 1 to 6 values, anywhere in it, replaced by random JSON values (or removed). */

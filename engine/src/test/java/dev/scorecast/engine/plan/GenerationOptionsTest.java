@@ -24,7 +24,8 @@ class GenerationOptionsTest {
     @Test
     void theDefaultsDuckAndAskForStemsAndLeaveTheRestOffOrToTheAnalysis() {
         GenerationOptions d = GenerationOptions.DEFAULT;
-        assertEquals(new GenerationOptions(false, false, false, null, false, false, true, true, null, null, null, null), d);
+        assertEquals(
+                new GenerationOptions(false, false, false, null, false, false, true, true, null, null, null, null), d);
         assertEquals(PlanOptions.DEFAULT, d.planOptions());
     }
 
@@ -39,12 +40,15 @@ class GenerationOptionsTest {
         GenerationOptions base = GenerationOptions.DEFAULT;
         for (RecordComponent field : GenerationOptions.class.getRecordComponents()) {
             String name = field.getName();
-            String with = name.startsWith("with") ? name : "with" + Character.toUpperCase(name.charAt(0)) + name.substring(1);
+            String with =
+                    name.startsWith("with") ? name : "with" + Character.toUpperCase(name.charAt(0)) + name.substring(1);
             Method setter = GenerationOptions.class.getMethod(with, field.getType());
             Object value = otherThan(field.getAccessor().invoke(base), field.getType());
             GenerationOptions changed = (GenerationOptions) setter.invoke(base, value);
             for (RecordComponent other : GenerationOptions.class.getRecordComponents()) {
-                Object expected = other.getName().equals(name) ? value : other.getAccessor().invoke(base);
+                Object expected = other.getName().equals(name)
+                        ? value
+                        : other.getAccessor().invoke(base);
                 assertEquals(expected, other.getAccessor().invoke(changed), with + " and " + other.getName());
             }
             assertNotEquals(base, changed, with);
@@ -75,21 +79,30 @@ class GenerationOptionsTest {
     void nothingInTheEngineNorItsTestsBuildsThemByPosition() throws Exception {
         List<String> callers = new ArrayList<>();
         for (Class<?> near : List.of(GenerationOptions.class, GenerationOptionsTest.class)) {
-            Path root = Path.of(near.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path root = Path.of(
+                    near.getProtectionDomain().getCodeSource().getLocation().toURI());
             try (Stream<Path> files = Files.walk(root)) {
-                for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
+                for (Path file :
+                        files.filter(f -> f.toString().endsWith(".class")).toList()) {
                     ClassModel model = ClassFile.of().parse(file);
                     String name = model.thisClass().asInternalName();
-                    if (!name.equals(OPTIONS) && !name.equals(GenerationOptionsTest.class.getName().replace('.', '/'))) {
+                    if (!name.equals(OPTIONS)
+                            && !name.equals(
+                                    GenerationOptionsTest.class.getName().replace('.', '/'))) {
                         callers.addAll(constructorCalls(model));
                     }
                 }
             }
         }
-        assertEquals(List.of(), callers, "seven switches side by side are too easy to pass in the wrong order: "
-                + "start from GenerationOptions.DEFAULT and name what differs with its withX methods");
+        assertEquals(
+                List.of(),
+                callers,
+                "seven switches side by side are too easy to pass in the wrong order: "
+                        + "start from GenerationOptions.DEFAULT and name what differs with its withX methods");
         try (var own = GenerationOptions.class.getResourceAsStream("GenerationOptions.class")) {
-            assertFalse(constructorCalls(ClassFile.of().parse(own.readAllBytes())).isEmpty(), "the check finds a call where there is one");
+            assertFalse(
+                    constructorCalls(ClassFile.of().parse(own.readAllBytes())).isEmpty(),
+                    "the check finds a call where there is one");
         }
     }
 
@@ -97,12 +110,15 @@ class GenerationOptionsTest {
     private static List<String> constructorCalls(ClassModel model) {
         List<String> callers = new ArrayList<>();
         for (MethodModel method : model.methods()) {
-            method.code().ifPresent(code -> code.forEach(element -> {
-                if (element instanceof InvokeInstruction call && call.owner().asInternalName().equals(OPTIONS)
-                        && call.name().equalsString("<init>")) {
-                    callers.add(model.thisClass().asInternalName() + "." + method.methodName().stringValue());
-                }
-            }));
+            method.code()
+                    .ifPresent(code -> code.forEach(element -> {
+                        if (element instanceof InvokeInstruction call
+                                && call.owner().asInternalName().equals(OPTIONS)
+                                && call.name().equalsString("<init>")) {
+                            callers.add(model.thisClass().asInternalName() + "."
+                                    + method.methodName().stringValue());
+                        }
+                    }));
         }
         return callers;
     }

@@ -18,23 +18,34 @@ class MarkerArrangementTest {
 
     /** 30 s at 25 fps, cuts at 10 and 20 s: house. */
     static Plan planned() {
-        return new Planner(GENRES).plan(Analyses.flat(30, 10, 20), GenerationOptions.DEFAULT.withGenre("house").withSeed(7L));
+        return new Planner(GENRES)
+                .plan(
+                        Analyses.flat(30, 10, 20),
+                        GenerationOptions.DEFAULT.withGenre("house").withSeed(7L));
     }
 
     static Section at(Plan plan, double t) {
-        return plan.sections().stream().filter(s -> s.start() <= t + 1e-9 && t < s.end() - 1e-9).findFirst().orElseThrow();
+        return plan.sections().stream()
+                .filter(s -> s.start() <= t + 1e-9 && t < s.end() - 1e-9)
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
     void aHitIsAnAccentAndADropStartsAFullSection() {
-        Plan plan = ARRANGE.apply(planned(), List.of(new EditorMarker(5.0, Kind.HIT), new EditorMarker(14.0, Kind.DROP)), 25);
-        assertTrue(at(plan, 5).accents().contains(new Section.Hit(5.0, "impact")), at(plan, 5).toString());
+        Plan plan = ARRANGE.apply(
+                planned(), List.of(new EditorMarker(5.0, Kind.HIT), new EditorMarker(14.0, Kind.DROP)), 25);
+        assertTrue(
+                at(plan, 5).accents().contains(new Section.Hit(5.0, "impact")),
+                at(plan, 5).toString());
         Section drop = at(plan, 14);
         assertEquals(14.0, drop.start(), 1e-9);
         assertEquals("drop", drop.hit().kind());
         assertEquals(1.0, drop.intensity());
         assertEquals("peak", drop.label());
-        assertTrue(drop.instruments().containsKey("beats") && drop.instruments().containsKey("bass"), drop.instruments().toString());
+        assertTrue(
+                drop.instruments().containsKey("beats") && drop.instruments().containsKey("bass"),
+                drop.instruments().toString());
         // Both cuts stay section starts (each more than 1.5 s from 14 s); every section holds whole bars.
         assertTrue(plan.sections().stream().anyMatch(s -> Math.abs(s.start() - 10) < 1e-9));
         assertTrue(plan.sections().stream().anyMatch(s -> Math.abs(s.start() - 20) < 1e-9));
@@ -45,19 +56,28 @@ class MarkerArrangementTest {
     @Test
     void aMarkerNearACutTakesItsPlaceAndTheCutBecomesAnAccent() {
         Plan plan = ARRANGE.apply(planned(), List.of(new EditorMarker(11.0, Kind.SWELL)), 25);
-        assertTrue(plan.sections().stream().noneMatch(s -> Math.abs(s.start() - 10) < 1e-9), "the cut at 10 s gave way");
+        assertTrue(
+                plan.sections().stream().noneMatch(s -> Math.abs(s.start() - 10) < 1e-9), "the cut at 10 s gave way");
         Section swell = at(plan, 11);
         assertEquals(11.0, swell.start(), 1e-9);
         assertEquals("impact", swell.hit().kind());
         Section before = at(plan, 10.5);
-        assertTrue(before.accents().stream().anyMatch(h -> Math.abs(h.time() - 10) < 1e-9), "the cut is struck inside: " + before);
+        assertTrue(
+                before.accents().stream().anyMatch(h -> Math.abs(h.time() - 10) < 1e-9),
+                "the cut is struck inside: " + before);
         assertNotNull(before.instruments().get("fx"), "the section before plays the riser into the swell");
     }
 
     @Test
     void stopAndStartRestBetweenThemAndResumeBringsTheMutedMusicBack() {
-        Plan plan = ARRANGE.apply(planned(), List.of(new EditorMarker(4.0, Kind.STOP), new EditorMarker(6.0, Kind.START),
-                new EditorMarker(22.0, Kind.MUTE_UNTIL), new EditorMarker(25.0, Kind.RESUME)), 25);
+        Plan plan = ARRANGE.apply(
+                planned(),
+                List.of(
+                        new EditorMarker(4.0, Kind.STOP),
+                        new EditorMarker(6.0, Kind.START),
+                        new EditorMarker(22.0, Kind.MUTE_UNTIL),
+                        new EditorMarker(25.0, Kind.RESUME)),
+                25);
         Section rest = at(plan, 5);
         assertEquals(4.0, rest.start(), 1e-9);
         assertEquals(6.0, rest.end(), 1e-9);
@@ -83,15 +103,35 @@ class MarkerArrangementTest {
 
     @Test
     void markersThatCannotBeHonouredAreRefusedByName() {
-        refused(List.of(new EditorMarker(4.0, Kind.STOP), new EditorMarker(4.4, Kind.START)), "markers[1].time", "shortest rest");
-        refused(List.of(new EditorMarker(4.0, Kind.STOP), new EditorMarker(5.0, Kind.HIT), new EditorMarker(7.0, Kind.START)),
-                "markers[1].time", "falls in the rest");
-        refused(List.of(new EditorMarker(4.0, Kind.STOP), new EditorMarker(7.0, Kind.RESUME)), "markers[1].kind", "ends with a start");
-        refused(List.of(new EditorMarker(4.0, Kind.HIT), new EditorMarker(7.0, Kind.START)), "markers[0].time", "rest from 0.0");
-        refused(List.of(new EditorMarker(12.0, Kind.DROP), new EditorMarker(12.5, Kind.SWELL)), "markers[1].time", "apart");
+        refused(
+                List.of(new EditorMarker(4.0, Kind.STOP), new EditorMarker(4.4, Kind.START)),
+                "markers[1].time",
+                "shortest rest");
+        refused(
+                List.of(
+                        new EditorMarker(4.0, Kind.STOP),
+                        new EditorMarker(5.0, Kind.HIT),
+                        new EditorMarker(7.0, Kind.START)),
+                "markers[1].time",
+                "falls in the rest");
+        refused(
+                List.of(new EditorMarker(4.0, Kind.STOP), new EditorMarker(7.0, Kind.RESUME)),
+                "markers[1].kind",
+                "ends with a start");
+        refused(
+                List.of(new EditorMarker(4.0, Kind.HIT), new EditorMarker(7.0, Kind.START)),
+                "markers[0].time",
+                "rest from 0.0");
+        refused(
+                List.of(new EditorMarker(12.0, Kind.DROP), new EditorMarker(12.5, Kind.SWELL)),
+                "markers[1].time",
+                "apart");
         refused(List.of(new EditorMarker(29.5, Kind.DROP)), "markers[0].time", "to the end");
         refused(List.of(new EditorMarker(31, Kind.HIT)), "markers[0].time", "outside the video");
-        refused(List.of(new EditorMarker(3, Kind.STOP), new EditorMarker(9, Kind.MUTE_UNTIL)), "markers[1].kind", "already rests");
+        refused(
+                List.of(new EditorMarker(3, Kind.STOP), new EditorMarker(9, Kind.MUTE_UNTIL)),
+                "markers[1].kind",
+                "already rests");
     }
 
     private static void refused(List<EditorMarker> markers, String field, String says) {

@@ -40,11 +40,25 @@ class PhraseVarietyTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"deep", "cinematic", "ambient", "lofi", "house", "techno", "hip-hop", "rock", "pop", "acoustic",
-            "orchestral", "corporate"})
+    @ValueSource(
+            strings = {
+                "deep",
+                "cinematic",
+                "ambient",
+                "lofi",
+                "house",
+                "techno",
+                "hip-hop",
+                "rock",
+                "pop",
+                "acoustic",
+                "orchestral",
+                "corporate"
+            })
     void aTwoMinuteShotDevelopsInEveryPart(String genre) throws Exception {
         Analysis shot = Analyses.of(120, 25, List.of(), t -> 0.55, 0.6, 0.5, genre, 0);
-        Plan plan = PLANNER.plan(shot, GenerationOptions.DEFAULT.withGenre(genre).withSeed(7L));
+        Plan plan =
+                PLANNER.plan(shot, GenerationOptions.DEFAULT.withGenre(genre).withSeed(7L));
         Path midi = dir.resolve(genre + ".mid");
         MidiWriter.write(new Composer().compose(plan), midi);
         Map<String, List<String>> rhythms = barRhythms(MidiSystem.getSequence(Files.newInputStream(midi)));
@@ -88,12 +102,19 @@ class PhraseVarietyTest {
                 MidiEvent event = track.get(i);
                 if (event.getMessage() instanceof MetaMessage meta && meta.getType() == 0x03) {
                     name = new String(meta.getData(), java.nio.charset.StandardCharsets.US_ASCII);
-                } else if (event.getMessage() instanceof ShortMessage note && note.getCommand() == ShortMessage.NOTE_ON && note.getData2() > 0) {
+                } else if (event.getMessage() instanceof ShortMessage note
+                        && note.getCommand() == ShortMessage.NOTE_ON
+                        && note.getData2() > 0) {
                     long step = Math.round(event.getTick() / (double) TICKS_PER_STEP);
-                    onsets.computeIfAbsent((int) (step / 16), b -> new java.util.TreeSet<>()).add((int) (step % 16));
+                    onsets.computeIfAbsent((int) (step / 16), b -> new java.util.TreeSet<>())
+                            .add((int) (step % 16));
                 }
             }
-            if (name == null || name.equals("tempo map") || onsets.isEmpty() || name.equals("fx") || name.equals("vocals")) {
+            if (name == null
+                    || name.equals("tempo map")
+                    || onsets.isEmpty()
+                    || name.equals("fx")
+                    || name.equals("vocals")) {
                 continue;
             }
             List<String> bars = new ArrayList<>();
@@ -118,7 +139,9 @@ class PhraseVarietyTest {
         int best = 0;
         int run = 0;
         for (int i = 0; i < bars.size(); i++) {
-            run = i > 0 && !bars.get(i).isEmpty() && bars.get(i).equals(bars.get(i - 1)) ? run + 1 : bars.get(i).isEmpty() ? 0 : 1;
+            run = i > 0 && !bars.get(i).isEmpty() && bars.get(i).equals(bars.get(i - 1))
+                    ? run + 1
+                    : bars.get(i).isEmpty() ? 0 : 1;
             best = Math.max(best, run);
         }
         return best;

@@ -25,7 +25,10 @@ class PlanJsonTest {
     @Test
     void writesSnakeCaseAndReadsBackTheSamePlan() throws Exception {
         String json = PlanJson.write(PLAN);
-        assertTrue(json.contains("\"target_lufs\":-14") && json.contains("\"gain_db\"") && json.contains("\"original_audio_voiceover\""),
+        assertTrue(
+                json.contains("\"target_lufs\":-14")
+                        && json.contains("\"gain_db\"")
+                        && json.contains("\"original_audio_voiceover\""),
                 json);
         assertEquals(PLAN, PlanJson.parse(json));
         assertEquals(json, PlanJson.write(PlanJson.parse(json)));
@@ -40,7 +43,8 @@ class PlanJsonTest {
         Plan read = PlanJson.parse(tree.toString());
         Plan valid = PlanValidator.validate(read, PLAN.duration(), PlanValidatorTest.GENRES);
         for (int i = 0; i < PLAN.sections().size(); i++) {
-            assertEquals(PLAN.sections().get(i).residual(), valid.sections().get(i).residual(), 1e-6, "sections[" + i + "]");
+            assertEquals(
+                    PLAN.sections().get(i).residual(), valid.sections().get(i).residual(), 1e-6, "sections[" + i + "]");
         }
         assertEquals(PlanJson.write(PLAN), PlanJson.write(valid));
     }
@@ -95,7 +99,8 @@ class PlanJsonTest {
 
         plan = tree();
         ((ObjectNode) plan.withArray("sections").get(2).get("instruments").get("bass")).put("program", "piano");
-        assertEquals("sections[2].instruments.bass.program", refused(plan.toString()).field());
+        assertEquals(
+                "sections[2].instruments.bass.program", refused(plan.toString()).field());
 
         plan = tree();
         plan.put("sections", 5);
@@ -121,7 +126,9 @@ class PlanJsonTest {
     @Test
     void aNullInsideAListIsNamed() throws Exception {
         ObjectNode plan = tree();
-        ((com.fasterxml.jackson.databind.node.ArrayNode) plan.withArray("sections").get(0).get("progression")).insertNull(1);
+        ((com.fasterxml.jackson.databind.node.ArrayNode)
+                        plan.withArray("sections").get(0).get("progression"))
+                .insertNull(1);
         var e = refused(plan.toString());
         assertEquals("sections[0].progression[1]", e.field());
     }
@@ -131,7 +138,9 @@ class PlanJsonTest {
         ObjectNode plan = tree();
         plan.put("colour", "blue");
         ((ObjectNode) plan.withArray("sections").get(0)).put("mood_board", 3);
-        ((ObjectNode) plan.withArray("sections").get(0).get("instruments").get("bass")).putObject("extra").put("x", 1);
+        ((ObjectNode) plan.withArray("sections").get(0).get("instruments").get("bass"))
+                .putObject("extra")
+                .put("x", 1);
         ((ObjectNode) plan.get("master")).put("ceiling", -1);
         assertEquals(PLAN, PlanJson.parse(plan.toString()));
     }
@@ -152,21 +161,26 @@ class PlanJsonTest {
         var cuts = new java.util.ArrayList<>(Analyses.cuts(7.04, 8.2, 20.0));
         cuts.add(Analyses.dissolve(26.4));
         cuts.sort(java.util.Comparator.comparingDouble(dev.scorecast.engine.analysis.Cut::time));
-        var analysis = Analyses.of(36.0, 25, cuts, t -> t < 7 ? 0.2 : t < 20 ? 0.45 : t < 26.4 ? 0.8 : 0.3, 0.72, 0.45, "corporate", 110);
-        Plan plan = new Planner(PlanValidatorTest.GENRES).plan(analysis,
-                GenerationOptions.DEFAULT.withInstrument(true).withSeed(42L));
+        var analysis = Analyses.of(
+                36.0, 25, cuts, t -> t < 7 ? 0.2 : t < 20 ? 0.45 : t < 26.4 ? 0.8 : 0.3, 0.72, 0.45, "corporate", 110);
+        Plan plan = new Planner(PlanValidatorTest.GENRES)
+                .plan(analysis, GenerationOptions.DEFAULT.withInstrument(true).withSeed(42L));
         PlanValidator.validate(plan, 36.0, PlanValidatorTest.GENRES);
         JsonNode tree = PlanJson.mapper().readTree(PlanJson.write(plan.withId("plan_8f2c1a")));
         Path out = Path.of("target", "plan-example.json");
         Files.createDirectories(out.getParent());
-        Files.writeString(out, PlanJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(tree));
+        Files.writeString(
+                out, PlanJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(tree));
         Path doc = Path.of("..", "docs", "PLAN.md");
         if (Files.exists(doc)) {
             String text = Files.readString(doc);
             int from = text.indexOf("```json\n") + "```json\n".length();
             JsonNode documented = PlanJson.mapper().readTree(text.substring(from, text.indexOf("```", from)));
-            assertEquals(tree, documented, "docs/PLAN.md shows another plan than the planner makes now; paste " + out.toAbsolutePath()
-                    + " into its example");
+            assertEquals(
+                    tree,
+                    documented,
+                    "docs/PLAN.md shows another plan than the planner makes now; paste " + out.toAbsolutePath()
+                            + " into its example");
         }
     }
 }

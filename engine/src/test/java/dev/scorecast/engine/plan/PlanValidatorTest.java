@@ -26,13 +26,45 @@ class PlanValidatorTest {
     }
 
     static Section with(Section s, double start, double end, double tempo, int bars) {
-        return new Section(s.index(), start, end, s.label(), tempo, s.meter(), bars, s.residual(), s.key(), s.mode(), s.intensity(),
-                s.progression(), s.instruments(), s.hit(), s.lyrics(), s.voiceover(), s.accents());
+        return new Section(
+                s.index(),
+                start,
+                end,
+                s.label(),
+                tempo,
+                s.meter(),
+                bars,
+                s.residual(),
+                s.key(),
+                s.mode(),
+                s.intensity(),
+                s.progression(),
+                s.instruments(),
+                s.hit(),
+                s.lyrics(),
+                s.voiceover(),
+                s.accents());
     }
 
     static Section keyed(Section s, String key, List<String> progression) {
-        return new Section(s.index(), s.start(), s.end(), s.label(), s.tempo(), s.meter(), s.bars(), s.residual(), key, s.mode(),
-                s.intensity(), progression, s.instruments(), s.hit(), s.lyrics(), s.voiceover(), s.accents());
+        return new Section(
+                s.index(),
+                s.start(),
+                s.end(),
+                s.label(),
+                s.tempo(),
+                s.meter(),
+                s.bars(),
+                s.residual(),
+                key,
+                s.mode(),
+                s.intensity(),
+                progression,
+                s.instruments(),
+                s.hit(),
+                s.lyrics(),
+                s.voiceover(),
+                s.accents());
     }
 
     static InvalidParameter refused(Plan plan) {
@@ -40,7 +72,9 @@ class PlanValidatorTest {
     }
 
     static FieldProblem problem(InvalidParameter e, String field) {
-        return e.problems().stream().filter(p -> p.field().equals(field)).findFirst()
+        return e.problems().stream()
+                .filter(p -> p.field().equals(field))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no problem for " + field + " among " + e.problems()));
     }
 
@@ -61,7 +95,9 @@ class PlanValidatorTest {
         var zero = refused(edit(0, s -> with(s, s.start(), s.end(), 0, s.bars())));
         assertTrue(problem(zero, "sections[0].tempo").message().contains("not 0"));
         var fast = refused(edit(2, s -> with(s, s.start(), s.end(), 1000, s.bars())));
-        assertEquals("tempo must be 40 to 240 beats per minute, not 1000", problem(fast, "sections[2].tempo").message());
+        assertEquals(
+                "tempo must be 40 to 240 beats per minute, not 1000",
+                problem(fast, "sections[2].tempo").message());
     }
 
     @Test
@@ -86,7 +122,14 @@ class PlanValidatorTest {
     @Test
     void unknownGenreBadKeyAndBadChordAreAllReportedAtOnce() {
         Plan broken = edit(0, s -> keyed(s, "H", List.of("i", "VIII", "bVIImaj7")));
-        broken = new Plan(broken.version(), broken.id(), broken.seed(), "polka", broken.duration(), broken.options(), broken.master(),
+        broken = new Plan(
+                broken.version(),
+                broken.id(),
+                broken.seed(),
+                "polka",
+                broken.duration(),
+                broken.options(),
+                broken.master(),
                 broken.sections());
         var e = refused(broken);
         assertTrue(problem(e, "genre").message().contains("house"));
@@ -103,8 +146,24 @@ class PlanValidatorTest {
             var harmony = instruments.get("harmony");
             instruments.put("harmony", new Section.Instrument("jazz", 20000, null, 40, 2, "house/bass/9"));
             instruments.put("kazoo", harmony);
-            return new Section(s.index(), s.start(), s.end(), s.label(), s.tempo(), s.meter(), s.bars(), s.residual(), s.key(), s.mode(),
-                    s.intensity(), s.progression(), instruments, s.hit(), s.lyrics(), s.voiceover(), s.accents());
+            return new Section(
+                    s.index(),
+                    s.start(),
+                    s.end(),
+                    s.label(),
+                    s.tempo(),
+                    s.meter(),
+                    s.bars(),
+                    s.residual(),
+                    s.key(),
+                    s.mode(),
+                    s.intensity(),
+                    s.progression(),
+                    instruments,
+                    s.hit(),
+                    s.lyrics(),
+                    s.voiceover(),
+                    s.accents());
         });
         var e = refused(broken);
         for (String field : List.of("soundset", "program", "gain_db", "pan", "pattern")) {
@@ -115,13 +174,32 @@ class PlanValidatorTest {
 
     @Test
     void otherSectionFieldsAreChecked() {
-        Plan broken = edit(1, s -> new Section(s.index(), s.start(), s.end(), "chorus", s.tempo(), "5/4", s.bars(), s.residual(), s.key(),
-                "lydian", 1.5, List.of(), s.instruments(), new Section.Hit(3, "boom"), null, List.of(), List.of()));
+        Plan broken = edit(
+                1,
+                s -> new Section(
+                        s.index(),
+                        s.start(),
+                        s.end(),
+                        "chorus",
+                        s.tempo(),
+                        "5/4",
+                        s.bars(),
+                        s.residual(),
+                        s.key(),
+                        "lydian",
+                        1.5,
+                        List.of(),
+                        s.instruments(),
+                        new Section.Hit(3, "boom"),
+                        null,
+                        List.of(),
+                        List.of()));
         var e = refused(broken);
         for (String field : List.of("label", "meter", "mode", "intensity", "progression", "hit.time", "hit.kind")) {
             problem(e, "sections[1]." + field);
         }
-        var master = refused(new Plan(1, null, 1, "house", 45, PLAN.options(), new Plan.Master(0, 20), PLAN.sections()));
+        var master =
+                refused(new Plan(1, null, 1, "house", 45, PLAN.options(), new Plan.Master(0, 20), PLAN.sections()));
         problem(master, "master.target_lufs");
         problem(master, "master.gain_db");
         var empty = refused(PLAN.withSections(List.of()));

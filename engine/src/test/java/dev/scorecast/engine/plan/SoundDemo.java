@@ -32,8 +32,10 @@ public final class SoundDemo {
             load.setAccessible(true);
             catalog = (GenreCatalog) load.invoke(null, "/genres-fluidr3-before.json");
         }
-        Plan plan = new Planner(catalog).plan(Analyses.random(seed, seconds, (int) (seconds / 4)),
-                GenerationOptions.DEFAULT.withGenre(genre).withSeed(seed));
+        Plan plan = new Planner(catalog)
+                .plan(
+                        Analyses.random(seed, seconds, (int) (seconds / 4)),
+                        GenerationOptions.DEFAULT.withGenre(genre).withSeed(seed));
         Score score = new Composer().compose(plan).instrumental();
         Path stems = Files.createTempDirectory("demo");
         try (SoundBank bank = SoundBank.load(Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2"))) {
@@ -68,6 +70,7 @@ public final class SoundDemo {
                 w.commit();
             }
         }
-        System.out.println("wrote " + out + " (" + genre + ", seed " + seed + (before ? ", FluidR3 palette" : "") + ")");
+        System.out.println(
+                "wrote " + out + " (" + genre + ", seed " + seed + (before ? ", FluidR3 palette" : "") + ")");
     }
 }

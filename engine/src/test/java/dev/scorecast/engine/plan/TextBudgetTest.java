@@ -29,10 +29,20 @@ class TextBudgetTest {
         // 45 s at 160 words per minute: 500 + 45 x 32 = 1,940 characters.
         InvalidParameter e = PlanValidatorTest.refused(voiceover(200, 2_000));
         var problem = PlanValidatorTest.problem(e, "sections[0].voiceover[0].text");
-        assertTrue(problem.message().contains("the voiceover holds 400000 characters in all, more than the 1940 a 45.0 s video takes"
-                + " at 160 words per minute (500 + 32 a second)"), problem.message());
+        assertTrue(
+                problem.message()
+                        .contains(
+                                "the voiceover holds 400000 characters in all, more than the 1940 a 45.0 s video takes"
+                                        + " at 160 words per minute (500 + 32 a second)"),
+                problem.message());
         // Within it, lines are accepted.
-        assertEquals(3, PlanValidator.validate(voiceover(3, 600), 45, PlanValidatorTest.GENRES).sections().getFirst().voiceover().size());
+        assertEquals(
+                3,
+                PlanValidator.validate(voiceover(3, 600), 45, PlanValidatorTest.GENRES)
+                        .sections()
+                        .getFirst()
+                        .voiceover()
+                        .size());
         // The field named is the line where the budget runs out.
         PlanValidatorTest.problem(PlanValidatorTest.refused(voiceover(4, 600)), "sections[0].voiceover[3].text");
     }
@@ -41,7 +51,10 @@ class TextBudgetTest {
     void lyricsPastTheirBudgetAreRefusedWithTheCap() {
         Plan plan = PlanValidatorTest.edit(1, s -> s.withVocals(s.instruments(), "la ".repeat(3_000)));
         var problem = PlanValidatorTest.problem(PlanValidatorTest.refused(plan), "sections[1].lyrics");
-        assertTrue(problem.message().contains("the lyrics hold 9000 characters in all, more than the 2300 a 45.0 s video takes"
-                + " (500 + 40 a second)"), problem.message());
+        assertTrue(
+                problem.message()
+                        .contains("the lyrics hold 9000 characters in all, more than the 2300 a 45.0 s video takes"
+                                + " (500 + 40 a second)"),
+                problem.message());
     }
 }

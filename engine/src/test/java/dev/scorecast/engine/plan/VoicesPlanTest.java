@@ -18,11 +18,15 @@ import org.junit.jupiter.api.Test;
 class VoicesPlanTest {
     static final Planner PLANNER = new Planner(GenreCatalog.builtIn());
     /** Calm, loud, calm: the voiceover belongs in the first and last thirds. */
-    static final dev.scorecast.engine.analysis.Analysis CALM_LOUD_CALM = Analyses.of(45, 25, Analyses.cuts(15, 30),
-            t -> t >= 15 && t < 30 ? 0.9 : 0.15, 0.6, 0.5, "pop", 110);
+    static final dev.scorecast.engine.analysis.Analysis CALM_LOUD_CALM =
+            Analyses.of(45, 25, Analyses.cuts(15, 30), t -> t >= 15 && t < 30 ? 0.9 : 0.15, 0.6, 0.5, "pop", 110);
 
     private static GenerationOptions options(boolean vocals, String script) {
-        return GenerationOptions.DEFAULT.withVocals(vocals).withVoiceover(script != null).withGenre("pop").withSeed(9L)
+        return GenerationOptions.DEFAULT
+                .withVocals(vocals)
+                .withVoiceover(script != null)
+                .withGenre("pop")
+                .withSeed(9L)
                 .withVoiceoverScript(script);
     }
 
@@ -37,14 +41,16 @@ class VoicesPlanTest {
             }
         }
         assertFalse(lyrics.isEmpty(), "some section sings");
-        assertEquals(lyrics.size(), lyrics.stream().distinct().count(), "no two sections sing the same words: " + lyrics);
+        assertEquals(
+                lyrics.size(), lyrics.stream().distinct().count(), "no two sections sing the same words: " + lyrics);
         assertTrue(plan.options().vocals());
         assertEquals(plan, PLANNER.plan(CALM_LOUD_CALM, options(true, null)), "deterministic for a seed");
     }
 
     @Test
     void aCalmVideoStillSingsInItsLoudestSection() {
-        var calm = Analyses.of(30, 25, Analyses.cuts(10, 20), t -> t < 10 ? 0.05 : t < 20 ? 0.12 : 0.08, 0.6, 0.2, "pop", 100);
+        var calm = Analyses.of(
+                30, 25, Analyses.cuts(10, 20), t -> t < 10 ? 0.05 : t < 20 ? 0.12 : 0.08, 0.6, 0.2, "pop", 100);
         Plan plan = PLANNER.plan(calm, options(true, null));
         long singing = plan.sections().stream().filter(s -> s.lyrics() != null).count();
         assertTrue(singing >= 1, "at least one section sings: " + plan.sections());
@@ -53,7 +59,8 @@ class VoicesPlanTest {
     @Test
     void withoutVocalsNothingIsSung() {
         Plan plan = PLANNER.plan(CALM_LOUD_CALM, options(false, null));
-        assertTrue(plan.sections().stream().allMatch(s -> s.lyrics() == null && s.instruments().get("vocals") == null));
+        assertTrue(plan.sections().stream()
+                .allMatch(s -> s.lyrics() == null && s.instruments().get("vocals") == null));
     }
 
     @Test
@@ -64,15 +71,20 @@ class VoicesPlanTest {
         for (Section s : plan.sections()) {
             for (VoiceoverLine line : s.voiceover()) {
                 assertTrue(line.start() >= s.start() && line.start() < s.end(), "inside its section: " + line);
-                assertTrue(s.intensity() < 0.5, "spoken in a calm section, not in " + s.label() + " at " + s.intensity());
+                assertTrue(
+                        s.intensity() < 0.5, "spoken in a calm section, not in " + s.label() + " at " + s.intensity());
                 lines.add(line);
             }
         }
-        assertEquals(List.of("The valley wakes.", "The river runs past the mill.", "Night falls on the hills."),
+        assertEquals(
+                List.of("The valley wakes.", "The river runs past the mill.", "Night falls on the hills."),
                 lines.stream().map(VoiceoverLine::text).toList());
         for (int i = 1; i < lines.size(); i++) {
-            double previousEnd = lines.get(i - 1).start() + lines.get(i - 1).text().split(" ").length / (160 / 60.0);
-            assertTrue(lines.get(i).start() > previousEnd, "line " + i + " starts after the one before has been said: " + lines);
+            double previousEnd =
+                    lines.get(i - 1).start() + lines.get(i - 1).text().split(" ").length / (160 / 60.0);
+            assertTrue(
+                    lines.get(i).start() > previousEnd,
+                    "line " + i + " starts after the one before has been said: " + lines);
         }
         PlanValidator.validate(plan, 45, GenreCatalog.builtIn());
     }
@@ -91,7 +103,9 @@ class VoicesPlanTest {
             for (VoiceoverLine line : s.voiceover()) {
                 double end = line.start() + line.text().split(" ").length / (160 / 60.0) + 0.3;
                 for (double hit : hits) {
-                    assertFalse(hit > line.start() && hit < end, "hit at " + hit + " under \"" + line.text() + "\" from " + line.start());
+                    assertFalse(
+                            hit > line.start() && hit < end,
+                            "hit at " + hit + " under \"" + line.text() + "\" from " + line.start());
                 }
             }
         }
@@ -103,12 +117,24 @@ class VoicesPlanTest {
         // word running over 15.0 s (the video's own dialogue) nothing strikes there, and 15.3 s, between
         // the words, is struck instead (as a boundary or an accent, as the phrase search decides).
         var base = Analyses.of(45, 25, Analyses.cuts(15.0, 15.3, 30), t -> 0.4, 0.6, 0.5, "house", 124);
-        var dialogue = GenerationOptions.DEFAULT.withGenre("house").withOriginalAudioVoiceover(true).withSeed(1L);
-        List<Double> plain = PLANNER.plan(base, dialogue).sections().stream().map(Section::start).toList();
+        var dialogue = GenerationOptions.DEFAULT
+                .withGenre("house")
+                .withOriginalAudioVoiceover(true)
+                .withSeed(1L);
+        List<Double> plain = PLANNER.plan(base, dialogue).sections().stream()
+                .map(Section::start)
+                .toList();
         assertTrue(plain.contains(15.0) && !plain.contains(15.3), "without speech: " + plain);
-        var withSpeech = new dev.scorecast.engine.analysis.Analysis(base.version(), base.video(), base.cuts(), base.scenes(),
-                base.energy(), new dev.scorecast.engine.analysis.Analysis.AudioFacts(-20.0, -3.0,
-                List.of(new dev.scorecast.engine.core.Span(14.5, 15.2)), List.of(), 0), base.mood(), base.suggestions(),
+        var withSpeech = new dev.scorecast.engine.analysis.Analysis(
+                base.version(),
+                base.video(),
+                base.cuts(),
+                base.scenes(),
+                base.energy(),
+                new dev.scorecast.engine.analysis.Analysis.AudioFacts(
+                        -20.0, -3.0, List.of(new dev.scorecast.engine.core.Span(14.5, 15.2)), List.of(), 0),
+                base.mood(),
+                base.suggestions(),
                 base.quality());
         List<Double> struck = new ArrayList<>();
         PLANNER.plan(withSpeech, dialogue).sections().forEach(s -> {
@@ -120,9 +146,12 @@ class VoicesPlanTest {
 
     @Test
     void aVoiceoverWithNoWordsNamesBothWaysToGiveThem() {
-        InvalidParameter e = assertThrows(InvalidParameter.class, () -> PLANNER.plan(CALM_LOUD_CALM, options(false, " ")));
+        InvalidParameter e =
+                assertThrows(InvalidParameter.class, () -> PLANNER.plan(CALM_LOUD_CALM, options(false, " ")));
         assertEquals("voiceover_script", e.field());
-        assertTrue(e.getMessage().contains("voiceover_script") && e.getMessage().contains("sections[].voiceover"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("voiceover_script") && e.getMessage().contains("sections[].voiceover"),
+                e.getMessage());
     }
 
     @Test
@@ -136,10 +165,26 @@ class VoicesPlanTest {
     void aClientPlanWithAnUnusableVoiceIsRefusedByField() {
         Plan plan = PLANNER.plan(CALM_LOUD_CALM, options(false, "Hello there."));
         PlanOptions o = plan.options();
-        Plan bad = new Plan(plan.version(), plan.id(), plan.seed(), plan.genre(), plan.duration(),
-                new PlanOptions(o.vocals(), o.voiceover(), o.instrument(), o.originalAudio(), o.originalAudioVoiceover(), o.ducking(),
-                        o.multitrack(), "en us; rm -rf", 1000), plan.master(), plan.sections());
-        InvalidParameter e = assertThrows(InvalidParameter.class, () -> PlanValidator.validate(bad, 45, GenreCatalog.builtIn()));
+        Plan bad = new Plan(
+                plan.version(),
+                plan.id(),
+                plan.seed(),
+                plan.genre(),
+                plan.duration(),
+                new PlanOptions(
+                        o.vocals(),
+                        o.voiceover(),
+                        o.instrument(),
+                        o.originalAudio(),
+                        o.originalAudioVoiceover(),
+                        o.ducking(),
+                        o.multitrack(),
+                        "en us; rm -rf",
+                        1000),
+                plan.master(),
+                plan.sections());
+        InvalidParameter e =
+                assertThrows(InvalidParameter.class, () -> PlanValidator.validate(bad, 45, GenreCatalog.builtIn()));
         List<String> fields = e.problems().stream().map(p -> p.field()).toList();
         assertTrue(fields.contains("options.voiceover_voice"), fields.toString());
         assertNotEquals(plan.options(), bad.options());

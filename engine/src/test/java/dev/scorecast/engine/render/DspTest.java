@@ -22,7 +22,9 @@ class DspTest {
             if (at == 24_000) {
                 gain.setTarget(Mixer.dbToGain(-20)); // a cut of 20 dB at once
             }
-            float[][] in = {java.util.Arrays.copyOfRange(x[0], at, at + block), java.util.Arrays.copyOfRange(x[1], at, at + block)};
+            float[][] in = {
+                java.util.Arrays.copyOfRange(x[0], at, at + block), java.util.Arrays.copyOfRange(x[1], at, at + block)
+            };
             float[][] out = new float[2][block];
             gain.addTo(in, out, block);
             System.arraycopy(out[0], 0, y[0], at, block);
@@ -50,8 +52,9 @@ class DspTest {
         assertTrue(jump <= sineStep * 1.05, "max jump " + jump + " vs a sine at the ceiling " + sineStep);
         // Quiet material passes untouched (delayed only).
         assertEquals(x[0][1000], y[0][1000 + TruePeakLimiter.LATENCY], 1e-7);
-        System.out.printf("limiter: max jump %.4f (sine at ceiling %.4f), deepest reduction %.1f dB%n", jump, sineStep,
-                limiter.maxReductionDb());
+        System.out.printf(
+                "limiter: max jump %.4f (sine at ceiling %.4f), deepest reduction %.1f dB%n",
+                jump, sineStep, limiter.maxReductionDb());
     }
 
     @Test

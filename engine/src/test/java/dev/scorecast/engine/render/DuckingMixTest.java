@@ -3,8 +3,8 @@ package dev.scorecast.engine.render;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.io.WavWriter;
@@ -12,8 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,7 +43,7 @@ class DuckingMixTest {
     @BeforeAll
     static void prepare(@TempDir Path dir) {
         bank = SoundBank.load(Fixtures.TIM);
-        stems = new Renderer(bank).render(Fixtures.score(SECONDS, 5), dir.resolve("stems"), f -> { });
+        stems = new Renderer(bank).render(Fixtures.score(SECONDS, 5), dir.resolve("stems"), f -> {});
         Path alone = dir.resolve("music-alone.wav");
         Mixer.master(stems, MixSettings.standard(), alone);
         musicAlone = WavFiles.readAll(alone);
@@ -113,12 +111,23 @@ class DuckingMixTest {
         Levels lOff = levels(off, expected);
         double gapDepth = db(l.musicOutside / median(on.a, window -> inside(window, gap)));
         Fixtures.Ebur128 ff = Fixtures.ebur128(ducked);
-        System.out.printf("ducked mix: music %.2f dB under speech (gap between words %.2f dB), no ducking %.2f dB; "
+        System.out.printf(
+                "ducked mix: music %.2f dB under speech (gap between words %.2f dB), no ducking %.2f dB; "
                         + "speech %.2f dB over the unducked music (ducking off: %.2f dB; per line %s vs %s, largest difference %.2f dB); "
                         + "speech-to-music during speech %.1f dB; ours %.2f LUFS %.2f dBTP, ffmpeg %.2f LUFS %.2f dBTP%n",
-                l.depth(), gapDepth, lOff.depth(), l.speechOverMusic(), lOff.speechOverMusic(), format(l.linesOverMusic()),
-                format(lOff.linesOverMusic()), largestLineDifference(l, lOff),
-                speechToMusic(on, expected), report.integratedLufs(), report.truePeakDbtp(), ff.integratedLufs(), ff.truePeakDbtp());
+                l.depth(),
+                gapDepth,
+                lOff.depth(),
+                l.speechOverMusic(),
+                lOff.speechOverMusic(),
+                format(l.linesOverMusic()),
+                format(lOff.linesOverMusic()),
+                largestLineDifference(l, lOff),
+                speechToMusic(on, expected),
+                report.integratedLufs(),
+                report.truePeakDbtp(),
+                ff.integratedLufs(),
+                ff.truePeakDbtp());
         assertTrue(l.depth() >= 8 && l.depth() <= 12, "depth " + l.depth());
         assertTrue(gapDepth >= 8, "the 200 ms gap between words stays down: " + gapDepth);
         assertTrue(Math.abs(lOff.depth()) < 1, "no ducking when off: " + lOff.depth());
@@ -129,27 +138,47 @@ class DuckingMixTest {
         assertEquals(-14, ff.integratedLufs(), 1.0);
         assertTrue(ff.truePeakDbtp() <= -1.0, "ffmpeg true peak " + ff.truePeakDbtp());
         assertEquals(0, MixerTest.fullScaleSamples(WavFiles.readAll(ducked)));
-        Fixtures.run(List.of("sox", ducked.toString(), "-n", "spectrogram", "-t", "ducked under espeak-ng speech",
-                "-o", "/tmp/scorecast-ducked-spectrogram.png"));
-        Fixtures.run(List.of("sox", plain.toString(), "-n", "spectrogram", "-t", "not ducked",
-                "-o", "/tmp/scorecast-not-ducked-spectrogram.png"));
+        Fixtures.run(List.of(
+                "sox",
+                ducked.toString(),
+                "-n",
+                "spectrogram",
+                "-t",
+                "ducked under espeak-ng speech",
+                "-o",
+                "/tmp/scorecast-ducked-spectrogram.png"));
+        Fixtures.run(List.of(
+                "sox",
+                plain.toString(),
+                "-n",
+                "spectrogram",
+                "-t",
+                "not ducked",
+                "-o",
+                "/tmp/scorecast-not-ducked-spectrogram.png"));
     }
 
     @Test
     void dialogueFromTheOriginalAudioIsLevelledAndNotDucked(@TempDir Path dir) {
         // The video's own sound as the extractor writes it: 16-bit stereo, quiet (-20 dB), so the levelling shows.
         Path original = dir.resolve("original.wav");
-        Fixtures.ffmpeg("-i", voiceWav.toString(), "-af", "volume=-20dB", "-ac", "2", "-c:a", "pcm_s16le", original.toString());
+        Fixtures.ffmpeg(
+                "-i", voiceWav.toString(), "-af", "volume=-20dB", "-ac", "2", "-c:a", "pcm_s16le", original.toString());
         Path master = dir.resolve("dialogue.wav");
-        MasterReport report = Mixer.master(stems, MixSettings.standard()
-                .withOriginalAudio(original, MixSettings.OriginalAudioRole.DIALOGUE, 0).withDucking(Ducking.under(spans)), master);
+        MasterReport report = Mixer.master(
+                stems,
+                MixSettings.standard()
+                        .withOriginalAudio(original, MixSettings.OriginalAudioRole.DIALOGUE, 0)
+                        .withDucking(Ducking.under(spans)),
+                master);
         Fit fit = fit(WavFiles.readAll(master));
         Levels l = levels(fit, DuckingTest.envelope(Ducking.under(spans), SECONDS));
         // Levelled by loudness: the mixer's gain undoes the -20 dB, so the fit against the voice at
         // its own level finds the speech about as loud over the music as the voiceover was.
         double speechOverMusic = l.speechOverMusic();
         Fixtures.Ebur128 ff = Fixtures.ebur128(master);
-        System.out.printf("dialogue: music %.2f dB under speech; speech %.2f dB over the unducked music (per line %s); %.2f LUFS %.2f dBTP%n",
+        System.out.printf(
+                "dialogue: music %.2f dB under speech; speech %.2f dB over the unducked music (per line %s); %.2f LUFS %.2f dBTP%n",
                 l.depth(), speechOverMusic, format(l.linesOverMusic()), ff.integratedLufs(), ff.truePeakDbtp());
         assertTrue(l.depth() >= 8, "depth " + l.depth());
         assertTrue(speechOverMusic > -3 && speechOverMusic < 6, "speech over music " + speechOverMusic);
@@ -172,7 +201,10 @@ class DuckingMixTest {
         }
         Path master = dir.resolve("tone-master.wav");
         Ducking ducking = Ducking.under(spans);
-        Mixer.master(List.of(new Stem(InstrumentGroup.PADS, toneWav, -12)), MixSettings.standard().withDucking(ducking), master);
+        Mixer.master(
+                List.of(new Stem(InstrumentGroup.PADS, toneWav, -12)),
+                MixSettings.standard().withDucking(ducking),
+                master);
         double[] level = levelPerMs(WavFiles.readAll(master)[0]);
         double full = median(level, 200, 800);
         Span first = spans.getFirst();
@@ -187,10 +219,13 @@ class DuckingMixTest {
         double gapMax = Arrays.stream(level, g0, g1).max().orElseThrow() - full;
         // Where nobody speaks, nothing moves: before the first ramp and after the last one.
         double[] quiet = Arrays.copyOfRange(level, 100, s - 200);
-        double pump = Arrays.stream(quiet).max().orElseThrow() - Arrays.stream(quiet).min().orElseThrow();
+        double pump = Arrays.stream(quiet).max().orElseThrow()
+                - Arrays.stream(quiet).min().orElseThrow();
         double[] tail = Arrays.copyOfRange(level, e + 800, (int) (SECONDS * 1000) - 50);
-        double tailPump = Arrays.stream(tail).max().orElseThrow() - Arrays.stream(tail).min().orElseThrow();
-        System.out.printf("tone: depth %.2f dB, attack 10-90 %.0f ms (down by %.2f dB at the first word), release 10-90 %.0f ms, "
+        double tailPump = Arrays.stream(tail).max().orElseThrow()
+                - Arrays.stream(tail).min().orElseThrow();
+        System.out.printf(
+                "tone: depth %.2f dB, attack 10-90 %.0f ms (down by %.2f dB at the first word), release 10-90 %.0f ms, "
                         + "highest level in the 200 ms gap %.2f dB, level spread outside speech %.3f / %.3f dB%n",
                 full - down, attack, full - level[s], release, gapMax, pump, tailPump);
         assertTrue(full - down >= 8, "depth " + (full - down));
@@ -261,7 +296,9 @@ class DuckingMixTest {
         double outside = median(f.a, w -> all(envelope, w, 1.0));
         double inside = median(f.a, w -> all(envelope, w, floor));
         double speech = median(f.b, w -> inSpeech(w) && f.voiceRms[w] > 0.02);
-        double[] lines = spans.stream().mapToDouble(s -> median(f.b, w -> inside(w, s) && f.voiceRms[w] > 0.02)).toArray();
+        double[] lines = spans.stream()
+                .mapToDouble(s -> median(f.b, w -> inside(w, s) && f.voiceRms[w] > 0.02))
+                .toArray();
         return new Levels(outside, inside, speech, lines);
     }
 
@@ -307,8 +344,12 @@ class DuckingMixTest {
     }
 
     static double median(double[] x, java.util.function.IntPredicate take) {
-        double[] v = java.util.stream.IntStream.range(0, x.length).filter(take).mapToDouble(i -> x[i]).filter(d -> !Double.isNaN(d))
-                .sorted().toArray();
+        double[] v = java.util.stream.IntStream.range(0, x.length)
+                .filter(take)
+                .mapToDouble(i -> x[i])
+                .filter(d -> !Double.isNaN(d))
+                .sorted()
+                .toArray();
         if (v.length == 0) {
             throw new IllegalStateException("no windows to measure");
         }
@@ -345,7 +386,10 @@ class DuckingMixTest {
     }
 
     static String format(double[] dbs) {
-        return Arrays.stream(dbs).mapToObj(d -> String.format("%.1f", d)).toList().toString();
+        return Arrays.stream(dbs)
+                .mapToObj(d -> String.format("%.1f", d))
+                .toList()
+                .toString();
     }
 
     static double db(double ratio) {

@@ -25,11 +25,20 @@ class DuckingTest {
         double depth = -db(g[RATE]);
         assertEquals(10, depth, 1e-4, "down by the full depth when speech starts");
         assertEquals(10, -db(g[2 * RATE - 1]), 1e-4, "and still at the end of the span");
-        assertEquals(1.0, g[RATE - (int) (0.1 * RATE * DuckingEnvelope.RAMP_PER_10_90) - 1], 0, "untouched before the attack ramp");
-        assertEquals(1.0, g[2 * RATE + (int) (0.45 * RATE * DuckingEnvelope.RAMP_PER_10_90) + 1], 0, "back after the release ramp");
+        assertEquals(
+                1.0,
+                g[RATE - (int) (0.1 * RATE * DuckingEnvelope.RAMP_PER_10_90) - 1],
+                0,
+                "untouched before the attack ramp");
+        assertEquals(
+                1.0,
+                g[2 * RATE + (int) (0.45 * RATE * DuckingEnvelope.RAMP_PER_10_90) + 1],
+                0,
+                "back after the release ramp");
         double attack = tenToNinety(g, 0, RATE);
         double release = tenToNinety(g, 2 * RATE, 4 * RATE);
-        System.out.printf("envelope: depth %.2f dB, attack 10-90 %.1f ms, release 10-90 %.1f ms%n", depth, attack, release);
+        System.out.printf(
+                "envelope: depth %.2f dB, attack 10-90 %.1f ms, release 10-90 %.1f ms%n", depth, attack, release);
         assertEquals(100, attack, 0.5);
         assertEquals(450, release, 0.5);
         // No click: the gain moves by a tiny fraction per sample (a 1 dB step would be 0.11).
@@ -51,14 +60,15 @@ class DuckingTest {
         double[] apart = envelope(Ducking.under(List.of(new Span(1.0, 1.5), new Span(3.5, 4.0))), 5.0);
         assertEquals(1.0, apart[(int) (2.5 * RATE)], 0);
         assertEquals(1.0, apart[(int) (0.5 * RATE)], 0);
-        DuckingEnvelope merged = new DuckingEnvelope(Ducking.under(List.of(new Span(1.0, 1.5), new Span(1.7, 2.2))), RATE);
+        DuckingEnvelope merged =
+                new DuckingEnvelope(Ducking.under(List.of(new Span(1.0, 1.5), new Span(1.7, 2.2))), RATE);
         assertEquals(1, merged.spans());
     }
 
     @Test
     void offAndNoSpeechLeaveTheMusicAlone() {
-        for (Ducking d : List.of(Ducking.off(), Ducking.under(List.of()),
-                new Ducking(false, List.of(new Span(1, 2)), 10, 100, 450))) {
+        for (Ducking d : List.of(
+                Ducking.off(), Ducking.under(List.of()), new Ducking(false, List.of(new Span(1, 2)), 10, 100, 450))) {
             double[] g = envelope(d, 3.0);
             assertTrue(Arrays.stream(g).allMatch(v -> v == 1.0), d.toString());
         }
@@ -72,19 +82,38 @@ class DuckingTest {
 
     @Test
     void settingsAreCheckedAllAtOnceByField() {
-        InvalidParameter e = assertThrows(InvalidParameter.class, () -> new Ducking(true,
-                Arrays.asList(new Span(-1, 2), null), 5, 20, 900));
+        InvalidParameter e = assertThrows(
+                InvalidParameter.class, () -> new Ducking(true, Arrays.asList(new Span(-1, 2), null), 5, 20, 900));
         List<String> fields = e.problems().stream().map(FieldProblem::field).toList();
-        assertEquals(List.of("ducking.speech[0]", "ducking.speech[1]", "ducking.depth_db", "ducking.attack_ms", "ducking.release_ms"),
+        assertEquals(
+                List.of(
+                        "ducking.speech[0]",
+                        "ducking.speech[1]",
+                        "ducking.depth_db",
+                        "ducking.attack_ms",
+                        "ducking.release_ms"),
                 fields);
         assertThrows(InvalidParameter.class, () -> Ducking.under(List.of()).withAttackMs(151));
         assertThrows(InvalidParameter.class, () -> Ducking.under(List.of()).withReleaseMs(299));
         Ducking edges = Ducking.under(List.of()).withDepthDb(8).withAttackMs(50).withReleaseMs(600);
         assertEquals(8, edges.depthDb());
 
-        InvalidParameter m = assertThrows(InvalidParameter.class, () -> new MixSettings(Map.of(), Map.of(), 5, 0, Optional.empty(), 0,
-                MixSettings.OriginalAudioRole.DIALOGUE, Optional.of(Path.of("/tmp/v.wav")), 99, Ducking.off()));
-        assertEquals(List.of("target_lufs", "voiceover_gain_db"), m.problems().stream().map(FieldProblem::field).toList());
+        InvalidParameter m = assertThrows(
+                InvalidParameter.class,
+                () -> new MixSettings(
+                        Map.of(),
+                        Map.of(),
+                        5,
+                        0,
+                        Optional.empty(),
+                        0,
+                        MixSettings.OriginalAudioRole.DIALOGUE,
+                        Optional.of(Path.of("/tmp/v.wav")),
+                        99,
+                        Ducking.off()));
+        assertEquals(
+                List.of("target_lufs", "voiceover_gain_db"),
+                m.problems().stream().map(FieldProblem::field).toList());
 
         // The old six-argument form still means: background, no voiceover, no ducking.
         MixSettings old = new MixSettings(Map.of(), Map.of(), -14, 0, Optional.of(Path.of("/tmp/o.wav")), -6);
@@ -92,7 +121,8 @@ class DuckingTest {
         assertTrue(old.voiceoverWav().isEmpty());
         assertTrue(!old.ducking().enabled());
         MixSettings voiced = old.withOriginalAudio(Path.of("/tmp/o.wav"), MixSettings.OriginalAudioRole.DIALOGUE, 0)
-                .withVoiceover(Path.of("/tmp/v.wav"), -2).withDucking(Ducking.under(List.of(new Span(1, 2))));
+                .withVoiceover(Path.of("/tmp/v.wav"), -2)
+                .withDucking(Ducking.under(List.of(new Span(1, 2))));
         assertTrue(voiced.originalIsSpeech());
         assertEquals(-2, voiced.voiceoverGainDb());
         assertEquals(-14, voiced.targetLufs());

@@ -1,10 +1,10 @@
 package dev.scorecast.engine.render;
 
 import dev.scorecast.engine.Commands;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
-import dev.scorecast.engine.core.InstrumentGroup;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,20 +60,34 @@ final class Fixtures {
         list.add(new Part(InstrumentGroup.BEATS, 0, true, 0, 0, drums, List.of()));
         list.add(new Part(InstrumentGroup.BASS, 33, false, 0, 0, bass, List.of()));
         list.add(new Part(InstrumentGroup.HARMONY, 0, false, -3, -0.3, chords, List.of()));
-        list.add(new Part(InstrumentGroup.MELODY, 73, false, -2, 0.3, melody,
-                List.of(new Part.ProgramChange(seconds / 2, 56))));
+        list.add(new Part(
+                InstrumentGroup.MELODY, 73, false, -2, 0.3, melody, List.of(new Part.ProgramChange(seconds / 2, 56))));
         if (parts >= 5) {
             list.add(new Part(InstrumentGroup.PADS, 48, false, -8, 0, pad, List.of()));
         }
-        return new Score(seconds, List.of(new Score.TempoChange(0, 120, "4/4")), list, List.of(new Score.Accent(2.0, "impact", 1)));
+        return new Score(
+                seconds,
+                List.of(new Score.TempoChange(0, 120, "4/4")),
+                list,
+                List.of(new Score.Accent(2.0, "impact", 1)));
     }
 
     /** The ebur128 filter's summary: integrated loudness and true peak as FFmpeg measures them. */
     record Ebur128(double integratedLufs, double truePeakDbtp) {}
 
     static Ebur128 ebur128(Path audio) {
-        String log = run(List.of("ffmpeg", "-nostdin", "-hide_banner", "-nostats", "-i", audio.toString(),
-                "-af", "ebur128=peak=true", "-f", "null", "-"));
+        String log = run(List.of(
+                "ffmpeg",
+                "-nostdin",
+                "-hide_banner",
+                "-nostats",
+                "-i",
+                audio.toString(),
+                "-af",
+                "ebur128=peak=true",
+                "-f",
+                "null",
+                "-"));
         int summary = log.lastIndexOf("Summary:");
         String tail = summary < 0 ? log : log.substring(summary);
         return new Ebur128(number(tail, "I:\\s+(-?[0-9.]+|-inf) LUFS"), number(tail, "Peak:\\s+(-?[0-9.]+|-inf) dBFS"));

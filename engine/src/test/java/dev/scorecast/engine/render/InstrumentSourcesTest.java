@@ -7,12 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.media.sound.ModelPerformer;
 import com.sun.media.sound.SoftSynthesizer;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.instruments.Library;
 import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
-import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.style.Arrangement;
 import dev.scorecast.engine.style.Genre;
 import dev.scorecast.engine.style.GenreCatalog;
@@ -57,7 +57,8 @@ class InstrumentSourcesTest {
         int checked = 0;
         for (Genre genre : GenreCatalog.builtIn().all()) {
             TreeSet<Integer> drumKeys = drumKeys(genre.id());
-            for (Map.Entry<String, Arrangement.GroupStyle> group : genre.arrangement().groups().entrySet()) {
+            for (Map.Entry<String, Arrangement.GroupStyle> group :
+                    genre.arrangement().groups().entrySet()) {
                 if (group.getKey().equals("vocals")) {
                     continue; // sung by the singer, not the synthesizer
                 }
@@ -69,8 +70,10 @@ class InstrumentSourcesTest {
                     assertTrue(r.instrument().getPerformers().length > 0, what + " has no zones");
                     if (drums) {
                         for (int key : drumKeys) {
-                            assertTrue(covers(r.instrument().getPerformers(), key), what + " has no drum on key " + key
-                                    + ", which the " + genre.id() + " patterns play");
+                            assertTrue(
+                                    covers(r.instrument().getPerformers(), key),
+                                    what + " has no drum on key " + key + ", which the " + genre.id()
+                                            + " patterns play");
                         }
                     }
                     checked++;
@@ -114,15 +117,21 @@ class InstrumentSourcesTest {
                 for (int s = 0; s < steps.length(); s++) {
                     char c = steps.charAt(s);
                     if (Character.isDigit(c) && c != '0') {
-                        notes.add(new Note((bar * 16 + s) * step, step, Integer.parseInt(e.getKey()),
+                        notes.add(new Note(
+                                (bar * 16 + s) * step,
+                                step,
+                                Integer.parseInt(e.getKey()),
                                 Math.max(1, Math.min(127, velocity * (c - '0') / 9))));
                     }
                 }
             }
         }
         double seconds = 8 * 16 * step + 1;
-        Score score = new Score(seconds, List.of(new Score.TempoChange(0, bpm, "4/4")),
-                List.of(new Part(InstrumentGroup.BEATS, kit, true, 0, 0, notes, List.of())), List.of());
+        Score score = new Score(
+                seconds,
+                List.of(new Score.TempoChange(0, bpm, "4/4")),
+                List.of(new Part(InstrumentGroup.BEATS, kit, true, 0, 0, notes, List.of())),
+                List.of());
         List<Stem> stems = new Renderer(bank).render(score, dir, null);
         float[][] audio = WavFiles.readAll(stems.getFirst().wav());
         double[] bands = bandShares(audio[0], 48_000, new double[][] {{6000, 12000}, {0, 120}});
@@ -139,7 +148,8 @@ class InstrumentSourcesTest {
     private static void collect(JsonNode node, TreeSet<Integer> keys) {
         if (node.isObject()) {
             for (var e : node.properties()) {
-                if ((e.getKey().equals("grid") || e.getKey().equals("fill")) && e.getValue().isObject()) {
+                if ((e.getKey().equals("grid") || e.getKey().equals("fill"))
+                        && e.getValue().isObject()) {
                     e.getValue().properties().forEach(k -> keys.add(Integer.parseInt(k.getKey())));
                 } else {
                     collect(e.getValue(), keys);
@@ -169,8 +179,17 @@ class InstrumentSourcesTest {
     static float[] note(int address, int key, int velocity) throws Exception {
         SoftSynthesizer synth = new SoftSynthesizer();
         AudioFormat format = new AudioFormat(AudioFormat.Encoding.PCM_FLOAT, 48_000, 32, 2, 8, 48_000, false);
-        try (AudioInputStream stream = synth.openStream(format, Map.of("load default soundbank", false, "auto gain control", false,
-                "reverb", false, "chorus", false))) {
+        try (AudioInputStream stream = synth.openStream(
+                format,
+                Map.of(
+                        "load default soundbank",
+                        false,
+                        "auto gain control",
+                        false,
+                        "reverb",
+                        false,
+                        "chorus",
+                        false))) {
             SoundBank.Resolved r = bank.instrument(address, false);
             synth.loadInstrument(r.instrument());
             Receiver rx = synth.getReceiver();
@@ -247,8 +266,12 @@ class InstrumentSourcesTest {
             }
             j ^= bit;
             if (i < j) {
-                double t = re[i]; re[i] = re[j]; re[j] = t;
-                t = im[i]; im[i] = im[j]; im[j] = t;
+                double t = re[i];
+                re[i] = re[j];
+                re[j] = t;
+                t = im[i];
+                im[i] = im[j];
+                im[j] = t;
             }
         }
         for (int len = 2; len <= n; len <<= 1) {
@@ -259,8 +282,10 @@ class InstrumentSourcesTest {
                     double ur = re[i + j], ui = im[i + j];
                     double vr = re[i + j + len / 2] * c - im[i + j + len / 2] * s;
                     double vi = re[i + j + len / 2] * s + im[i + j + len / 2] * c;
-                    re[i + j] = ur + vr; im[i + j] = ui + vi;
-                    re[i + j + len / 2] = ur - vr; im[i + j + len / 2] = ui - vi;
+                    re[i + j] = ur + vr;
+                    im[i + j] = ui + vi;
+                    re[i + j + len / 2] = ur - vr;
+                    im[i + j + len / 2] = ui - vi;
                 }
             }
         }

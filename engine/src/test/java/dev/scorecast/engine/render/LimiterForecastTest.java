@@ -28,7 +28,8 @@ class LimiterForecastTest {
         double naive = limitedLufs(bus, unlimited, ceiling);
         double forecastGain = forecast.gainDb(goal, ceiling, unlimited);
         double landed = limitedLufs(bus, forecastGain, ceiling);
-        System.out.printf("limiter forecast: unlimited gain %.2f dB lands at %.2f LUFS; forecast gain %.2f dB at %.2f LUFS%n",
+        System.out.printf(
+                "limiter forecast: unlimited gain %.2f dB lands at %.2f LUFS; forecast gain %.2f dB at %.2f LUFS%n",
                 unlimited, naive, forecastGain, landed);
         assertTrue(naive < goal - 1, "the limiter takes more than 1 LU at the unlimited gain: " + naive);
         assertEquals(goal, landed, 0.25);
@@ -103,7 +104,10 @@ class LimiterForecastTest {
             skip -= from;
             int m = Math.min(n - from, frames - (pos + from - TruePeakLimiter.LATENCY));
             if (m > 0) {
-                float[][] out = {java.util.Arrays.copyOfRange(buf[0], from, from + m), java.util.Arrays.copyOfRange(buf[1], from, from + m)};
+                float[][] out = {
+                    java.util.Arrays.copyOfRange(buf[0], from, from + m),
+                    java.util.Arrays.copyOfRange(buf[1], from, from + m)
+                };
                 meter.accept(out, m);
             }
         }

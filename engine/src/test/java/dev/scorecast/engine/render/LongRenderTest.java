@@ -16,11 +16,20 @@ class LongRenderTest {
     @Test
     void tenMinutesRenderAndMasterInASmallHeap(@TempDir Path dir) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-Xmx64m", "--enable-native-access=ALL-UNNAMED",
-                "--add-exports", "java.desktop/com.sun.media.sound=ALL-UNNAMED",
-                "-Djava.util.prefs.userRoot=" + dir.resolve("prefs"),
-                "-cp", System.getProperty("java.class.path"), RenderInSmallHeap.class.getName(), dir.toString(), "600")
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        java,
+                        "-Xmx64m",
+                        "--enable-native-access=ALL-UNNAMED",
+                        "--add-exports",
+                        "java.desktop/com.sun.media.sound=ALL-UNNAMED",
+                        "-Djava.util.prefs.userRoot=" + dir.resolve("prefs"),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        RenderInSmallHeap.class.getName(),
+                        dir.toString(),
+                        "600")
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes());
         assertTrue(p.waitFor(600, TimeUnit.SECONDS));
         System.out.println("-Xmx64m: " + out);

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.Commands;
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.instruments.Library;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
-import dev.scorecast.engine.core.InstrumentGroup;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,12 +71,15 @@ class OnsetLatencyTest {
         }
         Part part = new Part(InstrumentGroup.HARMONY, strings, false, 0, 0, chord, List.of());
         Score score = new Score(4, List.of(new Score.TempoChange(0, 120, "4/4")), List.of(part), List.of());
-        Stem stem = new Renderer(bank).render(score, dir, f -> { }).getFirst();
+        Stem stem = new Renderer(bank).render(score, dir, f -> {}).getFirst();
         List<Double> heard = Commands.aubioOnsets(stem.wav(), "hfc");
         for (double cut : new double[] {1.0, 2.5}) {
-            double nearest = heard.stream().min((a, b) -> Double.compare(Math.abs(a - cut), Math.abs(b - cut))).orElseThrow();
-            System.out.printf("string chord on %.1f s heard by aubio at %+.1f ms (latency %.1f ms)%n", cut, 1000 * (nearest - cut),
-                    1000 * latency);
+            double nearest = heard.stream()
+                    .min((a, b) -> Double.compare(Math.abs(a - cut), Math.abs(b - cut)))
+                    .orElseThrow();
+            System.out.printf(
+                    "string chord on %.1f s heard by aubio at %+.1f ms (latency %.1f ms)%n",
+                    cut, 1000 * (nearest - cut), 1000 * latency);
             assertEquals(cut, nearest, 0.008, "aubio hears the chord at " + nearest + " s: " + heard);
         }
     }
@@ -85,12 +88,22 @@ class OnsetLatencyTest {
     void aProgramChangeMovesWithTheFirstNoteItApplies() {
         int strings = Library.address("musescore", 48);
         int piano = Library.address("musescore", 0);
-        Part part = new Part(InstrumentGroup.HARMONY, piano, false, 0, 0,
-                List.of(new Note(0.5, 0.5, 60, 90), new Note(2.0, 1.0, 62, 90)), List.of(new Part.ProgramChange(2.0, strings)));
+        Part part = new Part(
+                InstrumentGroup.HARMONY,
+                piano,
+                false,
+                0,
+                0,
+                List.of(new Note(0.5, 0.5, 60, 90), new Note(2.0, 1.0, 62, 90)),
+                List.of(new Part.ProgramChange(2.0, strings)));
         Part aligned = bank.onsets().aligned(part);
         double stringsEarly = bank.onsets().seconds(strings, false, 62);
         assertEquals(2.0 - stringsEarly, aligned.notes().get(1).start(), 1e-9);
-        assertEquals(aligned.notes().get(1).start(), aligned.programChanges().getFirst().time(), 1e-9, "the change comes with its note");
+        assertEquals(
+                aligned.notes().get(1).start(),
+                aligned.programChanges().getFirst().time(),
+                1e-9,
+                "the change comes with its note");
         assertEquals(1.0, aligned.notes().get(1).duration(), 1e-9, "lengths are kept");
     }
 }

@@ -3,11 +3,11 @@ package dev.scorecast.engine.render;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
-import dev.scorecast.engine.core.InstrumentGroup;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +35,8 @@ class RendererTest {
         Score score = Fixtures.score(10, 4);
         List<Double> progress = new ArrayList<>();
         List<Stem> stems = new Renderer(bank).render(score, dir, progress::add);
-        assertEquals(List.of(InstrumentGroup.BEATS, InstrumentGroup.BASS, InstrumentGroup.HARMONY, InstrumentGroup.MELODY),
+        assertEquals(
+                List.of(InstrumentGroup.BEATS, InstrumentGroup.BASS, InstrumentGroup.HARMONY, InstrumentGroup.MELODY),
                 stems.stream().map(Stem::group).toList());
         assertEquals(1.0, progress.getLast());
         for (Stem stem : stems) {
@@ -50,7 +51,8 @@ class RendererTest {
 
     @Test
     void aKickAtTwoSecondsLandsWithinOneMillisecond(@TempDir Path dir) {
-        Stem beats = new Renderer(bank).render(Fixtures.score(10, 4), dir, f -> { }).getFirst();
+        Stem beats =
+                new Renderer(bank).render(Fixtures.score(10, 4), dir, f -> {}).getFirst();
         float[][] pcm = WavFiles.readAll(beats.wav());
         double onset = onset(pcm, 1.9, 2.2);
         System.out.printf("kick onset %.5f s (error %.3f ms)%n", onset, (onset - 2.0) * 1000);
@@ -65,8 +67,10 @@ class RendererTest {
         for (double t : times) {
             notes.add(new Note(t, 0.1, 37, 127));
         }
-        Score score = new Score(5, List.of(), List.of(new Part(InstrumentGroup.BEATS, 0, true, 0, 0, notes, List.of())), List.of());
-        float[][] pcm = WavFiles.readAll(new Renderer(bank).render(score, dir, f -> { }).getFirst().wav());
+        Score score = new Score(
+                5, List.of(), List.of(new Part(InstrumentGroup.BEATS, 0, true, 0, 0, notes, List.of())), List.of());
+        float[][] pcm = WavFiles.readAll(
+                new Renderer(bank).render(score, dir, f -> {}).getFirst().wav());
         for (double t : times) {
             assertEquals(t, onset(pcm, t - 0.2, t + 0.2), 0.001, "note at " + t);
         }
@@ -75,18 +79,22 @@ class RendererTest {
     @Test
     void rendersAreRepeatableAndConcurrentRenderersShareTheBank(@TempDir Path dir) throws Exception {
         Score score = Fixtures.score(4, 5);
-        List<Stem> alone = new Renderer(bank).render(score, dir.resolve("alone"), f -> { });
+        List<Stem> alone = new Renderer(bank).render(score, dir.resolve("alone"), f -> {});
         var pool = java.util.concurrent.Executors.newFixedThreadPool(3);
         try {
             List<java.util.concurrent.Future<List<Stem>>> runs = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 Path out = dir.resolve("run" + i);
-                runs.add(pool.submit(() -> new Renderer(bank).render(score, out, f -> { })));
+                runs.add(pool.submit(() -> new Renderer(bank).render(score, out, f -> {})));
             }
             for (var run : runs) {
                 List<Stem> stems = run.get();
                 for (int s = 0; s < stems.size(); s++) {
-                    assertEquals(-1L, java.nio.file.Files.mismatch(alone.get(s).wav(), stems.get(s).wav()), stems.get(s).group() + " differs");
+                    assertEquals(
+                            -1L,
+                            java.nio.file.Files.mismatch(
+                                    alone.get(s).wav(), stems.get(s).wav()),
+                            stems.get(s).group() + " differs");
                 }
             }
         } finally {
@@ -96,7 +104,9 @@ class RendererTest {
 
     @Test
     void aScoreWithNoPartsGivesNoStems(@TempDir Path dir) {
-        assertTrue(new Renderer(bank).render(new Score(3, List.of(), List.of(), List.of()), dir, f -> { }).isEmpty());
+        assertTrue(new Renderer(bank)
+                .render(new Score(3, List.of(), List.of(), List.of()), dir, f -> {})
+                .isEmpty());
     }
 
     /** The first sample whose magnitude reaches a tenth of the peak in [from, to) seconds. */

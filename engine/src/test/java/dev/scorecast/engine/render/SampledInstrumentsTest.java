@@ -27,6 +27,7 @@ class SampledInstrumentsTest {
     private static final int RATE = Renderer.RATE;
     private static final int PIANO = Library.address("salamander", 0);
     private static SoundBank bank;
+
     @TempDir
     Path dir;
 
@@ -45,7 +46,8 @@ class SampledInstrumentsTest {
         bank.useSampler(sampler);
         try {
             Path out = dir.resolve(sampler ? "on" : "off");
-            List<Stem> stems = new Renderer(bank).render(new Score(seconds, List.of(), List.of(part), List.of()), out, f -> { });
+            List<Stem> stems =
+                    new Renderer(bank).render(new Score(seconds, List.of(), List.of(part), List.of()), out, f -> {});
             return WavFiles.readAll(stems.getFirst().wav());
         } finally {
             bank.useSampler(true);
@@ -106,7 +108,9 @@ class SampledInstrumentsTest {
         double level = peak(x, 0, 0.3);
         for (int i = 0; i < 3; i++) {
             double d = difference(x, i, i + 1, 0.3);
-            assertTrue(d > 0.05 * level, "hit " + (i + 1) + " and " + (i + 2) + " are the same samples (difference " + d + ")");
+            assertTrue(
+                    d > 0.05 * level,
+                    "hit " + (i + 1) + " and " + (i + 2) + " are the same samples (difference " + d + ")");
         }
         double side = 0;
         for (int i = 0; i < RATE / 2; i++) {
@@ -118,13 +122,20 @@ class SampledInstrumentsTest {
     @Test
     void theKeyOffPlaysSalamandersReleaseSample() throws Exception {
         // The piano as mapped, against the same mapping without its release group: what differs after the
-        // key-off is the release (damper) sample, and it is heard (within 26 dB of the note it ends; measured 21 dB), not before.
-        String sfz = new String(Library.class.getResourceAsStream("/instruments/sfz/salamander.sfz").readAllBytes(),
+        // key-off is the release (damper) sample, and it is heard (within 26 dB of the note it ends; measured 21 dB),
+        // not before.
+        String sfz = new String(
+                Library.class
+                        .getResourceAsStream("/instruments/sfz/salamander.sfz")
+                        .readAllBytes(),
                 java.nio.charset.StandardCharsets.UTF_8);
         var banks = dev.scorecast.engine.sampler.SampledBanks.of(bank.library());
         var full = banks.instrument(PIANO, false).orElseThrow();
-        var dry = dev.scorecast.engine.sampler.SampledInstrument.parse("dry", sfz.substring(0, sfz.indexOf("<group> trigger=release")),
-                bank.library().dir(), banks.store());
+        var dry = dev.scorecast.engine.sampler.SampledInstrument.parse(
+                "dry",
+                sfz.substring(0, sfz.indexOf("<group> trigger=release")),
+                bank.library().dir(),
+                banks.store());
         float[][] a = play(full);
         float[][] b = play(dry);
         double note = 0;
@@ -137,7 +148,9 @@ class SampledInstrumentsTest {
             release = Math.max(release, Math.abs(a[0][RATE * 3 / 2 + i] - b[0][RATE * 3 / 2 + i]));
         }
         assertEquals(0, early, 0, "something differed before the key-off");
-        assertTrue(release > note * 0.05, "the release sample is missing, late or inaudible: " + release + " under a note at " + note);
+        assertTrue(
+                release > note * 0.05,
+                "the release sample is missing, late or inaudible: " + release + " under a note at " + note);
     }
 
     /** A C3 at velocity 100 held 1.5 s on a sampler alone. */
@@ -161,8 +174,9 @@ class SampledInstrumentsTest {
             float[][] x = render(kit(program, notes), 2.5, true);
             double level = peak(x, 0, 0.2);
             for (int i = 0; i < 3; i++) {
-                assertTrue(difference(x, i * 0.5, i * 0.5 + 0.5, 0.2) > 1e-3 * level, "kit " + program + ": snare hits " + (i + 1)
-                        + " and " + (i + 2) + " are the same samples");
+                assertTrue(
+                        difference(x, i * 0.5, i * 0.5 + 0.5, 0.2) > 1e-3 * level,
+                        "kit " + program + ": snare hits " + (i + 1) + " and " + (i + 2) + " are the same samples");
             }
         }
         // The soft and the hard layer: a soft hit is another sample (or the hard one darker), not only quieter.
@@ -171,7 +185,9 @@ class SampledInstrumentsTest {
         double soft = peak(x, 0, 0.3);
         double hard = peak(x, 1, 0.3);
         double quieter = Math.pow(60 / 120.0, 2);
-        assertTrue(Math.abs(soft / hard - quieter) > 0.05 * quieter, "the soft crash is the hard one scaled: " + soft / hard);
+        assertTrue(
+                Math.abs(soft / hard - quieter) > 0.05 * quieter,
+                "the soft crash is the hard one scaled: " + soft / hard);
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.scorecast.engine.render;
 
-import dev.scorecast.engine.instruments.Library;
 import dev.scorecast.engine.music.Composer;
 import dev.scorecast.engine.music.Score;
 import dev.scorecast.engine.plan.Plan;
@@ -40,23 +39,29 @@ public final class SamplerBench {
         try (SoundBank bank = SoundBank.load(Path.of("/usr/share/sounds/sf2/FluidR3_GM.sf2"))) {
             for (boolean on : new boolean[] {false, true}) {
                 bank.useSampler(on);
-                List<Stem> stems = new Renderer(bank).render(score, out.resolve(on ? "stems-sampler" : "stems-gervill"), f -> { });
+                List<Stem> stems =
+                        new Renderer(bank).render(score, out.resolve(on ? "stems-sampler" : "stems-gervill"), f -> {});
                 MixSettings settings = new MixSettings(Map.of(), Map.of(), -14, 0, Optional.empty(), 0);
-                MasterReport r = Mixer.master(stems, settings, out.resolve(on ? "master-sampler.wav" : "master-gervill.wav"));
-                System.out.printf("%s: %.2f LUFS, %.2f dBTP%n", on ? "sampler" : "gervill", r.integratedLufs(), r.truePeakDbtp());
+                MasterReport r =
+                        Mixer.master(stems, settings, out.resolve(on ? "master-sampler.wav" : "master-gervill.wav"));
+                System.out.printf(
+                        "%s: %.2f LUFS, %.2f dBTP%n", on ? "sampler" : "gervill", r.integratedLufs(), r.truePeakDbtp());
             }
             for (int run = 0; run < runs; run++) {
                 for (boolean on : new boolean[] {false, true}) {
                     bank.useSampler(on);
-                    var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+                    var os = (com.sun.management.OperatingSystemMXBean)
+                            java.lang.management.ManagementFactory.getOperatingSystemMXBean();
                     long c0 = os.getProcessCpuTime();
                     long t0 = System.nanoTime();
-                    new Renderer(bank).render(score, out.resolve("run"), f -> { });
+                    new Renderer(bank).render(score, out.resolve("run"), f -> {});
                     double s = (System.nanoTime() - t0) / 1e9;
                     double cpu = (os.getProcessCpuTime() - c0) / 1e9;
-                    // CPU seconds do not depend on what else the machine runs; on two free cores the wall time is about half.
-                    System.out.printf("run %d %s: render %.2f s wall (%.1fx real time), %.2f CPU-s (%.1fx real time per core)%n", run + 1,
-                            on ? "sampler" : "gervill", s, score.duration() / s, cpu, score.duration() / cpu);
+                    // CPU seconds do not depend on what else the machine runs; on two free cores the wall time is about
+                    // half.
+                    System.out.printf(
+                            "run %d %s: render %.2f s wall (%.1fx real time), %.2f CPU-s (%.1fx real time per core)%n",
+                            run + 1, on ? "sampler" : "gervill", s, score.duration() / s, cpu, score.duration() / cpu);
                 }
             }
         }
@@ -76,10 +81,27 @@ public final class SamplerBench {
             int level = intensity < 0.25 ? 0 : intensity < 0.5 ? 1 : intensity < 0.75 ? 2 : 3;
             Map<String, Section.Instrument> instruments = new LinkedHashMap<>();
             int lvl = level;
-            programs.forEach((group, program) -> instruments.put(group, new Section.Instrument(genre, program, null, 0, 0, genre + "/" + group + "/" + lvl)));
+            programs.forEach((group, program) -> instruments.put(
+                    group, new Section.Instrument(genre, program, null, 0, 0, genre + "/" + group + "/" + lvl)));
             Section.Hit hit = i == 0 ? null : new Section.Hit(start, "impact");
-            sections.add(new Section(i, start, end, "s" + i, tempo, "4/4", bars, 0, "A", "minor", intensity,
-                    List.of("i", "VI", "III", "VII"), instruments, hit, null, null, List.of()));
+            sections.add(new Section(
+                    i,
+                    start,
+                    end,
+                    "s" + i,
+                    tempo,
+                    "4/4",
+                    bars,
+                    0,
+                    "A",
+                    "minor",
+                    intensity,
+                    List.of("i", "VI", "III", "VII"),
+                    instruments,
+                    hit,
+                    null,
+                    null,
+                    List.of()));
         }
         return new Plan(1, "sampler bench", 7, genre, 60, PlanOptions.DEFAULT, Plan.Master.DEFAULT, sections);
     }

@@ -37,23 +37,36 @@ class SoundBankTest {
         // must give the very samples Gervill's SF2 instrument gives from the 16-bit bytes.
         try (SoundBank bank = SoundBank.load(Fixtures.TIM)) {
             var own = new com.sun.media.sound.SF2Soundbank(Fixtures.TIM.toFile());
-            byte[] viaFloats = play(bank.instrument(0, false).instrument(), bank.instrument(0, true).instrument(), null);
-            byte[] viaBytes = play((javax.sound.midi.Instrument) own.getInstrument(new com.sun.media.sound.ModelPatch(0, 0, false)),
-                    (javax.sound.midi.Instrument) own.getInstrument(new com.sun.media.sound.ModelPatch(0, 0, true)), null);
-            assertTrue(java.util.stream.IntStream.range(0, viaBytes.length).anyMatch(i -> viaBytes[i] != 0), "the notes sound");
+            byte[] viaFloats = play(
+                    bank.instrument(0, false).instrument(),
+                    bank.instrument(0, true).instrument(),
+                    null);
+            byte[] viaBytes = play(
+                    (javax.sound.midi.Instrument) own.getInstrument(new com.sun.media.sound.ModelPatch(0, 0, false)),
+                    (javax.sound.midi.Instrument) own.getInstrument(new com.sun.media.sound.ModelPatch(0, 0, true)),
+                    null);
+            assertTrue(
+                    java.util.stream.IntStream.range(0, viaBytes.length).anyMatch(i -> viaBytes[i] != 0),
+                    "the notes sound");
             assertTrue(java.util.Arrays.equals(viaBytes, viaFloats), "float samples change the audio");
             // Instruments prepared once and shared by synthesizers play the same, in one synthesizer after another.
-            assertTrue(SoundBank.sharesPreparedInstruments(), "the tests run with Gervill's table open, as the server does");
+            assertTrue(
+                    SoundBank.sharesPreparedInstruments(),
+                    "the tests run with Gervill's table open, as the server does");
             for (int run = 0; run < 2; run++) {
-                assertTrue(java.util.Arrays.equals(viaBytes, play(null, null, bank)), "shared prepared instruments change the audio");
+                assertTrue(
+                        java.util.Arrays.equals(viaBytes, play(null, null, bank)),
+                        "shared prepared instruments change the audio");
             }
         }
     }
 
     /** Plays the notes with {@code piano} and {@code kit} loaded by Gervill, or with program 0 and kit 0 of {@code shared}. */
-    private static byte[] play(javax.sound.midi.Instrument piano, javax.sound.midi.Instrument kit, SoundBank shared) throws Exception {
+    private static byte[] play(javax.sound.midi.Instrument piano, javax.sound.midi.Instrument kit, SoundBank shared)
+            throws Exception {
         var synth = new com.sun.media.sound.SoftSynthesizer();
-        var format = new javax.sound.sampled.AudioFormat(javax.sound.sampled.AudioFormat.Encoding.PCM_FLOAT, 48_000, 32, 2, 8, 48_000, false);
+        var format = new javax.sound.sampled.AudioFormat(
+                javax.sound.sampled.AudioFormat.Encoding.PCM_FLOAT, 48_000, 32, 2, 8, 48_000, false);
         try (var stream = synth.openStream(format, java.util.Map.of("load default soundbank", false))) {
             if (shared == null) {
                 synth.loadInstrument(piano);
@@ -64,8 +77,10 @@ class SoundBankTest {
             }
             var receiver = synth.getReceiver();
             receiver.send(new javax.sound.midi.ShortMessage(javax.sound.midi.ShortMessage.NOTE_ON, 0, 45, 100), 0);
-            receiver.send(new javax.sound.midi.ShortMessage(javax.sound.midi.ShortMessage.NOTE_OFF, 0, 45, 0), 2_500_000);
-            receiver.send(new javax.sound.midi.ShortMessage(javax.sound.midi.ShortMessage.NOTE_ON, 9, 38, 110), 1_000_000);
+            receiver.send(
+                    new javax.sound.midi.ShortMessage(javax.sound.midi.ShortMessage.NOTE_OFF, 0, 45, 0), 2_500_000);
+            receiver.send(
+                    new javax.sound.midi.ShortMessage(javax.sound.midi.ShortMessage.NOTE_ON, 9, 38, 110), 1_000_000);
             return stream.readNBytes(48_000 * 8 * 4);
         } finally {
             synth.close();
@@ -85,9 +100,13 @@ class SoundBankTest {
     void refusesWhatIsNotASoundFont(@TempDir Path dir) throws IOException {
         Path wav = dir.resolve("not.sf2");
         Files.write(wav, "RIFF\0\0\0\0WAVEfmt ".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-        assertEquals("SCORECAST_SOUNDFONT", assertThrows(UnsupportedMedia.class, () -> SoundBank.load(wav)).field());
-        assertEquals("SCORECAST_SOUNDFONT",
-                assertThrows(InvalidParameter.class, () -> SoundBank.load(dir.resolve("missing.sf2"))).field());
+        assertEquals(
+                "SCORECAST_SOUNDFONT",
+                assertThrows(UnsupportedMedia.class, () -> SoundBank.load(wav)).field());
+        assertEquals(
+                "SCORECAST_SOUNDFONT",
+                assertThrows(InvalidParameter.class, () -> SoundBank.load(dir.resolve("missing.sf2")))
+                        .field());
     }
 
     /** A RIFF sfbk header with only an INFO list holding ifil = major.1. */

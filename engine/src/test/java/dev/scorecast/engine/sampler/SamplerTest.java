@@ -21,8 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SamplerTest {
     private static final int RATE = Sampler.RATE;
+
     @TempDir
     static Path dir;
+
     private static SampleStore store;
 
     @BeforeAll
@@ -44,8 +46,14 @@ class SamplerTest {
     static void wav(Path file, int channels, int frames, Signal s) throws IOException {
         ByteBuffer b = ByteBuffer.allocate(44 + frames * channels * 2).order(ByteOrder.LITTLE_ENDIAN);
         b.put("RIFF".getBytes()).putInt(36 + frames * channels * 2).put("WAVE".getBytes());
-        b.put("fmt ".getBytes()).putInt(16).putShort((short) 1).putShort((short) channels).putInt(RATE).putInt(RATE * channels * 2)
-                .putShort((short) (channels * 2)).putShort((short) 16);
+        b.put("fmt ".getBytes())
+                .putInt(16)
+                .putShort((short) 1)
+                .putShort((short) channels)
+                .putInt(RATE)
+                .putInt(RATE * channels * 2)
+                .putShort((short) (channels * 2))
+                .putShort((short) 16);
         b.put("data".getBytes()).putInt(frames * channels * 2);
         for (int i = 0; i < frames; i++) {
             for (int c = 0; c < channels; c++) {
@@ -135,8 +143,9 @@ class SamplerTest {
 
     @Test
     void randomRoundRobinsAreRepeatableBySeed() {
-        SampledInstrument ins = sfz("<group> key=60 pitch_keycenter=60\n<region> lorand=0 hirand=0.5 sample=sine440.wav\n"
-                + "<region> lorand=0.5 hirand=1 sample=sine660.wav\n");
+        SampledInstrument ins =
+                sfz("<group> key=60 pitch_keycenter=60\n<region> lorand=0 hirand=0.5 sample=sine440.wav\n"
+                        + "<region> lorand=0.5 hirand=1 sample=sine660.wav\n");
         Consumer<Sampler> hits = x -> {
             x.program(0, ins);
             for (int hit = 0; hit < 8; hit++) {
@@ -167,7 +176,9 @@ class SamplerTest {
             x.noteOn(0, 60, 60, 0);
         });
         assertEquals(Math.sqrt(0.5), tone(mid[0], 440, 0, 9600) / tone(full[0], 440, 0, 9600), 0.01);
-        assertTrue(tone(mid[0], 660, 0, 9600) > 0.5 * tone(mid[0], 440, 0, 9600), "the upper layer is not in the crossfade");
+        assertTrue(
+                tone(mid[0], 660, 0, 9600) > 0.5 * tone(mid[0], 440, 0, 9600),
+                "the upper layer is not in the crossfade");
     }
 
     private static int voicesAfter(SampledInstrument ins, int velocity) {
@@ -190,7 +201,9 @@ class SamplerTest {
             x.noteOff(0, 60, 14_400);
         });
         assertTrue(rms(plain[0], 0, 14_000) > 0.05);
-        assertTrue(tone(plain[0], 3000, 24_000, 28_800) > 10 * tone(plain[0], 440, 24_000, 28_800), "no release sample after the key-off");
+        assertTrue(
+                tone(plain[0], 3000, 24_000, 28_800) > 10 * tone(plain[0], 440, 24_000, 28_800),
+                "no release sample after the key-off");
         assertTrue(tone(plain[0], 3000, 4_800, 9_600) < 1e-3, "the release sample sounded before the key-off");
         // Pedal down before the key-off, up at 0.8 s: the note rings to 0.8 s, and only then its release.
         float[][] pedal = render(new Sampler(8, true, 0), 1.2, 4096, x -> {
@@ -201,9 +214,12 @@ class SamplerTest {
             x.control(0, 64, 0, 38_400);
         });
         assertTrue(tone(pedal[0], 440, 33_600, 38_000) > 0.05, "the pedal did not hold the note");
-        assertTrue(tone(pedal[0], 3000, 24_000, 28_800) < 1e-3, "the release sample played while the pedal held the note");
+        assertTrue(
+                tone(pedal[0], 3000, 24_000, 28_800) < 1e-3, "the release sample played while the pedal held the note");
         assertTrue(tone(pedal[0], 3000, 40_000, 44_000) > 0.01, "no release sample when the pedal lifted");
-        assertTrue(tone(pedal[0], 440, 48_000, 52_000) < tone(pedal[0], 440, 33_600, 38_000) / 10, "the note rang on after the pedal lifted");
+        assertTrue(
+                tone(pedal[0], 440, 48_000, 52_000) < tone(pedal[0], 440, 33_600, 38_000) / 10,
+                "the note rang on after the pedal lifted");
     }
 
     @Test
@@ -234,8 +250,9 @@ class SamplerTest {
         });
         assertTrue(rms(a[0], 48_000, 60_000) > 0.2, "a one-shot stopped at its key-off");
         // A 2 s sine looped over its second half plays on for 3 s while the key is held.
-        SampledInstrument looped = sfz("<region> key=60 pitch_keycenter=60 loop_mode=loop_sustain loop_start=48000 loop_end=95999"
-                + " ampeg_attack=0.1 ampeg_release=0.2 sample=sine440.wav\n");
+        SampledInstrument looped =
+                sfz("<region> key=60 pitch_keycenter=60 loop_mode=loop_sustain loop_start=48000 loop_end=95999"
+                        + " ampeg_attack=0.1 ampeg_release=0.2 sample=sine440.wav\n");
         float[][] b = render(new Sampler(8, true, 0), 4, 4096, x -> {
             x.program(0, looped);
             x.noteOn(0, 60, 127, 0);
@@ -262,17 +279,21 @@ class SamplerTest {
         float[][] l = render(legato, 1.2, 480, phrase);
         float[][] plain = render(new Sampler(8, true, 0), 1.2, 480, phrase);
         double before = rms(l[0], 19_200, 24_000);
-        // With legato the level never dips and does not restart from silence; the new note is a fresh attack without it.
+        // With legato the level never dips and does not restart from silence; the new note is a fresh attack without
+        // it.
         for (int w = 24_000; w < 33_600; w += 480) {
             assertTrue(rms(l[0], w, w + 480) > 0.8 * before, "legato dipped at frame " + w);
         }
         // The pitch glides: after the glide only the new note's frequency sounds, and one voice.
         assertTrue(tone(l[0], 523.25, 33_600, 38_400) > 5 * tone(l[0], 440, 33_600, 38_400));
-        assertTrue(tone(l[0], 440, 33_600, 38_400) < 0.15 * before); // the window leaks 523 Hz into the 440 Hz bin by about 6 %
+        assertTrue(tone(l[0], 440, 33_600, 38_400)
+                < 0.15 * before); // the window leaks 523 Hz into the 440 Hz bin by about 6 %
         // Gervill's, and the plain channel's, way: the new note starts from silence (an attack ramp) under the old one.
         double plainEarly = tone(plain[0], 523.25, 24_000, 24_480);
         double plainLater = tone(plain[0], 523.25, 27_840, 28_320);
-        assertTrue(plainEarly < plainLater / 4, "the plain channel did not re-attack (" + plainEarly + " vs " + plainLater + ")");
+        assertTrue(
+                plainEarly < plainLater / 4,
+                "the plain channel did not re-attack (" + plainEarly + " vs " + plainLater + ")");
     }
 
     @Test

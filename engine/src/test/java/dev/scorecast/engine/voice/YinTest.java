@@ -16,7 +16,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 class YinTest {
 
     @ParameterizedTest
-    @CsvSource({"82.41, 48000", "110, 48000", "220, 48000", "261.63, 22050", "440, 48000", "523.25, 16000", "987.77, 48000"})
+    @CsvSource({
+        "82.41, 48000",
+        "110, 48000",
+        "220, 48000",
+        "261.63, 22050",
+        "440, 48000",
+        "523.25, 16000",
+        "987.77, 48000"
+    })
     void sinesAreExactWithinAFewCents(double hz, int rate) {
         List<PitchFrame> frames = Yin.track(VoiceTestAudio.sine(hz, 1.0, rate, 0.5), rate);
         assertEquals(1.0 / 0.02, frames.size(), 4);
@@ -51,7 +59,8 @@ class YinTest {
         for (int i = 0; i < hiss.length; i++) {
             hiss[i] = (float) (random.nextGaussian() * 0.1);
         }
-        long voiced = Yin.track(hiss, 48_000).stream().filter(PitchFrame::voiced).count();
+        long voiced =
+                Yin.track(hiss, 48_000).stream().filter(PitchFrame::voiced).count();
         assertTrue(voiced <= 1, voiced + " noise frames called voiced");
     }
 
@@ -65,10 +74,23 @@ class YinTest {
 
     @Test
     void badSettingsNameTheirField() {
-        assertEquals("sampleRateHz", assertThrows(InvalidParameter.class, () -> Yin.track(new float[10], 100)).field());
-        assertEquals("minHz", assertThrows(InvalidParameter.class, () -> new YinSettings(0.02, 0.02, 500, 400, 0.1, 0.3, -50)).field());
-        assertEquals("maxHz", assertThrows(InvalidParameter.class, () -> Yin.track(new float[10], 2000 * 2 + 100,
-                new YinSettings(0.02, 0.02, 60, 2100, 0.1, 0.3, -50))).field());
+        assertEquals(
+                "sampleRateHz",
+                assertThrows(InvalidParameter.class, () -> Yin.track(new float[10], 100))
+                        .field());
+        assertEquals(
+                "minHz",
+                assertThrows(InvalidParameter.class, () -> new YinSettings(0.02, 0.02, 500, 400, 0.1, 0.3, -50))
+                        .field());
+        assertEquals(
+                "maxHz",
+                assertThrows(
+                                InvalidParameter.class,
+                                () -> Yin.track(
+                                        new float[10],
+                                        2000 * 2 + 100,
+                                        new YinSettings(0.02, 0.02, 60, 2100, 0.1, 0.3, -50)))
+                        .field());
     }
 
     @Test

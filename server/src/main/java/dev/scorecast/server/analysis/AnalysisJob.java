@@ -43,8 +43,15 @@ public final class AnalysisJob {
     private final ObjectMapper json;
     private final Clock clock;
 
-    public AnalysisJob(Database database, BlobStore blobs, UploadService uploads, JobRepository jobs, AnalysisEngine engine,
-                       QuotaGuard quotas, ObjectMapper json, Clock clock) {
+    public AnalysisJob(
+            Database database,
+            BlobStore blobs,
+            UploadService uploads,
+            JobRepository jobs,
+            AnalysisEngine engine,
+            QuotaGuard quotas,
+            ObjectMapper json,
+            Clock clock) {
         this.database = database;
         this.blobs = blobs;
         this.uploads = uploads;
@@ -63,17 +70,22 @@ public final class AnalysisJob {
      */
     public void run(String jobId) {
         Job job = jobs.findForWorker(jobId).orElse(null);
-        AnalysisRecord record = database.query(c -> Rows.one(c, "SELECT * FROM analyses WHERE job_id = ?", AnalysisService::record, jobId))
+        AnalysisRecord record = database.query(
+                        c -> Rows.one(c, "SELECT * FROM analyses WHERE job_id = ?", AnalysisService::record, jobId))
                 .orElse(null);
         if (job == null || record == null) {
             LOG.warn("analysis job {} no longer exists; nothing to run", jobId);
             return;
         }
         if (job.status().isDone()) {
-            LOG.warn("analysis job {} already ended as {}; not run again", jobId, job.status().wire());
+            LOG.warn(
+                    "analysis job {} already ended as {}; not run again",
+                    jobId,
+                    job.status().wire());
             return;
         }
-        JobRepository.Run run = jobs.start(jobId, AnalysisService.STAGE, "Analysing the picture and the sound.").orElse(null);
+        JobRepository.Run run = jobs.start(jobId, AnalysisService.STAGE, "Analysing the picture and the sound.")
+                .orElse(null);
         if (run == null) {
             return;
         }
@@ -81,11 +93,18 @@ public final class AnalysisJob {
         String key = "analyses/" + record.id() + "/analysis-" + run.token() + ".json";
         try {
             Video video = uploads.video(owner, record.videoId());
-            var facts = new VideoFacts(video.duration(), video.width(), video.height(), video.fps(), video.frames(), video.hasAudio(),
-                    video.videoCodec(), video.rotation());
+            var facts = new VideoFacts(
+                    video.duration(),
+                    video.width(),
+                    video.height(),
+                    video.fps(),
+                    video.frames(),
+                    video.hasAudio(),
+                    video.videoCodec(),
+                    video.rotation());
             JobDeadline deadline = JobDeadline.forVideo(video.duration(), clock);
-            var throttle = new ProgressThrottle(fraction -> jobs.report(run, Math.min(0.99, fraction), AnalysisService.STAGE,
-                    "Analysing the picture and the sound."));
+            var throttle = new ProgressThrottle(fraction -> jobs.report(
+                    run, Math.min(0.99, fraction), AnalysisService.STAGE, "Analysing the picture and the sound."));
             DoubleConsumer progressThrottle = fraction -> {
                 deadline.check();
                 throttle.accept(fraction);
@@ -93,11 +112,14 @@ public final class AnalysisJob {
             Analysis analysis;
             // The decoders need files: staged from the store into this node's scratch space, removed after.
             try (BlobStore.Staged source = blobs.stage(video.storedAs());
-                 BlobStore.Staged audio = video.audioStoredAs() == null ? null : blobs.stage(video.audioStoredAs())) {
-                analysis = engine.analyze(source.path(), Optional.ofNullable(audio).map(BlobStore.Staged::path), facts, progressThrottle);
+                    BlobStore.Staged audio =
+                            video.audioStoredAs() == null ? null : blobs.stage(video.audioStoredAs())) {
+                analysis = engine.analyze(
+                        source.path(), Optional.ofNullable(audio).map(BlobStore.Staged::path), facts, progressThrottle);
             }
             byte[] result = json.writeValueAsBytes(analysis);
-            // Counted in the owner's share: refused (the job ends insufficient_storage) before it is written when it does not fit.
+            // Counted in the owner's share: refused (the job ends insufficient_storage) before it is written when it
+            // does not fit.
             quotas.requireFreeDisk(result.length);
             database.transaction(c -> {
                 quotas.lockUser(c, owner);
@@ -107,9 +129,19 @@ public final class AnalysisJob {
             blobs.write(key, new ByteArrayInputStream(result), Long.MAX_VALUE, "analysis", false);
             // Named and ended in one step, and only by the run the job is still with.
             String previous = database.transaction(c -> {
-                String before = Rows.one(c, "SELECT result_key FROM analyses WHERE id = ?",
-                        row -> Optional.ofNullable(row.getString("result_key")), record.id()).flatMap(k -> k).orElse(null);
-                jobs.finish(c, run, AnalysisService.STAGE, "Analysis finished: " + analysis.cuts().size() + " transitions, " + analysis.scenes().size() + " scenes.");
+                String before = Rows.one(
+                                c,
+                                "SELECT result_key FROM analyses WHERE id = ?",
+                                row -> Optional.ofNullable(row.getString("result_key")),
+                                record.id())
+                        .flatMap(k -> k)
+                        .orElse(null);
+                jobs.finish(
+                        c,
+                        run,
+                        AnalysisService.STAGE,
+                        "Analysis finished: " + analysis.cuts().size() + " transitions, "
+                                + analysis.scenes().size() + " scenes.");
                 Rows.update(c, "UPDATE analyses SET result_key = ? WHERE id = ?", key, record.id());
                 return before;
             });
@@ -118,7 +150,10 @@ public final class AnalysisJob {
             }
         } catch (Throwable e) {
             if (Superseded.in(e)) {
-                LOG.warn("analysis job {}: run {} was superseded by another run; it stops and keeps nothing", jobId, run.token());
+                LOG.warn(
+                        "analysis job {}: run {} was superseded by another run; it stops and keeps nothing",
+                        jobId,
+                        run.token());
                 discard(key);
                 return;
             }
@@ -135,19 +170,33 @@ public final class AnalysisJob {
             var budget = JobMemory.exceededIn(e);
             if (budget.isPresent() || e instanceof OutOfMemoryError) {
                 LOG.warn("analysis job {} went over its memory budget", jobId, e);
-                jobs.fail(run, "memory_budget_exceeded", null, "The analysis needed more memory than a job may take on this server"
-                        + budget.map(b -> " (" + (b >> 20) + " MiB)").orElse("") + " and was stopped; a shorter video needs less.");
+                jobs.fail(
+                        run,
+                        "memory_budget_exceeded",
+                        null,
+                        "The analysis needed more memory than a job may take on this server"
+                                + budget.map(b -> " (" + (b >> 20) + " MiB)").orElse("")
+                                + " and was stopped; a shorter video needs less.");
                 return;
             }
             var late = JobDeadline.passedIn(e);
             if (late.isPresent()) {
                 LOG.warn("analysis job {} passed its deadline", jobId);
-                jobs.fail(run, "deadline_exceeded", null, "The analysis took longer than its deadline of " + late.get().toSeconds()
-                        + " s and was stopped; the server may be overloaded. Try again later.");
+                jobs.fail(
+                        run,
+                        "deadline_exceeded",
+                        null,
+                        "The analysis took longer than its deadline of "
+                                + late.get().toSeconds()
+                                + " s and was stopped; the server may be overloaded. Try again later.");
                 return;
             }
             LOG.error("analysis job {} failed", jobId, e);
-            jobs.fail(run, "internal_error", null, "The analysis failed unexpectedly; the failure was logged. Try again later.");
+            jobs.fail(
+                    run,
+                    "internal_error",
+                    null,
+                    "The analysis failed unexpectedly; the failure was logged. Try again later.");
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.scorecast.server.analysis;
 
-import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.error.WrongState;
@@ -52,8 +51,16 @@ public final class AnalysisService {
      * {@code runner} runs {@link AnalysisJob} under {@link #TASK}; this service queues for it. {@code feed} tells
      * {@link #await} of its job's changes, and {@code ticker} times that wait.
      */
-    public AnalysisService(Database database, BlobStore blobs, UploadService uploads, JobRepository jobs, JobRunner runner,
-                           JobFeed feed, QuotaGuard quotas, Clock clock, Ticker ticker) {
+    public AnalysisService(
+            Database database,
+            BlobStore blobs,
+            UploadService uploads,
+            JobRepository jobs,
+            JobRunner runner,
+            JobFeed feed,
+            QuotaGuard quotas,
+            Clock clock,
+            Ticker ticker) {
         this.database = database;
         this.quotas = quotas;
         this.blobs = blobs;
@@ -81,8 +88,18 @@ public final class AnalysisService {
             return current.get();
         }
         Instant now = clock.instant();
-        var job = new Job(Ids.next("job"), owner.user(), KIND, video.id(), JobStatus.PENDING, 0,
-                "Analysis queued.", null, null, now, now);
+        var job = new Job(
+                Ids.next("job"),
+                owner.user(),
+                KIND,
+                video.id(),
+                JobStatus.PENDING,
+                0,
+                "Analysis queued.",
+                null,
+                null,
+                now,
+                now);
         var record = new AnalysisRecord(Ids.next("ana"), owner.user(), video.id(), job.id(), null, now);
         quotas.requireFreeDisk();
         int queuedBefore;
@@ -91,15 +108,26 @@ public final class AnalysisService {
                 uploads.holdVideo(c, owner, video.id());
                 int before = quotas.requireAnalysisSlot(c, owner);
                 if (current.isPresent()) {
-                    // The failed analysis steps aside for its retry; a racing retry finds it gone and its own insert does nothing.
-                    Rows.update(c, "UPDATE analyses SET superseded_at = ? WHERE id = ? AND superseded_at IS NULL",
-                            now.toEpochMilli(), current.get().record().id());
+                    // The failed analysis steps aside for its retry; a racing retry finds it gone and its own insert
+                    // does nothing.
+                    Rows.update(
+                            c,
+                            "UPDATE analyses SET superseded_at = ? WHERE id = ? AND superseded_at IS NULL",
+                            now.toEpochMilli(),
+                            current.get().record().id());
                 }
                 jobs.insert(c, job);
-                int inserted = Rows.update(c, """
+                int inserted = Rows.update(
+                        c,
+                        """
                         INSERT INTO analyses (id, owner, video_id, job_id, result_key, created_at) VALUES (?, ?, ?, ?, ?, ?)
                         ON CONFLICT (owner, video_id) WHERE superseded_at IS NULL DO NOTHING""",
-                        record.id(), record.owner(), record.videoId(), record.jobId(), null, now.toEpochMilli());
+                        record.id(),
+                        record.owner(),
+                        record.videoId(),
+                        record.jobId(),
+                        null,
+                        now.toEpochMilli());
                 if (inserted == 0) {
                     throw new StartedElsewhere();
                 }
@@ -107,8 +135,11 @@ public final class AnalysisService {
             });
         } catch (StartedElsewhere e) {
             // Rolled back, our job row with it; the other caller's analysis is committed (PostgreSQL waited for it).
-            return latest(owner, video.id()).orElseThrow(() -> new WrongState("video_id", "Another request started an analysis of "
-                    + video.id() + " at the same moment and it is gone already; ask again."));
+            return latest(owner, video.id())
+                    .orElseThrow(() -> new WrongState(
+                            "video_id",
+                            "Another request started an analysis of " + video.id()
+                                    + " at the same moment and it is gone already; ask again."));
         }
         runner.enqueue(TASK, job.id(), queuedBefore);
         return new AnalysisState(record, job);
@@ -123,15 +154,22 @@ public final class AnalysisService {
 
     /** The current analysis of a video for this owner (the newest; those it replaced are superseded), with its job. */
     public Optional<AnalysisState> latest(Principal owner, String videoId) {
-        return database.query(c -> Rows.one(c,
+        return database.query(c -> Rows.one(
+                        c,
                         "SELECT * FROM analyses WHERE owner = ? AND video_id = ? AND superseded_at IS NULL",
-                        AnalysisService::record, owner.user(), videoId))
+                        AnalysisService::record,
+                        owner.user(),
+                        videoId))
                 .flatMap(record -> withJob(owner, record));
     }
 
     public Optional<AnalysisState> byJob(Principal owner, String jobId) {
-        return database.query(c -> Rows.one(c, "SELECT * FROM analyses WHERE owner = ? AND job_id = ?",
-                        AnalysisService::record, owner.user(), jobId))
+        return database.query(c -> Rows.one(
+                        c,
+                        "SELECT * FROM analyses WHERE owner = ? AND job_id = ?",
+                        AnalysisService::record,
+                        owner.user(),
+                        jobId))
                 .flatMap(record -> withJob(owner, record));
     }
 
@@ -145,24 +183,34 @@ public final class AnalysisService {
             if (!job.status().isDone() || record.resultKey() != null) {
                 return new AnalysisState(record, job);
             }
-            AnalysisRecord after = database.query(c -> Rows.one(c, "SELECT * FROM analyses WHERE id = ?", AnalysisService::record,
-                    record.id())).orElse(record);
+            AnalysisRecord after = database.query(c ->
+                            Rows.one(c, "SELECT * FROM analyses WHERE id = ?", AnalysisService::record, record.id()))
+                    .orElse(record);
             return new AnalysisState(after, job);
         });
     }
 
     /** Whose analysis {@code analysisId} is (a signed events link names the analysis, not its owner). */
     public Optional<Principal> ownerOf(String analysisId) {
-        return database.query(c -> Rows.one(c, "SELECT owner FROM analyses WHERE id = ?", row -> new Principal(row.getString("owner")),
+        return database.query(c -> Rows.one(
+                c,
+                "SELECT owner FROM analyses WHERE id = ?",
+                row -> new Principal(row.getString("owner")),
                 analysisId));
     }
 
     public AnalysisState byId(Principal owner, String analysisId) {
-        return database.query(c -> Rows.one(c, "SELECT * FROM analyses WHERE owner = ? AND id = ?",
-                        AnalysisService::record, owner.user(), analysisId))
+        return database.query(c -> Rows.one(
+                        c,
+                        "SELECT * FROM analyses WHERE owner = ? AND id = ?",
+                        AnalysisService::record,
+                        owner.user(),
+                        analysisId))
                 .flatMap(record -> withJob(owner, record))
-                .orElseThrow(() -> new NotFound("analysis_id", "No analysis " + analysisId
-                        + " exists for this API key; use the analysis_id from /sync/video_analysis."));
+                .orElseThrow(() -> new NotFound(
+                        "analysis_id",
+                        "No analysis " + analysisId
+                                + " exists for this API key; use the analysis_id from /sync/video_analysis."));
     }
 
     /**
@@ -198,8 +246,13 @@ public final class AnalysisService {
     }
 
     static AnalysisRecord record(ResultSet row) throws SQLException {
-        return new AnalysisRecord(row.getString("id"), row.getString("owner"), row.getString("video_id"), row.getString("job_id"),
-                row.getString("result_key"), Instant.ofEpochMilli(row.getLong("created_at")));
+        return new AnalysisRecord(
+                row.getString("id"),
+                row.getString("owner"),
+                row.getString("video_id"),
+                row.getString("job_id"),
+                row.getString("result_key"),
+                Instant.ofEpochMilli(row.getLong("created_at")));
     }
 
     /** An analysis with its job, as read at one moment. */

@@ -40,7 +40,9 @@ public final class EngineAnalysis implements AnalysisEngine {
 
     /** With the Silero model from {@link SileroSpeechDetector#configuredModel()}; fails at once when it is missing. */
     public static EngineAnalysis create(MediaLimits limits) {
-        return new EngineAnalysis(VisualOptions.DEFAULT.withLimits(limits), new AudioAnalyzer(SileroSpeechDetector.load()),
+        return new EngineAnalysis(
+                VisualOptions.DEFAULT.withLimits(limits),
+                new AudioAnalyzer(SileroSpeechDetector.load()),
                 GenreCatalog.builtIn());
     }
 
@@ -50,11 +52,12 @@ public final class EngineAnalysis implements AnalysisEngine {
 
     @Override
     public Analysis analyze(Path video, Optional<Path> wav, VideoFacts facts, DoubleConsumer progress) {
-        CompletableFuture<Optional<AudioAnalysis>> sound = CompletableFuture.supplyAsync(
-                () -> wav.map(audio::analyze), EngineAnalysis::onPlatformThread);
+        CompletableFuture<Optional<AudioAnalysis>> sound =
+                CompletableFuture.supplyAsync(() -> wav.map(audio::analyze), EngineAnalysis::onPlatformThread);
         VisualAnalysis picture;
         try {
-            picture = VisualAnalyzer.analyze(video, visualOptions, fraction -> progress.accept(fraction * PICTURE_SHARE));
+            picture =
+                    VisualAnalyzer.analyze(video, visualOptions, fraction -> progress.accept(fraction * PICTURE_SHARE));
         } catch (RuntimeException e) {
             sound.cancel(true);
             throw e;

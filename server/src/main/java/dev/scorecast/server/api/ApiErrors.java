@@ -40,15 +40,27 @@ public final class ApiErrors {
         // Javalin's own refusals (unknown path, wrong method) in the same envelope.
         config.routes.exception(HttpResponseException.class, (e, ctx) -> {
             if (e.getStatus() == 413) {
-                // Javalin's own body reader (the player calls) stopped at maxRequestSize: a chunked body that declared no length.
-                write(ctx, 413, "too_large", "The request body is larger than " + config.http.maxRequestSize
-                        + " bytes; send a smaller JSON object.", "body", Map.of());
+                // Javalin's own body reader (the player calls) stopped at maxRequestSize: a chunked body that declared
+                // no length.
+                write(
+                        ctx,
+                        413,
+                        "too_large",
+                        "The request body is larger than " + config.http.maxRequestSize
+                                + " bytes; send a smaller JSON object.",
+                        "body",
+                        Map.of());
                 return;
             }
-            write(ctx, e.getStatus(),
-                e.getStatus() == 404 ? "not_found" : "http_" + e.getStatus(),
-                e.getStatus() == 404 ? "No endpoint " + ctx.method() + " " + ctx.path() + "; see /openapi.json for the API."
-                        : e.getMessage(), null, Map.of());
+            write(
+                    ctx,
+                    e.getStatus(),
+                    e.getStatus() == 404 ? "not_found" : "http_" + e.getStatus(),
+                    e.getStatus() == 404
+                            ? "No endpoint " + ctx.method() + " " + ctx.path() + "; see /openapi.json for the API."
+                            : e.getMessage(),
+                    null,
+                    Map.of());
         });
         config.routes.exception(Exception.class, (e, ctx) -> {
             // Jetty refusing the request while the handler reads it: a body trickled in below the
@@ -57,26 +69,52 @@ public final class ApiErrors {
                 if (t instanceof EofException) {
                     // The client hung up mid-request: nobody to answer, nothing went wrong here.
                     LOG.debug("client went away during {} {}", ctx.method(), ctx.path());
-                    write(ctx, 400, "bad_request", "The connection closed before the request was read.", "body", Map.of());
+                    write(
+                            ctx,
+                            400,
+                            "bad_request",
+                            "The connection closed before the request was read.",
+                            "body",
+                            Map.of());
                     return;
                 }
                 if (t instanceof BadMessageException bad) {
                     boolean slow = bad.getCode() == 408;
-                    write(ctx, bad.getCode(), slow ? "request_timeout" : "bad_request", slow
-                            ? "The request body arrived too slowly (" + bad.getReason() + "); send it again at a steady rate, or in smaller chunks."
-                            : "The request could not be read (" + bad.getReason() + ").", "body", Map.of());
+                    write(
+                            ctx,
+                            bad.getCode(),
+                            slow ? "request_timeout" : "bad_request",
+                            slow
+                                    ? "The request body arrived too slowly (" + bad.getReason()
+                                            + "); send it again at a steady rate, or in smaller chunks."
+                                    : "The request could not be read (" + bad.getReason() + ").",
+                            "body",
+                            Map.of());
                     return;
                 }
             }
             if (Database.unavailable(e)) {
-                // The database did not answer (a restart, a failover, a network cut): nothing the client did; it may try again.
+                // The database did not answer (a restart, a failover, a network cut): nothing the client did; it may
+                // try again.
                 LOG.warn("the database did not answer {} {}: {}", ctx.method(), ctx.path(), e.toString());
                 ctx.header("Retry-After", "5");
-                write(ctx, 503, "overloaded", "The service's database does not answer just now; try again in a few seconds.", null, Map.of());
+                write(
+                        ctx,
+                        503,
+                        "overloaded",
+                        "The service's database does not answer just now; try again in a few seconds.",
+                        null,
+                        Map.of());
                 return;
             }
             LOG.error("unexpected failure on {} {}", ctx.method(), ctx.path(), e);
-            write(ctx, 500, "internal_error", "The server failed unexpectedly; the failure was logged. Try again later.", null, Map.of());
+            write(
+                    ctx,
+                    500,
+                    "internal_error",
+                    "The server failed unexpectedly; the failure was logged. Try again later.",
+                    null,
+                    Map.of());
         });
     }
 
@@ -96,9 +134,12 @@ public final class ApiErrors {
 
     private static void answer(Context ctx, ScorecastException e) {
         if (e instanceof Busy busy) {
-            ctx.header("Retry-After", String.valueOf(Math.max(1, busy.retryAfter().toSeconds())));
+            ctx.header(
+                    "Retry-After", String.valueOf(Math.max(1, busy.retryAfter().toSeconds())));
         } else if (e instanceof Overloaded overloaded) {
-            ctx.header("Retry-After", String.valueOf(Math.max(1, overloaded.retryAfter().toSeconds())));
+            ctx.header(
+                    "Retry-After",
+                    String.valueOf(Math.max(1, overloaded.retryAfter().toSeconds())));
         }
         var extra = new LinkedHashMap<String, Object>(e.details());
         if (e.problems().size() > 1) {
@@ -107,7 +148,8 @@ public final class ApiErrors {
         write(ctx, status(e), e.code(), e.getMessage(), e.field(), extra);
     }
 
-    private static void write(Context ctx, int status, String code, String message, String field, Map<String, Object> extra) {
+    private static void write(
+            Context ctx, int status, String code, String message, String field, Map<String, Object> extra) {
         var body = new LinkedHashMap<String, Object>();
         body.put("error", code);
         body.put("message", message);

@@ -26,10 +26,16 @@ public final class Authenticator {
     private final PlayerService player;
     /** Signed links to one job's events (EventSource sends no header). */
     private final EventLinks eventLinks;
+
     private final FailedAuthentications failures;
     private final RevokedKeys revoked;
 
-    public Authenticator(ApiKeys keys, PlayerService player, EventLinks eventLinks, FailedAuthentications failures, RevokedKeys revoked) {
+    public Authenticator(
+            ApiKeys keys,
+            PlayerService player,
+            EventLinks eventLinks,
+            FailedAuthentications failures,
+            RevokedKeys revoked) {
         this.revoked = revoked;
         this.keys = keys;
         this.player = player;
@@ -55,30 +61,56 @@ public final class Authenticator {
     private void identify(Context ctx) {
         boolean playerCall = ctx.path().startsWith(PLAYER_PREFIX);
         if (playerCall && ctx.header("Authorization") == null && ctx.queryParam("signature") != null) {
-            ctx.attribute(ATTRIBUTE, player.streamLink(ctx.path(), ctx.queryParam("stream_id"), ctx.queryParam("expires"),
-                    ctx.queryParam("signature")).orElseThrow(() -> new ApiErrors.Unauthorized(
-                    "The stream link is not valid or has expired; use the stream_url from create-stream.", REALM)));
+            ctx.attribute(
+                    ATTRIBUTE,
+                    player.streamLink(
+                                    ctx.path(),
+                                    ctx.queryParam("stream_id"),
+                                    ctx.queryParam("expires"),
+                                    ctx.queryParam("signature"))
+                            .orElseThrow(() -> new ApiErrors.Unauthorized(
+                                    "The stream link is not valid or has expired; use the stream_url from create-stream.",
+                                    REALM)));
             return;
         }
-        if (ctx.path().equals(EventStreamApi.PATH) && ctx.header("Authorization") == null && ctx.queryParam("signature") != null) {
-            ctx.attribute(ATTRIBUTE, eventLinks.verify(ctx.queryParam("execution_id"), ctx.queryParam("analysis_id"), ctx.queryParam("expires"),
-                    ctx.queryParam("key"), ctx.queryParam("signature")).orElseThrow(() -> new ApiErrors.Unauthorized("The events link is not valid or has expired;"
-                    + " use the events_url of /sync/execute or /sync/video_analysis, or send Authorization: Bearer <API key>.", REALM)));
+        if (ctx.path().equals(EventStreamApi.PATH)
+                && ctx.header("Authorization") == null
+                && ctx.queryParam("signature") != null) {
+            ctx.attribute(
+                    ATTRIBUTE,
+                    eventLinks
+                            .verify(
+                                    ctx.queryParam("execution_id"),
+                                    ctx.queryParam("analysis_id"),
+                                    ctx.queryParam("expires"),
+                                    ctx.queryParam("key"),
+                                    ctx.queryParam("signature"))
+                            .orElseThrow(() -> new ApiErrors.Unauthorized(
+                                    "The events link is not valid or has expired;"
+                                            + " use the events_url of /sync/execute or /sync/video_analysis, or send Authorization: Bearer <API key>.",
+                                    REALM)));
             return;
         }
         String header = ctx.header("Authorization");
         if (header == null || header.isBlank()) {
-            throw new ApiErrors.Unauthorized("The Authorization header is missing; send Authorization: Bearer <API key>.", REALM);
+            throw new ApiErrors.Unauthorized(
+                    "The Authorization header is missing; send Authorization: Bearer <API key>.", REALM);
         }
         String[] parts = header.strip().split("\\s+", 2);
         if (parts.length != 2 || !parts[0].toLowerCase(Locale.ROOT).equals("bearer")) {
-            throw new ApiErrors.Unauthorized("The Authorization header must be \"Bearer <API key>\".", REALM + ", error=\"invalid_request\"");
+            throw new ApiErrors.Unauthorized(
+                    "The Authorization header must be \"Bearer <API key>\".", REALM + ", error=\"invalid_request\"");
         }
         String credential = parts[1].strip();
         // A session token of a stream whose key was revoked a moment ago, before the stream was ended.
-        Optional<Principal> viaSession = playerCall ? player.sessionToken(credential).filter(p -> !revoked.revoked(p.keyId())) : Optional.empty();
-        Principal principal = viaSession.or(() -> keys.verify(credential)).orElseThrow(() -> new ApiErrors.Unauthorized(
-                "The API key is not valid; create one with: bin/scorecast keys create --user NAME.", REALM + ", error=\"invalid_token\""));
+        Optional<Principal> viaSession = playerCall
+                ? player.sessionToken(credential).filter(p -> !revoked.revoked(p.keyId()))
+                : Optional.empty();
+        Principal principal = viaSession
+                .or(() -> keys.verify(credential))
+                .orElseThrow(() -> new ApiErrors.Unauthorized(
+                        "The API key is not valid; create one with: bin/scorecast keys create --user NAME.",
+                        REALM + ", error=\"invalid_token\""));
         ctx.attribute(ATTRIBUTE, principal);
     }
 

@@ -29,9 +29,11 @@ public final class BodyCaps {
         long declared = ctx.req().getContentLengthLong();
         long cap = capOf(ctx.path());
         if (declared > cap) {
-            throw new TooLarge("body", "The request body declares " + declared + " bytes (Content-Length); " + ctx.path()
-                    + " accepts at most " + cap + " bytes. Send a smaller body"
-                    + (byPath.containsKey(ctx.path()) ? " (split the file into smaller chunks)." : "."));
+            throw new TooLarge(
+                    "body",
+                    "The request body declares " + declared + " bytes (Content-Length); " + ctx.path()
+                            + " accepts at most " + cap + " bytes. Send a smaller body"
+                            + (byPath.containsKey(ctx.path()) ? " (split the file into smaller chunks)." : "."));
         }
     }
 }

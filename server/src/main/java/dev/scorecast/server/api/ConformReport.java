@@ -10,8 +10,17 @@ import java.util.List;
  * what happened to it, and how many of each kind; and every join of music of two origins with the
  * transition that bridges it (docs/EDITING.md, "The music").
  */
-record ConformReport(int kept, int moved, int trimmed, int removed, @com.fasterxml.jackson.annotation.JsonProperty("new") int added,
-                     List<ConformSpan> spans, List<Transition> transitions) {
+record ConformReport(
+        int kept,
+        int moved,
+        int trimmed,
+        int removed,
+
+        @com.fasterxml.jackson.annotation.JsonProperty("new")
+        int added,
+
+        List<ConformSpan> spans,
+        List<Transition> transitions) {
 
     /**
      * A join {@code at} a cut of the new video (or on the kept music's beat just before one): the
@@ -22,10 +31,22 @@ record ConformReport(int kept, int moved, int trimmed, int removed, @com.fasterx
     record Transition(double at, double from, double to, int beats, Double tempo) {}
 
     static ConformReport of(List<ConformSpan> spans, Plan plan) {
-        List<Transition> transitions = ConformedScore.bridges(plan).stream().map(b -> new Transition(round(b.cut()), round(b.from()),
-                round(b.to()), b.beats(), b.onTheBeat() ? null : Math.round(b.tempo() * 10) / 10.0)).toList();
-        return new ConformReport(count(spans, "kept"), count(spans, "moved"), count(spans, "trimmed"), count(spans, "removed"),
-                count(spans, "new"), spans, transitions);
+        List<Transition> transitions = ConformedScore.bridges(plan).stream()
+                .map(b -> new Transition(
+                        round(b.cut()),
+                        round(b.from()),
+                        round(b.to()),
+                        b.beats(),
+                        b.onTheBeat() ? null : Math.round(b.tempo() * 10) / 10.0))
+                .toList();
+        return new ConformReport(
+                count(spans, "kept"),
+                count(spans, "moved"),
+                count(spans, "trimmed"),
+                count(spans, "removed"),
+                count(spans, "new"),
+                spans,
+                transitions);
     }
 
     private static double round(double t) {

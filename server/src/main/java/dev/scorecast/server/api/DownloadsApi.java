@@ -29,9 +29,25 @@ import java.util.regex.Pattern;
 public final class DownloadsApi {
     private static final Pattern EXECUTION = Pattern.compile("exe_[a-z2-7]{26}");
     private static final Pattern NAME = Pattern.compile("[a-z0-9_]+\\.(mp4|wav|mp3|zip|mid|json|fcpxml|otio|csv)");
-    private static final Map<String, String> TYPES = Map.of("mp4", "video/mp4", "wav", "audio/wav", "mp3", "audio/mpeg",
-            "zip", "application/zip", "mid", "audio/midi", "json", "application/json",
-            "fcpxml", "application/xml", "otio", "application/json", "csv", "text/csv; charset=utf-8");
+    private static final Map<String, String> TYPES = Map.of(
+            "mp4",
+            "video/mp4",
+            "wav",
+            "audio/wav",
+            "mp3",
+            "audio/mpeg",
+            "zip",
+            "application/zip",
+            "mid",
+            "audio/midi",
+            "json",
+            "application/json",
+            "fcpxml",
+            "application/xml",
+            "otio",
+            "application/json",
+            "csv",
+            "text/csv; charset=utf-8");
 
     /** A redirect's URL lives long enough to start a download, not to be shared. */
     private static final Duration PRESIGNED_LIFETIME = Duration.ofMinutes(15);
@@ -51,7 +67,8 @@ public final class DownloadsApi {
     private final Ticker ticker;
 
     /** {@code presigned}: answer with a redirect to the object store's own short-lived URL instead of streaming through this node. */
-    public DownloadsApi(DownloadLinks links, ExecutionService executions, BlobStore blobs, boolean presigned, Ticker ticker) {
+    public DownloadsApi(
+            DownloadLinks links, ExecutionService executions, BlobStore blobs, boolean presigned, Ticker ticker) {
         this.links = links;
         this.executions = executions;
         this.blobs = blobs;
@@ -69,9 +86,15 @@ public final class DownloadsApi {
         if (!EXECUTION.matcher(execution).matches() || !NAME.matcher(name).matches()) {
             throw new NotFound("path", "No such file; use the links exactly as the status operation returned them.");
         }
-        links.verify(DownloadLinks.PREFIX + execution + "/" + name, ctx.queryParam("expires"), ctx.queryParam("key"), ctx.queryParam("signature"));
-        String key = executions.blobFor(execution, name).orElseThrow(() -> new NotFound("path",
-                "The execution has no " + name + " (stems are only made when multitrack is on)."));
+        links.verify(
+                DownloadLinks.PREFIX + execution + "/" + name,
+                ctx.queryParam("expires"),
+                ctx.queryParam("key"),
+                ctx.queryParam("signature"));
+        String key = executions
+                .blobFor(execution, name)
+                .orElseThrow(() -> new NotFound(
+                        "path", "The execution has no " + name + " (stems are only made when multitrack is on)."));
         String extension = name.substring(name.lastIndexOf('.') + 1);
         if (presigned) {
             var url = blobs.presignedGet(key, PRESIGNED_LIFETIME, TYPES.get(extension), name);
@@ -81,7 +104,8 @@ public final class DownloadsApi {
                 return;
             }
         }
-        try (DownloadSlots.Slot slot = slots.enter(execution + "/" + name, ctx.req().getRemoteAddr())) {
+        try (DownloadSlots.Slot slot =
+                slots.enter(execution + "/" + name, ctx.req().getRemoteAddr())) {
             stream(ctx, key, name, extension);
         }
     }
@@ -91,9 +115,11 @@ public final class DownloadsApi {
         ctx.header("Content-Length", Long.toString(blobs.size(key)));
         ctx.header("Content-Disposition", "inline; filename=\"" + name + "\"");
         ctx.header("Cache-Control", "private, max-age=3600");
-        // The signature is the permission, so any page holding the link may read it (the studio draws the waveform from it).
+        // The signature is the permission, so any page holding the link may read it (the studio draws the waveform from
+        // it).
         ctx.header("Access-Control-Allow-Origin", "*");
-        try (InputStream in = blobs.openForDownload(key); OutputStream out = ctx.res().getOutputStream()) {
+        try (InputStream in = blobs.openForDownload(key);
+                OutputStream out = ctx.res().getOutputStream()) {
             byte[] buffer = new byte[CHUNK];
             long started = ticker.nanos();
             long sent = 0;
@@ -102,9 +128,10 @@ public final class DownloadsApi {
                 sent += n;
                 double seconds = (ticker.nanos() - started) / 1e9;
                 if (seconds > GRACE_SECONDS && sent < MIN_BYTES_PER_SECOND * seconds) {
-                    // The reader takes less than the minimum: it holds a connection of the store and a slot; it is cut off.
-                    throw new org.eclipse.jetty.io.EofException("download of " + name + " read too slowly: " + sent + " bytes in "
-                            + Math.round(seconds) + " s");
+                    // The reader takes less than the minimum: it holds a connection of the store and a slot; it is cut
+                    // off.
+                    throw new org.eclipse.jetty.io.EofException("download of " + name + " read too slowly: " + sent
+                            + " bytes in " + Math.round(seconds) + " s");
                 }
             }
         }

@@ -24,9 +24,15 @@ public final class EventObjects implements EventData {
     private final StatusObjects statuses;
     private final ObjectMapper mapper;
 
-    public EventObjects(UploadService uploads, AnalysisService analyses, ExecutionService executions, GenreCatalog genres, ObjectMapper mapper) {
+    public EventObjects(
+            UploadService uploads,
+            AnalysisService analyses,
+            ExecutionService executions,
+            GenreCatalog genres,
+            ObjectMapper mapper) {
         this.uploads = uploads;
-        this.statuses = new StatusObjects(analyses, executions, new Scoring(genres, executions), new JobViews(analyses, mapper));
+        this.statuses = new StatusObjects(
+                analyses, executions, new Scoring(genres, executions), new JobViews(analyses, mapper));
         this.mapper = mapper;
     }
 
@@ -36,18 +42,29 @@ public final class EventObjects implements EventData {
         return switch (type) {
             case UPLOAD_COMPLETED -> {
                 try {
-                    yield mapper.valueToTree(SyncAApi.completed(snapshot.path("upload_id").asText(),
+                    yield mapper.valueToTree(SyncAApi.completed(
+                            snapshot.path("upload_id").asText(),
                             uploads.video(principal, snapshot.path("video_id").asText())));
                 } catch (NotFound gone) {
                     yield null; // removed since (retention): the snapshot says what it was
                 }
             }
             case ANALYSIS_FINISHED, ANALYSIS_FAILED, EXECUTION_PROGRESS, EXECUTION_FINISHED, EXECUTION_FAILED -> {
-                Job as = new Job(snapshot.path("job_id").asText(), owner, snapshot.path("kind").asText(), snapshot.path("subject_id").asText(),
-                        JobStatus.fromWire(snapshot.path("status").asText()), snapshot.path("progress").asDouble(),
-                        snapshot.path("message").asText(), text(snapshot, "error"), text(snapshot, "field"),
-                        Instant.ofEpochMilli(snapshot.path("created_at").asLong()), Instant.ofEpochMilli(snapshot.path("at").asLong()));
-                yield statuses.ofJob(principal, as.id(), as).<JsonNode>map(mapper::valueToTree).orElse(null);
+                Job as = new Job(
+                        snapshot.path("job_id").asText(),
+                        owner,
+                        snapshot.path("kind").asText(),
+                        snapshot.path("subject_id").asText(),
+                        JobStatus.fromWire(snapshot.path("status").asText()),
+                        snapshot.path("progress").asDouble(),
+                        snapshot.path("message").asText(),
+                        text(snapshot, "error"),
+                        text(snapshot, "field"),
+                        Instant.ofEpochMilli(snapshot.path("created_at").asLong()),
+                        Instant.ofEpochMilli(snapshot.path("at").asLong()));
+                yield statuses.ofJob(principal, as.id(), as)
+                        .<JsonNode>map(mapper::valueToTree)
+                        .orElse(null);
             }
             case STREAM_ENDED, TEST -> snapshot;
         };

@@ -11,8 +11,8 @@ import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.config.EventStreamSettings;
 import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.jobs.JobChange;
-import dev.scorecast.server.jobs.JobFeed.Snapshot;
 import dev.scorecast.server.jobs.JobFeed;
+import dev.scorecast.server.jobs.JobFeed.Snapshot;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import jakarta.servlet.http.HttpServletResponse;
@@ -49,12 +49,19 @@ public final class EventStreamApi {
     /** Times each stream's lifetime. */
     private final Ticker ticker;
 
-    public EventStreamApi(ExecutionService executions, AnalysisService analyses, JobFeed feed, GenreCatalog genres,
-                          EventStreamSettings settings, ObjectMapper mapper, Ticker ticker) {
+    public EventStreamApi(
+            ExecutionService executions,
+            AnalysisService analyses,
+            JobFeed feed,
+            GenreCatalog genres,
+            EventStreamSettings settings,
+            ObjectMapper mapper,
+            Ticker ticker) {
         this.executions = executions;
         this.analyses = analyses;
         this.feed = feed;
-        this.statuses = new StatusObjects(analyses, executions, new Scoring(genres, executions), new JobViews(analyses, mapper));
+        this.statuses = new StatusObjects(
+                analyses, executions, new Scoring(genres, executions), new JobViews(analyses, mapper));
         this.settings = settings;
         this.mapper = mapper;
         this.slots = new StreamSlots(settings.maxPerUser());
@@ -74,19 +81,30 @@ public final class EventStreamApi {
         String executionId = blankToNull(ctx.queryParam("execution_id"));
         String analysisId = blankToNull(ctx.queryParam("analysis_id"));
         if ((executionId == null) == (analysisId == null)) {
-            throw new InvalidParameter(executionId == null ? "execution_id" : "analysis_id", "Send one of execution_id (from /sync/execute)"
-                    + " or analysis_id (from /sync/video_analysis) as a query parameter: " + PATH + "?execution_id=...");
+            throw new InvalidParameter(
+                    executionId == null ? "execution_id" : "analysis_id",
+                    "Send one of execution_id (from /sync/execute)"
+                            + " or analysis_id (from /sync/video_analysis) as a query parameter: " + PATH
+                            + "?execution_id=...");
         }
         Principal owner = Authenticator.principal(ctx);
         String jobId = executionId != null
-                ? executions.byId(owner, executionId).orElseThrow(() -> new NotFound("execution_id", "No execution " + executionId
-                        + " exists for this API key; use the execution_id from /sync/execute.")).job().id()
+                ? executions
+                        .byId(owner, executionId)
+                        .orElseThrow(() -> new NotFound(
+                                "execution_id",
+                                "No execution " + executionId
+                                        + " exists for this API key; use the execution_id from /sync/execute."))
+                        .job()
+                        .id()
                 : analyses.byId(owner, analysisId).job().id();
         String seen = Optional.ofNullable(ctx.header("Last-Event-ID")).orElse(ctx.queryParam("last_event_id"));
         slots.enter(owner.user());
         try (JobFeed.Watch watch = feed.watch(jobId)) {
             Optional<Snapshot> next = watch.next(Duration.ZERO);
-            if (next.isPresent() && next.get().status().isDone() && id(next.get()).equals(seen)) {
+            if (next.isPresent()
+                    && next.get().status().isDone()
+                    && id(next.get()).equals(seen)) {
                 ctx.status(204); // The client has the final event already: EventSource stops on a 204.
                 return;
             }
@@ -134,8 +152,11 @@ public final class EventStreamApi {
         } else {
             data.put("kind", AnalysisService.KIND).put("analysis_id", analysisId);
         }
-        data.put("status", state.status().wire()).put("stage", stage(state)).put("percent", JobChange.percentOf(state.progress()))
-                .put("progress", state.progress()).put("message", state.message());
+        data.put("status", state.status().wire())
+                .put("stage", stage(state))
+                .put("percent", JobChange.percentOf(state.progress()))
+                .put("progress", state.progress())
+                .put("message", state.message());
         return mapper.writeValueAsString(data);
     }
 
@@ -146,12 +167,18 @@ public final class EventStreamApi {
 
     /** The event id: the state it reports, so that the same state is never sent twice to a client that says it has it. */
     static String id(Snapshot state) {
-        return state.status().isDone() ? state.status().wire() : state.status().wire() + "-" + stage(state) + "-"
-                + JobChange.percentOf(state.progress());
+        return state.status().isDone()
+                ? state.status().wire()
+                : state.status().wire() + "-" + stage(state) + "-" + JobChange.percentOf(state.progress());
     }
 
     private static String event(String id, String name, String json) {
-        var text = new StringBuilder(json.length() + 64).append("id: ").append(id).append("\nevent: ").append(name).append('\n');
+        var text = new StringBuilder(json.length() + 64)
+                .append("id: ")
+                .append(id)
+                .append("\nevent: ")
+                .append(name)
+                .append('\n');
         for (String line : json.split("\n")) {
             text.append("data: ").append(line).append('\n');
         }

@@ -80,7 +80,8 @@ public final class HeaderTimeout extends AbstractLifeCycle {
 
     private boolean tooSlow(HttpParser parser, long now) {
         if (parser == null || !parser.inHeaderState() || parser.isStart()) {
-            return false; // idle between requests, or the headers are done and the body (MinimumBodyRate's) or the answer runs
+            return false; // idle between requests, or the headers are done and the body (MinimumBodyRate's) or the
+            // answer runs
         }
         long begun = parser.getBeginNanoTime();
         return begun != 0 && NanoTime.elapsed(begun, now) > timeoutNanos;

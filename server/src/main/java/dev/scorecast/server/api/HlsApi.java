@@ -27,6 +27,7 @@ public final class HlsApi {
     private static final long WAIT_MILLIS = 6000;
     /** How long the first request waits for a new channel's first segment. */
     private static final long FIRST_MILLIS = 10_000;
+
     private static final String PLAYLIST_CACHE = "public, max-age=1";
     private static final String IMMUTABLE = "public, max-age=31536000, immutable";
 
@@ -47,8 +48,11 @@ public final class HlsApi {
 
     private HlsChannel channel(Context ctx) {
         String id = ctx.pathParam("experience");
-        Experience e = experiences.find(id).orElseThrow(() -> new NotFound("experience",
-                "No experience \"" + id + "\"; GET /player/genres lists them (each id is an experience)."));
+        Experience e = experiences
+                .find(id)
+                .orElseThrow(() -> new NotFound(
+                        "experience",
+                        "No experience \"" + id + "\"; GET /player/genres lists them (each id is an experience)."));
         return publisher.channel(e);
     }
 
@@ -56,18 +60,23 @@ public final class HlsApi {
         Long msn = number(ctx, "_HLS_msn");
         Long part = number(ctx, "_HLS_part");
         if (part != null && msn == null) {
-            throw new InvalidParameter("_HLS_part", "_HLS_part needs _HLS_msn: ask for a part of a segment, e.g. ?_HLS_msn=12&_HLS_part=2.");
+            throw new InvalidParameter(
+                    "_HLS_part",
+                    "_HLS_part needs _HLS_msn: ask for a part of a segment, e.g. ?_HLS_msn=12&_HLS_part=2.");
         }
         HlsChannel c = channel(ctx);
         if (!c.await(0, -1, FIRST_MILLIS)) {
-            throw new dev.scorecast.engine.error.Overloaded("The experience's HLS channel is starting: no segment yet; try again in a moment.",
+            throw new dev.scorecast.engine.error.Overloaded(
+                    "The experience's HLS channel is starting: no segment yet; try again in a moment.",
                     Duration.ofSeconds(2));
         }
         if (msn != null) {
             long[] next = c.next();
             // A request more than two segments ahead of the live edge could never be answered in time (HLS: 400).
             if (msn > next[0] + 2) {
-                throw new InvalidParameter("_HLS_msn", "_HLS_msn " + msn + " is more than two segments past the live edge (" + next[0] + ").");
+                throw new InvalidParameter(
+                        "_HLS_msn",
+                        "_HLS_msn " + msn + " is more than two segments past the live edge (" + next[0] + ").");
             }
             c.await(msn, part == null ? -1 : (int) Math.min(part, HlsChannel.PARTS_PER_SEGMENT), WAIT_MILLIS);
         }
@@ -101,7 +110,10 @@ public final class HlsApi {
             }
         }
         if (bytes == null) {
-            throw new NotFound("file", "No " + file + " in " + ctx.pathParam("experience") + "'s HLS window; fetch index.m3u8 for the files there now.");
+            throw new NotFound(
+                    "file",
+                    "No " + file + " in " + ctx.pathParam("experience")
+                            + "'s HLS window; fetch index.m3u8 for the files there now.");
         }
         headers(ctx, IMMUTABLE);
         ctx.contentType("audio/mp4").result(bytes);

@@ -36,7 +36,8 @@ public final class JsonFields {
             throw new UncheckedIOException(e);
         }
         if (bytes.length > maxBytes) {
-            throw new TooLarge(where, "The " + where + " is larger than " + maxBytes + " bytes; send a smaller JSON object.");
+            throw new TooLarge(
+                    where, "The " + where + " is larger than " + maxBytes + " bytes; send a smaller JSON object.");
         }
         if (bytes.length == 0) {
             throw new InvalidParameter(where, "The " + where + " is empty; send a JSON object.");
@@ -46,14 +47,20 @@ public final class JsonFields {
             node = mapper.readTree(bytes);
         } catch (JsonProcessingException e) {
             // Jackson's own limits (nesting depth, number length) come without a location.
-            String at = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-            throw new InvalidParameter(where, "The " + where + " is not valid JSON (" + e.getOriginalMessage() + at
-                    + "); send a JSON object.");
+            String at = e.getLocation() == null
+                    ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column "
+                            + e.getLocation().getColumnNr();
+            throw new InvalidParameter(
+                    where,
+                    "The " + where + " is not valid JSON (" + e.getOriginalMessage() + at + "); send a JSON object.");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         if (!(node instanceof ObjectNode object)) {
-            throw new InvalidParameter(where, "The " + where + " must be a JSON object like {\"name\": value}, not " + describe(node) + ".");
+            throw new InvalidParameter(
+                    where,
+                    "The " + where + " must be a JSON object like {\"name\": value}, not " + describe(node) + ".");
         }
         return new JsonFields(object, where);
     }
@@ -137,9 +144,11 @@ public final class JsonFields {
         if (value instanceof ObjectNode nested) {
             return new JsonFields(nested, name);
         }
-        problems.add(new FieldProblem(name, value == null || value.isNull()
-                ? name + " is required in the " + where + ": a JSON object."
-                : name + " must be a JSON object, not " + describe(value) + "."));
+        problems.add(new FieldProblem(
+                name,
+                value == null || value.isNull()
+                        ? name + " is required in the " + where + ": a JSON object."
+                        : name + " must be a JSON object, not " + describe(value) + "."));
         return null;
     }
 

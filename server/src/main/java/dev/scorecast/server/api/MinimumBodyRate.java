@@ -31,6 +31,7 @@ public final class MinimumBodyRate implements Filter {
     static final long GRACE_NANOS = 2_000_000_000L;
     /** The window the rate is measured over, in seconds of waiting. */
     static final int WINDOW_SECONDS = 10;
+
     private static final long SECOND = 1_000_000_000L;
 
     private final long bytesPerSecond;
@@ -43,22 +44,25 @@ public final class MinimumBodyRate implements Filter {
     }
 
     @Override
-    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain) throws IOException, ServletException {
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
         if (bytesPerSecond <= 0 || !(request instanceof HttpServletRequest http)) {
             chain.doFilter(request, response);
             return;
         }
-        chain.doFilter(new HttpServletRequestWrapper(http) {
-            private ServletInputStream wrapped;
+        chain.doFilter(
+                new HttpServletRequestWrapper(http) {
+                    private ServletInputStream wrapped;
 
-            @Override
-            public ServletInputStream getInputStream() throws IOException {
-                if (wrapped == null) {
-                    wrapped = new Metered(super.getInputStream());
-                }
-                return wrapped;
-            }
-        }, response);
+                    @Override
+                    public ServletInputStream getInputStream() throws IOException {
+                        if (wrapped == null) {
+                            wrapped = new Metered(super.getInputStream());
+                        }
+                        return wrapped;
+                    }
+                },
+                response);
     }
 
     /**
@@ -70,6 +74,7 @@ public final class MinimumBodyRate implements Filter {
         private final ServletInputStream in;
         /** Nanoseconds spent blocked in reads so far. */
         private long waited;
+
         private final long[] buckets = new long[WINDOW_SECONDS];
         /** The waiting second the newest bucket stands for. */
         private long second;
@@ -108,8 +113,11 @@ public final class MinimumBodyRate implements Filter {
                 }
                 double owed = bytesPerSecond * ((covered - GRACE_NANOS) / 1e9);
                 if (bytes < owed) {
-                    throw new BadMessageException(408, String.format("Request content data rate %.0f B/s < %d B/s over the last %d s",
-                            bytes / (covered / 1e9), bytesPerSecond, WINDOW_SECONDS));
+                    throw new BadMessageException(
+                            408,
+                            String.format(
+                                    "Request content data rate %.0f B/s < %d B/s over the last %d s",
+                                    bytes / (covered / 1e9), bytesPerSecond, WINDOW_SECONDS));
                 }
             }
             return n;

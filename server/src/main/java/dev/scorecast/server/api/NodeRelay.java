@@ -35,10 +35,21 @@ public final class NodeRelay implements AutoCloseable {
     static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(15);
     /** A body that stops for this long is given up: live audio never pauses, so the other node hangs. */
     static final Duration STALL_LIMIT = Duration.ofSeconds(10);
+
     private static final List<String> REQUEST_HEADERS = List.of("Authorization", "Content-Type", "Accept");
     /** Headers about this hop rather than the content, which the servlet container writes itself. */
-    private static final Set<String> HOP_HEADERS = Set.of("connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade",
-            "proxy-authenticate", "proxy-authorization", "content-length", "date", "server");
+    private static final Set<String> HOP_HEADERS = Set.of(
+            "connection",
+            "keep-alive",
+            "transfer-encoding",
+            "te",
+            "trailer",
+            "upgrade",
+            "proxy-authenticate",
+            "proxy-authorization",
+            "content-length",
+            "date",
+            "server");
 
     private final Supplier<String> self;
     private final HttpClient client;
@@ -52,7 +63,8 @@ public final class NodeRelay implements AutoCloseable {
                 .connectTimeout(CONNECT_TIMEOUT)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
-        this.stallWatch = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("scorecast-relay-stall").unstarted(r));
+        this.stallWatch = Executors.newSingleThreadScheduledExecutor(
+                r -> Thread.ofPlatform().daemon().name("scorecast-relay-stall").unstarted(r));
     }
 
     /** The other node did not answer: refused the connection, timed out, or broke off before its status line. */
@@ -65,7 +77,8 @@ public final class NodeRelay implements AutoCloseable {
     /** Sends {@code ctx}'s request to the same path and query on {@code nodeUrl} and relays the answer into {@code ctx}. */
     public void forward(Context ctx, String nodeUrl) throws Unreachable, InterruptedException {
         String query = ctx.queryString();
-        var request = HttpRequest.newBuilder(URI.create(nodeUrl + ctx.req().getRequestURI() + (query == null ? "" : "?" + query)))
+        var request = HttpRequest.newBuilder(
+                        URI.create(nodeUrl + ctx.req().getRequestURI() + (query == null ? "" : "?" + query)))
                 .timeout(ANSWER_TIMEOUT)
                 .header(FORWARDED_BY, self.get());
         for (String name : REQUEST_HEADERS) {
@@ -75,12 +88,15 @@ public final class NodeRelay implements AutoCloseable {
             }
         }
         byte[] body = ctx.bodyAsBytes();
-        request.method(ctx.method().name(), body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        request.method(
+                ctx.method().name(),
+                body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
         HttpResponse<InputStream> answer;
         try {
             answer = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
-            throw new Unreachable(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
+            throw new Unreachable(
+                    e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
         }
         relay(answer, ctx.res());
     }
@@ -98,8 +114,8 @@ public final class NodeRelay implements AutoCloseable {
         });
         AtomicLong reads = new AtomicLong();
         try (InputStream in = answer.body()) {
-            ScheduledFuture<?> watch = stallWatch.scheduleAtFixedRate(new StallWatch(in, reads), STALL_LIMIT.toMillis(), STALL_LIMIT.toMillis(),
-                    TimeUnit.MILLISECONDS);
+            ScheduledFuture<?> watch = stallWatch.scheduleAtFixedRate(
+                    new StallWatch(in, reads), STALL_LIMIT.toMillis(), STALL_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
             try {
                 OutputStream out = res.getOutputStream();
                 byte[] buffer = new byte[16 * 1024];
@@ -107,7 +123,8 @@ public final class NodeRelay implements AutoCloseable {
                 while ((n = in.read(buffer)) >= 0) {
                     reads.incrementAndGet();
                     out.write(buffer, 0, n);
-                    // Each read is what the other node flushed (a few audio frames): pass it on now, not when a buffer fills.
+                    // Each read is what the other node flushed (a few audio frames): pass it on now, not when a buffer
+                    // fills.
                     out.flush();
                 }
             } finally {

@@ -37,7 +37,8 @@ import java.util.Map;
  * everything before its first byte and then sends audio until the stream ends or the client leaves.
  */
 public final class PlayerApi {
-    private static final List<String> FORMATS = Arrays.stream(LiveEncoder.Format.values()).map(f -> f.wire).toList();
+    private static final List<String> FORMATS =
+            Arrays.stream(LiveEncoder.Format.values()).map(f -> f.wire).toList();
     static final LiveEncoder.Format DEFAULT_FORMAT = LiveEncoder.Format.AAC;
 
     private final PlayerService player;
@@ -77,13 +78,26 @@ public final class PlayerApi {
         routes.post("/player/toggle_vocals", routing.onOwner(this::toggleVocals));
     }
 
-    record Created(String streamId, String sessionToken, String streamUrl, Map<String, String> streamUrls, double ttl, List<String> formats,
-                   String defaultFormat) {}
+    record Created(
+            String streamId,
+            String sessionToken,
+            String streamUrl,
+            Map<String, String> streamUrls,
+            double ttl,
+            List<String> formats,
+            String defaultFormat) {}
 
     private void create(Context ctx) {
         var created = player.create(Authenticator.principal(ctx));
-        ctx.status(201).json(new Created(created.streamId(), created.sessionToken(), created.streamUrls().get(DEFAULT_FORMAT.wire),
-                created.streamUrls(), created.ttl(), FORMATS, DEFAULT_FORMAT.wire));
+        ctx.status(201)
+                .json(new Created(
+                        created.streamId(),
+                        created.sessionToken(),
+                        created.streamUrls().get(DEFAULT_FORMAT.wire),
+                        created.streamUrls(),
+                        created.ttl(),
+                        FORMATS,
+                        DEFAULT_FORMAT.wire));
     }
 
     record Ended(boolean ended, String streamId) {}
@@ -95,16 +109,38 @@ public final class PlayerApi {
         ctx.json(new Ended(true, id));
     }
 
-    record Current(String streamId, String experienceId, String name, String genre, boolean playing, double intensity, boolean vocals,
-                   double tempo, String key, String mode, String section, JsonNode plan) {}
+    record Current(
+            String streamId,
+            String experienceId,
+            String name,
+            String genre,
+            boolean playing,
+            double intensity,
+            boolean vocals,
+            double tempo,
+            String key,
+            String mode,
+            String section,
+            JsonNode plan) {}
 
     private void current(Context ctx) throws IOException {
         var stream = player.activeWithoutTouch(Authenticator.principal(ctx));
         NowPlaying now = stream.session().now();
-        Experience e = now.experience() != null ? now.experience() : stream.session().experience();
+        Experience e =
+                now.experience() != null ? now.experience() : stream.session().experience();
         Section s = now.section();
-        ctx.json(new Current(stream.id(), e == null ? null : e.id(), e == null ? null : e.name(), now.genre(), now.playing(), now.intensity(),
-                now.vocals(), now.tempo(), s == null ? null : s.key(), s == null ? null : s.mode(), s == null ? null : s.label(),
+        ctx.json(new Current(
+                stream.id(),
+                e == null ? null : e.id(),
+                e == null ? null : e.name(),
+                now.genre(),
+                now.playing(),
+                now.intensity(),
+                now.vocals(),
+                now.tempo(),
+                s == null ? null : s.key(),
+                s == null ? null : s.mode(),
+                s == null ? null : s.label(),
                 s == null ? null : planNode(now)));
     }
 
@@ -117,13 +153,35 @@ public final class PlayerApi {
                 continue;
             }
             double end = start + s.barsSeconds();
-            sections.add(new Section(sections.size(), start, end, s.label(), s.tempo(), s.meter(), s.bars(), 0, s.key(), s.mode(),
-                    s.intensity(), s.progression(), s.instruments(), s.hit() == null ? null : new Section.Hit(start, s.hit().kind()),
-                    s.lyrics(), List.of(), List.of()));
+            sections.add(new Section(
+                    sections.size(),
+                    start,
+                    end,
+                    s.label(),
+                    s.tempo(),
+                    s.meter(),
+                    s.bars(),
+                    0,
+                    s.key(),
+                    s.mode(),
+                    s.intensity(),
+                    s.progression(),
+                    s.instruments(),
+                    s.hit() == null ? null : new Section.Hit(start, s.hit().kind()),
+                    s.lyrics(),
+                    List.of(),
+                    List.of()));
             start = end;
         }
-        Plan plan = new Plan(Plan.VERSION, null, now.experience() == null ? 0 : now.experience().seed(), now.genre(),
-                Math.round(start * 1e6) / 1e6, null, Plan.Master.DEFAULT, sections);
+        Plan plan = new Plan(
+                Plan.VERSION,
+                null,
+                now.experience() == null ? 0 : now.experience().seed(),
+                now.genre(),
+                Math.round(start * 1e6) / 1e6,
+                null,
+                Plan.Master.DEFAULT,
+                sections);
         return mapper.readTree(PlanJson.write(plan));
     }
 
@@ -141,7 +199,9 @@ public final class PlayerApi {
     }
 
     private void transport(Context ctx) {
-        Transport t = player.activeWithoutTouch(Authenticator.principal(ctx)).session().transport();
+        Transport t = player.activeWithoutTouch(Authenticator.principal(ctx))
+                .session()
+                .transport();
         ctx.json(t);
     }
 
@@ -149,7 +209,10 @@ public final class PlayerApi {
 
     private void liveliness(Context ctx) {
         var stream = player.find(Authenticator.principal(ctx));
-        ctx.json(new Liveliness(true, stream.isPresent() ? "active" : "none", stream.map(s -> s.id()).orElse(null)));
+        ctx.json(new Liveliness(
+                true,
+                stream.isPresent() ? "active" : "none",
+                stream.map(s -> s.id()).orElse(null)));
     }
 
     private void start(Context ctx) throws IOException {
@@ -186,10 +249,13 @@ public final class PlayerApi {
     record Replaced(AppliesAt appliesAt, double tempo, String key, String mode) {}
 
     private void replacePlan(Context ctx) {
-        JsonFields fields = requiredBody(ctx, "plan", "{\"plan\": {...}} with the plan object from current_experience or generate");
+        JsonFields fields =
+                requiredBody(ctx, "plan", "{\"plan\": {...}} with the plan object from current_experience or generate");
         JsonNode node = fields.optionalNode("plan");
         if (node == null) {
-            fields.problem("plan", "plan is required: send {\"plan\": {...}}, e.g. the plan of GET /player/current_experience, edited.");
+            fields.problem(
+                    "plan",
+                    "plan is required: send {\"plan\": {...}}, e.g. the plan of GET /player/current_experience, edited.");
         } else if (!node.isObject()) {
             fields.problem("plan", "plan must be a JSON object with version, genre, duration and sections.");
         }
@@ -211,8 +277,13 @@ public final class PlayerApi {
         if (node == null) {
             fields.problem("intensity", "intensity is required: send {\"intensity\": 0.7}, a number from 0 to 1.");
         } else if (!node.isNumber()) {
-            fields.problem("intensity", "intensity must be a number from 0 to 1, not " + (node.isTextual() ? "the string \"" + node.asText()
-                    + "\"" : node.getNodeType().name().toLowerCase(java.util.Locale.ROOT)) + ".");
+            fields.problem(
+                    "intensity",
+                    "intensity must be a number from 0 to 1, not "
+                            + (node.isTextual()
+                                    ? "the string \"" + node.asText() + "\""
+                                    : node.getNodeType().name().toLowerCase(java.util.Locale.ROOT))
+                            + ".");
         } else {
             intensity = node.asDouble();
             if (!(intensity >= 0 && intensity <= 1)) {
@@ -223,7 +294,12 @@ public final class PlayerApi {
         var stream = player.active(Authenticator.principal(ctx));
         stream.session().setIntensity(intensity);
         double relative = 0.8 + 0.4 * intensity;
-        ctx.json(new Intensity(intensity, Math.round(relative * 1000) / 1000.0, stream.session().now().tempo(), 1, appliesByFrame(stream)));
+        ctx.json(new Intensity(
+                intensity,
+                Math.round(relative * 1000) / 1000.0,
+                stream.session().now().tempo(),
+                1,
+                appliesByFrame(stream)));
     }
 
     record Vocals(boolean vocals, AppliesAt appliesAt) {}
@@ -244,12 +320,17 @@ public final class PlayerApi {
 
     private void stream(Context ctx) throws IOException {
         String name = ctx.queryParam("format");
-        LiveEncoder.Format format = name == null || name.isBlank() ? DEFAULT_FORMAT : LiveEncoder.Format.fromWire(name).orElseThrow(
-                () -> new InvalidParameter("format", "format must be one of " + String.join(", ", FORMATS) + ", not \"" + name + "\"."));
+        LiveEncoder.Format format = name == null || name.isBlank()
+                ? DEFAULT_FORMAT
+                : LiveEncoder.Format.fromWire(name)
+                        .orElseThrow(() -> new InvalidParameter(
+                                "format",
+                                "format must be one of " + String.join(", ", FORMATS) + ", not \"" + name + "\"."));
         var stream = player.active(Authenticator.principal(ctx));
         String linked = ctx.queryParam("stream_id");
         if (linked != null && !linked.equals(stream.id())) {
-            throw new NotFound("stream_id", "Stream " + linked + " has ended; create a new one with POST /player/create-stream.");
+            throw new NotFound(
+                    "stream_id", "Stream " + linked + " has ended; create a new one with POST /player/create-stream.");
         }
         Listener listener = player.listen(stream, format);
         HttpServletResponse res = ctx.res();
@@ -277,7 +358,8 @@ public final class PlayerApi {
                 }
                 if (chunk.length > 0) {
                     out.write(chunk);
-                    // Whatever else is already waiting goes out in the same flush: fewer system calls for a listener catching up.
+                    // Whatever else is already waiting goes out in the same flush: fewer system calls for a listener
+                    // catching up.
                     byte[] more;
                     while ((more = listener.next(0)) != null && more.length > 0) {
                         out.write(more);

@@ -12,9 +12,8 @@ import dev.scorecast.engine.plan.PlanOptions;
 import dev.scorecast.engine.plan.PlanValidator;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.engine.voice.speaking.NarratorSettings;
-import dev.scorecast.server.execution.ExecutionService.ExecutionState;
 import dev.scorecast.server.execution.ExecutionService;
-import dev.scorecast.server.jobs.Job;
+import dev.scorecast.server.execution.ExecutionService.ExecutionState;
 import dev.scorecast.server.jobs.JobStatus;
 import dev.scorecast.server.upload.Video;
 import java.io.IOException;
@@ -42,8 +41,12 @@ final class Scoring {
         boolean instrument = fields.optionalBoolean("with_instrument", false);
         String genre = fields.optionalString("genre");
         if (genre != null && genres.find(genre).isEmpty()) {
-            fields.problem("genre", "genre " + genre + " is not one of " + String.join(", ", genres.all().stream().map(g -> g.id()).toList())
-                    + "; leave it out to have it chosen from the analysis.");
+            fields.problem(
+                    "genre",
+                    "genre " + genre + " is not one of "
+                            + String.join(
+                                    ", ", genres.all().stream().map(g -> g.id()).toList())
+                            + "; leave it out to have it chosen from the analysis.");
         }
         boolean originalAudio = fields.optionalBoolean("original_audio", false);
         boolean originalAudioVoiceover = fields.optionalBoolean("original_audio_voiceover", false);
@@ -54,14 +57,27 @@ final class Scoring {
         String voice = fields.optionalString("voiceover_voice");
         Long rate = fields.optionalLong("voiceover_rate");
         try {
-            new NarratorSettings(voice == null ? PlanOptions.DEFAULT_VOICE : voice,
-                    rate == null ? PlanOptions.DEFAULT_WORDS_PER_MINUTE : (int) Math.clamp(rate, Integer.MIN_VALUE, Integer.MAX_VALUE), 50);
+            new NarratorSettings(
+                    voice == null ? PlanOptions.DEFAULT_VOICE : voice,
+                    rate == null
+                            ? PlanOptions.DEFAULT_WORDS_PER_MINUTE
+                            : (int) Math.clamp(rate, Integer.MIN_VALUE, Integer.MAX_VALUE),
+                    50);
         } catch (InvalidParameter e) {
             fields.problem(e.field().equals("voice") ? "voiceover_voice" : "voiceover_rate", e.getMessage());
         }
-        return GenerationOptions.DEFAULT.withVocals(vocals).withVoiceover(voiceover).withInstrument(instrument).withGenre(genre)
-                .withOriginalAudio(originalAudio).withOriginalAudioVoiceover(originalAudioVoiceover).withDucking(ducking)
-                .withMultitrack(multitrack).withSeed(seed).withVoiceoverScript(script).withVoiceoverVoice(voice)
+        return GenerationOptions.DEFAULT
+                .withVocals(vocals)
+                .withVoiceover(voiceover)
+                .withInstrument(instrument)
+                .withGenre(genre)
+                .withOriginalAudio(originalAudio)
+                .withOriginalAudioVoiceover(originalAudioVoiceover)
+                .withDucking(ducking)
+                .withMultitrack(multitrack)
+                .withSeed(seed)
+                .withVoiceoverScript(script)
+                .withVoiceoverVoice(voice)
                 .withVoiceoverWordsPerMinute(rate == null ? null : (int) Math.clamp(rate, 0, 1000));
     }
 
@@ -75,11 +91,14 @@ final class Scoring {
             return List.of();
         }
         if (!node.isArray()) {
-            fields.problem("markers", "markers must be a list of {time, kind}, e.g. [{\"time\": 4.2, \"kind\": \"hit\"}].");
+            fields.problem(
+                    "markers", "markers must be a list of {time, kind}, e.g. [{\"time\": 4.2, \"kind\": \"hit\"}].");
             return List.of();
         }
         if (node.size() > EditorMarker.MAX) {
-            fields.problem("markers", "markers holds " + node.size() + " markers; at most " + EditorMarker.MAX + " are accepted.");
+            fields.problem(
+                    "markers",
+                    "markers holds " + node.size() + " markers; at most " + EditorMarker.MAX + " are accepted.");
             return List.of();
         }
         List<EditorMarker> out = new ArrayList<>();
@@ -95,7 +114,9 @@ final class Scoring {
             if (time == null || !time.isNumber() || !Double.isFinite(time.asDouble())) {
                 fields.problem(at + ".time", at + ".time must be seconds from the video's first frame, a number.");
             }
-            var parsed = kind != null && kind.isTextual() ? EditorMarker.Kind.parse(kind.asText()) : Optional.<EditorMarker.Kind>empty();
+            var parsed = kind != null && kind.isTextual()
+                    ? EditorMarker.Kind.parse(kind.asText())
+                    : Optional.<EditorMarker.Kind>empty();
             if (parsed.isEmpty()) {
                 fields.problem(at + ".kind", at + ".kind must be one of " + EditorMarker.Kind.names() + ".");
             }
@@ -125,7 +146,9 @@ final class Scoring {
     }
 
     String queryUrl(ExecutionState state) {
-        return state.job().status() == JobStatus.FINISHED ? executions.linksFor(state.record()).get("results") : null;
+        return state.job().status() == JobStatus.FINISHED
+                ? executions.linksFor(state.record()).get("results")
+                : null;
     }
 
     /** Links to a finished execution's outputs; no stems link when the plan asked for none (it would only answer 404). */

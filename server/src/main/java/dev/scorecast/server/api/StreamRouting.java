@@ -33,9 +33,11 @@ public final class StreamRouting {
     }
 
     private void route(Context ctx, Handler here, boolean hereWhenGone) throws Exception {
-        // A forwarded call is answered here whatever the database says by now: sending it on again could go round in circles.
+        // A forwarded call is answered here whatever the database says by now: sending it on again could go round in
+        // circles.
         Optional<StreamRecord> elsewhere = ctx.header(NodeRelay.FORWARDED_BY) == null
-                ? player.playedElsewhere(Authenticator.principal(ctx)) : Optional.empty();
+                ? player.playedElsewhere(Authenticator.principal(ctx))
+                : Optional.empty();
         if (elsewhere.isEmpty()) {
             here.handle(ctx);
             return;
@@ -46,8 +48,10 @@ public final class StreamRouting {
         } catch (NodeRelay.Unreachable e) {
             player.ownerUnreachable(stream, e.getMessage());
             if (!hereWhenGone) {
-                throw new NotFound("stream", "Your stream " + stream.id() + " has ended: the server node that played it no longer answers. "
-                        + "Create a new one with POST /player/create-stream.");
+                throw new NotFound(
+                        "stream",
+                        "Your stream " + stream.id() + " has ended: the server node that played it no longer answers. "
+                                + "Create a new one with POST /player/create-stream.");
             }
             here.handle(ctx);
         }

@@ -22,8 +22,9 @@ final class StreamSlots {
         AtomicInteger count = open.computeIfAbsent(user, u -> new AtomicInteger());
         if (count.incrementAndGet() > max) {
             count.decrementAndGet();
-            throw new Busy("You have " + max + " event streams open on this server (at most " + max
-                    + ", SCORECAST_EVENTS_MAX_STREAMS); close one (a stream ends by itself when its job ends) and try again.",
+            throw new Busy(
+                    "You have " + max + " event streams open on this server (at most " + max
+                            + ", SCORECAST_EVENTS_MAX_STREAMS); close one (a stream ends by itself when its job ends) and try again.",
                     Duration.ofSeconds(5));
         }
         total.incrementAndGet();

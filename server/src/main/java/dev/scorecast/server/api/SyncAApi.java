@@ -3,18 +3,18 @@ package dev.scorecast.server.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
-import dev.scorecast.server.analysis.AnalysisService;
-import dev.scorecast.server.analysis.AnalysisService.AnalysisState;
 import dev.scorecast.engine.plan.GenerationOptions;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanJson;
 import dev.scorecast.engine.style.GenreCatalog;
+import dev.scorecast.server.analysis.AnalysisService;
+import dev.scorecast.server.analysis.AnalysisService.AnalysisState;
+import dev.scorecast.server.auth.Principal;
+import dev.scorecast.server.execution.ConformService;
 import dev.scorecast.server.execution.ExecutionService;
 import dev.scorecast.server.execution.ExecutionService.ExecutionState;
 import dev.scorecast.server.execution.PlanService;
-import dev.scorecast.server.execution.ConformService;
 import dev.scorecast.server.execution.StoredPlan;
-import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.upload.Chunk;
 import dev.scorecast.server.upload.ChunkReceipt;
 import dev.scorecast.server.upload.CompletedUpload;
@@ -34,7 +34,8 @@ import java.util.regex.Pattern;
 
 /** Sync variant A: {@code /sync/...}, JSON bodies and raw octet-stream chunks. */
 public final class SyncAApi {
-    private static final Pattern MEDIA_TYPE = Pattern.compile("[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*(;.*)?");
+    private static final Pattern MEDIA_TYPE =
+            Pattern.compile("[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*(;.*)?");
 
     private final UploadService uploads;
     private final AnalysisService analyses;
@@ -47,8 +48,16 @@ public final class SyncAApi {
     private final EventLinks eventLinks;
     private final ConformService conforms;
 
-    public SyncAApi(UploadService uploads, AnalysisService analyses, PlanService plans, ExecutionService executions,
-                    GenreCatalog genres, Requests requests, long maxChunkBytes, EventLinks eventLinks, ConformService conforms) {
+    public SyncAApi(
+            UploadService uploads,
+            AnalysisService analyses,
+            PlanService plans,
+            ExecutionService executions,
+            GenreCatalog genres,
+            Requests requests,
+            long maxChunkBytes,
+            EventLinks eventLinks,
+            ConformService conforms) {
         this.conforms = conforms;
         this.uploads = uploads;
         this.analyses = analyses;
@@ -94,7 +103,10 @@ public final class SyncAApi {
         String executionId = fields.requiredString("execution_id");
         fields.check();
         ConformService.Result result = conforms.conform(Authenticator.principal(ctx), analysisId, executionId);
-        ctx.json(new Conformed(result.plan().id(), scoring.planNode(result.plan().plan(), requests.mapper()), ConformReport.of(result.spans(), result.plan().plan())));
+        ctx.json(new Conformed(
+                result.plan().id(),
+                scoring.planNode(result.plan().plan(), requests.mapper()),
+                ConformReport.of(result.spans(), result.plan().plan())));
     }
 
     /**
@@ -111,12 +123,19 @@ public final class SyncAApi {
             try {
                 file = java.util.Base64.getDecoder().decode(encoded.replaceFirst("^data:[^,]*,", ""));
             } catch (IllegalArgumentException e) {
-                fields.problem("markers_file", "markers_file must be the file's bytes in base64 (a data: URL is accepted too).");
+                fields.problem(
+                        "markers_file",
+                        "markers_file must be the file's bytes in base64 (a data: URL is accepted too).");
             }
         }
         fields.check();
         var read = plans.readMarkers(Authenticator.principal(ctx), analysisId, file);
-        ctx.json(java.util.Map.of("markers", read.stream().map(m -> java.util.Map.of("time", m.time(), "kind", m.kind().wire())).toList()));
+        ctx.json(java.util.Map.of(
+                "markers",
+                read.stream()
+                        .map(m -> java.util.Map.of(
+                                "time", m.time(), "kind", m.kind().wire()))
+                        .toList()));
     }
 
     /** Runs the stored plan, or the edited copy the client sends as {@code plan} (validated against the video). */
@@ -125,15 +144,21 @@ public final class SyncAApi {
         String planId = fields.requiredString("plan_id");
         JsonNode edited = fields.optionalNode("plan");
         if (edited != null && !edited.isObject()) {
-            fields.problem("plan", "plan must be the plan object from /sync/generate (edited as you like), or left out.");
+            fields.problem(
+                    "plan", "plan must be the plan object from /sync/generate (edited as you like), or left out.");
         }
         fields.check();
         Principal owner = Authenticator.principal(ctx);
         StoredPlan stored = plans.find(owner, planId);
         Video video = uploads.video(owner, stored.videoId());
-        Plan plan = edited == null ? scoring.clientPlan(PlanJson.write(stored.plan()), video) : scoring.clientPlan(edited, video);
+        Plan plan = edited == null
+                ? scoring.clientPlan(PlanJson.write(stored.plan()), video)
+                : scoring.clientPlan(edited, video);
         ExecutionState state = executions.start(owner, video.id(), stored.analysisKey(), plan.withId(stored.id()));
-        ctx.json(new ExecutionStarted(state.job().id(), state.record().id(), state.job().status().wire(),
+        ctx.json(new ExecutionStarted(
+                state.job().id(),
+                state.record().id(),
+                state.job().status().wire(),
                 "Execution queued; follow it at events_url (Server-Sent Events) or poll /sync/status with this job_id.",
                 eventLinks.forExecution(state.record().id())));
     }
@@ -144,7 +169,11 @@ public final class SyncAApi {
         fields.check();
         Principal owner = Authenticator.principal(ctx);
         AnalysisState state = analyses.start(owner, uploads.video(owner, videoId));
-        ctx.json(new AnalysisStarted(state.job().id(), state.record().id(), videoId, state.job().status().wire(),
+        ctx.json(new AnalysisStarted(
+                state.job().id(),
+                state.record().id(),
+                videoId,
+                state.job().status().wire(),
                 eventLinks.forAnalysis(state.record().id())));
     }
 
@@ -164,14 +193,19 @@ public final class SyncAApi {
         if (fileSize != null && fileSize < 1) {
             fields.problem("file_size", "file_size must be the file's size in bytes, at least 1.");
         }
-        if (fileType != null && !MEDIA_TYPE.matcher(fileType.toLowerCase(Locale.ROOT)).matches()) {
+        if (fileType != null
+                && !MEDIA_TYPE.matcher(fileType.toLowerCase(Locale.ROOT)).matches()) {
             fields.problem("file_type", "file_type must be a media type such as video/mp4.");
         }
         fields.check();
         String mediaType = fileType.toLowerCase(Locale.ROOT).split(";")[0].strip();
-        if (!mediaType.startsWith("video/") && !mediaType.equals("application/octet-stream") && !mediaType.equals("application/mp4")) {
-            throw new UnsupportedMedia("file_type", "file_type is " + mediaType
-                    + "; only videos are accepted (video/mp4, video/quicktime, video/webm, video/x-matroska, ...).");
+        if (!mediaType.startsWith("video/")
+                && !mediaType.equals("application/octet-stream")
+                && !mediaType.equals("application/mp4")) {
+            throw new UnsupportedMedia(
+                    "file_type",
+                    "file_type is " + mediaType
+                            + "; only videos are accepted (video/mp4, video/quicktime, video/webm, video/x-matroska, ...).");
         }
         Upload upload = uploads.initialize(Authenticator.principal(ctx), Variant.A, fileName, fileSize, mediaType);
         ctx.json(new Initialized(upload.id(), maxChunkBytes, upload.expiresAt().toString()));
@@ -180,37 +214,56 @@ public final class SyncAApi {
     private void uploadChunk(Context ctx) {
         String uploadId = ctx.header("X-Upload-Id");
         if (uploadId == null || uploadId.isBlank()) {
-            throw new InvalidParameter("X-Upload-Id", "The X-Upload-Id header is required: the upload_id from initialize_video_upload.");
+            throw new InvalidParameter(
+                    "X-Upload-Id", "The X-Upload-Id header is required: the upload_id from initialize_video_upload.");
         }
         int index = chunkIndex(ctx.header("X-Chunk-Index"));
         String crc32c = Requests.optionalCrc32c(ctx.header("X-Chunk-Crc32c"), "X-Chunk-Crc32c");
         String sha256 = Requests.optionalSha256(ctx.header("X-Chunk-Sha256"), "X-Chunk-Sha256");
         String contentType = ctx.contentType();
         if (contentType != null && !contentType.toLowerCase(Locale.ROOT).startsWith("application/octet-stream")) {
-            throw new InvalidParameter("Content-Type", "Send the chunk's raw bytes with Content-Type: application/octet-stream, not "
-                    + contentType + ".");
+            throw new InvalidParameter(
+                    "Content-Type",
+                    "Send the chunk's raw bytes with Content-Type: application/octet-stream, not " + contentType + ".");
         }
         long length = ctx.req().getContentLengthLong();
         ChunkReceipt receipt;
         try {
-            receipt = uploads.putChunk(Authenticator.principal(ctx), Variant.A, uploadId.strip(),
-                    new IncomingChunk(index, null, crc32c, sha256, length >= 0 ? length : null, ctx.req().getInputStream()));
+            receipt = uploads.putChunk(
+                    Authenticator.principal(ctx),
+                    Variant.A,
+                    uploadId.strip(),
+                    new IncomingChunk(
+                            index,
+                            null,
+                            crc32c,
+                            sha256,
+                            length >= 0 ? length : null,
+                            ctx.req().getInputStream()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ctx.json(new ChunkStored(receipt.uploadId(), receipt.index(), receipt.size(), receipt.crc32c(), receipt.sha256()));
+        ctx.json(new ChunkStored(
+                receipt.uploadId(), receipt.index(), receipt.size(), receipt.crc32c(), receipt.sha256()));
     }
 
     private void uploadStatus(Context ctx) {
         String uploadId = ctx.queryParam("upload_id");
         if (uploadId == null || uploadId.isBlank()) {
-            throw new InvalidParameter("upload_id", "The upload_id query parameter is required: /sync/upload_status?upload_id=...");
+            throw new InvalidParameter(
+                    "upload_id", "The upload_id query parameter is required: /sync/upload_status?upload_id=...");
         }
         UploadProgress progress = uploads.progress(Authenticator.principal(ctx), Variant.A, uploadId.strip());
         Upload upload = progress.upload();
-        ctx.json(new Progress(upload.id(), upload.state().wire(), upload.fileName(), upload.fileSize(), progress.receivedBytes(),
+        ctx.json(new Progress(
+                upload.id(),
+                upload.state().wire(),
+                upload.fileName(),
+                upload.fileSize(),
+                progress.receivedBytes(),
                 progress.chunks().stream().map(SyncAApi::summary).toList(),
-                upload.videoId(), upload.expiresAt().toString()));
+                upload.videoId(),
+                upload.expiresAt().toString()));
     }
 
     private void complete(Context ctx) {
@@ -223,18 +276,32 @@ public final class SyncAApi {
 
     /** What complete answers; also the data of an upload.completed webhook. */
     static Completed completed(String uploadId, Video v) {
-        return new Completed(uploadId, v.id(), v.duration(), v.width(), v.height(), v.fps(), v.hasAudio(),
-                v.container(), v.videoCodec(), v.rotation(), v.frames(), v.size(), v.crc32c());
+        return new Completed(
+                uploadId,
+                v.id(),
+                v.duration(),
+                v.width(),
+                v.height(),
+                v.fps(),
+                v.hasAudio(),
+                v.container(),
+                v.videoCodec(),
+                v.rotation(),
+                v.frames(),
+                v.size(),
+                v.crc32c());
     }
 
     private static int chunkIndex(String header) {
         if (header == null || header.isBlank()) {
-            throw new InvalidParameter("X-Chunk-Index", "The X-Chunk-Index header is required: the chunk's position, counting from 0.");
+            throw new InvalidParameter(
+                    "X-Chunk-Index", "The X-Chunk-Index header is required: the chunk's position, counting from 0.");
         }
         try {
             return Integer.parseInt(header.strip());
         } catch (NumberFormatException e) {
-            throw new InvalidParameter("X-Chunk-Index", "X-Chunk-Index must be a whole number counting from 0, not \"" + header + "\".");
+            throw new InvalidParameter(
+                    "X-Chunk-Index", "X-Chunk-Index must be a whole number counting from 0, not \"" + header + "\".");
         }
     }
 
@@ -253,11 +320,30 @@ public final class SyncAApi {
 
     record ChunkSummary(int index, long size, String crc32c, String sha256) {}
 
-    record Progress(String uploadId, String state, String fileName, Long fileSize, long receivedBytes,
-                    List<ChunkSummary> chunks, String videoId, String expiresAt) {}
+    record Progress(
+            String uploadId,
+            String state,
+            String fileName,
+            Long fileSize,
+            long receivedBytes,
+            List<ChunkSummary> chunks,
+            String videoId,
+            String expiresAt) {}
 
-    record Completed(String uploadId, String videoId, double duration, int width, int height, double fps, boolean hasAudio,
-                     String container, String videoCodec, int rotation, long frames, long size, String crc32c) {}
+    record Completed(
+            String uploadId,
+            String videoId,
+            double duration,
+            int width,
+            int height,
+            double fps,
+            boolean hasAudio,
+            String container,
+            String videoCodec,
+            int rotation,
+            long frames,
+            long size,
+            String crc32c) {}
 
     static ChunkSummary summary(Chunk chunk) {
         return new ChunkSummary(chunk.index(), chunk.size(), chunk.crc32c(), chunk.sha256());

@@ -7,11 +7,11 @@ import dev.scorecast.engine.error.TooLarge;
 import dev.scorecast.engine.plan.GenerationOptions;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.style.GenreCatalog;
-import dev.scorecast.server.analysis.AnalysisService.AnalysisState;
 import dev.scorecast.server.analysis.AnalysisService;
+import dev.scorecast.server.analysis.AnalysisService.AnalysisState;
 import dev.scorecast.server.auth.Principal;
-import dev.scorecast.server.execution.ExecutionService.ExecutionState;
 import dev.scorecast.server.execution.ExecutionService;
+import dev.scorecast.server.execution.ExecutionService.ExecutionState;
 import dev.scorecast.server.execution.PlanService;
 import dev.scorecast.server.execution.StoredPlan;
 import dev.scorecast.server.upload.ChunkReceipt;
@@ -64,8 +64,16 @@ public final class SyncBApi {
     private final MultipartConfigElement multipart;
     private final long maxChunkBytes;
 
-    public SyncBApi(UploadService uploads, AnalysisService analyses, PlanService plans, ExecutionService executions,
-                    GenreCatalog genres, Duration analysisWait, Requests requests, Path multipartTemp, long maxChunkBytes) {
+    public SyncBApi(
+            UploadService uploads,
+            AnalysisService analyses,
+            PlanService plans,
+            ExecutionService executions,
+            GenreCatalog genres,
+            Duration analysisWait,
+            Requests requests,
+            Path multipartTemp,
+            long maxChunkBytes) {
         this.uploads = uploads;
         this.analyses = analyses;
         this.plans = plans;
@@ -76,8 +84,11 @@ public final class SyncBApi {
         this.requests = requests;
         this.maxChunkBytes = maxChunkBytes;
         // Parts above 64 KiB spill to disk while parsing; the caps refuse an oversized chunk as it arrives.
-        this.multipart = new MultipartConfigElement(multipartTemp.toString(), maxChunkBytes,
-                maxBodyBytes(maxChunkBytes, requests.maxJsonBytes()), MAX_MEMORY_PART_BYTES);
+        this.multipart = new MultipartConfigElement(
+                multipartTemp.toString(),
+                maxChunkBytes,
+                maxBodyBytes(maxChunkBytes, requests.maxJsonBytes()),
+                MAX_MEMORY_PART_BYTES);
     }
 
     /** The largest multipart body any of these calls accepts: a chunk, a JSON part and their framing. */
@@ -86,7 +97,8 @@ public final class SyncBApi {
     }
 
     /** The calls that take multipart bodies (each capped at {@link #maxBodyBytes}). */
-    public static final java.util.List<String> MULTIPART_PATHS = java.util.List.of("/sync_upload_chunk", "/sync_generate", "/sync_execute");
+    public static final java.util.List<String> MULTIPART_PATHS =
+            java.util.List.of("/sync_upload_chunk", "/sync_generate", "/sync_execute");
 
     public void register(RoutesConfig routes) {
         routes.post("/sync_upload_init", this::initialize);
@@ -101,26 +113,32 @@ public final class SyncBApi {
     /** Multipart: {@code analysis} (the analysis JSON, as returned or edited) and {@code payload} (taskid and options). */
     private void generate(Context ctx) {
         requireMultipart(ctx, "analysis (the analysis JSON file) and payload (JSON with taskid and options)");
-        byte[] analysisJson = readPart(part(ctx, "analysis", "analysis (the JSON file from /sync_video_analysis)"), "analysis");
+        byte[] analysisJson =
+                readPart(part(ctx, "analysis", "analysis (the JSON file from /sync_video_analysis)"), "analysis");
         JsonFields payload = payload(ctx);
         String taskId = payload.requiredString("taskid");
         GenerationOptions options = scoring.options(payload);
         var markers = scoring.markers(payload);
         payload.check();
         // The editor's marker file (EDL, FCPXML or Premiere's CSV), optional, beside the analysis.
-        Part markersPart = optionalPart(ctx, "markers_file", "markers_file (an EDL, FCPXML or Premiere Pro marker CSV)");
+        Part markersPart =
+                optionalPart(ctx, "markers_file", "markers_file (an EDL, FCPXML or Premiere Pro marker CSV)");
         byte[] markersFile = markersPart == null ? null : readPart(markersPart, "markers_file");
         Principal owner = Authenticator.principal(ctx);
         Video video = uploads.completedVideo(owner, Variant.B, taskId);
         StoredPlan plan = plans.generate(owner, video, analysisJson, options, markers, markersFile);
-        ctx.json(new Generated(taskId, plan.id(), scoring.planNode(plan.plan(), requests.mapper()),
+        ctx.json(new Generated(
+                taskId,
+                plan.id(),
+                scoring.planNode(plan.plan(), requests.mapper()),
                 "Plan generated; edit it if you like, then send it to /sync_execute with this taskid."));
     }
 
     /** Multipart: {@code plan} (the plan JSON, as generated or edited) and {@code payload} (taskid). */
     private void execute(Context ctx) {
         requireMultipart(ctx, "plan (the plan JSON file) and payload (JSON with taskid)");
-        byte[] planJson = readPart(part(ctx, "plan", "plan (the JSON file from /sync_generate, edited or not)"), "plan");
+        byte[] planJson =
+                readPart(part(ctx, "plan", "plan (the JSON file from /sync_generate, edited or not)"), "plan");
         JsonFields payload = payload(ctx);
         String taskId = payload.requiredString("taskid");
         payload.check();
@@ -129,8 +147,8 @@ public final class SyncBApi {
         Plan plan = scoring.clientPlan(new String(planJson, StandardCharsets.UTF_8), video);
         String analysisKey = analysisFor(owner, video, plan);
         ExecutionState state = executions.start(owner, video.id(), analysisKey, plan);
-        ctx.json(new ExecutionStarted(taskId, state.record().id(),
-                "Execution queued; poll /sync_status with this execid."));
+        ctx.json(new ExecutionStarted(
+                taskId, state.record().id(), "Execution queued; poll /sync_status with this execid."));
     }
 
     /** The analysis behind the plan: the one its id was generated from, else this video's finished analysis. */
@@ -148,8 +166,11 @@ public final class SyncBApi {
         return analyses.latest(owner, video.id())
                 .filter(state -> state.record().resultKey() != null)
                 .map(state -> state.record().resultKey())
-                .orElseThrow(() -> new dev.scorecast.engine.error.WrongState("taskid", "This task's video has no finished analysis "
-                        + "and the plan was not generated by /sync_generate; call /sync_video_analysis first."));
+                .orElseThrow(
+                        () -> new dev.scorecast.engine.error.WrongState(
+                                "taskid",
+                                "This task's video has no finished analysis "
+                                        + "and the plan was not generated by /sync_generate; call /sync_video_analysis first."));
     }
 
     private void status(Context ctx) {
@@ -158,18 +179,29 @@ public final class SyncBApi {
         fields.check();
         Optional<ExecutionState> found = executions.byId(Authenticator.principal(ctx), execId);
         if (found.isEmpty()) {
-            ctx.json(new Inactive("inactive", null, "There is no active execution " + execId
-                    + " for this API key; use the execid from /sync_execute."));
+            ctx.json(new Inactive(
+                    "inactive",
+                    null,
+                    "There is no active execution " + execId
+                            + " for this API key; use the execid from /sync_execute."));
             return;
         }
         ExecutionState state = found.get();
         var job = state.job();
-        ctx.json(new ExecutionStatus(job.status().wire(), scoring.url(state), scoring.queryUrl(state), job.message(), job.progress(),
-                job.errorCode(), job.errorField(), scoring.links(state)));
+        ctx.json(new ExecutionStatus(
+                job.status().wire(),
+                scoring.url(state),
+                scoring.queryUrl(state),
+                job.message(),
+                job.progress(),
+                job.errorCode(),
+                job.errorField(),
+                scoring.links(state)));
     }
 
     private JsonFields payload(Context ctx) {
-        try (InputStream in = part(ctx, "payload", "payload (a JSON object with taskid)").getInputStream()) {
+        try (InputStream in =
+                part(ctx, "payload", "payload (a JSON object with taskid)").getInputStream()) {
             return JsonFields.parse(requests.mapper(), in, requests.maxJsonBytes(), "payload");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -204,13 +236,21 @@ public final class SyncBApi {
         String taskId = fields.requiredString("taskid");
         fields.check();
         Principal owner = Authenticator.principal(ctx);
-        AnalysisState state = analyses.await(owner, analyses.start(owner, uploads.completedVideo(owner, Variant.B, taskId)), analysisWait);
+        AnalysisState state = analyses.await(
+                owner, analyses.start(owner, uploads.completedVideo(owner, Variant.B, taskId)), analysisWait);
         switch (state.job().status()) {
             case FINISHED -> ctx.json(new Analysed(taskId, state.job().message(), views.analysisOf(state)));
             case ERROR -> throw JobViews.failure(state.job());
-            case PENDING, PROCESSING -> ctx.status(202).json(new StillAnalysing(taskId, state.job().status().wire(), state.job().progress(),
-                    "The analysis is still running (" + Math.round(state.job().progress() * 100)
-                            + " % done); call /sync_video_analysis again to get it.", null));
+            case PENDING, PROCESSING ->
+                ctx.status(202)
+                        .json(new StillAnalysing(
+                                taskId,
+                                state.job().status().wire(),
+                                state.job().progress(),
+                                "The analysis is still running ("
+                                        + Math.round(state.job().progress() * 100)
+                                        + " % done); call /sync_video_analysis again to get it.",
+                                null));
         }
     }
 
@@ -222,13 +262,16 @@ public final class SyncBApi {
         Requests.checkFileName(payload, "filename", fileName);
         payload.check();
         Upload upload = uploads.initialize(Authenticator.principal(ctx), Variant.B, fileName, null, null);
-        ctx.json(new Initialized(upload.id(), "Upload task created; send the chunks to /sync_upload_chunk with this taskid."));
+        ctx.json(new Initialized(
+                upload.id(), "Upload task created; send the chunks to /sync_upload_chunk with this taskid."));
     }
 
     private void uploadChunk(Context ctx) {
         String contentType = ctx.contentType();
         if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("multipart/form-data")) {
-            throw new InvalidParameter("Content-Type", "Send multipart/form-data with two parts: file (the chunk's bytes) and payload (JSON).");
+            throw new InvalidParameter(
+                    "Content-Type",
+                    "Send multipart/form-data with two parts: file (the chunk's bytes) and payload (JSON).");
         }
         ctx.req().setAttribute(JETTY_MULTIPART_CONFIG, multipart);
         Part payloadPart = part(ctx, "payload", "payload (a JSON object with taskid, index and total)");
@@ -249,15 +292,25 @@ public final class SyncBApi {
         String expectedSha256 = Requests.optionalSha256(sha256, "sha256");
         ChunkReceipt receipt;
         try (InputStream in = filePart.getInputStream()) {
-            receipt = uploads.putChunk(Authenticator.principal(ctx), Variant.B, taskId,
+            receipt = uploads.putChunk(
+                    Authenticator.principal(ctx),
+                    Variant.B,
+                    taskId,
                     new IncomingChunk(index, total, expectedCrc32c, expectedSha256, filePart.getSize(), in));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
             deleteQuietly(filePart);
         }
-        ctx.json(new ChunkStored(receipt.uploadId(), "active", receipt.chunkId(), receipt.index(),
-                "Chunk " + receipt.index() + " of " + total + " stored.", receipt.size(), receipt.crc32c(), receipt.sha256()));
+        ctx.json(new ChunkStored(
+                receipt.uploadId(),
+                "active",
+                receipt.chunkId(),
+                receipt.index(),
+                "Chunk " + receipt.index() + " of " + total + " stored.",
+                receipt.size(),
+                receipt.crc32c(),
+                receipt.sha256()));
     }
 
     private void complete(Context ctx) {
@@ -270,17 +323,30 @@ public final class SyncBApi {
         fields.check();
         CompletedUpload done = uploads.complete(Authenticator.principal(ctx), Variant.B, taskId, total);
         Video v = done.video();
-        ctx.json(new Completed(done.upload().id(), "complete",
+        ctx.json(new Completed(
+                done.upload().id(),
+                "complete",
                 "Video assembled and its audio extracted; next, call /sync_video_analysis with this taskid.",
-                new VideoSummary(v.duration(), v.width(), v.height(), v.fps(), v.hasAudio(), v.container(), v.videoCodec(),
-                        v.rotation(), v.frames(), v.size(), v.crc32c())));
+                new VideoSummary(
+                        v.duration(),
+                        v.width(),
+                        v.height(),
+                        v.fps(),
+                        v.hasAudio(),
+                        v.container(),
+                        v.videoCodec(),
+                        v.rotation(),
+                        v.frames(),
+                        v.size(),
+                        v.crc32c())));
     }
 
     /** Jetty reports a part or request above the caps as a generic "bad multipart" with the reason inside. */
     private static boolean exceedsCap(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             String message = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
-            if (message.contains("max") && (message.contains("size") || message.contains("exceed") || message.contains("length"))) {
+            if (message.contains("max")
+                    && (message.contains("size") || message.contains("exceed") || message.contains("length"))) {
                 return true;
             }
         }
@@ -312,21 +378,31 @@ public final class SyncBApi {
             part = ctx.req().getPart(name);
         } catch (ServletException | IOException | RuntimeException e) {
             if (tooManyParts(e)) {
-                throw new TooLarge("body", "A multipart body here has at most " + MAX_PARTS + " parts; send only the parts "
-                        + description + " names, each once.");
+                throw new TooLarge(
+                        "body",
+                        "A multipart body here has at most " + MAX_PARTS + " parts; send only the parts " + description
+                                + " names, each once.");
             }
             if (exceedsCap(e)) {
-                // Jetty reads the whole body to find a part, so the part over its cap may be another one than asked for:
+                // Jetty reads the whole body to find a part, so the part over its cap may be another one than asked
+                // for:
                 // on the chunk upload it is the file, elsewhere the JSON file the call is for.
                 boolean chunk = ctx.path().endsWith("/sync_upload_chunk");
-                throw new TooLarge(chunk ? "file" : name, chunk
-                        ? "The chunk is larger than the limit of " + maxChunkBytes + " bytes; split the file into smaller chunks."
-                        : "A part of this request is larger than the server accepts: send " + name + " as a file part (e.g. curl -F '"
-                        + name + "=@" + name + ".json'), at most " + requests.maxJsonBytes() + " bytes, and a file chunk of at most "
-                        + maxChunkBytes + " bytes.");
+                throw new TooLarge(
+                        chunk ? "file" : name,
+                        chunk
+                                ? "The chunk is larger than the limit of " + maxChunkBytes
+                                        + " bytes; split the file into smaller chunks."
+                                : "A part of this request is larger than the server accepts: send " + name
+                                        + " as a file part (e.g. curl -F '"
+                                        + name + "=@" + name + ".json'), at most " + requests.maxJsonBytes()
+                                        + " bytes, and a file chunk of at most "
+                                        + maxChunkBytes + " bytes.");
             }
-            throw new InvalidParameter("Content-Type", "The multipart body could not be read (" + e.getMessage()
-                    + "); send multipart/form-data with parts file and payload.");
+            throw new InvalidParameter(
+                    "Content-Type",
+                    "The multipart body could not be read (" + e.getMessage()
+                            + "); send multipart/form-data with parts file and payload.");
         }
         return part;
     }
@@ -349,17 +425,42 @@ public final class SyncBApi {
     record Inactive(String status, String videourl, String message) {}
 
     /** {@code url}: the video (finished) or the failure report (error); {@code queryurl}: results.json when finished. */
-    record ExecutionStatus(String status, String url, String queryurl, String message, double progress, String error, String field,
-                           Map<String, String> links) {}
+    record ExecutionStatus(
+            String status,
+            String url,
+            String queryurl,
+            String message,
+            double progress,
+            String error,
+            String field,
+            Map<String, String> links) {}
 
     record Analysed(String taskid, String message, JsonNode analysis) {}
 
     record StillAnalysing(String taskid, String status, double progress, String message, JsonNode analysis) {}
 
-    record ChunkStored(String taskid, String state, String chunkid, int index, String message, long size, String crc32c, String sha256) {}
+    record ChunkStored(
+            String taskid,
+            String state,
+            String chunkid,
+            int index,
+            String message,
+            long size,
+            String crc32c,
+            String sha256) {}
 
-    record VideoSummary(double duration, int width, int height, double fps, boolean hasAudio, String container,
-                        String videoCodec, int rotation, long frames, long size, String crc32c) {}
+    record VideoSummary(
+            double duration,
+            int width,
+            int height,
+            double fps,
+            boolean hasAudio,
+            String container,
+            String videoCodec,
+            int rotation,
+            long frames,
+            long size,
+            String crc32c) {}
 
     record Completed(String taskid, String state, String message, VideoSummary video) {}
 }

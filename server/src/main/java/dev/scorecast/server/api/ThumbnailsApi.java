@@ -25,7 +25,8 @@ public final class ThumbnailsApi {
     private void strip(Context ctx) {
         String videoId = ctx.queryParam("video_id");
         if (videoId == null || videoId.isBlank()) {
-            throw new InvalidParameter("video_id", "The video_id query parameter is required: /sync/thumbnails?video_id=vid_...");
+            throw new InvalidParameter(
+                    "video_id", "The video_id query parameter is required: /sync/thumbnails?video_id=vid_...");
         }
         int count = count(ctx.queryParam("count"));
         var video = uploads.video(Authenticator.principal(ctx), videoId.strip());
@@ -50,7 +51,9 @@ public final class ThumbnailsApi {
         } catch (NumberFormatException e) {
             // answered below
         }
-        throw new InvalidParameter("count", "count must be a whole number from " + Thumbnails.MIN_COUNT + " to " + Thumbnails.MAX_COUNT
-                + " (pictures in the strip), not \"" + text + "\".");
+        throw new InvalidParameter(
+                "count",
+                "count must be a whole number from " + Thumbnails.MIN_COUNT + " to " + Thumbnails.MAX_COUNT
+                        + " (pictures in the strip), not \"" + text + "\".");
     }
 }

@@ -42,7 +42,8 @@ public final class WebhooksApi {
         routes.post("/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", this::redeliver);
     }
 
-    record Created(String webhookId, String url, List<String> events, String createdAt, String secret, String message) {}
+    record Created(
+            String webhookId, String url, List<String> events, String createdAt, String secret, String message) {}
 
     record Endpoint(String webhookId, String url, List<String> events, String createdAt) {}
 
@@ -52,8 +53,19 @@ public final class WebhooksApi {
 
     record Try(int attempt, String startedAt, long durationMs, Integer statusCode, String error, String response) {}
 
-    record DeliveryView(String deliveryId, String webhookId, String eventId, String eventType, String state, String createdAt,
-                        String nextAttemptAt, String endedAt, Integer lastStatusCode, Long lastDurationMs, String lastError, List<Try> attempts) {}
+    record DeliveryView(
+            String deliveryId,
+            String webhookId,
+            String eventId,
+            String eventType,
+            String state,
+            String createdAt,
+            String nextAttemptAt,
+            String endedAt,
+            Integer lastStatusCode,
+            Long lastDurationMs,
+            String lastError,
+            List<Try> attempts) {}
 
     record Deliveries(List<DeliveryView> deliveries, int limit) {}
 
@@ -64,8 +76,14 @@ public final class WebhooksApi {
         fields.check();
         Webhooks.Created created = webhooks.create(Authenticator.principal(ctx), url, events);
         Webhook w = created.webhook();
-        ctx.status(201).json(new Created(w.id(), w.url(), names(w.events()), w.createdAt().toString(), created.secret(),
-                "Keep the secret: it signs every delivery (Scorecast-Signature) and is not shown again."));
+        ctx.status(201)
+                .json(new Created(
+                        w.id(),
+                        w.url(),
+                        names(w.events()),
+                        w.createdAt().toString(),
+                        created.secret(),
+                        "Keep the secret: it signs every delivery (Scorecast-Signature) and is not shown again."));
     }
 
     /** The subscribed types: every one but execution.progress when absent; each named one must exist. */
@@ -74,19 +92,26 @@ public final class WebhooksApi {
         if (node == null) {
             return EventType.defaults();
         }
-        String known = String.join(", ", EventType.subscribable().stream().map(EventType::wire).toList());
+        String known = String.join(
+                ", ", EventType.subscribable().stream().map(EventType::wire).toList());
         if (!node.isArray() || node.isEmpty()) {
-            fields.problem("events", "events must be a non-empty list of event types (" + known + "), or left out for all but"
-                    + " execution.progress.");
+            fields.problem(
+                    "events",
+                    "events must be a non-empty list of event types (" + known + "), or left out for all but"
+                            + " execution.progress.");
             return Set.of();
         }
         Set<EventType> events = EnumSet.noneOf(EventType.class);
         for (int i = 0; i < node.size(); i++) {
             JsonNode item = node.get(i);
-            Optional<EventType> type = item.isTextual() ? EventType.fromWire(item.asText()).filter(t -> t != EventType.TEST) : Optional.empty();
+            Optional<EventType> type = item.isTextual()
+                    ? EventType.fromWire(item.asText()).filter(t -> t != EventType.TEST)
+                    : Optional.empty();
             if (type.isEmpty()) {
-                fields.problem("events[" + i + "]", "events[" + i + "] is " + (item.isTextual() ? "\"" + item.asText() + "\"" : item.toString())
-                        + ", not an event type; use one of " + known + ".");
+                fields.problem(
+                        "events[" + i + "]",
+                        "events[" + i + "] is " + (item.isTextual() ? "\"" + item.asText() + "\"" : item.toString())
+                                + ", not an event type; use one of " + known + ".");
             } else {
                 events.add(type.get());
             }
@@ -95,7 +120,11 @@ public final class WebhooksApi {
     }
 
     private void list(Context ctx) {
-        ctx.json(new Endpoints(webhooks.list(Authenticator.principal(ctx)).stream().map(WebhooksApi::endpoint).toList(), maxPerUser));
+        ctx.json(new Endpoints(
+                webhooks.list(Authenticator.principal(ctx)).stream()
+                        .map(WebhooksApi::endpoint)
+                        .toList(),
+                maxPerUser));
     }
 
     private void delete(Context ctx) {
@@ -111,11 +140,17 @@ public final class WebhooksApi {
     private void deliveries(Context ctx) {
         int limit = limit(ctx.queryParam("limit"));
         Principal owner = Authenticator.principal(ctx);
-        ctx.json(new Deliveries(webhooks.deliveries(owner, ctx.pathParam("webhook_id"), limit).stream().map(WebhooksApi::view).toList(), limit));
+        ctx.json(new Deliveries(
+                webhooks.deliveries(owner, ctx.pathParam("webhook_id"), limit).stream()
+                        .map(WebhooksApi::view)
+                        .toList(),
+                limit));
     }
 
     private void redeliver(Context ctx) {
-        ctx.status(202).json(view(webhooks.redeliver(Authenticator.principal(ctx), ctx.pathParam("webhook_id"), ctx.pathParam("delivery_id"))));
+        ctx.status(202)
+                .json(view(webhooks.redeliver(
+                        Authenticator.principal(ctx), ctx.pathParam("webhook_id"), ctx.pathParam("delivery_id"))));
     }
 
     private static int limit(String text) {
@@ -130,7 +165,8 @@ public final class WebhooksApi {
         } catch (NumberFormatException e) {
             // answered below
         }
-        throw new InvalidParameter("limit", "limit must be a whole number from 1 to " + MAX_LIMIT + ", not \"" + text + "\".");
+        throw new InvalidParameter(
+                "limit", "limit must be a whole number from 1 to " + MAX_LIMIT + ", not \"" + text + "\".");
     }
 
     private static Endpoint endpoint(Webhook w) {
@@ -142,12 +178,29 @@ public final class WebhooksApi {
     }
 
     static DeliveryView view(Delivery d) {
-        List<Try> tries = d.tries().stream().map(t -> new Try(t.attempt(), t.startedAt().toString(), t.durationMillis(), t.statusCode(),
-                t.error(), t.response())).toList();
+        List<Try> tries = d.tries().stream()
+                .map(t -> new Try(
+                        t.attempt(),
+                        t.startedAt().toString(),
+                        t.durationMillis(),
+                        t.statusCode(),
+                        t.error(),
+                        t.response()))
+                .toList();
         Try last = tries.isEmpty() ? null : tries.getLast();
-        return new DeliveryView(d.id(), d.webhookId(), d.eventId(), d.eventType(), d.state().wire(), d.createdAt().toString(),
-                iso(d.nextAttemptAt()), iso(d.endedAt()), last == null ? null : last.statusCode(), last == null ? null : last.durationMs(),
-                last == null ? null : last.error(), tries);
+        return new DeliveryView(
+                d.id(),
+                d.webhookId(),
+                d.eventId(),
+                d.eventType(),
+                d.state().wire(),
+                d.createdAt().toString(),
+                iso(d.nextAttemptAt()),
+                iso(d.endedAt()),
+                last == null ? null : last.statusCode(),
+                last == null ? null : last.durationMs(),
+                last == null ? null : last.error(),
+                tries);
     }
 
     private static String iso(Instant instant) {

@@ -35,14 +35,19 @@ public final class ApiKeys {
     /** Creates a key for {@code user} and returns it; this is the only time it is ever visible. */
     public String create(String user) {
         if (user == null || !USER.matcher(user).matches()) {
-            throw new InvalidParameter("user",
+            throw new InvalidParameter(
+                    "user",
                     "The user name must be 1-64 characters of letters, digits, '.', '_', '@' or '-', starting with a letter or digit.");
         }
         String keyId = Ids.randomBase32(12);
         String secret = Ids.randomBase32(32);
-        database.query(connection -> Rows.update(connection,
+        database.query(connection -> Rows.update(
+                connection,
                 "INSERT INTO api_keys (key_id, owner, secret_hash, created_at) VALUES (?, ?, ?, ?)",
-                keyId, user, sha256(secret), clock.millis()));
+                keyId,
+                user,
+                sha256(secret),
+                clock.millis()));
         return "sc_" + keyId + "_" + secret;
     }
 
@@ -57,10 +62,13 @@ public final class ApiKeys {
         }
         String keyId = match.group(1);
         byte[] offered = sha256(match.group(2)).getBytes(StandardCharsets.US_ASCII);
-        return database.query(connection -> Rows.one(connection,
+        return database.query(connection -> Rows.one(
+                        connection,
                         "SELECT owner, secret_hash FROM api_keys WHERE key_id = ? AND revoked_at IS NULL",
-                        row -> new StoredKey(row.getString("owner"), row.getString("secret_hash")), keyId))
-                .filter(stored -> MessageDigest.isEqual(stored.secretHash().getBytes(StandardCharsets.US_ASCII), offered))
+                        row -> new StoredKey(row.getString("owner"), row.getString("secret_hash")),
+                        keyId))
+                .filter(stored ->
+                        MessageDigest.isEqual(stored.secretHash().getBytes(StandardCharsets.US_ASCII), offered))
                 .map(stored -> new Principal(stored.owner(), keyId));
     }
 
@@ -69,7 +77,9 @@ public final class ApiKeys {
 
     /** Every key, or {@code user}'s when it is not null, oldest first. */
     public List<KeyInfo> list(String user) {
-        Rows.Mapper<KeyInfo> info = row -> new KeyInfo(row.getString("key_id"), row.getString("owner"),
+        Rows.Mapper<KeyInfo> info = row -> new KeyInfo(
+                row.getString("key_id"),
+                row.getString("owner"),
                 java.time.Instant.ofEpochMilli(row.getLong("created_at")),
                 row.getObject("revoked_at") == null ? null : java.time.Instant.ofEpochMilli(row.getLong("revoked_at")));
         String select = "SELECT key_id, owner, created_at, revoked_at FROM api_keys";
@@ -87,26 +97,35 @@ public final class ApiKeys {
     public boolean revoke(String keyIdOrKey) {
         var whole = keyIdOrKey == null ? null : KEY.matcher(keyIdOrKey);
         String keyId = whole != null && whole.matches() ? whole.group(1) : keyIdOrKey;
-        return database.query(connection -> Rows.update(connection,
-                "UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL", clock.millis(), keyId)) > 0;
+        return database.query(connection -> Rows.update(
+                        connection,
+                        "UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL",
+                        clock.millis(),
+                        keyId))
+                > 0;
     }
 
     /** The ids of every revoked key (few: keys are made by hand). */
     public Set<String> revokedIds() {
-        return Set.copyOf(database.query(connection -> Rows.list(connection,
-                "SELECT key_id FROM api_keys WHERE revoked_at IS NOT NULL", row -> row.getString("key_id"))));
+        return Set.copyOf(database.query(connection -> Rows.list(
+                connection,
+                "SELECT key_id FROM api_keys WHERE revoked_at IS NOT NULL",
+                row -> row.getString("key_id"))));
     }
 
     public boolean none() {
-        return database.query(connection -> Rows.one(connection, "SELECT COUNT(*) AS n FROM api_keys",
-                row -> row.getLong("n"))).orElse(0L) == 0;
+        return database.query(connection ->
+                                Rows.one(connection, "SELECT COUNT(*) AS n FROM api_keys", row -> row.getLong("n")))
+                        .orElse(0L)
+                == 0;
     }
 
     private record StoredKey(String owner, String secretHash) {}
 
     private static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

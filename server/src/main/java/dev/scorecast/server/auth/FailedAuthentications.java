@@ -53,8 +53,10 @@ public final class FailedAuthentications {
             if (a.left < 1) {
                 refused.incrementAndGet();
                 long wait = (long) Math.ceil((1 - a.left) * 60 / perMinute);
-                throw new Busy("Too many failed authentications from this address; wait " + wait
-                        + " s, then send a valid key (Authorization: Bearer <API key>).", Duration.ofSeconds(Math.max(1, wait)));
+                throw new Busy(
+                        "Too many failed authentications from this address; wait " + wait
+                                + " s, then send a valid key (Authorization: Bearer <API key>).",
+                        Duration.ofSeconds(Math.max(1, wait)));
             }
         }
     }

@@ -29,7 +29,11 @@ public final class Ids {
 
     /** True when {@code text} could be an id with this prefix; anything else is a plain 404. */
     public static boolean looksLike(String prefix, String text) {
-        return text != null && text.length() == prefix.length() + 27 && text.startsWith(prefix + "_")
-                && text.substring(prefix.length() + 1).toLowerCase(Locale.ROOT).equals(text.substring(prefix.length() + 1));
+        return text != null
+                && text.length() == prefix.length() + 27
+                && text.startsWith(prefix + "_")
+                && text.substring(prefix.length() + 1)
+                        .toLowerCase(Locale.ROOT)
+                        .equals(text.substring(prefix.length() + 1));
     }
 }

@@ -26,12 +26,14 @@ public final class RevokedKeys implements AutoCloseable {
     private volatile Set<String> revoked = Set.of();
     /** The revoked keys whose holdings were ended (a failure leaves a key out, to be ended at the next poll). */
     private final Set<String> ended = new HashSet<>();
+
     private final ScheduledExecutorService poller;
 
     public RevokedKeys(ApiKeys keys, Consumer<Set<String>> onRevoked) {
         this.keys = keys;
         this.onRevoked = onRevoked;
-        this.poller = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("scorecast-revoked-keys").unstarted(r));
+        this.poller = Executors.newSingleThreadScheduledExecutor(
+                r -> Thread.ofPlatform().daemon().name("scorecast-revoked-keys").unstarted(r));
         poller.scheduleWithFixedDelay(this::poll, 0, POLL.toMillis(), TimeUnit.MILLISECONDS);
     }
 

@@ -3,13 +3,13 @@ package dev.scorecast.server.cli;
 import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.analysis.Analysis.VideoFacts;
 import dev.scorecast.engine.analysis.TimelinePlot;
+import dev.scorecast.engine.io.Directories;
+import dev.scorecast.engine.io.Json;
 import dev.scorecast.engine.media.AudioExtractor;
 import dev.scorecast.engine.media.AudioTrack;
 import dev.scorecast.engine.media.MediaLimits;
 import dev.scorecast.engine.media.VideoInfo;
 import dev.scorecast.engine.media.VideoProbe;
-import dev.scorecast.engine.io.Directories;
-import dev.scorecast.engine.io.Json;
 import dev.scorecast.server.analysis.EngineAnalysis;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -42,10 +42,18 @@ final class AnalyseCommand {
 
     static Analysed analyse(Path video, Path work) {
         VideoInfo info = VideoProbe.probe(video, MediaLimits.DEFAULT);
-        Optional<AudioTrack> audio = info.hasAudio() ? AudioExtractor.extractWav(video, work.resolve("audio.wav")) : Optional.empty();
-        var facts = new VideoFacts(info.duration(), info.width(), info.height(), info.fps(), info.frames(), audio.isPresent(),
-                info.videoCodec(), info.rotation());
-        Analysis analysis = EngineAnalysis.create().analyze(video, audio.map(AudioTrack::wav), facts, fraction -> { });
+        Optional<AudioTrack> audio =
+                info.hasAudio() ? AudioExtractor.extractWav(video, work.resolve("audio.wav")) : Optional.empty();
+        var facts = new VideoFacts(
+                info.duration(),
+                info.width(),
+                info.height(),
+                info.fps(),
+                info.frames(),
+                audio.isPresent(),
+                info.videoCodec(),
+                info.rotation());
+        Analysis analysis = EngineAnalysis.create().analyze(video, audio.map(AudioTrack::wav), facts, fraction -> {});
         return new Analysed(info, audio, analysis);
     }
 

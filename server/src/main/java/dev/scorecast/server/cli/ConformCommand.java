@@ -40,44 +40,73 @@ final class ConformCommand {
     static void run(Path oldOutputs, Path video, Path output, Path soundFont, PrintStream out) {
         for (String name : List.of(Execution.PLAN, Execution.ANALYSIS, Execution.VIDEO)) {
             if (!Files.isRegularFile(oldOutputs.resolve(name))) {
-                throw new InvalidParameter("OLD-outputs", oldOutputs + " has no " + name + "; give the -outputs directory an earlier"
-                        + " `scorecast score` (or conform) wrote beside its video");
+                throw new InvalidParameter(
+                        "OLD-outputs",
+                        oldOutputs + " has no " + name + "; give the -outputs directory an earlier"
+                                + " `scorecast score` (or conform) wrote beside its video");
             }
         }
         Path work = AnalyseCommand.tempDirectory();
         try {
             Plan old = PlanJson.parse(Files.readString(oldOutputs.resolve(Execution.PLAN)));
-            Analysis oldAnalysis = Json.mapper().readValue(oldOutputs.resolve(Execution.ANALYSIS).toFile(), Analysis.class);
+            Analysis oldAnalysis = Json.mapper()
+                    .readValue(oldOutputs.resolve(Execution.ANALYSIS).toFile(), Analysis.class);
             AnalyseCommand.Analysed analysed = AnalyseCommand.analyse(video, work);
             Analysis analysis = analysed.analysis();
-            var oldShots = ShotMatcher.shots(cuts(oldAnalysis), oldAnalysis.video().duration());
-            var matches = ShotMatcher.match(oldShots, signatures(oldOutputs.resolve(Execution.VIDEO)),
-                    ShotMatcher.shots(cuts(analysis), analysis.video().duration()), signatures(video));
+            var oldShots =
+                    ShotMatcher.shots(cuts(oldAnalysis), oldAnalysis.video().duration());
+            var matches = ShotMatcher.match(
+                    oldShots,
+                    signatures(oldOutputs.resolve(Execution.VIDEO)),
+                    ShotMatcher.shots(cuts(analysis), analysis.video().duration()),
+                    signatures(video));
             GenreCatalog genres = GenreCatalog.builtIn();
-            var conformed = Conformer.conform(old, oldShots, matches, cuts(analysis), analysis.video().duration());
-            Plan plan = PlanValidator.validate(conformed.plan().withId("plan_cli_conform"), analysed.info().duration(), genres);
+            var conformed = Conformer.conform(
+                    old, oldShots, matches, cuts(analysis), analysis.video().duration());
+            Plan plan = PlanValidator.validate(
+                    conformed.plan().withId("plan_cli_conform"), analysed.info().duration(), genres);
             for (Conformer.ConformSpan span : conformed.spans()) {
-                out.printf(Locale.ROOT, "%-8s old %s new %s%n", span.kind(), range(span.oldStart(), span.oldEnd()),
+                out.printf(
+                        Locale.ROOT,
+                        "%-8s old %s new %s%n",
+                        span.kind(),
+                        range(span.oldStart(), span.oldEnd()),
                         range(span.newStart(), span.newEnd()));
             }
             for (ConformedScore.Bridge b : ConformedScore.bridges(plan)) {
                 if (!b.onTheBeat()) {
-                    out.printf(Locale.ROOT, "transition at the cut %.3f: the music before stops on its beat at %.3f, the music after"
-                            + " comes in on its beat at %.3f (%d beat%s at %.1f bpm)%n", b.cut(), b.from(), b.to(), b.beats(),
-                            b.beats() == 1 ? "" : "s", b.tempo());
+                    out.printf(
+                            Locale.ROOT,
+                            "transition at the cut %.3f: the music before stops on its beat at %.3f, the music after"
+                                    + " comes in on its beat at %.3f (%d beat%s at %.1f bpm)%n",
+                            b.cut(),
+                            b.from(),
+                            b.to(),
+                            b.beats(),
+                            b.beats() == 1 ? "" : "s",
+                            b.tempo());
                 }
             }
             String name = output.getFileName().toString();
             Path outputs = output.resolveSibling(name.replaceFirst("\\.[^.]+$", "") + "-outputs");
             Results results;
             try (SoundBank bank = SoundBank.load(soundFont)) {
-                var inputs = new Execution.Inputs(video, analysed.audio().map(AudioTrack::wav), analysis, plan,
+                var inputs = new Execution.Inputs(
+                        video,
+                        analysed.audio().map(AudioTrack::wav),
+                        analysis,
+                        plan,
                         video.getFileName().toString().replaceFirst("\\.[^.]{1,8}$", ""));
-                results = new Execution(bank).run(inputs, outputs, Map.of(), (stage, fraction) -> { });
+                results = new Execution(bank).run(inputs, outputs, Map.of(), (stage, fraction) -> {});
             }
             Files.copy(outputs.resolve(Execution.VIDEO), output, StandardCopyOption.REPLACE_EXISTING);
-            out.printf(Locale.ROOT, "%s: %d sections, %d keeping earlier music; accents heard within a frame: %d of %d%n", output,
-                    plan.sections().size(), plan.sections().stream().filter(s -> s.origin() != null).count(), results.sync().withinFrame(),
+            out.printf(
+                    Locale.ROOT,
+                    "%s: %d sections, %d keeping earlier music; accents heard within a frame: %d of %d%n",
+                    output,
+                    plan.sections().size(),
+                    plan.sections().stream().filter(s -> s.origin() != null).count(),
+                    results.sync().withinFrame(),
                     results.sync().accents());
             out.println("other outputs: " + outputs);
         } catch (IOException e) {

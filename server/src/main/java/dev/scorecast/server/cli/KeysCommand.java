@@ -22,8 +22,10 @@ final class KeysCommand {
 
     /** The exit code: 0 done, 1 nothing to revoke, 2 bad arguments. */
     static int run(List<String> args, ServerConfig config, PrintStream out, PrintStream err) {
-        boolean create = args.size() == 3 && args.get(0).equals("create") && args.get(1).equals("--user");
-        boolean list = args.equals(List.of("list")) || args.size() == 3 && args.get(0).equals("list") && args.get(1).equals("--user");
+        boolean create =
+                args.size() == 3 && args.get(0).equals("create") && args.get(1).equals("--user");
+        boolean list = args.equals(List.of("list"))
+                || args.size() == 3 && args.get(0).equals("list") && args.get(1).equals("--user");
         boolean revoke = args.size() == 2 && args.get(0).equals("revoke");
         boolean rotate = args.equals(List.of("rotate-link-secret"));
         if (!create && !list && !revoke && !rotate) {
@@ -45,7 +47,9 @@ final class KeysCommand {
             if (list) {
                 out.printf("%-14s %-24s %-24s %s%n", "KEY_ID", "USER", "CREATED", "REVOKED");
                 for (ApiKeys.KeyInfo key : keys.list(args.size() == 3 ? args.get(2) : null)) {
-                    out.printf("%-14s %-24s %-24s %s%n", key.keyId(), key.owner(), key.createdAt(), key.revokedAt() == null ? "-" : key.revokedAt());
+                    out.printf(
+                            "%-14s %-24s %-24s %s%n",
+                            key.keyId(), key.owner(), key.createdAt(), key.revokedAt() == null ? "-" : key.revokedAt());
                 }
                 return 0;
             }

@@ -42,17 +42,31 @@ final class ScoreCommand {
             Path outputs = output.resolveSibling(name.replaceFirst("\\.[^.]+$", "") + "-outputs");
             Results results;
             try (SoundBank bank = SoundBank.load(soundFont)) {
-                var inputs = new Execution.Inputs(video, analysed.audio().map(AudioTrack::wav), analysed.analysis(), plan,
+                var inputs = new Execution.Inputs(
+                        video,
+                        analysed.audio().map(AudioTrack::wav),
+                        analysed.analysis(),
+                        plan,
                         video.getFileName().toString().replaceFirst("\\.[^.]{1,8}$", ""));
-                results = new Execution(bank).run(inputs, outputs, Map.of(), (stage, fraction) -> { });
+                results = new Execution(bank).run(inputs, outputs, Map.of(), (stage, fraction) -> {});
             }
             Files.copy(outputs.resolve(Execution.VIDEO), output, StandardCopyOption.REPLACE_EXISTING);
-            out.printf(Locale.ROOT, "%s: %d sections of %s, seed %d%n", output, plan.sections().size(), plan.genre(), plan.seed());
+            out.printf(
+                    Locale.ROOT,
+                    "%s: %d sections of %s, seed %d%n",
+                    output,
+                    plan.sections().size(),
+                    plan.genre(),
+                    plan.seed());
             out.printf(Locale.ROOT, "stage seconds: analysis %.2f, plan %.3f", analysisSeconds, planSeconds);
             results.stageSeconds().forEach((stage, seconds) -> out.printf(Locale.ROOT, ", %s %.2f", stage, seconds));
             out.println();
-            out.printf(Locale.ROOT, "loudness %.1f LUFS, true peak %.1f dBTP; accents heard within a frame: %d of %d%n",
-                    results.loudness().integratedLufs(), results.loudness().truePeakDbtp(), results.sync().withinFrame(),
+            out.printf(
+                    Locale.ROOT,
+                    "loudness %.1f LUFS, true peak %.1f dBTP; accents heard within a frame: %d of %d%n",
+                    results.loudness().integratedLufs(),
+                    results.loudness().truePeakDbtp(),
+                    results.sync().withinFrame(),
                     results.sync().accents());
             out.println("other outputs: " + outputs);
         } catch (IOException e) {

@@ -3,10 +3,8 @@ package dev.scorecast.server.cli;
 import dev.scorecast.engine.error.ScorecastException;
 import dev.scorecast.engine.plan.GenerationOptions;
 import dev.scorecast.server.ScorecastServer;
-import dev.scorecast.server.auth.ApiKeys;
 import dev.scorecast.server.config.Role;
 import dev.scorecast.server.config.ServerConfig;
-import dev.scorecast.server.db.Database;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Collections;
@@ -47,8 +45,13 @@ public final class ScorecastCli {
                                                        the benchmarks (scorecast help bench; docs/BENCHMARKS.md)""",
             "help", """
                     scorecast help [COMMAND]           this text, or one command's (also --help, -h)""");
-    private static final String USAGE = "usage:\n" + String.join("\n", COMMANDS.values().stream().map(u -> u.indent(2).stripTrailing()).toList())
-            + "\nconfiguration: SCORECAST_* environment variables, see README.md";
+
+    private static final String USAGE = "usage:\n"
+            + String.join(
+                    "\n",
+                    COMMANDS.values().stream()
+                            .map(u -> u.indent(2).stripTrailing())
+                            .toList()) + "\nconfiguration: SCORECAST_* environment variables, see README.md";
     private static final java.util.Set<String> HELP = java.util.Set.of("help", "--help", "-h");
 
     private ScorecastCli() {}
@@ -57,7 +60,8 @@ public final class ScorecastCli {
         System.exit(run(List.of(args), System.getenv(), System.out, System.err));
     }
 
-    static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) throws InterruptedException {
+    static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err)
+            throws InterruptedException {
         if (!args.isEmpty() && HELP.contains(args.getFirst())) {
             if (args.size() == 1) {
                 out.println(USAGE);
@@ -88,7 +92,8 @@ public final class ScorecastCli {
             if (!args.isEmpty() && args.getFirst().equals("webhooks")) {
                 return WebhooksCommand.run(args.subList(1, args.size()), ServerConfig.from(env), out, err);
             }
-            if (!args.isEmpty() && (args.getFirst().equals("analyse") || args.getFirst().equals("analyze"))
+            if (!args.isEmpty()
+                    && (args.getFirst().equals("analyse") || args.getFirst().equals("analyze"))
                     && (args.size() == 2 || args.size() == 4 && args.get(2).equals("--timeline"))) {
                 AnalyseCommand.run(Path.of(args.get(1)), args.size() == 4 ? Path.of(args.get(3)) : null, out);
                 return 0;
@@ -96,8 +101,15 @@ public final class ScorecastCli {
             if (!args.isEmpty() && args.getFirst().equals("score")) {
                 return score(args.subList(1, args.size()), env, out, err);
             }
-            if (args.size() == 5 && args.getFirst().equals("conform") && (args.get(3).equals("-o") || args.get(3).equals("--output"))) {
-                ConformCommand.run(Path.of(args.get(1)), Path.of(args.get(2)), Path.of(args.get(4)), ServerConfig.from(env).soundFont(), out);
+            if (args.size() == 5
+                    && args.getFirst().equals("conform")
+                    && (args.get(3).equals("-o") || args.get(3).equals("--output"))) {
+                ConformCommand.run(
+                        Path.of(args.get(1)),
+                        Path.of(args.get(2)),
+                        Path.of(args.get(4)),
+                        ServerConfig.from(env).soundFont(),
+                        out);
                 return 0;
             }
             if (!args.isEmpty() && args.getFirst().equals("conform")) {
@@ -148,8 +160,13 @@ public final class ScorecastCli {
             err.println("score needs a video and -o OUT.mp4\n" + USAGE);
             return 2;
         }
-        var options = GenerationOptions.DEFAULT.withVocals(vocals).withVoiceover(voiceover != null).withGenre(genre)
-                .withOriginalAudio(voiceover != null).withSeed(seed).withVoiceoverScript(voiceover);
+        var options = GenerationOptions.DEFAULT
+                .withVocals(vocals)
+                .withVoiceover(voiceover != null)
+                .withGenre(genre)
+                .withOriginalAudio(voiceover != null)
+                .withSeed(seed)
+                .withVoiceoverScript(voiceover);
         ScoreCommand.run(video, output, options, ServerConfig.from(env).soundFont(), out);
         return 0;
     }
@@ -169,12 +186,15 @@ public final class ScorecastCli {
     private static int serve(ServerConfig config, PrintStream out) throws InterruptedException {
         ScorecastServer server = ScorecastServer.start(config);
         var stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "scorecast-shutdown"));
-        out.println("Scorecast (" + config.role().wire() + " node " + server.nodeId() + ") is listening on " + server.publicUrl()
-                + " (port " + server.port() + ")");
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            server.close();
+                            stopped.countDown();
+                        },
+                        "scorecast-shutdown"));
+        out.println("Scorecast (" + config.role().wire() + " node " + server.nodeId() + ") is listening on "
+                + server.publicUrl() + " (port " + server.port() + ")");
         if (!config.role().servesClients()) {
             out.println("This worker answers only /healthz, /readyz and /metrics; clients use the api nodes.");
             out.flush();
@@ -182,13 +202,15 @@ public final class ScorecastCli {
             return 0;
         }
         out.println("API description: " + server.publicUrl() + "/openapi.json");
-        server.developmentKey().ifPresentOrElse(
-                key -> out.println("Development API key for user \"dev\" (shown only now; keep it): " + key),
-                () -> out.println("No development key is shown (keys exist in " + dev.scorecast.server.db.Database.describe(config.dbUrl())
-                        + ", or the database is shared); make one with: bin/scorecast keys create --user NAME"));
+        server.developmentKey()
+                .ifPresentOrElse(
+                        key -> out.println("Development API key for user \"dev\" (shown only now; keep it): " + key),
+                        () -> out.println(
+                                "No development key is shown (keys exist in "
+                                        + dev.scorecast.server.db.Database.describe(config.dbUrl())
+                                        + ", or the database is shared); make one with: bin/scorecast keys create --user NAME"));
         out.flush();
         stopped.await();
         return 0;
     }
-
 }

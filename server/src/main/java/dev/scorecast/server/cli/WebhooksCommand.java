@@ -55,8 +55,11 @@ final class WebhooksCommand {
         String command = args.getFirst();
         List<String> rest = args.subList(1, args.size());
         boolean known = switch (command) {
-            case "create" -> rest.size() >= 4 && option(rest, "--user") != null && option(rest, "--url") != null
-                    && rest.size() == (option(rest, "--events") == null ? 4 : 6);
+            case "create" ->
+                rest.size() >= 4
+                        && option(rest, "--user") != null
+                        && option(rest, "--url") != null
+                        && rest.size() == (option(rest, "--events") == null ? 4 : 6);
             case "list" -> rest.isEmpty() || rest.size() == 2 && option(rest, "--user") != null;
             case "delete", "test" -> rest.size() == 1;
             case "deliveries" -> rest.size() == 1 || rest.size() == 3 && option(rest, "--limit") != null;
@@ -71,9 +74,17 @@ final class WebhooksCommand {
             var repository = new WebhookRepository(database);
             var deliveries = new DeliveryRepository(database);
             Clock clock = Clock.systemUTC();
-            var outbox = new Outbox(repository, deliveries, Json.mapper(), config.webhooks().retryFor(), clock);
-            var webhooks = new Webhooks(database, repository, deliveries, outbox, new QuotaGuard(config.quotas(), config.dataDir(), clock),
-                    config.webhooks(), AddressGuard.Resolver.SYSTEM, clock);
+            var outbox = new Outbox(
+                    repository, deliveries, Json.mapper(), config.webhooks().retryFor(), clock);
+            var webhooks = new Webhooks(
+                    database,
+                    repository,
+                    deliveries,
+                    outbox,
+                    new QuotaGuard(config.quotas(), config.dataDir(), clock),
+                    config.webhooks(),
+                    AddressGuard.Resolver.SYSTEM,
+                    clock);
             try {
                 return switch (command) {
                     case "create" -> create(webhooks, rest, out);
@@ -85,7 +96,8 @@ final class WebhooksCommand {
                     }
                     case "test" -> {
                         Delivery d = webhooks.test(owner(webhooks, rest.getFirst()), rest.getFirst());
-                        out.println("queued " + d.id() + " (event " + d.eventId() + "); a running server sends it within a second or so;"
+                        out.println("queued " + d.id() + " (event " + d.eventId()
+                                + "); a running server sends it within a second or so;"
                                 + " see: scorecast webhooks deliveries " + rest.getFirst());
                         yield 0;
                     }
@@ -98,7 +110,9 @@ final class WebhooksCommand {
                     default -> throw new IllegalStateException(command);
                 };
             } catch (NotFound e) {
-                err.println("scorecast: " + e.getMessage().replace("for this API key; see GET /webhooks", "; see scorecast webhooks list"));
+                err.println("scorecast: "
+                        + e.getMessage()
+                                .replace("for this API key; see GET /webhooks", "; see scorecast webhooks list"));
                 return 1;
             }
         }
@@ -111,13 +125,20 @@ final class WebhooksCommand {
             types = EnumSet.noneOf(EventType.class);
             for (String name : events.split(",")) {
                 String type = name.strip();
-                types.add(EventType.fromWire(type).filter(t -> t != EventType.TEST).orElseThrow(() -> new InvalidParameter("--events",
-                        "--events names " + type + ", not an event type; use " + EventType.subscribable().stream().map(EventType::wire)
-                                .collect(Collectors.joining(",")) + ".")));
+                types.add(EventType.fromWire(type)
+                        .filter(t -> t != EventType.TEST)
+                        .orElseThrow(() -> new InvalidParameter(
+                                "--events",
+                                "--events names " + type + ", not an event type; use "
+                                        + EventType.subscribable().stream()
+                                                .map(EventType::wire)
+                                                .collect(Collectors.joining(","))
+                                        + ".")));
             }
         }
         Webhooks.Created created = webhooks.create(new Principal(option(rest, "--user")), option(rest, "--url"), types);
-        out.println("webhook " + created.webhook().id() + " for " + created.webhook().owner() + ": " + created.webhook().url());
+        out.println("webhook " + created.webhook().id() + " for "
+                + created.webhook().owner() + ": " + created.webhook().url());
         out.println("events: " + names(created.webhook().events()));
         out.println("secret (shown only now; it signs every delivery): " + created.secret());
         return 0;
@@ -143,19 +164,30 @@ final class WebhooksCommand {
             throw new InvalidParameter("--limit", "--limit must be a whole number from 1 to 100.");
         }
         String id = rest.getFirst();
-        out.printf("%-31s %-18s %-9s %-24s %s%n", "DELIVERY_ID", "EVENT", "STATE", "CREATED", "ATTEMPTS (status or error, ms)");
+        out.printf(
+                "%-31s %-18s %-9s %-24s %s%n",
+                "DELIVERY_ID", "EVENT", "STATE", "CREATED", "ATTEMPTS (status or error, ms)");
         for (Delivery d : webhooks.deliveries(owner(webhooks, id), id, limit)) {
-            String tries = d.tries().stream().map(t -> (t.statusCode() != null ? t.statusCode().toString() : t.error()) + " " + t.durationMillis() + "ms")
+            String tries = d.tries().stream()
+                    .map(t -> (t.statusCode() != null ? t.statusCode().toString() : t.error()) + " "
+                            + t.durationMillis() + "ms")
                     .collect(Collectors.joining("; "));
-            out.printf("%-31s %-18s %-9s %-24s %s%s%n", d.id(), d.eventType(), d.state().wire(), d.createdAt(), tries.isEmpty() ? "-" : tries,
+            out.printf(
+                    "%-31s %-18s %-9s %-24s %s%s%n",
+                    d.id(),
+                    d.eventType(),
+                    d.state().wire(),
+                    d.createdAt(),
+                    tries.isEmpty() ? "-" : tries,
                     d.nextAttemptAt() == null ? "" : " (next at " + d.nextAttemptAt() + ")");
         }
         return 0;
     }
 
     private static Principal owner(Webhooks webhooks, String webhookId) {
-        return webhooks.ownerOf(webhookId).orElseThrow(() -> new NotFound("webhook_id", "No webhook " + webhookId
-                + " exists; see scorecast webhooks list."));
+        return webhooks.ownerOf(webhookId)
+                .orElseThrow(() -> new NotFound(
+                        "webhook_id", "No webhook " + webhookId + " exists; see scorecast webhooks list."));
     }
 
     /** The value after {@code name} in {@code args}, or null. */
@@ -165,6 +197,9 @@ final class WebhooksCommand {
     }
 
     private static String names(Set<EventType> events) {
-        return Arrays.stream(EventType.values()).filter(events::contains).map(EventType::wire).collect(Collectors.joining(","));
+        return Arrays.stream(EventType.values())
+                .filter(events::contains)
+                .map(EventType::wire)
+                .collect(Collectors.joining(","));
     }
 }

@@ -17,17 +17,20 @@ public record EventStreamSettings(Duration heartbeat, Duration pollInterval, int
     public EventStreamSettings {
         if (heartbeat.toMillis() < 10 || heartbeat.toMillis() > 25_000) {
             // Jetty closes a connection idle for 30 s: a quiet stream must write before that.
-            throw new InvalidParameter("SCORECAST_EVENTS_HEARTBEAT_MS", "SCORECAST_EVENTS_HEARTBEAT_MS must be 10 to 25000, under the"
-                    + " server's 30 s idle timeout.");
+            throw new InvalidParameter(
+                    "SCORECAST_EVENTS_HEARTBEAT_MS",
+                    "SCORECAST_EVENTS_HEARTBEAT_MS must be 10 to 25000, under the" + " server's 30 s idle timeout.");
         }
         if (pollInterval.toMillis() < 10 || pollInterval.toMillis() > 10_000) {
             throw new InvalidParameter("SCORECAST_EVENTS_POLL_MS", "SCORECAST_EVENTS_POLL_MS must be 10 to 10000.");
         }
         if (maxPerUser < 1) {
-            throw new InvalidParameter("SCORECAST_EVENTS_MAX_STREAMS", "SCORECAST_EVENTS_MAX_STREAMS must be at least 1.");
+            throw new InvalidParameter(
+                    "SCORECAST_EVENTS_MAX_STREAMS", "SCORECAST_EVENTS_MAX_STREAMS must be at least 1.");
         }
         if (maxLifetime.toSeconds() < 1) {
-            throw new InvalidParameter("SCORECAST_EVENTS_MAX_SECONDS", "SCORECAST_EVENTS_MAX_SECONDS must be at least 1.");
+            throw new InvalidParameter(
+                    "SCORECAST_EVENTS_MAX_SECONDS", "SCORECAST_EVENTS_MAX_SECONDS must be at least 1.");
         }
     }
 

@@ -20,8 +20,11 @@ public final class NodeIds {
     /** The default id: this host and its fixed port, or this process on port 0. */
     public static String defaultId(int port) {
         // On port 0 a suffix tells apart several servers in one process (tests run two side by side).
-        return HOSTNAME + ":" + (port != 0 ? Integer.toString(port)
-                : "pid" + ProcessHandle.current().pid() + "-" + java.util.UUID.randomUUID().toString().substring(0, 8));
+        return HOSTNAME + ":"
+                + (port != 0
+                        ? Integer.toString(port)
+                        : "pid" + ProcessHandle.current().pid() + "-"
+                                + java.util.UUID.randomUUID().toString().substring(0, 8));
     }
 
     /** Whether a node starting as {@code self} may take over what {@code holder} held. */
@@ -38,7 +41,8 @@ public final class NodeIds {
         }
         long pid = Long.parseLong(m.group(1));
         Optional<ProcessHandle> process = ProcessHandle.of(pid);
-        return pid != ProcessHandle.current().pid() && process.map(p -> !p.isAlive()).orElse(true);
+        return pid != ProcessHandle.current().pid()
+                && process.map(p -> !p.isAlive()).orElse(true);
     }
 
     private static String hostname() {

@@ -29,48 +29,82 @@ import java.util.OptionalInt;
  * @param clockOffset            added to the system clock for everything this node times (SCORECAST_CLOCK_OFFSET_SECONDS, 0):
  *                               for fault campaigns, a node whose clock is ahead of the others
  */
-public record OpsSettings(Optional<String> token, OptionalInt port, int authFailuresPerMinute, int maxConnections, long maxBufferedBytes,
-                          Duration headerTimeout, Duration linkSecretOverlap, long jobMemoryBytes,
-                          Duration clockOffset) {
-    public static final OpsSettings DEFAULT = new OpsSettings(Optional.empty(), OptionalInt.empty(), 30, 4096, 0, Duration.ofSeconds(10),
-            Duration.ofHours(168), 0, Duration.ZERO);
+public record OpsSettings(
+        Optional<String> token,
+        OptionalInt port,
+        int authFailuresPerMinute,
+        int maxConnections,
+        long maxBufferedBytes,
+        Duration headerTimeout,
+        Duration linkSecretOverlap,
+        long jobMemoryBytes,
+        Duration clockOffset) {
+    public static final OpsSettings DEFAULT = new OpsSettings(
+            Optional.empty(),
+            OptionalInt.empty(),
+            30,
+            4096,
+            0,
+            Duration.ofSeconds(10),
+            Duration.ofHours(168),
+            0,
+            Duration.ZERO);
 
     public OpsSettings {
         if (token.isPresent() && token.get().length() < 16) {
-            throw new InvalidParameter("SCORECAST_OPS_TOKEN", "SCORECAST_OPS_TOKEN must be at least 16 characters (or unset).");
+            throw new InvalidParameter(
+                    "SCORECAST_OPS_TOKEN", "SCORECAST_OPS_TOKEN must be at least 16 characters (or unset).");
         }
         if (port.isPresent() && (port.getAsInt() < 0 || port.getAsInt() > 65535)) {
-            throw new InvalidParameter("SCORECAST_OPS_PORT", "SCORECAST_OPS_PORT must be between 0 and 65535 (or unset).");
+            throw new InvalidParameter(
+                    "SCORECAST_OPS_PORT", "SCORECAST_OPS_PORT must be between 0 and 65535 (or unset).");
         }
         if (maxConnections < 16) {
             throw new InvalidParameter("SCORECAST_MAX_CONNECTIONS", "SCORECAST_MAX_CONNECTIONS must be at least 16.");
         }
         if (maxBufferedBytes < 0) {
-            throw new InvalidParameter("SCORECAST_MAX_BUFFER_BYTES", "SCORECAST_MAX_BUFFER_BYTES must be 0 (a quarter of the heap) or more.");
+            throw new InvalidParameter(
+                    "SCORECAST_MAX_BUFFER_BYTES",
+                    "SCORECAST_MAX_BUFFER_BYTES must be 0 (a quarter of the heap) or more.");
         }
         if (headerTimeout.isNegative() || headerTimeout.isZero()) {
-            throw new InvalidParameter("SCORECAST_HEADER_TIMEOUT_SECONDS", "SCORECAST_HEADER_TIMEOUT_SECONDS must be at least 1.");
+            throw new InvalidParameter(
+                    "SCORECAST_HEADER_TIMEOUT_SECONDS", "SCORECAST_HEADER_TIMEOUT_SECONDS must be at least 1.");
         }
         if (jobMemoryBytes < 0) {
-            throw new InvalidParameter("SCORECAST_JOB_MEMORY_BYTES", "SCORECAST_JOB_MEMORY_BYTES must be 0 (a third of the heap) or more.");
+            throw new InvalidParameter(
+                    "SCORECAST_JOB_MEMORY_BYTES",
+                    "SCORECAST_JOB_MEMORY_BYTES must be 0 (a third of the heap) or more.");
         }
         if (linkSecretOverlap.isNegative()) {
-            throw new InvalidParameter("SCORECAST_LINK_SECRET_OVERLAP_HOURS", "SCORECAST_LINK_SECRET_OVERLAP_HOURS must be 0 or more.");
+            throw new InvalidParameter(
+                    "SCORECAST_LINK_SECRET_OVERLAP_HOURS", "SCORECAST_LINK_SECRET_OVERLAP_HOURS must be 0 or more.");
         }
         if (authFailuresPerMinute < 1) {
-            throw new InvalidParameter("SCORECAST_AUTH_FAILURES_PER_MINUTE", "SCORECAST_AUTH_FAILURES_PER_MINUTE must be at least 1.");
+            throw new InvalidParameter(
+                    "SCORECAST_AUTH_FAILURES_PER_MINUTE", "SCORECAST_AUTH_FAILURES_PER_MINUTE must be at least 1.");
         }
     }
 
     static OpsSettings from(Settings settings, Map<String, String> env) {
-        Optional<String> token = Optional.ofNullable(env.get("SCORECAST_OPS_TOKEN")).map(String::strip).filter(t -> !t.isEmpty());
-        OptionalInt port = Optional.ofNullable(env.get("SCORECAST_OPS_PORT")).map(String::strip).filter(p -> !p.isEmpty())
-                .map(p -> OptionalInt.of(settings.integer("SCORECAST_OPS_PORT", 0))).orElse(OptionalInt.empty());
-        return new OpsSettings(token, port, settings.integer("SCORECAST_AUTH_FAILURES_PER_MINUTE", DEFAULT.authFailuresPerMinute()),
+        Optional<String> token = Optional.ofNullable(env.get("SCORECAST_OPS_TOKEN"))
+                .map(String::strip)
+                .filter(t -> !t.isEmpty());
+        OptionalInt port = Optional.ofNullable(env.get("SCORECAST_OPS_PORT"))
+                .map(String::strip)
+                .filter(p -> !p.isEmpty())
+                .map(p -> OptionalInt.of(settings.integer("SCORECAST_OPS_PORT", 0)))
+                .orElse(OptionalInt.empty());
+        return new OpsSettings(
+                token,
+                port,
+                settings.integer("SCORECAST_AUTH_FAILURES_PER_MINUTE", DEFAULT.authFailuresPerMinute()),
                 settings.integer("SCORECAST_MAX_CONNECTIONS", DEFAULT.maxConnections()),
                 settings.bytes("SCORECAST_MAX_BUFFER_BYTES", DEFAULT.maxBufferedBytes()),
-                Duration.ofSeconds(settings.integer("SCORECAST_HEADER_TIMEOUT_SECONDS", (int) DEFAULT.headerTimeout().toSeconds())),
-                Duration.ofHours(settings.integer("SCORECAST_LINK_SECRET_OVERLAP_HOURS", (int) DEFAULT.linkSecretOverlap().toHours())),
+                Duration.ofSeconds(settings.integer("SCORECAST_HEADER_TIMEOUT_SECONDS", (int)
+                        DEFAULT.headerTimeout().toSeconds())),
+                Duration.ofHours(settings.integer("SCORECAST_LINK_SECRET_OVERLAP_HOURS", (int)
+                        DEFAULT.linkSecretOverlap().toHours())),
                 settings.bytes("SCORECAST_JOB_MEMORY_BYTES", DEFAULT.jobMemoryBytes()),
                 Duration.ofSeconds(settings.integer("SCORECAST_CLOCK_OFFSET_SECONDS", 0)));
     }

@@ -15,8 +15,13 @@ import java.util.Map;
  * @param maxRequestsInFlight requests one user may have in progress on a node at once (SCORECAST_MAX_REQUESTS_IN_FLIGHT, 32)
  * @param maxPlansPerVideo   plans one video keeps (SCORECAST_QUOTA_PLANS_PER_VIDEO, 50): generating one more removes the oldest
  */
-public record Quotas(long maxStoredBytes, int maxUploadsInFlight, int maxAnalysesQueued, long minFreeBytes, int maxRequestsInFlight,
-                     int maxPlansPerVideo) {
+public record Quotas(
+        long maxStoredBytes,
+        int maxUploadsInFlight,
+        int maxAnalysesQueued,
+        long minFreeBytes,
+        int maxRequestsInFlight,
+        int maxPlansPerVideo) {
     public static final Quotas DEFAULT = new Quotas(20L << 30, 32, 4, 1L << 30, 32, 50);
 
     public Quotas {
@@ -30,16 +35,19 @@ public record Quotas(long maxStoredBytes, int maxUploadsInFlight, int maxAnalyse
             throw new InvalidParameter("SCORECAST_QUOTA_ANALYSES", "SCORECAST_QUOTA_ANALYSES must be at least 1.");
         }
         if (maxRequestsInFlight < 1) {
-            throw new InvalidParameter("SCORECAST_MAX_REQUESTS_IN_FLIGHT", "SCORECAST_MAX_REQUESTS_IN_FLIGHT must be at least 1.");
+            throw new InvalidParameter(
+                    "SCORECAST_MAX_REQUESTS_IN_FLIGHT", "SCORECAST_MAX_REQUESTS_IN_FLIGHT must be at least 1.");
         }
         if (maxPlansPerVideo < 1) {
-            throw new InvalidParameter("SCORECAST_QUOTA_PLANS_PER_VIDEO", "SCORECAST_QUOTA_PLANS_PER_VIDEO must be at least 1.");
+            throw new InvalidParameter(
+                    "SCORECAST_QUOTA_PLANS_PER_VIDEO", "SCORECAST_QUOTA_PLANS_PER_VIDEO must be at least 1.");
         }
     }
 
     public static Quotas fromEnvironment(Map<String, String> env) {
         Settings settings = new Settings(env);
-        return new Quotas(settings.bytes("SCORECAST_QUOTA_BYTES", DEFAULT.maxStoredBytes()),
+        return new Quotas(
+                settings.bytes("SCORECAST_QUOTA_BYTES", DEFAULT.maxStoredBytes()),
                 settings.integer("SCORECAST_QUOTA_UPLOADS", DEFAULT.maxUploadsInFlight()),
                 settings.integer("SCORECAST_QUOTA_ANALYSES", DEFAULT.maxAnalysesQueued()),
                 settings.bytes("SCORECAST_MIN_FREE_BYTES", DEFAULT.minFreeBytes()),

@@ -19,14 +19,18 @@ public record RetentionSettings(Duration keep, Duration grace, Duration keepFail
 
     public RetentionSettings {
         if (keep.isNegative()) {
-            throw new InvalidParameter("SCORECAST_RETENTION_HOURS", "SCORECAST_RETENTION_HOURS must be 0 (keep everything) or more.");
+            throw new InvalidParameter(
+                    "SCORECAST_RETENTION_HOURS", "SCORECAST_RETENTION_HOURS must be 0 (keep everything) or more.");
         }
         if (keepFailed.compareTo(Duration.ofHours(1)) < 0) {
-            throw new InvalidParameter("SCORECAST_RETENTION_FAILED_HOURS", "SCORECAST_RETENTION_FAILED_HOURS must be at least 1.");
+            throw new InvalidParameter(
+                    "SCORECAST_RETENTION_FAILED_HOURS", "SCORECAST_RETENTION_FAILED_HOURS must be at least 1.");
         }
         if (grace.compareTo(MIN_GRACE) < 0) {
-            throw new InvalidParameter("SCORECAST_ORPHAN_GRACE_HOURS", "SCORECAST_ORPHAN_GRACE_HOURS must be at least "
-                    + MIN_GRACE.toHours() + ": a younger file may still be another node's work in progress.");
+            throw new InvalidParameter(
+                    "SCORECAST_ORPHAN_GRACE_HOURS",
+                    "SCORECAST_ORPHAN_GRACE_HOURS must be at least " + MIN_GRACE.toHours()
+                            + ": a younger file may still be another node's work in progress.");
         }
     }
 
@@ -35,7 +39,8 @@ public record RetentionSettings(Duration keep, Duration grace, Duration keepFail
     }
 
     static RetentionSettings from(Settings settings) {
-        return new RetentionSettings(Duration.ofHours(settings.integer("SCORECAST_RETENTION_HOURS", 720)),
+        return new RetentionSettings(
+                Duration.ofHours(settings.integer("SCORECAST_RETENTION_HOURS", 720)),
                 Duration.ofHours(settings.integer("SCORECAST_ORPHAN_GRACE_HOURS", 24)),
                 Duration.ofHours(settings.integer("SCORECAST_RETENTION_FAILED_HOURS", 72)));
     }

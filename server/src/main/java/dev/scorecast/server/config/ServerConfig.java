@@ -1,7 +1,7 @@
 package dev.scorecast.server.config;
 
-import dev.scorecast.engine.media.MediaLimits;
 import dev.scorecast.engine.error.InvalidParameter;
+import dev.scorecast.engine.media.MediaLimits;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -54,7 +54,8 @@ public record ServerConfig(
         Objects.requireNonNull(events);
         Objects.requireNonNull(ops);
         if (jobHeartbeat.isNegative() || jobHeartbeat.isZero() || jobHeartbeat.toSeconds() > 10) {
-            throw new InvalidParameter("SCORECAST_JOB_HEARTBEAT_SECONDS",
+            throw new InvalidParameter(
+                    "SCORECAST_JOB_HEARTBEAT_SECONDS",
                     "SCORECAST_JOB_HEARTBEAT_SECONDS must be 1 to 10: a dead worker's jobs move after six missed heartbeats, within a minute.");
         }
         if (port < 0 || port > 65535) {
@@ -72,12 +73,17 @@ public record ServerConfig(
     public static ServerConfig from(Map<String, String> env) {
         var settings = new Settings(env);
         int port = settings.integer("SCORECAST_PORT", 8080);
-        Path data = settings.path("SCORECAST_DATA", Path.of("data")).toAbsolutePath().normalize();
+        Path data = settings.path("SCORECAST_DATA", Path.of("data"))
+                .toAbsolutePath()
+                .normalize();
         String dbUrl = settings.string("SCORECAST_DB_URL", "jdbc:sqlite:" + data.resolve("scorecast.db"));
         Optional<String> publicUrl = Optional.ofNullable(env.get("SCORECAST_PUBLIC_URL"))
-                .filter(url -> !url.isBlank()).map(ServerConfig::stripTrailingSlash);
+                .filter(url -> !url.isBlank())
+                .map(ServerConfig::stripTrailingSlash);
         Optional<String> nodeUrl = Optional.ofNullable(env.get("SCORECAST_NODE_URL"))
-                .filter(url -> !url.isBlank()).map(String::strip).map(ServerConfig::checkNodeUrl);
+                .filter(url -> !url.isBlank())
+                .map(String::strip)
+                .map(ServerConfig::checkNodeUrl);
         return new ServerConfig(
                 settings.string("SCORECAST_HOST", "0.0.0.0"),
                 port,
@@ -94,7 +100,10 @@ public record ServerConfig(
                 Quotas.fromEnvironment(env),
                 Role.parse(settings.string("SCORECAST_ROLE", "all"), "SCORECAST_ROLE"),
                 StorageSettings.from(settings),
-                Optional.ofNullable(env.get("SCORECAST_NODE_ID")).map(String::strip).filter(id -> !id.isEmpty()).map(ServerConfig::checkNodeId),
+                Optional.ofNullable(env.get("SCORECAST_NODE_ID"))
+                        .map(String::strip)
+                        .filter(id -> !id.isEmpty())
+                        .map(ServerConfig::checkNodeId),
                 Duration.ofSeconds(settings.integer("SCORECAST_JOB_HEARTBEAT_SECONDS", 5)),
                 RetentionSettings.from(settings),
                 WebhookSettings.from(settings),
@@ -104,14 +113,54 @@ public record ServerConfig(
 
     /** The same configuration listening on another port (tests use port 0). */
     public ServerConfig withPort(int newPort) {
-        return new ServerConfig(host, newPort, dataDir, dbUrl, publicUrlSetting, nodeUrlSetting, soundFont, uploads, maxJsonBytes, workerThreads,
-                analysisWait, player, quotas, role, storage, nodeIdSetting, jobHeartbeat, retention, webhooks, events, ops);
+        return new ServerConfig(
+                host,
+                newPort,
+                dataDir,
+                dbUrl,
+                publicUrlSetting,
+                nodeUrlSetting,
+                soundFont,
+                uploads,
+                maxJsonBytes,
+                workerThreads,
+                analysisWait,
+                player,
+                quotas,
+                role,
+                storage,
+                nodeIdSetting,
+                jobHeartbeat,
+                retention,
+                webhooks,
+                events,
+                ops);
     }
 
     /** The same configuration in another role ({@code serve --role} overrides SCORECAST_ROLE). */
     public ServerConfig withRole(Role newRole) {
-        return new ServerConfig(host, port, dataDir, dbUrl, publicUrlSetting, nodeUrlSetting, soundFont, uploads, maxJsonBytes, workerThreads,
-                analysisWait, player, quotas, newRole, storage, nodeIdSetting, jobHeartbeat, retention, webhooks, events, ops);
+        return new ServerConfig(
+                host,
+                port,
+                dataDir,
+                dbUrl,
+                publicUrlSetting,
+                nodeUrlSetting,
+                soundFont,
+                uploads,
+                maxJsonBytes,
+                workerThreads,
+                analysisWait,
+                player,
+                quotas,
+                newRole,
+                storage,
+                nodeIdSetting,
+                jobHeartbeat,
+                retention,
+                webhooks,
+                events,
+                ops);
     }
 
     /**
@@ -126,8 +175,10 @@ public record ServerConfig(
 
     private static String checkNodeId(String id) {
         if (!id.matches("[A-Za-z0-9_.:-]{1,100}")) {
-            throw new InvalidParameter("SCORECAST_NODE_ID",
-                    "SCORECAST_NODE_ID must be 1 to 100 letters, digits, _ . : -, unique among the live nodes, not \"" + id + "\".");
+            throw new InvalidParameter(
+                    "SCORECAST_NODE_ID",
+                    "SCORECAST_NODE_ID must be 1 to 100 letters, digits, _ . : -, unique among the live nodes, not \""
+                            + id + "\".");
         }
         return id;
     }
@@ -168,10 +219,15 @@ public record ServerConfig(
         } catch (URISyntaxException e) {
             uri = null;
         }
-        if (uri == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
-                || uri.getRawQuery() != null || uri.getRawFragment() != null) {
-            throw new InvalidParameter("SCORECAST_NODE_URL",
-                    "SCORECAST_NODE_URL must be an http:// or https:// base URL such as http://10.0.0.5:8080, not \"" + url + "\".");
+        if (uri == null
+                || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+                || uri.getHost() == null
+                || uri.getRawQuery() != null
+                || uri.getRawFragment() != null) {
+            throw new InvalidParameter(
+                    "SCORECAST_NODE_URL",
+                    "SCORECAST_NODE_URL must be an http:// or https:// base URL such as http://10.0.0.5:8080, not \""
+                            + url + "\".");
         }
         return stripTrailingSlash(url);
     }
@@ -184,29 +240,41 @@ public record ServerConfig(
      * The live player: how long a stream lives after its last activity, and how its render loops
      * run (docs/PLAYER.md explains the trade-offs).
      */
-    public record PlayerSettings(Duration streamTtl, int blockFrames, int lookaheadMillis, int threads, int maxPerformances, double warmUpSeconds,
-                                 int burstMillis) {
+    public record PlayerSettings(
+            Duration streamTtl,
+            int blockFrames,
+            int lookaheadMillis,
+            int threads,
+            int maxPerformances,
+            double warmUpSeconds,
+            int burstMillis) {
         public PlayerSettings {
             if (burstMillis < 0 || burstMillis > 5000) {
-                throw new InvalidParameter("SCORECAST_LIVE_BURST_MS", "SCORECAST_LIVE_BURST_MS must be 0 (off) to 5000.");
+                throw new InvalidParameter(
+                        "SCORECAST_LIVE_BURST_MS", "SCORECAST_LIVE_BURST_MS must be 0 (off) to 5000.");
             }
             if (streamTtl.isNegative() || streamTtl.isZero()) {
-                throw new InvalidParameter("SCORECAST_STREAM_TTL_SECONDS", "SCORECAST_STREAM_TTL_SECONDS must be at least 1.");
+                throw new InvalidParameter(
+                        "SCORECAST_STREAM_TTL_SECONDS", "SCORECAST_STREAM_TTL_SECONDS must be at least 1.");
             }
             if (warmUpSeconds < 0 || warmUpSeconds > 60) {
-                throw new InvalidParameter("SCORECAST_LIVE_WARMUP_SECONDS", "SCORECAST_LIVE_WARMUP_SECONDS must be 0 (off) to 60.");
+                throw new InvalidParameter(
+                        "SCORECAST_LIVE_WARMUP_SECONDS", "SCORECAST_LIVE_WARMUP_SECONDS must be 0 (off) to 60.");
             }
             if (blockFrames < 256 || blockFrames > 8192) {
-                throw new InvalidParameter("SCORECAST_LIVE_BLOCK_FRAMES", "SCORECAST_LIVE_BLOCK_FRAMES must be 256 to 8192.");
+                throw new InvalidParameter(
+                        "SCORECAST_LIVE_BLOCK_FRAMES", "SCORECAST_LIVE_BLOCK_FRAMES must be 256 to 8192.");
             }
             if (lookaheadMillis < 0 || lookaheadMillis > 2000) {
-                throw new InvalidParameter("SCORECAST_LIVE_LOOKAHEAD_MS", "SCORECAST_LIVE_LOOKAHEAD_MS must be 0 to 2000.");
+                throw new InvalidParameter(
+                        "SCORECAST_LIVE_LOOKAHEAD_MS", "SCORECAST_LIVE_LOOKAHEAD_MS must be 0 to 2000.");
             }
             if (threads < 1) {
                 throw new InvalidParameter("SCORECAST_LIVE_THREADS", "SCORECAST_LIVE_THREADS must be at least 1.");
             }
             if (maxPerformances < 1) {
-                throw new InvalidParameter("SCORECAST_LIVE_MAX_PERFORMANCES", "SCORECAST_LIVE_MAX_PERFORMANCES must be at least 1.");
+                throw new InvalidParameter(
+                        "SCORECAST_LIVE_MAX_PERFORMANCES", "SCORECAST_LIVE_MAX_PERFORMANCES must be at least 1.");
             }
         }
 
@@ -215,9 +283,13 @@ public record ServerConfig(
                     Duration.ofSeconds(settings.integer("SCORECAST_STREAM_TTL_SECONDS", 900)),
                     settings.integer("SCORECAST_LIVE_BLOCK_FRAMES", 1024),
                     settings.integer("SCORECAST_LIVE_LOOKAHEAD_MS", 85),
-                    settings.integer("SCORECAST_LIVE_THREADS", Runtime.getRuntime().availableProcessors()),
-                    // What the benchmark found two cores carry, 48 private streams (docs/BENCHMARKS.md); more cores, more.
-                    settings.integer("SCORECAST_LIVE_MAX_PERFORMANCES", 24 * Runtime.getRuntime().availableProcessors()),
+                    settings.integer(
+                            "SCORECAST_LIVE_THREADS", Runtime.getRuntime().availableProcessors()),
+                    // What the benchmark found two cores carry, 48 private streams (docs/BENCHMARKS.md); more cores,
+                    // more.
+                    settings.integer(
+                            "SCORECAST_LIVE_MAX_PERFORMANCES",
+                            24 * Runtime.getRuntime().availableProcessors()),
                     settings.integer("SCORECAST_LIVE_WARMUP_SECONDS", 4),
                     // A plain <audio> starts on the second it gets at once (docs/PLAYER.md, "Fast start").
                     settings.integer("SCORECAST_LIVE_BURST_MS", 1000));
@@ -230,15 +302,24 @@ public record ServerConfig(
      *                          trickling a body (slow-loris) is cut off with 408 instead of holding a
      *                          connection and a handler for hours
      */
-    public record UploadLimits(long maxChunkBytes, long maxFileBytes, Duration maxDuration, int maxFrameWidth,
-                               int maxFrameHeight, int maxChunks, Duration expiresAfter, long minBytesPerSecond) {
+    public record UploadLimits(
+            long maxChunkBytes,
+            long maxFileBytes,
+            Duration maxDuration,
+            int maxFrameWidth,
+            int maxFrameHeight,
+            int maxChunks,
+            Duration expiresAfter,
+            long minBytesPerSecond) {
         public UploadLimits {
             if (minBytesPerSecond < 0) {
-                throw new InvalidParameter("SCORECAST_MIN_REQUEST_BYTES_PER_SECOND",
+                throw new InvalidParameter(
+                        "SCORECAST_MIN_REQUEST_BYTES_PER_SECOND",
                         "SCORECAST_MIN_REQUEST_BYTES_PER_SECOND must be 0 (no minimum) or more.");
             }
             if (maxChunkBytes < 1 || maxFileBytes < maxChunkBytes) {
-                throw new InvalidParameter("SCORECAST_MAX_CHUNK_BYTES",
+                throw new InvalidParameter(
+                        "SCORECAST_MAX_CHUNK_BYTES",
                         "SCORECAST_MAX_CHUNK_BYTES must be positive and not above SCORECAST_MAX_FILE_BYTES.");
             }
         }

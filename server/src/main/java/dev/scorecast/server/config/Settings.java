@@ -56,10 +56,12 @@ final class Settings {
         }
         String text = value.strip().toLowerCase(Locale.ROOT);
         long unit = 1;
-        for (var suffix : Map.of("kib", 1L << 10, "mib", 1L << 20, "gib", 1L << 30).entrySet()) {
+        for (var suffix :
+                Map.of("kib", 1L << 10, "mib", 1L << 20, "gib", 1L << 30).entrySet()) {
             if (text.endsWith(suffix.getKey())) {
                 unit = suffix.getValue();
-                text = text.substring(0, text.length() - suffix.getKey().length()).strip();
+                text = text.substring(0, text.length() - suffix.getKey().length())
+                        .strip();
             }
         }
         try {
@@ -69,7 +71,8 @@ final class Settings {
             }
             return Math.multiplyExact(count, unit);
         } catch (NumberFormatException | ArithmeticException e) {
-            throw new InvalidParameter(name, name + " must be a byte count such as 33554432 or 32MiB, not \"" + value + "\".");
+            throw new InvalidParameter(
+                    name, name + " must be a byte count such as 33554432 or 32MiB, not \"" + value + "\".");
         }
     }
 }

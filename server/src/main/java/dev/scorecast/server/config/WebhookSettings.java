@@ -17,23 +17,35 @@ import java.util.Map;
  * @param concurrency       SCORECAST_WEBHOOKS_CONCURRENCY: deliveries a node makes at once (16)
  * @param pollInterval      SCORECAST_WEBHOOKS_POLL_MS: how often a node looks for due deliveries (1000)
  */
-public record WebhookSettings(boolean allowLocal, Duration timeout, Duration retryFor, int maxPerUser, int attemptsPerMinute,
-                              int concurrency, Duration pollInterval) {
+public record WebhookSettings(
+        boolean allowLocal,
+        Duration timeout,
+        Duration retryFor,
+        int maxPerUser,
+        int attemptsPerMinute,
+        int concurrency,
+        Duration pollInterval) {
     public WebhookSettings {
         if (timeout.toMillis() < 100 || timeout.toMillis() > 60_000) {
-            throw new InvalidParameter("SCORECAST_WEBHOOKS_TIMEOUT_MS", "SCORECAST_WEBHOOKS_TIMEOUT_MS must be 100 to 60000.");
+            throw new InvalidParameter(
+                    "SCORECAST_WEBHOOKS_TIMEOUT_MS", "SCORECAST_WEBHOOKS_TIMEOUT_MS must be 100 to 60000.");
         }
         if (retryFor.isNegative() || retryFor.toHours() > 24 * 7) {
-            throw new InvalidParameter("SCORECAST_WEBHOOKS_RETRY_HOURS", "SCORECAST_WEBHOOKS_RETRY_HOURS must be 0 (one attempt) to 168.");
+            throw new InvalidParameter(
+                    "SCORECAST_WEBHOOKS_RETRY_HOURS", "SCORECAST_WEBHOOKS_RETRY_HOURS must be 0 (one attempt) to 168.");
         }
         if (maxPerUser < 1) {
-            throw new InvalidParameter("SCORECAST_WEBHOOKS_MAX_PER_USER", "SCORECAST_WEBHOOKS_MAX_PER_USER must be at least 1.");
+            throw new InvalidParameter(
+                    "SCORECAST_WEBHOOKS_MAX_PER_USER", "SCORECAST_WEBHOOKS_MAX_PER_USER must be at least 1.");
         }
         if (attemptsPerMinute < 1) {
-            throw new InvalidParameter("SCORECAST_WEBHOOKS_ATTEMPTS_PER_MINUTE", "SCORECAST_WEBHOOKS_ATTEMPTS_PER_MINUTE must be at least 1.");
+            throw new InvalidParameter(
+                    "SCORECAST_WEBHOOKS_ATTEMPTS_PER_MINUTE",
+                    "SCORECAST_WEBHOOKS_ATTEMPTS_PER_MINUTE must be at least 1.");
         }
         if (concurrency < 1 || concurrency > 1000) {
-            throw new InvalidParameter("SCORECAST_WEBHOOKS_CONCURRENCY", "SCORECAST_WEBHOOKS_CONCURRENCY must be 1 to 1000.");
+            throw new InvalidParameter(
+                    "SCORECAST_WEBHOOKS_CONCURRENCY", "SCORECAST_WEBHOOKS_CONCURRENCY must be 1 to 1000.");
         }
         if (pollInterval.toMillis() < 10) {
             throw new InvalidParameter("SCORECAST_WEBHOOKS_POLL_MS", "SCORECAST_WEBHOOKS_POLL_MS must be at least 10.");

@@ -43,13 +43,21 @@ public final class Database implements AutoCloseable {
     /** How long a caller waits for a pooled PostgreSQL connection before the call answers 503: never the pool's 30 s default. */
     static final long POOL_WAIT_MILLIS = 3_000;
     /** pgjdbc's limits, unless the URL sets its own: a connect, a socket read (a half-open connection), a statement. */
-    static final Map<String, String> POSTGRES_LIMITS = Map.of("connectTimeout", "5", "socketTimeout", "60", "tcpKeepAlive", "true",
-            "options", "-c statement_timeout=30000");
+    static final Map<String, String> POSTGRES_LIMITS = Map.of(
+            "connectTimeout",
+            "5",
+            "socketTimeout",
+            "60",
+            "tcpKeepAlive",
+            "true",
+            "options",
+            "-c statement_timeout=30000");
 
     public static Database open(String jdbcUrl) {
         boolean sqlite = jdbcUrl.startsWith("jdbc:sqlite:");
         if (!sqlite) {
-            // Migrations run on their own connections without the statement limit (an index on a large table may take longer).
+            // Migrations run on their own connections without the statement limit (an index on a large table may take
+            // longer).
             migrate(pool(jdbcUrl, false, false));
             return new Database(pool(jdbcUrl, false, true), false);
         }
@@ -97,13 +105,15 @@ public final class Database implements AutoCloseable {
             config.setMaximumPoolSize(16);
             String lower = jdbcUrl.toLowerCase(Locale.ROOT);
             POSTGRES_LIMITS.forEach((name, value) -> {
-                if (!lower.contains(name.toLowerCase(java.util.Locale.ROOT) + "=") && (limited || !name.equals("options"))) {
+                if (!lower.contains(name.toLowerCase(java.util.Locale.ROOT) + "=")
+                        && (limited || !name.equals("options"))) {
                     config.addDataSourceProperty(name, value);
                 }
             });
             config.setConnectionTimeout(POOL_WAIT_MILLIS);
             config.setValidationTimeout(2_000);
-            // Idle connections are tested now and then, so a connection the network dropped is found before a request takes it.
+            // Idle connections are tested now and then, so a connection the network dropped is found before a request
+            // takes it.
             config.setKeepaliveTime(60_000);
         }
         return new HikariDataSource(config);
@@ -116,14 +126,17 @@ public final class Database implements AutoCloseable {
      */
     public static boolean unavailable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SQLTransientConnectionException || t instanceof SQLRecoverableException
-                    || t instanceof SocketTimeoutException || t instanceof ConnectException) {
+            if (t instanceof SQLTransientConnectionException
+                    || t instanceof SQLRecoverableException
+                    || t instanceof SocketTimeoutException
+                    || t instanceof ConnectException) {
                 return true;
             }
             if (t instanceof SQLException sql && sql.getSQLState() != null) {
                 String state = sql.getSQLState();
                 if (state.startsWith("08") || state.equals("57P01") || state.equals("57P03") || state.equals("57014")) {
-                    return true; // connection exceptions, an administrator's shutdown, starting up, a statement cancelled by its timeout
+                    return true; // connection exceptions, an administrator's shutdown, starting up, a statement
+                    // cancelled by its timeout
                 }
             }
         }

@@ -27,7 +27,7 @@ public final class Rows {
     public static <T> List<T> list(Connection connection, String sql, Mapper<T> mapper, Object... params)
             throws SQLException {
         try (PreparedStatement statement = prepare(connection, sql, params);
-             ResultSet rows = statement.executeQuery()) {
+                ResultSet rows = statement.executeQuery()) {
             var result = new ArrayList<T>();
             while (rows.next()) {
                 result.add(mapper.map(rows));

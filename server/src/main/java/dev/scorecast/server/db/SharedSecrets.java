@@ -37,10 +37,16 @@ public final class SharedSecrets {
         String encoded = Base64.getEncoder().encodeToString(fresh);
         return database.query(c -> {
             // Insert-if-absent in a form both SQLite and PostgreSQL take.
-            Rows.update(c, "INSERT INTO shared_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
-                    name, encoded, clock.millis());
-            String stored = Rows.one(c, "SELECT value FROM shared_secrets WHERE name = ?", row -> row.getString("value"), name)
-                    .orElseThrow(() -> new IllegalStateException("shared secret " + name + " vanished right after it was written"));
+            Rows.update(
+                    c,
+                    "INSERT INTO shared_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
+                    name,
+                    encoded,
+                    clock.millis());
+            String stored = Rows.one(
+                            c, "SELECT value FROM shared_secrets WHERE name = ?", row -> row.getString("value"), name)
+                    .orElseThrow(() -> new IllegalStateException(
+                            "shared secret " + name + " vanished right after it was written"));
             return Base64.getDecoder().decode(stored);
         });
     }

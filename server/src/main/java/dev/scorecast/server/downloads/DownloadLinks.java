@@ -35,6 +35,7 @@ import javax.crypto.spec.SecretKeySpec;
 public final class DownloadLinks {
     /** The name of the secret in {@code shared_secrets}. */
     public static final String SECRET_NAME = "download-links";
+
     public static final String PREFIX = "/files/";
     static final Duration LIFETIME = Duration.ofDays(7);
     private static final String ALGORITHM = "HmacSHA256";
@@ -71,7 +72,8 @@ public final class DownloadLinks {
      * Links under {@code secrets} (asked at each link and check: a rotation reaches every node), refused
      * when they carry a key {@code revoked} says was revoked.
      */
-    public DownloadLinks(Supplier<String> publicUrl, Supplier<Secrets> secrets, Predicate<String> revoked, Clock clock) {
+    public DownloadLinks(
+            Supplier<String> publicUrl, Supplier<Secrets> secrets, Predicate<String> revoked, Clock clock) {
         this.publicUrl = publicUrl;
         this.secrets = secrets;
         this.revoked = revoked;
@@ -104,8 +106,8 @@ public final class DownloadLinks {
         long expires = clock.instant().plus(LIFETIME).getEpochSecond();
         String path = PREFIX + executionId + "/" + name;
         String key = ISSUER.get() != null ? ISSUER.get() : madeWith;
-        return publicUrl.get() + path + "?expires=" + expires + (key == null ? "" : "&key=" + key)
-                + "&signature=" + sign(current(), path, expires, key);
+        return publicUrl.get() + path + "?expires=" + expires + (key == null ? "" : "&key=" + key) + "&signature="
+                + sign(current(), path, expires, key);
     }
 
     /**
@@ -125,7 +127,8 @@ public final class DownloadLinks {
      */
     public String link(String urlPath, String query, String signedPath, Duration lifetime) {
         long expires = clock.instant().plus(lifetime).getEpochSecond();
-        return publicUrl.get() + urlPath + "?" + query + "&expires=" + expires + "&signature=" + sign(current(), signedPath, expires, null);
+        return publicUrl.get() + urlPath + "?" + query + "&expires=" + expires + "&signature="
+                + sign(current(), signedPath, expires, null);
     }
 
     /** Checks a request for {@code path} whose link carries no key; see {@link #verify(String, String, String, String)}. */
@@ -148,21 +151,28 @@ public final class DownloadLinks {
             throw notFound();
         }
         if (clock.instant().getEpochSecond() > expiry) {
-            throw new NotFound("expires", "This download link expired; call the status operation again for fresh links.");
+            throw new NotFound(
+                    "expires", "This download link expired; call the status operation again for fresh links.");
         }
         if (key != null && revoked.test(key)) {
-            throw new NotFound("key", "The API key this link was made with has been revoked; fetch a fresh link with a valid key.");
+            throw new NotFound(
+                    "key",
+                    "The API key this link was made with has been revoked; fetch a fresh link with a valid key.");
         }
     }
 
     /** Whether the current secret, or the previous one while its overlap lasts, made {@code signature}. */
     private boolean signedByAny(String path, long expiry, String key, byte[] signature) {
         Secrets now = secrets.get();
-        if (MessageDigest.isEqual(sign(now.current(), path, expiry, key).getBytes(StandardCharsets.US_ASCII), signature)) {
+        if (MessageDigest.isEqual(
+                sign(now.current(), path, expiry, key).getBytes(StandardCharsets.US_ASCII), signature)) {
             return true;
         }
-        return now.previous() != null && now.previousUntil() != null && clock.instant().isBefore(now.previousUntil())
-                && MessageDigest.isEqual(sign(now.previous(), path, expiry, key).getBytes(StandardCharsets.US_ASCII), signature);
+        return now.previous() != null
+                && now.previousUntil() != null
+                && clock.instant().isBefore(now.previousUntil())
+                && MessageDigest.isEqual(
+                        sign(now.previous(), path, expiry, key).getBytes(StandardCharsets.US_ASCII), signature);
     }
 
     private byte[] current() {
@@ -178,7 +188,8 @@ public final class DownloadLinks {
         try {
             Mac mac = Mac.getInstance(ALGORITHM);
             mac.init(new SecretKeySpec(secret, ALGORITHM));
-            byte[] digest = mac.doFinal((path + "\n" + expires + (key == null ? "" : "\n" + key)).getBytes(StandardCharsets.UTF_8));
+            byte[] digest = mac.doFinal(
+                    (path + "\n" + expires + (key == null ? "" : "\n" + key)).getBytes(StandardCharsets.UTF_8));
             return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HMAC-SHA256 is part of every JDK", e);

@@ -25,13 +25,17 @@ public final class DownloadSlots {
     /** One download of {@code file} from {@code address}: held until {@link Slot#close()}, or 429 past a cap. */
     public Slot enter(String file, String address) {
         if (!take(addresses, address, perAddress)) {
-            throw new Busy("This address is downloading " + perAddress + " files at once (the most a node streams to one address);"
-                    + " wait for one to finish.", Duration.ofSeconds(5));
+            throw new Busy(
+                    "This address is downloading " + perAddress
+                            + " files at once (the most a node streams to one address);" + " wait for one to finish.",
+                    Duration.ofSeconds(5));
         }
         if (!take(files, file, perFile)) {
             give(addresses, address);
-            throw new Busy("This file is being downloaded " + perFile + " times at once (the most a node streams of one file);"
-                    + " wait for one to finish.", Duration.ofSeconds(5));
+            throw new Busy(
+                    "This file is being downloaded " + perFile + " times at once (the most a node streams of one file);"
+                            + " wait for one to finish.",
+                    Duration.ofSeconds(5));
         }
         return () -> {
             give(files, file);

@@ -26,18 +26,28 @@ public final class LinkSecrets implements Supplier<DownloadLinks.Secrets> {
     private final Clock clock;
     /** Times the refresh of the cached secrets (a monotonic interval, not a date). */
     private final Ticker ticker;
+
     private final DownloadLinks.Secrets fromEnvironment;
     private volatile DownloadLinks.Secrets cached;
     private volatile long readAt;
 
     /** {@code current} is the secret SharedSecrets made or found (it exists in the database, unless set in the environment). */
-    public LinkSecrets(Database database, Clock clock, Ticker ticker, byte[] current, Optional<String> environment,
-                       Optional<String> previousEnvironment, Duration overlap) {
+    public LinkSecrets(
+            Database database,
+            Clock clock,
+            Ticker ticker,
+            byte[] current,
+            Optional<String> environment,
+            Optional<String> previousEnvironment,
+            Duration overlap) {
         this.database = database;
         this.clock = clock;
         this.ticker = ticker;
         this.fromEnvironment = environment.isPresent()
-                ? new DownloadLinks.Secrets(current, previousEnvironment.map(LinkSecrets::utf8).orElse(null), clock.instant().plus(overlap))
+                ? new DownloadLinks.Secrets(
+                        current,
+                        previousEnvironment.map(LinkSecrets::utf8).orElse(null),
+                        clock.instant().plus(overlap))
                 : null;
         this.cached = fromEnvironment != null ? fromEnvironment : new DownloadLinks.Secrets(current, null, null);
         this.readAt = ticker.nanos();
@@ -65,11 +75,20 @@ public final class LinkSecrets implements Supplier<DownloadLinks.Secrets> {
 
     static DownloadLinks.Secrets read(Database database) {
         return database.query(c -> {
-            byte[] current = Rows.one(c, "SELECT value FROM shared_secrets WHERE name = ?", row -> Base64.getDecoder().decode(row.getString("value")),
-                    DownloadLinks.SECRET_NAME).orElseThrow(() -> new IllegalStateException("no link secret in the database"));
-            var previous = Rows.one(c, "SELECT value, valid_until FROM shared_secrets WHERE name = ?",
-                    row -> new DownloadLinks.Secrets(current, Base64.getDecoder().decode(row.getString("value")),
-                            Instant.ofEpochMilli(row.getLong("valid_until"))), DownloadLinks.PREVIOUS_SECRET_NAME);
+            byte[] current = Rows.one(
+                            c,
+                            "SELECT value FROM shared_secrets WHERE name = ?",
+                            row -> Base64.getDecoder().decode(row.getString("value")),
+                            DownloadLinks.SECRET_NAME)
+                    .orElseThrow(() -> new IllegalStateException("no link secret in the database"));
+            var previous = Rows.one(
+                    c,
+                    "SELECT value, valid_until FROM shared_secrets WHERE name = ?",
+                    row -> new DownloadLinks.Secrets(
+                            current,
+                            Base64.getDecoder().decode(row.getString("value")),
+                            Instant.ofEpochMilli(row.getLong("valid_until"))),
+                    DownloadLinks.PREVIOUS_SECRET_NAME);
             return previous.orElse(new DownloadLinks.Secrets(current, null, null));
         });
     }
@@ -86,14 +105,28 @@ public final class LinkSecrets implements Supplier<DownloadLinks.Secrets> {
         Instant until = clock.instant().plus(overlap);
         long now = clock.millis();
         database.transaction(c -> {
-            String old = Rows.one(c, "SELECT value FROM shared_secrets WHERE name = ?" + database.forUpdate(), row -> row.getString("value"),
-                    DownloadLinks.SECRET_NAME).orElseThrow(() -> new IllegalStateException(
-                    "no link secret in the database yet: start a node once (or the secret is set in the environment)"));
+            String old = Rows.one(
+                            c,
+                            "SELECT value FROM shared_secrets WHERE name = ?" + database.forUpdate(),
+                            row -> row.getString("value"),
+                            DownloadLinks.SECRET_NAME)
+                    .orElseThrow(
+                            () -> new IllegalStateException(
+                                    "no link secret in the database yet: start a node once (or the secret is set in the environment)"));
             Rows.update(c, "DELETE FROM shared_secrets WHERE name = ?", DownloadLinks.PREVIOUS_SECRET_NAME);
-            Rows.update(c, "INSERT INTO shared_secrets (name, value, created_at, valid_until) VALUES (?, ?, ?, ?)",
-                    DownloadLinks.PREVIOUS_SECRET_NAME, old, now, until.toEpochMilli());
-            Rows.update(c, "UPDATE shared_secrets SET value = ?, created_at = ? WHERE name = ?",
-                    Base64.getEncoder().encodeToString(fresh), now, DownloadLinks.SECRET_NAME);
+            Rows.update(
+                    c,
+                    "INSERT INTO shared_secrets (name, value, created_at, valid_until) VALUES (?, ?, ?, ?)",
+                    DownloadLinks.PREVIOUS_SECRET_NAME,
+                    old,
+                    now,
+                    until.toEpochMilli());
+            Rows.update(
+                    c,
+                    "UPDATE shared_secrets SET value = ?, created_at = ? WHERE name = ?",
+                    Base64.getEncoder().encodeToString(fresh),
+                    now,
+                    DownloadLinks.SECRET_NAME);
             return null;
         });
         return until;

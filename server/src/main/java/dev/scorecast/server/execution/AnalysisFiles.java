@@ -38,15 +38,23 @@ final class AnalysisFiles {
         try {
             analysis = mapper.readValue(json, Analysis.class);
         } catch (JsonProcessingException e) {
-            throw new InvalidParameter(field, "The analysis is not a valid analysis object (" + e.getOriginalMessage()
-                    + "); send the analysis exactly as /sync_video_analysis returned it (docs/ANALYSIS.md).");
+            throw new InvalidParameter(
+                    field,
+                    "The analysis is not a valid analysis object (" + e.getOriginalMessage()
+                            + "); send the analysis exactly as /sync_video_analysis returned it (docs/ANALYSIS.md).");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        if (analysis == null || analysis.version() != Analysis.VERSION || analysis.video() == null || analysis.cuts() == null
-                || analysis.energy() == null || analysis.energy().values() == null) {
-            throw new InvalidParameter(field, "The analysis must be version " + Analysis.VERSION
-                    + " with video, cuts and energy; send it as /sync_video_analysis returned it.");
+        if (analysis == null
+                || analysis.version() != Analysis.VERSION
+                || analysis.video() == null
+                || analysis.cuts() == null
+                || analysis.energy() == null
+                || analysis.energy().values() == null) {
+            throw new InvalidParameter(
+                    field,
+                    "The analysis must be version " + Analysis.VERSION
+                            + " with video, cuts and energy; send it as /sync_video_analysis returned it.");
         }
         return analysis;
     }

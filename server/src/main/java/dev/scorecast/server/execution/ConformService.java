@@ -38,8 +38,13 @@ public final class ConformService {
     private final BlobStore blobs;
     private final GenreCatalog genres;
 
-    public ConformService(AnalysisService analyses, ExecutionService executions, PlanService plans, UploadService uploads, BlobStore blobs,
-                          GenreCatalog genres) {
+    public ConformService(
+            AnalysisService analyses,
+            ExecutionService executions,
+            PlanService plans,
+            UploadService uploads,
+            BlobStore blobs,
+            GenreCatalog genres) {
         this.analyses = analyses;
         this.executions = executions;
         this.plans = plans;
@@ -54,26 +59,51 @@ public final class ConformService {
     public Result conform(Principal owner, String analysisId, String executionId) {
         AnalysisState analysis = analyses.byId(owner, analysisId);
         if (analysis.job().status() != JobStatus.FINISHED) {
-            throw new WrongState("analysis_id", "Analysis " + analysisId + " is " + analysis.job().status().wire()
-                    + "; poll /sync/status with its job_id until it is finished, then conform.",
-                    Map.of("status", analysis.job().status().wire(), "job_id", analysis.job().id()));
+            throw new WrongState(
+                    "analysis_id",
+                    "Analysis " + analysisId + " is " + analysis.job().status().wire()
+                            + "; poll /sync/status with its job_id until it is finished, then conform.",
+                    Map.of(
+                            "status",
+                            analysis.job().status().wire(),
+                            "job_id",
+                            analysis.job().id()));
         }
-        var execution = executions.byId(owner, executionId).orElseThrow(() -> new NotFound("execution_id", "No execution "
-                + executionId + " exists for this API key; use the execution_id /sync/execute answered for the earlier cut."));
+        var execution = executions
+                .byId(owner, executionId)
+                .orElseThrow(
+                        () -> new NotFound(
+                                "execution_id",
+                                "No execution " + executionId
+                                        + " exists for this API key; use the execution_id /sync/execute answered for the earlier cut."));
         if (execution.job().status() != JobStatus.FINISHED) {
-            throw new WrongState("execution_id", "Execution " + executionId + " is " + execution.job().status().wire()
-                    + "; conform follows a finished execution: wait until /sync/status says finished, or pick another.",
-                    Map.of("status", execution.job().status().wire(), "job_id", execution.job().id()));
+            throw new WrongState(
+                    "execution_id",
+                    "Execution " + executionId + " is "
+                            + execution.job().status().wire()
+                            + "; conform follows a finished execution: wait until /sync/status says finished, or pick another.",
+                    Map.of(
+                            "status",
+                            execution.job().status().wire(),
+                            "job_id",
+                            execution.job().id()));
         }
         Plan old = plans.plan(execution.record().planKey());
         Analysis oldAnalysis = plans.analysis(execution.record().analysisKey());
         Analysis newAnalysis = plans.analysis(analysis.record().resultKey());
         Video oldVideo = uploads.video(owner, execution.record().videoId());
         Video newVideo = uploads.video(owner, analysis.record().videoId());
-        var oldShots = ShotMatcher.shots(cutTimes(oldAnalysis), oldAnalysis.video().duration());
-        var newShots = ShotMatcher.shots(cutTimes(newAnalysis), newAnalysis.video().duration());
+        var oldShots =
+                ShotMatcher.shots(cutTimes(oldAnalysis), oldAnalysis.video().duration());
+        var newShots =
+                ShotMatcher.shots(cutTimes(newAnalysis), newAnalysis.video().duration());
         var matches = ShotMatcher.match(oldShots, signatures(oldVideo), newShots, signatures(newVideo));
-        var conformed = Conformer.conform(old, oldShots, matches, cutTimes(newAnalysis), newAnalysis.video().duration());
+        var conformed = Conformer.conform(
+                old,
+                oldShots,
+                matches,
+                cutTimes(newAnalysis),
+                newAnalysis.video().duration());
         Plan plan = PlanValidator.validate(conformed.plan(), newAnalysis.video().duration(), genres);
         return new Result(plans.keep(owner, newVideo.id(), analysis.record().resultKey(), plan), conformed.spans());
     }
@@ -84,7 +114,8 @@ public final class ConformService {
 
     private Signatures signatures(Video video) {
         try (BlobStore.Staged staged = blobs.stage(video.storedAs());
-             FfmpegFrameSource source = FfmpegFrameSource.open(staged.path(), MediaLimits.DEFAULT, SIGNATURE_PIXELS)) {
+                FfmpegFrameSource source =
+                        FfmpegFrameSource.open(staged.path(), MediaLimits.DEFAULT, SIGNATURE_PIXELS)) {
             return Signatures.read(source);
         }
     }

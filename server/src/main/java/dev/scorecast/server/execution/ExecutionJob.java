@@ -66,8 +66,17 @@ public final class ExecutionJob {
     private final Path workRoot;
     private final Clock clock;
 
-    public ExecutionJob(Database database, BlobStore blobs, UploadService uploads, JobRepository jobs, Supplier<SoundBank> soundBank,
-                        DownloadLinks links, QuotaGuard quotas, ObjectMapper mapper, Path workRoot, Clock clock) {
+    public ExecutionJob(
+            Database database,
+            BlobStore blobs,
+            UploadService uploads,
+            JobRepository jobs,
+            Supplier<SoundBank> soundBank,
+            DownloadLinks links,
+            QuotaGuard quotas,
+            ObjectMapper mapper,
+            Path workRoot,
+            Clock clock) {
         this.database = database;
         this.blobs = blobs;
         this.uploads = uploads;
@@ -91,18 +100,24 @@ public final class ExecutionJob {
      */
     public void run(String jobId) {
         Job job = jobs.findForWorker(jobId).orElse(null);
-        ExecutionRecord record = database.query(c -> Rows.one(c, "SELECT * FROM executions WHERE job_id = ?", ExecutionService::record, jobId))
+        ExecutionRecord record = database.query(
+                        c -> Rows.one(c, "SELECT * FROM executions WHERE job_id = ?", ExecutionService::record, jobId))
                 .orElse(null);
         if (job == null || record == null) {
             LOG.warn("execution job {} no longer exists; nothing to run", jobId);
             return;
         }
         if (job.status() == JobStatus.FINISHED || job.status() == JobStatus.ERROR) {
-            // A queue may hand a job out twice (a retry after a crash that came after the end): never run it over its outputs.
-            LOG.warn("execution job {} already ended as {}; not run again", jobId, job.status().wire());
+            // A queue may hand a job out twice (a retry after a crash that came after the end): never run it over its
+            // outputs.
+            LOG.warn(
+                    "execution job {} already ended as {}; not run again",
+                    jobId,
+                    job.status().wire());
             return;
         }
-        JobRepository.Run run = jobs.start(jobId, Stage.COMPOSE.wire(), "Composing.").orElse(null);
+        JobRepository.Run run =
+                jobs.start(jobId, Stage.COMPOSE.wire(), "Composing.").orElse(null);
         if (run == null) {
             return;
         }
@@ -118,22 +133,28 @@ public final class ExecutionJob {
             // The muxer and the mixer need files: staged from the store into this node's scratch space, removed after.
             source = blobs.stage(video.storedAs());
             audio = video.audioStoredAs() == null ? null : blobs.stage(video.audioStoredAs());
-            var inputs = new Execution.Inputs(source.path(), Optional.ofNullable(audio).map(BlobStore.Staged::path),
-                    analyses.stored(record.analysisKey()), plan, title(video.fileName()));
-            var throttle = new ProgressThrottle(fraction -> jobs.report(run, Math.min(0.99, fraction), stage.get().wire(), message(stage.get())));
+            var inputs = new Execution.Inputs(
+                    source.path(),
+                    Optional.ofNullable(audio).map(BlobStore.Staged::path),
+                    analyses.stored(record.analysisKey()),
+                    plan,
+                    title(video.fileName()));
+            var throttle = new ProgressThrottle(fraction ->
+                    jobs.report(run, Math.min(0.99, fraction), stage.get().wire(), message(stage.get())));
             Directories.deleteTree(work);
             JobDeadline deadline = JobDeadline.forVideo(video.duration(), clock);
             // The links results.json carries are made by no request: they carry the key that started the execution.
-            new Execution(soundBank.get()).run(inputs, work, ExecutionService.linksFor(links, record), (s, fraction) -> {
-                // Stages only move on: the master's last pass still reports while the mux has started.
-                Stage was = stage.getAndAccumulate(s, (a, b) -> b.ordinal() > a.ordinal() ? b : a);
-                deadline.check();
-                if (s.ordinal() > was.ordinal()) {
-                    // A new stage is written at once (progress events show it), not at the next percent.
-                    jobs.progress(jobId, JobStatus.PROCESSING, Math.min(0.99, fraction), s.wire(), message(s));
-                }
-                throttle.accept(fraction);
-            });
+            new Execution(soundBank.get())
+                    .run(inputs, work, ExecutionService.linksFor(links, record), (s, fraction) -> {
+                        // Stages only move on: the master's last pass still reports while the mux has started.
+                        Stage was = stage.getAndAccumulate(s, (a, b) -> b.ordinal() > a.ordinal() ? b : a);
+                        deadline.check();
+                        if (s.ordinal() > was.ordinal()) {
+                            // A new stage is written at once (progress events show it), not at the next percent.
+                            jobs.progress(jobId, JobStatus.PROCESSING, Math.min(0.99, fraction), s.wire(), message(s));
+                        }
+                        throttle.accept(fraction);
+                    });
             List<Path> outputs;
             try (var files = Files.list(work)) {
                 outputs = files.filter(Files::isRegularFile).toList();
@@ -145,12 +166,16 @@ public final class ExecutionJob {
             // The switch: the outputs named and the job ended in one step, by the run the job is still with.
             database.transaction(c -> {
                 jobs.finish(c, run, Stage.OUTPUTS.wire(), "Finished: the video with its new music is ready.");
-                return Rows.update(c, "UPDATE executions SET outputs = ?, failure_key = NULL WHERE id = ?", prefix, record.id());
+                return Rows.update(
+                        c, "UPDATE executions SET outputs = ?, failure_key = NULL WHERE id = ?", prefix, record.id());
             });
             removeOtherRuns(record.id(), prefix);
         } catch (Throwable e) {
             if (Superseded.in(e)) {
-                LOG.warn("execution job {}: run {} was superseded by another run; it stops and removes what it made", jobId, run.token());
+                LOG.warn(
+                        "execution job {}: run {} was superseded by another run; it stops and removes what it made",
+                        jobId,
+                        run.token());
                 removeRun(record.id(), prefix);
                 return;
             }
@@ -158,7 +183,14 @@ public final class ExecutionJob {
             // The database or the store away under the run (a restart, a pause): it runs again later, it did not fail.
             Unavailable.rethrowIfUnavailable(e, "execution", jobId);
             if (e instanceof ScorecastException failure) {
-                fail(record, run, stage.get(), failure.code(), failure.field(), failure.getMessage(), whatToChange(failure));
+                fail(
+                        record,
+                        run,
+                        stage.get(),
+                        failure.code(),
+                        failure.field(),
+                        failure.getMessage(),
+                        whatToChange(failure));
                 return;
             }
             // This node stopping under the job is not its fault: it stays unfinished and runs again on the next worker.
@@ -166,23 +198,50 @@ public final class ExecutionJob {
             // Any failure at all ends the job with a report: an Error left to the queue would be retried without end.
             var budget = JobMemory.exceededIn(e);
             if (budget.isPresent() || e instanceof OutOfMemoryError) {
-                LOG.warn("execution job {} went over its memory budget in stage {}", jobId, stage.get().wire(), e);
-                fail(record, run, stage.get(), "memory_budget_exceeded", null, "The execution needed more memory than a job may take on"
-                        + " this server" + budget.map(b -> " (" + (b >> 20) + " MiB)").orElse("") + " and was stopped in the "
-                        + stage.get().wire() + " stage.",
+                LOG.warn(
+                        "execution job {} went over its memory budget in stage {}",
+                        jobId,
+                        stage.get().wire(),
+                        e);
+                fail(
+                        record,
+                        run,
+                        stage.get(),
+                        "memory_budget_exceeded",
+                        null,
+                        "The execution needed more memory than a job may take on"
+                                + " this server"
+                                + budget.map(b -> " (" + (b >> 20) + " MiB)").orElse("") + " and was stopped in the "
+                                + stage.get().wire() + " stage.",
                         "Make the plan lighter (fewer voiceover lines and lyrics, no stems), or score a shorter video.");
                 return;
             }
             var late = JobDeadline.passedIn(e);
             if (late.isPresent()) {
-                LOG.warn("execution job {} passed its deadline in stage {}", jobId, stage.get().wire());
-                fail(record, run, stage.get(), "deadline_exceeded", null, "The execution took longer than its deadline of "
-                        + late.get().toSeconds() + " s and was stopped in the " + stage.get().wire() + " stage.",
+                LOG.warn(
+                        "execution job {} passed its deadline in stage {}",
+                        jobId,
+                        stage.get().wire());
+                fail(
+                        record,
+                        run,
+                        stage.get(),
+                        "deadline_exceeded",
+                        null,
+                        "The execution took longer than its deadline of "
+                                + late.get().toSeconds() + " s and was stopped in the "
+                                + stage.get().wire() + " stage.",
                         "The server may be overloaded; run /sync/execute again later, and report it if it fails again.");
                 return;
             }
             LOG.error("execution job {} failed in stage {}", jobId, stage.get().wire(), e);
-            fail(record, run, stage.get(), "internal_error", null, "The " + stage.get().wire() + " stage failed unexpectedly; the failure was logged.",
+            fail(
+                    record,
+                    run,
+                    stage.get(),
+                    "internal_error",
+                    null,
+                    "The " + stage.get().wire() + " stage failed unexpectedly; the failure was logged.",
                     "Nothing in the request is known to be wrong; run /sync/execute again, and report it if it fails again.");
         } finally {
             try {
@@ -254,9 +313,20 @@ public final class ExecutionJob {
     }
 
     /** Ends the run's job {@code error} with a report, unless the job is no longer the run's (then nothing is written). */
-    private void fail(ExecutionRecord record, JobRepository.Run run, Stage stage, String code, String field, String message, String change) {
+    private void fail(
+            ExecutionRecord record,
+            JobRepository.Run run,
+            Stage stage,
+            String code,
+            String field,
+            String message,
+            String change) {
         if (!jobs.current(run)) {
-            LOG.warn("execution job {}: run {} failed ({}) but the job is no longer its own; nothing written", record.jobId(), run.token(), code);
+            LOG.warn(
+                    "execution job {}: run {} failed ({}) but the job is no longer its own; nothing written",
+                    record.jobId(),
+                    run.token(),
+                    code);
             return;
         }
         Map<String, Object> report = new LinkedHashMap<>();
@@ -283,7 +353,9 @@ public final class ExecutionJob {
     }
 
     private static String whatToChange(ScorecastException e) {
-        return e.field() == null ? "See the message." : "Change " + e.field() + " as the message says, then generate or execute again.";
+        return e.field() == null
+                ? "See the message."
+                : "Change " + e.field() + " as the message says, then generate or execute again.";
     }
 
     private static String message(Stage stage) {
@@ -297,7 +369,6 @@ public final class ExecutionJob {
         };
     }
 
-
     /** The production's name in the editor's timeline and cue sheet: the client's file name without its extension. */
     static String title(String fileName) {
         if (fileName == null) {
@@ -306,7 +377,6 @@ public final class ExecutionJob {
         String name = fileName.replaceFirst("\\.[^.]{1,8}$", "").strip();
         return name.length() > 200 ? name.substring(0, 200) : name;
     }
-
 
     private Plan readPlan(String key) throws IOException {
         try (InputStream in = blobs.open(key)) {

@@ -40,6 +40,7 @@ public final class ExecutionService {
     public static final String KIND = "execution";
     /** Executions one user may have pending or running at once (issue 4). */
     public static final int MAX_ACTIVE_PER_USER = 10;
+
     private static final Duration RETRY_AFTER = Duration.ofSeconds(30);
 
     private final QuotaGuard quotas;
@@ -52,8 +53,15 @@ public final class ExecutionService {
     private final Clock clock;
 
     /** {@code runner} runs {@link ExecutionJob} under {@link #TASK}; this service queues for it. */
-    public ExecutionService(Database database, BlobStore blobs, UploadService uploads, JobRepository jobs, JobRunner runner,
-                            DownloadLinks links, QuotaGuard quotas, Clock clock) {
+    public ExecutionService(
+            Database database,
+            BlobStore blobs,
+            UploadService uploads,
+            JobRepository jobs,
+            JobRunner runner,
+            DownloadLinks links,
+            QuotaGuard quotas,
+            Clock clock) {
         this.database = database;
         this.quotas = quotas;
         this.blobs = blobs;
@@ -77,8 +85,18 @@ public final class ExecutionService {
     public ExecutionState start(Principal owner, String videoId, String analysisKey, Plan plan) {
         Instant now = clock.instant();
         String executionId = Ids.next("exe");
-        var job = new Job(Ids.next("job"), owner.user(), KIND, executionId, JobStatus.PENDING, 0,
-                "Execution queued.", null, null, now, now);
+        var job = new Job(
+                Ids.next("job"),
+                owner.user(),
+                KIND,
+                executionId,
+                JobStatus.PENDING,
+                0,
+                "Execution queued.",
+                null,
+                null,
+                now,
+                now);
         // Refused before anything is written; checked again with the insert, where it cannot race.
         quotas.requireFreeDisk();
         database.query(c -> {
@@ -92,11 +110,13 @@ public final class ExecutionService {
             return null;
         });
         blobs.write(planKey, new ByteArrayInputStream(planJson), Long.MAX_VALUE, "plan", false);
-        var record = new ExecutionRecord(executionId, owner.user(), job.id(), videoId, planKey, analysisKey, null, null, now, owner.keyId());
+        var record = new ExecutionRecord(
+                executionId, owner.user(), job.id(), videoId, planKey, analysisKey, null, null, now, owner.keyId());
         int queuedBefore;
         try {
             queuedBefore = database.transaction(c -> {
-                // Racing starts of one user (and retention) wait here for each other, so each counts the others' inserts.
+                // Racing starts of one user (and retention) wait here for each other, so each counts the others'
+                // inserts.
                 uploads.holdVideo(c, owner, videoId);
                 int before = requireRoom(c, owner);
                 insert(c, job, record, now);
@@ -113,27 +133,48 @@ public final class ExecutionService {
 
     /** The owner's executions pending or running, refused past {@link #MAX_ACTIVE_PER_USER}. */
     private static int requireRoom(Connection c, Principal owner) throws SQLException {
-        int active = Rows.one(c, "SELECT COUNT(*) AS n FROM jobs WHERE owner = ? AND kind = ? AND status IN (?, ?)",
-                row -> row.getInt("n"), owner.user(), KIND, JobStatus.PENDING.wire(), JobStatus.PROCESSING.wire()).orElse(0);
+        int active = Rows.one(
+                        c,
+                        "SELECT COUNT(*) AS n FROM jobs WHERE owner = ? AND kind = ? AND status IN (?, ?)",
+                        row -> row.getInt("n"),
+                        owner.user(),
+                        KIND,
+                        JobStatus.PENDING.wire(),
+                        JobStatus.PROCESSING.wire())
+                .orElse(0);
         if (active >= MAX_ACTIVE_PER_USER) {
-            throw new Busy("You already have " + active + " executions pending or running (at most " + MAX_ACTIVE_PER_USER
-                    + "); wait for one to finish and try again.", RETRY_AFTER);
+            throw new Busy(
+                    "You already have " + active + " executions pending or running (at most " + MAX_ACTIVE_PER_USER
+                            + "); wait for one to finish and try again.",
+                    RETRY_AFTER);
         }
         return active;
     }
 
     private void insert(Connection c, Job job, ExecutionRecord record, Instant now) throws SQLException {
         jobs.insert(c, job);
-        Rows.update(c, """
+        Rows.update(
+                c,
+                """
                 INSERT INTO executions (id, owner, job_id, video_id, plan_key, analysis_key, outputs, failure_key, created_at, key_id)
                 VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?)""",
-                record.id(), record.owner(), record.jobId(), record.videoId(), record.planKey(), record.analysisKey(), now.toEpochMilli(),
+                record.id(),
+                record.owner(),
+                record.jobId(),
+                record.videoId(),
+                record.planKey(),
+                record.analysisKey(),
+                now.toEpochMilli(),
                 record.keyId());
     }
 
     public Optional<ExecutionState> byJob(Principal owner, String jobId) {
-        return database.query(c -> Rows.one(c, "SELECT * FROM executions WHERE owner = ? AND job_id = ?",
-                        ExecutionService::record, owner.user(), jobId))
+        return database.query(c -> Rows.one(
+                        c,
+                        "SELECT * FROM executions WHERE owner = ? AND job_id = ?",
+                        ExecutionService::record,
+                        owner.user(),
+                        jobId))
                 .flatMap(record -> withJob(owner, record));
     }
 
@@ -146,21 +187,29 @@ public final class ExecutionService {
             if (!job.status().isDone()) {
                 return new ExecutionState(record, job);
             }
-            ExecutionRecord after = database.query(c -> Rows.one(c, "SELECT * FROM executions WHERE id = ?", ExecutionService::record,
-                    record.id())).orElse(record);
+            ExecutionRecord after = database.query(c ->
+                            Rows.one(c, "SELECT * FROM executions WHERE id = ?", ExecutionService::record, record.id()))
+                    .orElse(record);
             return new ExecutionState(after, job);
         });
     }
 
     /** Whose execution {@code executionId} is (a signed events link names the execution, not its owner). */
     public Optional<Principal> ownerOf(String executionId) {
-        return database.query(c -> Rows.one(c, "SELECT owner FROM executions WHERE id = ?", row -> new Principal(row.getString("owner")),
+        return database.query(c -> Rows.one(
+                c,
+                "SELECT owner FROM executions WHERE id = ?",
+                row -> new Principal(row.getString("owner")),
                 executionId));
     }
 
     public Optional<ExecutionState> byId(Principal owner, String executionId) {
-        return database.query(c -> Rows.one(c, "SELECT * FROM executions WHERE owner = ? AND id = ?",
-                        ExecutionService::record, owner.user(), executionId))
+        return database.query(c -> Rows.one(
+                        c,
+                        "SELECT * FROM executions WHERE owner = ? AND id = ?",
+                        ExecutionService::record,
+                        owner.user(),
+                        executionId))
                 .flatMap(record -> withJob(owner, record));
     }
 
@@ -183,7 +232,8 @@ public final class ExecutionService {
                 Map.entry("stems", Execution.STEMS_ZIP), Map.entry("midi", Execution.MIDI),
                 Map.entry("plan", Execution.PLAN), Map.entry("analysis", Execution.ANALYSIS),
                 Map.entry("fcpxml", Execution.FCPXML), Map.entry("otio", Execution.OTIO),
-                Map.entry("cue_sheet_csv", Execution.CUE_SHEET_CSV), Map.entry("cue_sheet_json", Execution.CUE_SHEET_JSON))) {
+                Map.entry("cue_sheet_csv", Execution.CUE_SHEET_CSV),
+                        Map.entry("cue_sheet_json", Execution.CUE_SHEET_JSON))) {
             out.put(entry.getKey(), links.link(executionId, entry.getValue(), record.keyId()));
         }
         return out;
@@ -202,8 +252,13 @@ public final class ExecutionService {
         }
         // Outputs count only once the run that wrote them all has finished: a run cut short (a dead
         // worker, a store outage) may have left some of them, which a re-run writes again.
-        String prefix = database.query(c -> Rows.one(c, "SELECT outputs FROM executions WHERE id = ?",
-                row -> Optional.ofNullable(row.getString("outputs")), executionId)).flatMap(outputs -> outputs).orElse(null);
+        String prefix = database.query(c -> Rows.one(
+                        c,
+                        "SELECT outputs FROM executions WHERE id = ?",
+                        row -> Optional.ofNullable(row.getString("outputs")),
+                        executionId))
+                .flatMap(outputs -> outputs)
+                .orElse(null);
         if (prefix == null) {
             return Optional.empty();
         }
@@ -212,9 +267,17 @@ public final class ExecutionService {
     }
 
     static ExecutionRecord record(ResultSet row) throws SQLException {
-        return new ExecutionRecord(row.getString("id"), row.getString("owner"), row.getString("job_id"), row.getString("video_id"),
-                row.getString("plan_key"), row.getString("analysis_key"), row.getString("outputs"), row.getString("failure_key"),
-                Instant.ofEpochMilli(row.getLong("created_at")), row.getString("key_id"));
+        return new ExecutionRecord(
+                row.getString("id"),
+                row.getString("owner"),
+                row.getString("job_id"),
+                row.getString("video_id"),
+                row.getString("plan_key"),
+                row.getString("analysis_key"),
+                row.getString("outputs"),
+                row.getString("failure_key"),
+                Instant.ofEpochMilli(row.getLong("created_at")),
+                row.getString("key_id"));
     }
 
     /** An execution with its job, as read at one moment. */

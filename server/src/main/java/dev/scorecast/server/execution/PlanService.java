@@ -5,9 +5,9 @@ import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.error.Unprocessable;
 import dev.scorecast.engine.error.WrongState;
-import dev.scorecast.engine.plan.AnalysisValidator;
 import dev.scorecast.engine.interchange.FrameRate;
 import dev.scorecast.engine.interchange.MarkerFiles;
+import dev.scorecast.engine.plan.AnalysisValidator;
 import dev.scorecast.engine.plan.EditorMarker;
 import dev.scorecast.engine.plan.GenerationOptions;
 import dev.scorecast.engine.plan.MarkerArrangement;
@@ -31,9 +31,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -63,8 +63,17 @@ public final class PlanService {
     private final Clock clock;
     private final QuotaGuard quotas;
 
-    public PlanService(Database database, BlobStore blobs, AnalysisService analyses, UploadService uploads, Planner planner,
-                       MarkerArrangement markers, PlanningPool planning, ObjectMapper mapper, QuotaGuard quotas, Clock clock) {
+    public PlanService(
+            Database database,
+            BlobStore blobs,
+            AnalysisService analyses,
+            UploadService uploads,
+            Planner planner,
+            MarkerArrangement markers,
+            PlanningPool planning,
+            ObjectMapper mapper,
+            QuotaGuard quotas,
+            Clock clock) {
         this.markers = markers;
         this.database = database;
         this.quotas = quotas;
@@ -81,12 +90,19 @@ public final class PlanService {
      * Variant A: a plan from the server's own analysis {@code analysisId}, which must have finished,
      * written to the editor's {@code marks} (docs/EDITING.md; empty for none).
      */
-    public StoredPlan generate(Principal owner, String analysisId, GenerationOptions options, List<EditorMarker> marks) {
+    public StoredPlan generate(
+            Principal owner, String analysisId, GenerationOptions options, List<EditorMarker> marks) {
         AnalysisState state = analyses.byId(owner, analysisId);
         if (state.job().status() != JobStatus.FINISHED) {
-            throw new WrongState("analysis_id", "Analysis " + analysisId + " is " + state.job().status().wire()
-                    + "; poll /sync/status with its job_id until it is finished, then generate.",
-                    Map.of("status", state.job().status().wire(), "job_id", state.job().id()));
+            throw new WrongState(
+                    "analysis_id",
+                    "Analysis " + analysisId + " is " + state.job().status().wire()
+                            + "; poll /sync/status with its job_id until it is finished, then generate.",
+                    Map.of(
+                            "status",
+                            state.job().status().wire(),
+                            "job_id",
+                            state.job().id()));
         }
         Analysis analysis = analysisFiles.read(analyses.resultJson(state), "analysis_id");
         Plan plan = planning.run(() -> markers.apply(planner.plan(analysis, options), marks, fps(analysis)));
@@ -98,13 +114,19 @@ public final class PlanService {
      * written to the editor's {@code marks} and the markers of {@code markersFile} (an EDL, FCPXML or
      * Premiere Pro marker list; null for none).
      */
-    public StoredPlan generate(Principal owner, Video video, byte[] analysisJson, GenerationOptions options, List<EditorMarker> marks,
-                               byte[] markersFile) {
+    public StoredPlan generate(
+            Principal owner,
+            Video video,
+            byte[] analysisJson,
+            GenerationOptions options,
+            List<EditorMarker> marks,
+            byte[] markersFile) {
         Analysis analysis = AnalysisValidator.validate(analysisFiles.read(analysisJson, "analysis"), "analysis");
         checkBelongs(analysis, video);
         List<EditorMarker> all = new ArrayList<>(marks);
         if (markersFile != null) {
-            all.addAll(MarkerFiles.read(markersFile, FrameRate.of(fps(analysis)), analysis.video().duration(), "markers_file"));
+            all.addAll(MarkerFiles.read(
+                    markersFile, FrameRate.of(fps(analysis)), analysis.video().duration(), "markers_file"));
         }
         Plan plan = planning.run(() -> markers.apply(planner.plan(analysis, options), all, fps(analysis)));
         // Written only once it planned, so a refused analysis leaves nothing behind.
@@ -128,12 +150,19 @@ public final class PlanService {
     public List<EditorMarker> readMarkers(Principal owner, String analysisId, byte[] file) {
         AnalysisState state = analyses.byId(owner, analysisId);
         if (state.job().status() != JobStatus.FINISHED) {
-            throw new WrongState("analysis_id", "Analysis " + analysisId + " is " + state.job().status().wire()
-                    + "; poll /sync/status with its job_id until it is finished, then read markers.",
-                    Map.of("status", state.job().status().wire(), "job_id", state.job().id()));
+            throw new WrongState(
+                    "analysis_id",
+                    "Analysis " + analysisId + " is " + state.job().status().wire()
+                            + "; poll /sync/status with its job_id until it is finished, then read markers.",
+                    Map.of(
+                            "status",
+                            state.job().status().wire(),
+                            "job_id",
+                            state.job().id()));
         }
         Analysis analysis = analysisFiles.read(analyses.resultJson(state), "analysis_id");
-        return MarkerFiles.read(file, FrameRate.of(fps(analysis)), analysis.video().duration(), "markers_file");
+        return MarkerFiles.read(
+                file, FrameRate.of(fps(analysis)), analysis.video().duration(), "markers_file");
     }
 
     /** The plan stored under {@code key} (an execution's plan, as it ran). */
@@ -142,12 +171,20 @@ public final class PlanService {
     }
 
     public StoredPlan find(Principal owner, String planId) {
-        return database.query(c -> Rows.one(c, "SELECT * FROM plans WHERE id = ? AND owner = ?",
-                        row -> new StoredPlan(row.getString("id"), row.getString("owner"), row.getString("video_id"),
-                                row.getString("analysis_key"), readPlan(row.getString("plan_key"))),
-                        planId, owner.user()))
-                .orElseThrow(() -> new NotFound("plan_id", "No plan " + planId
-                        + " exists for this API key; use the plan_id from /sync/generate."));
+        return database.query(c -> Rows.one(
+                        c,
+                        "SELECT * FROM plans WHERE id = ? AND owner = ?",
+                        row -> new StoredPlan(
+                                row.getString("id"),
+                                row.getString("owner"),
+                                row.getString("video_id"),
+                                row.getString("analysis_key"),
+                                readPlan(row.getString("plan_key"))),
+                        planId,
+                        owner.user()))
+                .orElseThrow(() -> new NotFound(
+                        "plan_id",
+                        "No plan " + planId + " exists for this API key; use the plan_id from /sync/generate."));
     }
 
     /** The analysis stored under {@code key}. */
@@ -185,9 +222,15 @@ public final class PlanService {
                     quotas.charge(c, owner, Stored.forVideo(videoId, analysisKey, sentAnalysis.length), field);
                 }
                 quotas.charge(c, owner, Stored.forVideo(videoId, key, planJson.length), field);
-                Rows.update(c,
+                Rows.update(
+                        c,
                         "INSERT INTO plans (id, owner, video_id, analysis_key, plan_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                        plan.id(), owner.user(), videoId, analysisKey, key, now);
+                        plan.id(),
+                        owner.user(),
+                        videoId,
+                        analysisKey,
+                        key,
+                        now);
                 return trimPlans(c, videoId);
             });
         } catch (RuntimeException e) {
@@ -207,15 +250,23 @@ public final class PlanService {
      * with a removed plan stays while an execution still names it.
      */
     private List<String> trimPlans(Connection c, String videoId) throws SQLException {
-        List<String[]> old = Rows.list(c, "SELECT id, plan_key, analysis_key FROM plans WHERE video_id = ? ORDER BY created_at DESC, id DESC",
-                row -> new String[] {row.getString("id"), row.getString("plan_key"), row.getString("analysis_key")}, videoId);
+        List<String[]> old = Rows.list(
+                c,
+                "SELECT id, plan_key, analysis_key FROM plans WHERE video_id = ? ORDER BY created_at DESC, id DESC",
+                row -> new String[] {row.getString("id"), row.getString("plan_key"), row.getString("analysis_key")},
+                videoId);
         List<String> files = new ArrayList<>();
         for (String[] p : old.subList(Math.min(old.size(), quotas.quotas().maxPlansPerVideo()), old.size())) {
             Rows.update(c, "DELETE FROM plans WHERE id = ?", p[0]);
             quotas.release(c, p[1]);
             files.add(p[1]);
             boolean sent = p[2].startsWith(SENT_ANALYSES);
-            boolean used = Rows.one(c, "SELECT 1 AS used FROM executions WHERE video_id = ? AND analysis_key = ?", row -> true, videoId, p[2])
+            boolean used = Rows.one(
+                            c,
+                            "SELECT 1 AS used FROM executions WHERE video_id = ? AND analysis_key = ?",
+                            row -> true,
+                            videoId,
+                            p[2])
                     .isPresent();
             if (sent && !used) {
                 quotas.release(c, p[2]);
@@ -235,13 +286,18 @@ public final class PlanService {
 
     /** The video's frame rate the markers snap to (25 when the analysis has none). */
     private static double fps(Analysis analysis) {
-        return analysis.video().fps() > 0 && Double.isFinite(analysis.video().fps()) ? analysis.video().fps() : 25;
+        return analysis.video().fps() > 0 && Double.isFinite(analysis.video().fps())
+                ? analysis.video().fps()
+                : 25;
     }
 
     private static void checkBelongs(Analysis analysis, Video video) {
         if (Math.abs(analysis.video().duration() - video.duration()) > DURATION_SLACK_SECONDS) {
-            throw new Unprocessable("analysis", "The analysis describes a video of " + analysis.video().duration()
-                    + " s but this task's video lasts " + video.duration() + " s; send the analysis of this taskid's video.");
+            throw new Unprocessable(
+                    "analysis",
+                    "The analysis describes a video of " + analysis.video().duration()
+                            + " s but this task's video lasts " + video.duration()
+                            + " s; send the analysis of this taskid's video.");
         }
     }
 }

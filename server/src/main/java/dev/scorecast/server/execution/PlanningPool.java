@@ -29,11 +29,18 @@ public final class PlanningPool implements AutoCloseable {
 
     public PlanningPool(int threads, int queued, Duration deadline) {
         AtomicInteger count = new AtomicInteger();
-        this.executor = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queued), r -> {
-            Thread t = new Thread(r, "planner-" + count.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        }, new ThreadPoolExecutor.AbortPolicy());
+        this.executor = new ThreadPoolExecutor(
+                threads,
+                threads,
+                30,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(queued),
+                r -> {
+                    Thread t = new Thread(r, "planner-" + count.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                },
+                new ThreadPoolExecutor.AbortPolicy());
         executor.allowCoreThreadTimeOut(true);
         this.deadline = deadline;
     }
@@ -49,14 +56,16 @@ public final class PlanningPool implements AutoCloseable {
         try {
             future = executor.submit(work::get);
         } catch (RejectedExecutionException e) {
-            throw new Overloaded("The server is planning as many videos as it takes on at once; try again in a few seconds.",
+            throw new Overloaded(
+                    "The server is planning as many videos as it takes on at once; try again in a few seconds.",
                     Duration.ofSeconds(5));
         }
         try {
             return future.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);
-            throw new Overloaded("Planning took longer than " + deadline.toSeconds() + " s and was stopped; try again later.",
+            throw new Overloaded(
+                    "Planning took longer than " + deadline.toSeconds() + " s and was stopped; try again later.",
                     Duration.ofSeconds(30));
         } catch (InterruptedException e) {
             future.cancel(true);

@@ -7,10 +7,22 @@ import java.time.Instant;
  * told, inside the transaction that writes it. {@code stage} names the part of the work running
  * (an execution's compose, render, ...; an analysis's analyse), and stays where a failure left it.
  */
-public record JobChange(String jobId, String owner, String kind, String subjectId,
-                        JobStatus before, double progressBefore, String stageBefore,
-                        JobStatus status, double progress, String stage, String message, String errorCode, String errorField,
-                        Instant createdAt, Instant at) {
+public record JobChange(
+        String jobId,
+        String owner,
+        String kind,
+        String subjectId,
+        JobStatus before,
+        double progressBefore,
+        String stageBefore,
+        JobStatus status,
+        double progress,
+        String stage,
+        String message,
+        String errorCode,
+        String errorField,
+        Instant createdAt,
+        Instant at) {
 
     /** True when this write ended the job (finished or error) and it had not ended before. */
     public boolean ended() {

@@ -10,7 +10,7 @@ import java.sql.SQLException;
  */
 @FunctionalInterface
 public interface JobEvents {
-    JobEvents NONE = (connection, change) -> { };
+    JobEvents NONE = (connection, change) -> {};
 
     void changed(Connection connection, JobChange change) throws SQLException;
 }

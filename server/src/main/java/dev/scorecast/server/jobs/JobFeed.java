@@ -94,9 +94,16 @@ public final class JobFeed implements AutoCloseable {
 
     private List<Snapshot> read(List<String> ids) {
         String marks = String.join(", ", java.util.Collections.nCopies(ids.size(), "?"));
-        return database.query(c -> Rows.list(c, "SELECT id, status, progress, stage, message FROM jobs WHERE id IN (" + marks + ")",
-                row -> new Snapshot(row.getString("id"), JobStatus.fromWire(row.getString("status")), row.getDouble("progress"),
-                        row.getString("stage"), row.getString("message")), ids.toArray()));
+        return database.query(c -> Rows.list(
+                c,
+                "SELECT id, status, progress, stage, message FROM jobs WHERE id IN (" + marks + ")",
+                row -> new Snapshot(
+                        row.getString("id"),
+                        JobStatus.fromWire(row.getString("status")),
+                        row.getDouble("progress"),
+                        row.getString("stage"),
+                        row.getString("message")),
+                ids.toArray()));
     }
 
     @Override

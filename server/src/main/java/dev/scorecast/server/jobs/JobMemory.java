@@ -43,15 +43,18 @@ public final class JobMemory {
     private static final Logger LOG = LoggerFactory.getLogger(JobMemory.class);
     /** The shortest time between two full collections this guard asks for, unless the heap grew by a quarter of a budget since. */
     static final long SETTLE_NANOS = 2_000_000_000L;
+
     private static final ThreadLocal<Watch> CURRENT = new ThreadLocal<>();
 
     private final long budgetBytes;
     /** The heap pools whose use is read: all but eden (new objects, mostly garbage, emptied by each young collection). */
     private final List<MemoryPoolMXBean> heldPools = heldPools();
+
     private final ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
     private final Map<String, Watch> running = new ConcurrentHashMap<>();
     /** When the last forced collection ran, and the reading it left; guarded by this. */
     private long settledAt;
+
     private long settledLevel = Long.MIN_VALUE / 2;
     private final AtomicLong forcedCollections = new AtomicLong();
 
@@ -84,9 +87,13 @@ public final class JobMemory {
     }
 
     private static List<MemoryPoolMXBean> heldPools() {
-        List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP).toList();
-        List<MemoryPoolMXBean> held = heap.stream().filter(p -> !p.getName().contains("Eden")).toList();
-        // A collector without an eden pool (a single-pool one): its whole heap, garbage and all, which only means more looks.
+        List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(p -> p.getType() == MemoryType.HEAP)
+                .toList();
+        List<MemoryPoolMXBean> held =
+                heap.stream().filter(p -> !p.getName().contains("Eden")).toList();
+        // A collector without an eden pool (a single-pool one): its whole heap, garbage and all, which only means more
+        // looks.
         return held.isEmpty() ? heap : held;
     }
 
@@ -102,7 +109,11 @@ public final class JobMemory {
     /** Watches the job the current thread starts running; {@link #leave} when it ends. */
     Watch enter(String jobId) {
         Thread thread = Thread.currentThread();
-        Watch watch = new Watch(jobId, thread.threadId(), budgetBytes > 0 ? baseline() : 0, threads.getThreadAllocatedBytes(thread.threadId()));
+        Watch watch = new Watch(
+                jobId,
+                thread.threadId(),
+                budgetBytes > 0 ? baseline() : 0,
+                threads.getThreadAllocatedBytes(thread.threadId()));
         if (budgetBytes > 0) {
             running.put(jobId, watch);
             CURRENT.set(watch);
@@ -115,8 +126,11 @@ public final class JobMemory {
         CURRENT.remove();
         if (budgetBytes > 0) {
             // One line a job: the margin ordinary jobs keep to the budget is read from these (docs/RELIABILITY.md).
-            LOG.info("job {}: the heap outside eden grew by at most {} MiB while it ran (budget {} MiB)", watch.jobId,
-                    Math.max(0, watch.peak.get()) >> 20, budgetBytes >> 20);
+            LOG.info(
+                    "job {}: the heap outside eden grew by at most {} MiB while it ran (budget {} MiB)",
+                    watch.jobId,
+                    Math.max(0, watch.peak.get()) >> 20,
+                    budgetBytes >> 20);
         }
     }
 
@@ -142,8 +156,11 @@ public final class JobMemory {
         forcedCollections.incrementAndGet();
         settledAt = ticker.nanos();
         settledLevel = heldLevel();
-        LOG.info("a job starts with {} MiB outside eden, {} MiB after a full collection ({} ms) that settles what it is counted from",
-                level >> 20, settledLevel >> 20, (settledAt - started) / 1_000_000);
+        LOG.info(
+                "a job starts with {} MiB outside eden, {} MiB after a full collection ({} ms) that settles what it is counted from",
+                level >> 20,
+                settledLevel >> 20,
+                (settledAt - started) / 1_000_000);
         return settledLevel;
     }
 
@@ -161,14 +178,19 @@ public final class JobMemory {
         long after = heldLevel(); // eden is empty right after a full collection: this is what is held
         settledAt = ticker.nanos();
         settledLevel = after;
-        // Measured from the start of each running job: a job that started before the one asking may be the one that grew.
+        // Measured from the start of each running job: a job that started before the one asking may be the one that
+        // grew.
         long held = after - asking.heapAtStart;
         for (Watch w : running.values()) {
             held = Math.max(held, after - w.heapAtStart);
         }
         if (held <= budgetBytes) {
-            LOG.info("job {}: the heap outside eden had grown by {} MiB (budget {} MiB); a full collection left {} MiB, within it",
-                    asking.jobId, (level - asking.heapAtStart) >> 20, budgetBytes >> 20, held >> 20);
+            LOG.info(
+                    "job {}: the heap outside eden had grown by {} MiB (budget {} MiB); a full collection left {} MiB, within it",
+                    asking.jobId,
+                    (level - asking.heapAtStart) >> 20,
+                    budgetBytes >> 20,
+                    held >> 20);
             return;
         }
         Watch largest = asking;
@@ -181,11 +203,16 @@ public final class JobMemory {
             }
         }
         largest.exceeded = held;
-        // What the stopped job holds goes when it unwinds: the next job over its budget is judged at once, not after the settle time.
+        // What the stopped job holds goes when it unwinds: the next job over its budget is judged at once, not after
+        // the settle time.
         settledAt = now - SETTLE_NANOS;
         settledLevel = Long.MIN_VALUE / 2;
-        LOG.warn("job {} is stopped: the heap grew by {} MiB while it ran (budget {} MiB a job), and it allocated the most ({} MiB)",
-                largest.jobId, held >> 20, budgetBytes >> 20, most >> 20);
+        LOG.warn(
+                "job {} is stopped: the heap grew by {} MiB while it ran (budget {} MiB a job), and it allocated the most ({} MiB)",
+                largest.jobId,
+                held >> 20,
+                budgetBytes >> 20,
+                most >> 20);
     }
 
     /** One running job. */
@@ -196,6 +223,7 @@ public final class JobMemory {
         final long allocatedAtStart;
         /** The largest growth a progress report saw, for the log line at its end. */
         final AtomicLong peak = new AtomicLong(Long.MIN_VALUE);
+
         volatile long exceeded = -1;
 
         Watch(String jobId, long threadId, long heapAtStart, long allocatedAtStart) {
@@ -228,7 +256,11 @@ public final class JobMemory {
         private final long budget;
 
         Exceeded(long held, long budget) {
-            super("the job held " + (held >> 20) + " MiB, more than its budget of " + (budget >> 20) + " MiB", null, false, false);
+            super(
+                    "the job held " + (held >> 20) + " MiB, more than its budget of " + (budget >> 20) + " MiB",
+                    null,
+                    false,
+                    false);
             this.budget = budget;
         }
 

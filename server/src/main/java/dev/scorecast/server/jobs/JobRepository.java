@@ -34,15 +34,27 @@ public final class JobRepository {
     }
 
     public void insert(Connection c, Job job) throws SQLException {
-        Rows.update(c, """
+        Rows.update(
+                c,
+                """
                 INSERT INTO jobs (id, owner, kind, subject_id, status, progress, message, error_code, error_field, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                job.id(), job.owner(), job.kind(), job.subjectId(), job.status().wire(), job.progress(), job.message(),
-                job.errorCode(), job.errorField(), job.createdAt().toEpochMilli(), job.updatedAt().toEpochMilli());
+                job.id(),
+                job.owner(),
+                job.kind(),
+                job.subjectId(),
+                job.status().wire(),
+                job.progress(),
+                job.message(),
+                job.errorCode(),
+                job.errorField(),
+                job.createdAt().toEpochMilli(),
+                job.updatedAt().toEpochMilli());
     }
 
     public Optional<Job> find(Principal owner, String id) {
-        return database.query(c -> Rows.one(c, "SELECT * FROM jobs WHERE id = ? AND owner = ?", JobRepository::job, id, owner.user()));
+        return database.query(c ->
+                Rows.one(c, "SELECT * FROM jobs WHERE id = ? AND owner = ?", JobRepository::job, id, owner.user()));
     }
 
     public Optional<Job> findForWorker(String id) {
@@ -51,15 +63,25 @@ public final class JobRepository {
 
     /** Ids of the jobs of {@code kind} still pending or processing: what a restarted server must queue again. */
     public List<String> unfinished(String kind) {
-        return database.query(c -> Rows.list(c, "SELECT id FROM jobs WHERE kind = ? AND status IN (?, ?)",
-                row -> row.getString("id"), kind, JobStatus.PENDING.wire(), JobStatus.PROCESSING.wire()));
+        return database.query(c -> Rows.list(
+                c,
+                "SELECT id FROM jobs WHERE kind = ? AND status IN (?, ?)",
+                row -> row.getString("id"),
+                kind,
+                JobStatus.PENDING.wire(),
+                JobStatus.PROCESSING.wire()));
     }
 
     /** Records the job's state; {@code stage} names the part of the work running now (shown by /sync/events). */
     public void progress(String id, JobStatus status, double progress, String stage, String message) {
-        change(id, before -> new Change(status, progress, stage, message, null, null),
+        change(
+                id,
+                before -> new Change(status, progress, stage, message, null, null),
                 "UPDATE jobs SET status = ?, progress = ?, stage = ?, message = ?, error_code = NULL, error_field = NULL, updated_at = ? WHERE id = ?",
-                status.wire(), progress, stage, message);
+                status.wire(),
+                progress,
+                stage,
+                message);
     }
 
     /**
@@ -88,18 +110,31 @@ public final class JobRepository {
      */
     public Optional<Run> start(String id, String stage, String message) {
         Run run = new Run(id, dev.scorecast.server.auth.Ids.next("run"));
-        boolean open = database.transaction(c -> changeIn(c, id, OPEN, new Object[0],
+        boolean open = database.transaction(c -> changeIn(
+                c,
+                id,
+                OPEN,
+                new Object[0],
                 before -> new Change(JobStatus.PROCESSING, 0, stage, message, null, null),
                 "UPDATE jobs SET starts = starts + 1, run_token = ?, status = ?, progress = 0, stage = ?, message = ?, error_code = NULL,"
                         + " error_field = NULL, updated_at = ? WHERE id = ? AND " + OPEN,
-                run.token(), JobStatus.PROCESSING.wire(), stage, message));
+                run.token(),
+                JobStatus.PROCESSING.wire(),
+                stage,
+                message));
         if (!open) {
             return Optional.empty();
         }
-        int starts = database.query(c -> Rows.one(c, "SELECT starts FROM jobs WHERE id = ?", row -> row.getInt("starts"), id).orElse(0));
+        int starts =
+                database.query(c -> Rows.one(c, "SELECT starts FROM jobs WHERE id = ?", row -> row.getInt("starts"), id)
+                        .orElse(0));
         if (starts > MAX_STARTS) {
-            fail(run, "too_many_attempts", null, "This job was started " + (starts - 1) + " times and each run was cut off before"
-                    + " it ended (its server stopped or crashed); it is ended here instead of being tried again. Start it again to retry.");
+            fail(
+                    run,
+                    "too_many_attempts",
+                    null,
+                    "This job was started " + (starts - 1) + " times and each run was cut off before"
+                            + " it ended (its server stopped or crashed); it is ended here instead of being tried again. Start it again to retry.");
             return Optional.empty();
         }
         return Optional.of(run);
@@ -112,10 +147,18 @@ public final class JobRepository {
     public void report(Run run, double progress, String stage, String message) {
         boolean written;
         try {
-            written = database.transaction(c -> changeIn(c, run.jobId(), "run_token = ? AND " + OPEN, new Object[] {run.token()},
+            written = database.transaction(c -> changeIn(
+                    c,
+                    run.jobId(),
+                    "run_token = ? AND " + OPEN,
+                    new Object[] {run.token()},
                     before -> new Change(JobStatus.PROCESSING, progress, stage, message, null, null),
-                    "UPDATE jobs SET status = ?, progress = ?, stage = ?, message = ?, updated_at = ? WHERE id = ? AND run_token = ? AND " + OPEN,
-                    JobStatus.PROCESSING.wire(), progress, stage, message));
+                    "UPDATE jobs SET status = ?, progress = ?, stage = ?, message = ?, updated_at = ? WHERE id = ? AND run_token = ? AND "
+                            + OPEN,
+                    JobStatus.PROCESSING.wire(),
+                    progress,
+                    stage,
+                    message));
         } catch (Database.DatabaseException e) {
             LOG.warn("job {}: its progress was not written ({}); the run goes on", run.jobId(), e.toString());
             return;
@@ -127,10 +170,17 @@ public final class JobRepository {
 
     /** Ends the run's job {@code finished}, in the caller's transaction; {@link Superseded} (the transaction rolls back) if not its to end. */
     public void finish(Connection c, Run run, String stage, String message) throws SQLException {
-        boolean written = changeIn(c, run.jobId(), "run_token = ? AND " + OPEN, new Object[] {run.token()},
+        boolean written = changeIn(
+                c,
+                run.jobId(),
+                "run_token = ? AND " + OPEN,
+                new Object[] {run.token()},
                 before -> new Change(JobStatus.FINISHED, 1, stage, message, null, null),
                 "UPDATE jobs SET status = ?, progress = 1, stage = ?, message = ?, error_code = NULL, error_field = NULL, updated_at = ?"
-                        + " WHERE id = ? AND run_token = ? AND " + OPEN, JobStatus.FINISHED.wire(), stage, message);
+                        + " WHERE id = ? AND run_token = ? AND " + OPEN,
+                JobStatus.FINISHED.wire(),
+                stage,
+                message);
         if (!written) {
             throw new Superseded(run);
         }
@@ -138,16 +188,30 @@ public final class JobRepository {
 
     /** Whether the job is still the run's to write. */
     public boolean current(Run run) {
-        return database.query(c -> Rows.one(c, "SELECT 1 AS x FROM jobs WHERE id = ? AND run_token = ? AND " + OPEN, row -> true,
-                run.jobId(), run.token())).isPresent();
+        return database.query(c -> Rows.one(
+                        c,
+                        "SELECT 1 AS x FROM jobs WHERE id = ? AND run_token = ? AND " + OPEN,
+                        row -> true,
+                        run.jobId(),
+                        run.token()))
+                .isPresent();
     }
 
     /** Ends the run's job {@code error} (progress and stage where the failure found them); false, nothing written, when it is no longer the run's. */
     public boolean fail(Run run, String errorCode, String errorField, String message) {
-        return database.transaction(c -> changeIn(c, run.jobId(), "run_token = ? AND " + OPEN, new Object[] {run.token()},
-                before -> new Change(JobStatus.ERROR, before.progress(), before.stage(), message, errorCode, errorField),
-                "UPDATE jobs SET status = ?, message = ?, error_code = ?, error_field = ?, updated_at = ? WHERE id = ? AND run_token = ? AND " + OPEN,
-                JobStatus.ERROR.wire(), message, errorCode, errorField));
+        return database.transaction(c -> changeIn(
+                c,
+                run.jobId(),
+                "run_token = ? AND " + OPEN,
+                new Object[] {run.token()},
+                before ->
+                        new Change(JobStatus.ERROR, before.progress(), before.stage(), message, errorCode, errorField),
+                "UPDATE jobs SET status = ?, message = ?, error_code = ?, error_field = ?, updated_at = ? WHERE id = ? AND run_token = ? AND "
+                        + OPEN,
+                JobStatus.ERROR.wire(),
+                message,
+                errorCode,
+                errorField));
     }
 
     /**
@@ -155,13 +219,24 @@ public final class JobRepository {
      * {@code condition} (its parameters {@code conditionParams}, which also follow the id in
      * {@code update}); false, nothing written and nobody told, when it does not.
      */
-    private boolean changeIn(Connection c, String id, String condition, Object[] conditionParams, Function<Before, Change> next,
-                             String update, Object... params) throws SQLException {
+    private boolean changeIn(
+            Connection c,
+            String id,
+            String condition,
+            Object[] conditionParams,
+            Function<Before, Change> next,
+            String update,
+            Object... params)
+            throws SQLException {
         Object[] select = new Object[1 + conditionParams.length];
         select[0] = id;
         System.arraycopy(conditionParams, 0, select, 1, conditionParams.length);
-        Optional<Before> before = Rows.one(c, "SELECT owner, kind, subject_id, status, progress, stage, created_at FROM jobs WHERE id = ? AND "
-                        + condition, JobRepository::before, select);
+        Optional<Before> before = Rows.one(
+                c,
+                "SELECT owner, kind, subject_id, status, progress, stage, created_at FROM jobs WHERE id = ? AND "
+                        + condition,
+                JobRepository::before,
+                select);
         if (before.isEmpty()) {
             return false;
         }
@@ -176,14 +251,35 @@ public final class JobRepository {
         }
         Before was = before.get();
         Change after = next.apply(was);
-        events.changed(c, new JobChange(id, was.owner(), was.kind(), was.subjectId(), was.status(), was.progress(), was.stage(),
-                after.status(), after.progress(), after.stage(), after.message(), after.errorCode(), after.errorField(), was.createdAt(), now));
+        events.changed(
+                c,
+                new JobChange(
+                        id,
+                        was.owner(),
+                        was.kind(),
+                        was.subjectId(),
+                        was.status(),
+                        was.progress(),
+                        was.stage(),
+                        after.status(),
+                        after.progress(),
+                        after.stage(),
+                        after.message(),
+                        after.errorCode(),
+                        after.errorField(),
+                        was.createdAt(),
+                        now));
         return true;
     }
 
     private static Before before(ResultSet row) throws SQLException {
-        return new Before(row.getString("owner"), row.getString("kind"), row.getString("subject_id"),
-                JobStatus.fromWire(row.getString("status")), row.getDouble("progress"), row.getString("stage"),
+        return new Before(
+                row.getString("owner"),
+                row.getString("kind"),
+                row.getString("subject_id"),
+                JobStatus.fromWire(row.getString("status")),
+                row.getDouble("progress"),
+                row.getString("stage"),
                 Instant.ofEpochMilli(row.getLong("created_at")));
     }
 
@@ -200,27 +296,46 @@ public final class JobRepository {
     public boolean startOrGiveUp(String id) {
         int starts = database.query(c -> {
             Rows.update(c, "UPDATE jobs SET starts = starts + 1 WHERE id = ?", id);
-            return Rows.one(c, "SELECT starts FROM jobs WHERE id = ?", row -> row.getInt("starts"), id).orElse(0);
+            return Rows.one(c, "SELECT starts FROM jobs WHERE id = ?", row -> row.getInt("starts"), id)
+                    .orElse(0);
         });
         if (starts <= MAX_STARTS) {
             return true;
         }
-        fail(id, "too_many_attempts", null, "This job was started " + (starts - 1) + " times and each run was cut off before it"
-                + " ended (its server stopped or crashed); it is ended here instead of being tried again. Start it again to retry.");
+        fail(
+                id,
+                "too_many_attempts",
+                null,
+                "This job was started " + (starts - 1) + " times and each run was cut off before it"
+                        + " ended (its server stopped or crashed); it is ended here instead of being tried again. Start it again to retry.");
         return false;
     }
 
     /** Ends the job in error; its progress and stage stay where the failure found them. */
     public void fail(String id, String errorCode, String errorField, String message) {
-        change(id, before -> new Change(JobStatus.ERROR, before.progress(), before.stage(), message, errorCode, errorField),
+        change(
+                id,
+                before ->
+                        new Change(JobStatus.ERROR, before.progress(), before.stage(), message, errorCode, errorField),
                 "UPDATE jobs SET status = ?, message = ?, error_code = ?, error_field = ?, updated_at = ? WHERE id = ?",
-                JobStatus.ERROR.wire(), message, errorCode, errorField);
+                JobStatus.ERROR.wire(),
+                message,
+                errorCode,
+                errorField);
     }
 
     /** The new state of one write, worked out from the row as it was. */
-    private record Change(JobStatus status, double progress, String stage, String message, String errorCode, String errorField) {}
+    private record Change(
+            JobStatus status, double progress, String stage, String message, String errorCode, String errorField) {}
 
-    private record Before(String owner, String kind, String subjectId, JobStatus status, double progress, String stage, Instant createdAt) {}
+    private record Before(
+            String owner,
+            String kind,
+            String subjectId,
+            JobStatus status,
+            double progress,
+            String stage,
+            Instant createdAt) {}
 
     /**
      * Reads the row, runs {@code update} (its parameters, then updated_at and the id) and tells the
@@ -228,10 +343,18 @@ public final class JobRepository {
      */
     private void change(String id, Function<Before, Change> next, String update, Object... params) {
         database.transaction(c -> {
-            Optional<Before> before = Rows.one(c, "SELECT owner, kind, subject_id, status, progress, stage, created_at FROM jobs WHERE id = ?",
-                    row -> new Before(row.getString("owner"), row.getString("kind"), row.getString("subject_id"),
-                            JobStatus.fromWire(row.getString("status")), row.getDouble("progress"), row.getString("stage"),
-                            Instant.ofEpochMilli(row.getLong("created_at"))), id);
+            Optional<Before> before = Rows.one(
+                    c,
+                    "SELECT owner, kind, subject_id, status, progress, stage, created_at FROM jobs WHERE id = ?",
+                    row -> new Before(
+                            row.getString("owner"),
+                            row.getString("kind"),
+                            row.getString("subject_id"),
+                            JobStatus.fromWire(row.getString("status")),
+                            row.getDouble("progress"),
+                            row.getString("stage"),
+                            Instant.ofEpochMilli(row.getLong("created_at"))),
+                    id);
             if (before.isEmpty()) {
                 return null;
             }
@@ -242,8 +365,24 @@ public final class JobRepository {
             Rows.update(c, update, all);
             Before was = before.get();
             Change after = next.apply(was);
-            events.changed(c, new JobChange(id, was.owner(), was.kind(), was.subjectId(), was.status(), was.progress(), was.stage(),
-                    after.status(), after.progress(), after.stage(), after.message(), after.errorCode(), after.errorField(), was.createdAt(), now));
+            events.changed(
+                    c,
+                    new JobChange(
+                            id,
+                            was.owner(),
+                            was.kind(),
+                            was.subjectId(),
+                            was.status(),
+                            was.progress(),
+                            was.stage(),
+                            after.status(),
+                            after.progress(),
+                            after.stage(),
+                            after.message(),
+                            after.errorCode(),
+                            after.errorField(),
+                            was.createdAt(),
+                            now));
             return null;
         });
     }

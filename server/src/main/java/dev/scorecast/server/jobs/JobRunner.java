@@ -46,8 +46,13 @@ public final class JobRunner implements AutoCloseable {
     private final String nodeId;
     private final Clock clock;
 
-    private JobRunner(SchedulerClient client, Scheduler scheduler, Map<String, OneTimeTask<String>> oneTime, Database database, String nodeId,
-                      Clock clock) {
+    private JobRunner(
+            SchedulerClient client,
+            Scheduler scheduler,
+            Map<String, OneTimeTask<String>> oneTime,
+            Database database,
+            String nodeId,
+            Clock clock) {
         this.client = client;
         this.scheduler = scheduler;
         this.oneTime = oneTime;
@@ -76,8 +81,10 @@ public final class JobRunner implements AutoCloseable {
             throw new IllegalArgumentException("no task named " + name);
         }
         int priority = Math.max(0, FAIR_SHARE_TOP - Math.max(0, ownersQueued));
-        // db-scheduler's own times (when a run is due) are on the system clock it compares them with, not the service's.
-        client.scheduleIfNotExists(task.instanceBuilder(jobId).data(jobId).priority(priority).scheduledTo(Instant.now()));
+        // db-scheduler's own times (when a run is due) are on the system clock it compares them with, not the
+        // service's.
+        client.scheduleIfNotExists(
+                task.instanceBuilder(jobId).data(jobId).priority(priority).scheduledTo(Instant.now()));
     }
 
     /** How soon a job cut off by the database or the store being away runs again: long enough not to spend its starts on one outage. */
@@ -126,20 +133,31 @@ public final class JobRunner implements AutoCloseable {
      */
     static List<String> releaseHeldBy(Database database, String nodeId, Clock clock) {
         return database.transaction(c -> {
-            var held = Rows.list(c,
-                    "SELECT task_name, task_instance, picked_by FROM scheduled_tasks WHERE picked = TRUE" + database.forUpdate(),
-                    row -> new String[] {row.getString("task_name"), row.getString("task_instance"), row.getString("picked_by")});
+            var held = Rows.list(
+                    c,
+                    "SELECT task_name, task_instance, picked_by FROM scheduled_tasks WHERE picked = TRUE"
+                            + database.forUpdate(),
+                    row -> new String[] {
+                        row.getString("task_name"), row.getString("task_instance"), row.getString("picked_by")
+                    });
             List<String> released = new ArrayList<>();
             for (String[] row : held) {
                 if (!NodeIds.mayTakeOver(nodeId, row[2])) {
                     continue;
                 }
-                Rows.update(c,
+                Rows.update(
+                        c,
                         "UPDATE scheduled_tasks SET picked = FALSE, picked_by = NULL, last_heartbeat = NULL, version = version + 1"
-                                + " WHERE task_name = ? AND task_instance = ? AND picked_by = ?", row[0], row[1], row[2]);
-                Rows.update(c,
+                                + " WHERE task_name = ? AND task_instance = ? AND picked_by = ?",
+                        row[0],
+                        row[1],
+                        row[2]);
+                Rows.update(
+                        c,
                         "UPDATE jobs SET status = 'pending', message = ?, updated_at = ? WHERE id = ? AND status = 'processing'",
-                        "Queued again: the worker running it stopped.", clock.millis(), row[1]);
+                        "Queued again: the worker running it stopped.",
+                        clock.millis(),
+                        row[1]);
                 released.add(row[1]);
             }
             return released;
@@ -174,6 +192,7 @@ public final class JobRunner implements AutoCloseable {
         private BiConsumer<String, Duration> timer = (kind, took) -> {};
         /** Runs of this node's tasks in progress now. */
         private final AtomicInteger running = new AtomicInteger();
+
         private JobTurns turns;
         private JobMemory memory = new JobMemory(0);
 
@@ -240,41 +259,49 @@ public final class JobRunner implements AutoCloseable {
          * another worker runs the job again, so {@code work} must be safe to repeat.
          */
         public Builder task(String name, Consumer<String> work) {
-            // A run that fails by throwing was cut off by its node stopping (Stopping): run it again soon, not in five minutes.
+            // A run that fails by throwing was cut off by its node stopping (Stopping): run it again soon, not in five
+            // minutes.
             // One that was not its owner's turn is asked again after TURN_RETRY.
             FailureHandler<String> again = (complete, operations) -> {
                 Throwable cause = complete.getCause().orElse(null);
                 if (!(cause instanceof JobTurns.NotYourTurn) && !(cause instanceof Unavailable)) {
-                    LOG.warn("a run of {} {} was cut off; it runs again in {}", name, complete.getExecution().taskInstance.getId(), RETRY_AFTER_STOP,
+                    LOG.warn(
+                            "a run of {} {} was cut off; it runs again in {}",
+                            name,
+                            complete.getExecution().taskInstance.getId(),
+                            RETRY_AFTER_STOP,
                             cause);
                 }
-                Duration after = cause instanceof JobTurns.NotYourTurn ? TURN_RETRY
+                Duration after = cause instanceof JobTurns.NotYourTurn
+                        ? TURN_RETRY
                         : cause instanceof Unavailable ? RETRY_AFTER_UNAVAILABLE : RETRY_AFTER_STOP;
                 operations.reschedule(complete, Instant.now().plus(after));
             };
-            OneTimeTask<String> task = Tasks.oneTime(name, String.class).onFailure(again).execute((instance, context) -> {
-                String jobId = instance.getData();
-                // Counted before asking, so that two workers asking at once both see each other.
-                int busy = running.getAndIncrement();
-                try {
-                    if (turns != null && !turns.mayStart(jobId, busy, threads)) {
-                        throw new JobTurns.NotYourTurn(jobId);
-                    }
-                    long started = ticker.nanos();
-                    JobMemory.Watch watch = memory.enter(jobId);
-                    try {
-                        work.accept(jobId);
-                    } finally {
-                        memory.leave(watch);
-                        if (turns != null) {
-                            turns.ended(jobId);
+            OneTimeTask<String> task = Tasks.oneTime(name, String.class)
+                    .onFailure(again)
+                    .execute((instance, context) -> {
+                        String jobId = instance.getData();
+                        // Counted before asking, so that two workers asking at once both see each other.
+                        int busy = running.getAndIncrement();
+                        try {
+                            if (turns != null && !turns.mayStart(jobId, busy, threads)) {
+                                throw new JobTurns.NotYourTurn(jobId);
+                            }
+                            long started = ticker.nanos();
+                            JobMemory.Watch watch = memory.enter(jobId);
+                            try {
+                                work.accept(jobId);
+                            } finally {
+                                memory.leave(watch);
+                                if (turns != null) {
+                                    turns.ended(jobId);
+                                }
+                                timer.accept(name, ticker.since(started));
+                            }
+                        } finally {
+                            running.decrementAndGet();
                         }
-                        timer.accept(name, ticker.since(started));
-                    }
-                } finally {
-                    running.decrementAndGet();
-                }
-            });
+                    });
             tasks.add(task);
             oneTime.put(name, task);
             return this;
@@ -295,8 +322,7 @@ public final class JobRunner implements AutoCloseable {
             if (database.isSqlite()) {
                 builder.jdbcCustomization(new SqliteJdbcCustomization());
             }
-            Scheduler scheduler = builder
-                    .startTasks(recurring)
+            Scheduler scheduler = builder.startTasks(recurring)
                     .schedulerName(() -> nodeId)
                     .threads(threads)
                     .pollingInterval(pollingInterval)

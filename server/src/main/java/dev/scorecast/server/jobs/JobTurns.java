@@ -29,7 +29,11 @@ final class JobTurns {
     /** Thrown by a run that is not to start yet: the runner puts it back without counting a failure. */
     static final class NotYourTurn extends RuntimeException {
         NotYourTurn(String jobId) {
-            super("job " + jobId + " waits: its owner runs another job and the worker is kept for other users", null, false, false);
+            super(
+                    "job " + jobId + " waits: its owner runs another job and the worker is kept for other users",
+                    null,
+                    false,
+                    false);
         }
     }
 
@@ -39,18 +43,28 @@ final class JobTurns {
      */
     synchronized boolean mayStart(String jobId, int busy, int threads) {
         boolean may = database.query(c -> {
-            Optional<String> owner = Rows.one(c, "SELECT owner FROM jobs WHERE id = ?", row -> row.getString("owner"), jobId);
+            Optional<String> owner =
+                    Rows.one(c, "SELECT owner FROM jobs WHERE id = ?", row -> row.getString("owner"), jobId);
             if (owner.isEmpty()) {
                 return true;
             }
-            var others = Rows.list(c, "SELECT id, status FROM jobs WHERE owner = ? AND status IN ('pending', 'processing') AND id <> ?",
-                    row -> new String[] {row.getString("id"), row.getString("status")}, owner.get(), jobId);
-            boolean runsAnother = others.stream().anyMatch(o -> o[1].equals("processing") || startedHere.contains(o[0]));
+            var others = Rows.list(
+                    c,
+                    "SELECT id, status FROM jobs WHERE owner = ? AND status IN ('pending', 'processing') AND id <> ?",
+                    row -> new String[] {row.getString("id"), row.getString("status")},
+                    owner.get(),
+                    jobId);
+            boolean runsAnother =
+                    others.stream().anyMatch(o -> o[1].equals("processing") || startedHere.contains(o[0]));
             if (!runsAnother) {
                 return true;
             }
-            boolean othersWait = Rows.one(c, "SELECT id FROM jobs WHERE status = 'pending' AND owner <> ? LIMIT 1",
-                    row -> row.getString("id"), owner.get()).isPresent();
+            boolean othersWait = Rows.one(
+                            c,
+                            "SELECT id FROM jobs WHERE status = 'pending' AND owner <> ? LIMIT 1",
+                            row -> row.getString("id"),
+                            owner.get())
+                    .isPresent();
             return !othersWait && busy + 1 < threads;
         });
         if (may) {

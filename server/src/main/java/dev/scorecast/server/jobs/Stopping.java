@@ -25,7 +25,9 @@ public final class Stopping {
             return;
         }
         LOG.info("{} job {} cut off by this node stopping; it will run again", kind, jobId);
-        throw failure instanceof RuntimeException runtime ? runtime : new IllegalStateException("cut off by the node stopping", failure);
+        throw failure instanceof RuntimeException runtime
+                ? runtime
+                : new IllegalStateException("cut off by the node stopping", failure);
     }
 
     /** Whether {@code failure} came of this thread being interrupted. */

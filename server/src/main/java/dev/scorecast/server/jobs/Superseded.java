@@ -7,8 +7,12 @@ package dev.scorecast.server.jobs;
  */
 public final class Superseded extends RuntimeException {
     public Superseded(JobRepository.Run run) {
-        super("job " + run.jobId() + " is no longer run " + run.token() + "'s to write: another run took it over, or it ended",
-                null, false, false);
+        super(
+                "job " + run.jobId() + " is no longer run " + run.token()
+                        + "'s to write: another run took it over, or it ended",
+                null,
+                false,
+                false);
     }
 
     /** Whether {@code failure} is, or was caused by, a run being superseded. */

@@ -25,7 +25,11 @@ public final class Unavailable extends RuntimeException {
         if (!causedBy(failure)) {
             return;
         }
-        LOG.warn("{} job {} cut off by the database or the object store being away ({}); it will run again", kind, jobId, failure.toString());
+        LOG.warn(
+                "{} job {} cut off by the database or the object store being away ({}); it will run again",
+                kind,
+                jobId,
+                failure.toString());
         throw new Unavailable(kind + " job " + jobId + " cut off by a dependency being away", failure);
     }
 

@@ -50,8 +50,12 @@ public final class Upkeep implements AutoCloseable {
     public void start() {
         long now = clock.millis();
         for (Sweep sweep : sweeps) {
-            database.query(c -> Rows.update(c, "INSERT INTO upkeep (name, due_at, holder, ran_at) VALUES (?, ?, NULL, NULL)"
-                    + " ON CONFLICT (name) DO NOTHING", sweep.name(), now + sweep.period().toMillis()));
+            database.query(c -> Rows.update(
+                    c,
+                    "INSERT INTO upkeep (name, due_at, holder, ran_at) VALUES (?, ?, NULL, NULL)"
+                            + " ON CONFLICT (name) DO NOTHING",
+                    sweep.name(),
+                    now + sweep.period().toMillis()));
         }
         thread.scheduleWithFixedDelay(this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -63,7 +67,10 @@ public final class Upkeep implements AutoCloseable {
                 if (claim(sweep)) {
                     long started = Ticker.SYSTEM.nanos();
                     sweep.work().run();
-                    LOG.debug("upkeep {} ran in {} ms", sweep.name(), Ticker.SYSTEM.since(started).toMillis());
+                    LOG.debug(
+                            "upkeep {} ran in {} ms",
+                            sweep.name(),
+                            Ticker.SYSTEM.since(started).toMillis());
                 }
             } catch (RuntimeException e) {
                 LOG.warn("upkeep {} failed; it runs again at its next turn", sweep.name(), e);
@@ -74,8 +81,15 @@ public final class Upkeep implements AutoCloseable {
     /** Takes the sweep's turn if it is due and no other node took it first. */
     private boolean claim(Sweep sweep) {
         long now = clock.millis();
-        return database.query(c -> Rows.update(c, "UPDATE upkeep SET due_at = ?, holder = ?, ran_at = ? WHERE name = ? AND due_at <= ?",
-                now + sweep.period().toMillis(), nodeId, now, sweep.name(), now)) == 1;
+        return database.query(c -> Rows.update(
+                        c,
+                        "UPDATE upkeep SET due_at = ?, holder = ?, ran_at = ? WHERE name = ? AND due_at <= ?",
+                        now + sweep.period().toMillis(),
+                        nodeId,
+                        now,
+                        sweep.name(),
+                        now))
+                == 1;
     }
 
     /** The names of the sweeps, for the metrics and tests. */

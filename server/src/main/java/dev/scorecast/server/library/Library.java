@@ -24,28 +24,55 @@ public final class Library {
 
     public record Job(String id, String jobId, String status, double progress, String message, Instant createdAt) {}
 
-    public record Entry(String videoId, String fileName, double duration, int width, int height, boolean hasAudio, Instant createdAt,
-                        List<Job> analyses, List<Job> executions) {}
+    public record Entry(
+            String videoId,
+            String fileName,
+            double duration,
+            int width,
+            int height,
+            boolean hasAudio,
+            Instant createdAt,
+            List<Job> analyses,
+            List<Job> executions) {}
 
     public List<Entry> of(Principal owner) {
         return database.query(c -> {
             Map<String, Entry> videos = new LinkedHashMap<>();
-            for (Entry v : Rows.list(c, "SELECT id, file_name, duration, width, height, has_audio, created_at FROM videos WHERE owner = ?"
-                    + " ORDER BY created_at DESC, id LIMIT " + MAX_VIDEOS, row -> new Entry(row.getString("id"), row.getString("file_name"),
-                    row.getDouble("duration"), row.getInt("width"), row.getInt("height"), row.getInt("has_audio") != 0,
-                    Instant.ofEpochMilli(row.getLong("created_at")), new ArrayList<>(), new ArrayList<>()), owner.user())) {
+            for (Entry v : Rows.list(
+                    c,
+                    "SELECT id, file_name, duration, width, height, has_audio, created_at FROM videos WHERE owner = ?"
+                            + " ORDER BY created_at DESC, id LIMIT " + MAX_VIDEOS,
+                    row -> new Entry(
+                            row.getString("id"),
+                            row.getString("file_name"),
+                            row.getDouble("duration"),
+                            row.getInt("width"),
+                            row.getInt("height"),
+                            row.getInt("has_audio") != 0,
+                            Instant.ofEpochMilli(row.getLong("created_at")),
+                            new ArrayList<>(),
+                            new ArrayList<>()),
+                    owner.user())) {
                 videos.put(v.videoId(), v);
             }
             if (videos.isEmpty()) {
                 return List.of();
             }
             String jobs = " JOIN jobs j ON j.id = x.job_id WHERE x.owner = ? ORDER BY x.created_at, x.id";
-            for (Object[] a : Rows.list(c, "SELECT x.video_id, x.id, x.job_id, j.status, j.progress, j.message, x.created_at FROM analyses x"
-                    + jobs, Library::job, owner.user())) {
+            for (Object[] a : Rows.list(
+                    c,
+                    "SELECT x.video_id, x.id, x.job_id, j.status, j.progress, j.message, x.created_at FROM analyses x"
+                            + jobs,
+                    Library::job,
+                    owner.user())) {
                 add(videos, a, false);
             }
-            for (Object[] e : Rows.list(c, "SELECT x.video_id, x.id, x.job_id, j.status, j.progress, j.message, x.created_at FROM executions x"
-                    + jobs, Library::job, owner.user())) {
+            for (Object[] e : Rows.list(
+                    c,
+                    "SELECT x.video_id, x.id, x.job_id, j.status, j.progress, j.message, x.created_at FROM executions x"
+                            + jobs,
+                    Library::job,
+                    owner.user())) {
                 add(videos, e, true);
             }
             return List.copyOf(videos.values());
@@ -53,8 +80,16 @@ public final class Library {
     }
 
     private static Object[] job(ResultSet row) throws SQLException {
-        return new Object[] {row.getString(1), new Job(row.getString(2), row.getString(3), row.getString(4), row.getDouble(5),
-                row.getString(6), Instant.ofEpochMilli(row.getLong(7)))};
+        return new Object[] {
+            row.getString(1),
+            new Job(
+                    row.getString(2),
+                    row.getString(3),
+                    row.getString(4),
+                    row.getDouble(5),
+                    row.getString(6),
+                    Instant.ofEpochMilli(row.getLong(7)))
+        };
     }
 
     private static void add(Map<String, Entry> videos, Object[] row, boolean execution) {

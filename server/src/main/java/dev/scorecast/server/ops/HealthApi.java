@@ -50,8 +50,12 @@ public final class HealthApi {
 
     /** {@code /healthz} alone: the API's port when readiness and metrics have a port of their own. */
     public void registerLiveness(RoutesConfig routes) {
-        routes.get("/healthz", ctx -> ctx.json(token.isEmpty() || presented(ctx)
-                ? Map.of("status", "ok", "role", role, "node", nodeId) : Map.of("status", "ok")));
+        routes.get(
+                "/healthz",
+                ctx -> ctx.json(
+                        token.isEmpty() || presented(ctx)
+                                ? Map.of("status", "ok", "role", role, "node", nodeId)
+                                : Map.of("status", "ok")));
     }
 
     private void ready(Context ctx) {
@@ -67,8 +71,10 @@ public final class HealthApi {
             if (!result.storage().equals(Readiness.OK)) {
                 failing.add("the object store");
             }
-            body.put("message", "This node cannot serve yet: " + String.join(" and ", failing)
-                    + (failing.size() > 1 ? " do not answer" : " does not answer") + "; its log says why.");
+            body.put(
+                    "message",
+                    "This node cannot serve yet: " + String.join(" and ", failing)
+                            + (failing.size() > 1 ? " do not answer" : " does not answer") + "; its log says why.");
             ctx.header("Retry-After", "5");
         } else {
             body.put("status", "ready");
@@ -82,8 +88,10 @@ public final class HealthApi {
 
     private void requireToken(Context ctx) {
         if (token.isPresent() && !presented(ctx)) {
-            throw new ApiErrors.Unauthorized("This node's readiness and metrics need its operations token: send Authorization: Bearer"
-                    + " <SCORECAST_OPS_TOKEN>.", REALM);
+            throw new ApiErrors.Unauthorized(
+                    "This node's readiness and metrics need its operations token: send Authorization: Bearer"
+                            + " <SCORECAST_OPS_TOKEN>.",
+                    REALM);
         }
     }
 
@@ -94,7 +102,8 @@ public final class HealthApi {
             return false;
         }
         String[] parts = header.strip().split("\\s+", 2);
-        return parts.length == 2 && parts[0].equalsIgnoreCase("bearer")
+        return parts.length == 2
+                && parts[0].equalsIgnoreCase("bearer")
                 && MessageDigest.isEqual(parts[1].strip().getBytes(StandardCharsets.UTF_8), token.get());
     }
 }

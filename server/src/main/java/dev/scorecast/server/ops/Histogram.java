@@ -32,12 +32,33 @@ final class Histogram {
     void write(StringBuilder out, String name, String labels) {
         String sep = labels.isEmpty() ? "" : labels + ",";
         for (int i = 0; i < bounds.length; i++) {
-            out.append(name).append("_bucket{").append(sep).append("le=\"").append(Metrics.number(bounds[i])).append("\"} ")
-                    .append(counts[i].sum()).append('\n');
+            out.append(name)
+                    .append("_bucket{")
+                    .append(sep)
+                    .append("le=\"")
+                    .append(Metrics.number(bounds[i]))
+                    .append("\"} ")
+                    .append(counts[i].sum())
+                    .append('\n');
         }
-        out.append(name).append("_bucket{").append(sep).append("le=\"+Inf\"} ").append(count.sum()).append('\n');
+        out.append(name)
+                .append("_bucket{")
+                .append(sep)
+                .append("le=\"+Inf\"} ")
+                .append(count.sum())
+                .append('\n');
         String braces = labels.isEmpty() ? "" : "{" + labels + "}";
-        out.append(name).append("_sum").append(braces).append(' ').append(Metrics.number(sum.sum())).append('\n');
-        out.append(name).append("_count").append(braces).append(' ').append(count.sum()).append('\n');
+        out.append(name)
+                .append("_sum")
+                .append(braces)
+                .append(' ')
+                .append(Metrics.number(sum.sum()))
+                .append('\n');
+        out.append(name)
+                .append("_count")
+                .append(braces)
+                .append(' ')
+                .append(count.sum())
+                .append('\n');
     }
 }

@@ -73,7 +73,8 @@ public final class Metrics {
      * raw path, so ids do not become label values.
      */
     public void request(String method, String route, int status, double seconds) {
-        String key = label("method", method) + "," + label("route", route) + "," + label("status", (status / 100) + "xx");
+        String key =
+                label("method", method) + "," + label("route", route) + "," + label("status", (status / 100) + "xx");
         http.computeIfAbsent(key, k -> new Histogram(HTTP_SECONDS)).observe(seconds);
     }
 
@@ -83,45 +84,75 @@ public final class Metrics {
         out.append("scorecast_node_info{").append(label("role", role)).append("} 1\n");
 
         Map<String, Map<String, Long>> counts = jobCounts();
-        out.append("# HELP scorecast_jobs Jobs in the shared queue by kind and status (queued = pending, running = processing, failed = error).\n");
+        out.append(
+                "# HELP scorecast_jobs Jobs in the shared queue by kind and status (queued = pending, running = processing, failed = error).\n");
         out.append("# TYPE scorecast_jobs gauge\n");
         for (var kind : counts.entrySet()) {
-            for (var state : Map.of("queued", "pending", "running", "processing", "failed", "error", "finished", "finished").entrySet()) {
-                out.append("scorecast_jobs{").append(label("kind", kind.getKey())).append(',').append(label("state", state.getKey())).append("} ")
-                        .append(kind.getValue().getOrDefault(state.getValue(), 0L)).append('\n');
+            for (var state : Map.of(
+                            "queued", "pending", "running", "processing", "failed", "error", "finished", "finished")
+                    .entrySet()) {
+                out.append("scorecast_jobs{")
+                        .append(label("kind", kind.getKey()))
+                        .append(',')
+                        .append(label("state", state.getKey()))
+                        .append("} ")
+                        .append(kind.getValue().getOrDefault(state.getValue(), 0L))
+                        .append('\n');
             }
         }
-        out.append("# HELP scorecast_job_seconds Wall time of job runs on this node, by task.\n# TYPE scorecast_job_seconds histogram\n");
+        out.append(
+                "# HELP scorecast_job_seconds Wall time of job runs on this node, by task.\n# TYPE scorecast_job_seconds histogram\n");
         new TreeMap<>(jobRuns).forEach((kind, h) -> h.write(out, "scorecast_job_seconds", label("task", kind)));
 
-        out.append("# HELP scorecast_live_streams Live streams this node plays.\n# TYPE scorecast_live_streams gauge\n");
+        out.append(
+                "# HELP scorecast_live_streams Live streams this node plays.\n# TYPE scorecast_live_streams gauge\n");
         out.append("scorecast_live_streams ").append(liveStreams.getAsLong()).append('\n');
-        out.append("# HELP scorecast_render_late_blocks_total Live audio blocks rendered after their deadline on this node.\n");
+        out.append(
+                "# HELP scorecast_render_late_blocks_total Live audio blocks rendered after their deadline on this node.\n");
         out.append("# TYPE scorecast_render_late_blocks_total counter\n");
-        out.append("scorecast_render_late_blocks_total ").append(lateBlocks.getAsLong()).append('\n');
-        out.append("# HELP scorecast_live_late_sections_total Live sections (or their rest) whose composition came after they were due,"
-                + " so that notes before its arrival were left out.\n");
+        out.append("scorecast_render_late_blocks_total ")
+                .append(lateBlocks.getAsLong())
+                .append('\n');
+        out.append(
+                "# HELP scorecast_live_late_sections_total Live sections (or their rest) whose composition came after they were due,"
+                        + " so that notes before its arrival were left out.\n");
         out.append("# TYPE scorecast_live_late_sections_total counter\n");
-        out.append("scorecast_live_late_sections_total ").append(lateSections.getAsLong()).append('\n');
+        out.append("scorecast_live_late_sections_total ")
+                .append(lateSections.getAsLong())
+                .append('\n');
 
         out.append("# HELP scorecast_event_streams Progress event streams (/sync/events) open on this node.\n");
         out.append("# TYPE scorecast_event_streams gauge\n");
         out.append("scorecast_event_streams ").append(eventStreams.getAsLong()).append('\n');
         out.append("# HELP scorecast_webhook_deliveries Webhook deliveries in the shared queue by state.\n");
         out.append("# TYPE scorecast_webhook_deliveries gauge\n");
-        webhookDeliveries().forEach((state, n) -> out.append("scorecast_webhook_deliveries{").append(label("state", state)).append("} ")
-                .append(n).append('\n'));
-        out.append("# HELP scorecast_readiness_checks_total Checks of the database and the object store made for /readyz on this node.\n");
+        webhookDeliveries()
+                .forEach((state, n) -> out.append("scorecast_webhook_deliveries{")
+                        .append(label("state", state))
+                        .append("} ")
+                        .append(n)
+                        .append('\n'));
+        out.append(
+                "# HELP scorecast_readiness_checks_total Checks of the database and the object store made for /readyz on this node.\n");
         out.append("# TYPE scorecast_readiness_checks_total counter\n");
-        out.append("scorecast_readiness_checks_total ").append(readinessChecks.getAsLong()).append('\n');
-        out.append("# HELP scorecast_job_count_queries_total Counts of the job queue made for /metrics on this node.\n");
+        out.append("scorecast_readiness_checks_total ")
+                .append(readinessChecks.getAsLong())
+                .append('\n');
+        out.append(
+                "# HELP scorecast_job_count_queries_total Counts of the job queue made for /metrics on this node.\n");
         out.append("# TYPE scorecast_job_count_queries_total counter\n");
-        out.append("scorecast_job_count_queries_total ").append(jobCountQueries.get()).append('\n');
-        out.append("# HELP scorecast_auth_throttled_total Authentications refused (429) on this node: their address failed too often.\n");
+        out.append("scorecast_job_count_queries_total ")
+                .append(jobCountQueries.get())
+                .append('\n');
+        out.append(
+                "# HELP scorecast_auth_throttled_total Authentications refused (429) on this node: their address failed too often.\n");
         out.append("# TYPE scorecast_auth_throttled_total counter\n");
-        out.append("scorecast_auth_throttled_total ").append(authThrottled.getAsLong()).append('\n');
+        out.append("scorecast_auth_throttled_total ")
+                .append(authThrottled.getAsLong())
+                .append('\n');
 
-        out.append("# HELP scorecast_http_request_seconds HTTP latency on this node by method, route and status class.\n");
+        out.append(
+                "# HELP scorecast_http_request_seconds HTTP latency on this node by method, route and status class.\n");
         out.append("# TYPE scorecast_http_request_seconds histogram\n");
         new TreeMap<>(http).forEach((labels, h) -> h.write(out, "scorecast_http_request_seconds", labels));
         return out.toString();
@@ -134,7 +165,8 @@ public final class Metrics {
             try {
                 jobCounts = countJobs();
             } catch (RuntimeException e) {
-                LoggerHolder.LOG.warn("counting the job queue for /metrics failed; reporting the last counts: {}", e.toString());
+                LoggerHolder.LOG.warn(
+                        "counting the job queue for /metrics failed; reporting the last counts: {}", e.toString());
                 if (jobCounts == null) {
                     jobCounts = new TreeMap<>();
                 }
@@ -152,7 +184,8 @@ public final class Metrics {
         jobCountQueries.incrementAndGet();
         Map<String, Map<String, Long>> counts = new TreeMap<>();
         database.query(c -> Rows.list(c, "SELECT kind, status, COUNT(*) AS n FROM jobs GROUP BY kind, status", row -> {
-            counts.computeIfAbsent(row.getString("kind"), k -> new TreeMap<>()).put(row.getString("status"), row.getLong("n"));
+            counts.computeIfAbsent(row.getString("kind"), k -> new TreeMap<>())
+                    .put(row.getString("status"), row.getLong("n"));
             return null;
         }));
         for (String kind : new String[] {"analysis", "execution"}) {
@@ -175,6 +208,8 @@ public final class Metrics {
     }
 
     static String number(double value) {
-        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : String.format(Locale.ROOT, "%s", value);
+        return value == Math.rint(value) && Math.abs(value) < 1e15
+                ? Long.toString((long) value)
+                : String.format(Locale.ROOT, "%s", value);
     }
 }

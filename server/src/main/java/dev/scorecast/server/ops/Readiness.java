@@ -126,10 +126,11 @@ public final class Readiness {
                 future.complete(UNREACHABLE);
             }
         });
-        return future.completeOnTimeout(UNREACHABLE, TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).whenComplete((r, t) -> {
-            if (!answered.get()) {
-                LOG.warn("not ready: the {} did not answer within {} s", what, TIMEOUT.toSeconds());
-            }
-        });
+        return future.completeOnTimeout(UNREACHABLE, TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((r, t) -> {
+                    if (!answered.get()) {
+                        LOG.warn("not ready: the {} did not answer within {} s", what, TIMEOUT.toSeconds());
+                    }
+                });
     }
 }

@@ -50,8 +50,10 @@ public final class StartingNode implements AutoCloseable {
                     if (starting == null) {
                         starting = new StartingNode(probe(host, port));
                     }
-                    LOG.warn("the database or the object store does not answer ({}); answering /readyz 503 and trying again in {} s",
-                            e.toString(), delay / 1000);
+                    LOG.warn(
+                            "the database or the object store does not answer ({}); answering /readyz 503 and trying again in {} s",
+                            e.toString(),
+                            delay / 1000);
                     sleep(delay);
                     delay = Math.min(MOST_DELAY_MILLIS, delay * 2);
                 }
@@ -73,11 +75,14 @@ public final class StartingNode implements AutoCloseable {
     /** Whether {@code e} says a dependency did not answer (worth waiting for), rather than that something is wrong. */
     static boolean unreachable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ConnectException || t instanceof SocketTimeoutException || t instanceof UnknownHostException
+            if (t instanceof ConnectException
+                    || t instanceof SocketTimeoutException
+                    || t instanceof UnknownHostException
                     || t instanceof NoRouteToHostException) {
                 return true;
             }
-            if (t instanceof SQLException sql && sql.getSQLState() != null
+            if (t instanceof SQLException sql
+                    && sql.getSQLState() != null
                     && (sql.getSQLState().startsWith("08") || sql.getSQLState().equals("57P03"))) {
                 return true; // connection exceptions; PostgreSQL starting up
             }
@@ -99,8 +104,13 @@ public final class StartingNode implements AutoCloseable {
             c.routes.before(ctx -> {
                 if (!ctx.path().equals("/healthz")) {
                     ctx.header("Retry-After", "5");
-                    ctx.status(503).json(Map.of("error", "not_ready", "message",
-                            "This node is starting: its database or object store does not answer yet; try again shortly."));
+                    ctx.status(503)
+                            .json(
+                                    Map.of(
+                                            "error",
+                                            "not_ready",
+                                            "message",
+                                            "This node is starting: its database or object store does not answer yet; try again shortly."));
                     ctx.skipRemainingHandlers();
                 }
             });

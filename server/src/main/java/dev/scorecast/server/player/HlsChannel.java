@@ -28,6 +28,7 @@ public final class HlsChannel implements AutoCloseable {
     static final int WINDOW_SEGMENTS = 6;
     /** Segments whose parts are still listed: the last three target durations, as the HLS specification asks. */
     static final int PART_SEGMENTS = 3;
+
     private static final int RATE = LiveEncoder.RATE;
 
     private final SharedTap tap;
@@ -36,6 +37,7 @@ public final class HlsChannel implements AutoCloseable {
     private final ArrayDeque<Segment> segments = new ArrayDeque<>();
     /** The parts of the segment being written. */
     private final List<byte[]> open = new ArrayList<>();
+
     private final List<byte[]> frames = new ArrayList<>();
     private long nextSequence; // media sequence number of the segment being written
     private long fragments;
@@ -47,11 +49,13 @@ public final class HlsChannel implements AutoCloseable {
      * that, so a segment's date never changes.
      */
     private long epochMillis = Long.MIN_VALUE;
+
     private static final long ANCHOR_NANOS = 3_000_000_000L;
     /** The node's time, which the program date times are written in. */
     private final Clock clock;
     /** Times the anchoring window and how long the channel has been idle. */
     private final Ticker ticker;
+
     private final long openedNanos;
     private volatile boolean closed;
     private volatile long lastRequestNanos;
@@ -70,11 +74,15 @@ public final class HlsChannel implements AutoCloseable {
         this.ticker = ticker;
         this.openedNanos = ticker.nanos();
         this.lastRequestNanos = openedNanos;
-        // A name, not a time anything is compared with: the wall clock's milliseconds differ between runs even on a node whose
+        // A name, not a time anything is compared with: the wall clock's milliseconds differ between runs even on a
+        // node whose
         // injected clock stands still (a test's virtual time), which would name two runs alike.
         this.run = Long.toString(System.currentTimeMillis(), 36);
         this.init = Fmp4Audio.init(RATE, 2, 128_000);
-        this.reader = Thread.ofPlatform().daemon().name("scorecast-hls-" + tap.experience().id()).start(this::read);
+        this.reader = Thread.ofPlatform()
+                .daemon()
+                .name("scorecast-hls-" + tap.experience().id())
+                .start(this::read);
     }
 
     public String run() {
@@ -149,7 +157,8 @@ public final class HlsChannel implements AutoCloseable {
                 System.arraycopy(p, 0, all, at, p.length);
                 at += p.length;
             }
-            segments.addLast(new Segment(nextSequence++, framesWritten - (long) PART_FRAMES * PARTS_PER_SEGMENT, List.copyOf(open), all));
+            segments.addLast(new Segment(
+                    nextSequence++, framesWritten - (long) PART_FRAMES * PARTS_PER_SEGMENT, List.copyOf(open), all));
             open.clear();
             while (segments.size() > WINDOW_SEGMENTS) {
                 segments.removeFirst();
@@ -226,7 +235,10 @@ public final class HlsChannel implements AutoCloseable {
         m.append("#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:2\n");
         m.append(String.format(Locale.ROOT, "#EXT-X-PART-INF:PART-TARGET=%.5f\n", part));
         // Blocking reload; a player holds back three parts from the live edge.
-        m.append(String.format(Locale.ROOT, "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=%.5f,HOLD-BACK=6.0\n", 3 * part));
+        m.append(String.format(
+                Locale.ROOT,
+                "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=%.5f,HOLD-BACK=6.0\n",
+                3 * part));
         long first = segments.isEmpty() ? nextSequence : segments.getFirst().sequence();
         m.append("#EXT-X-MEDIA-SEQUENCE:").append(first).append('\n');
         m.append("#EXT-X-MAP:URI=\"init.mp4\"\n");
@@ -234,7 +246,9 @@ public final class HlsChannel implements AutoCloseable {
         for (Segment s : segments) {
             if (s == segments.getFirst()) {
                 long sample = s.firstFrame() * Fmp4Audio.FRAME;
-                m.append("#EXT-X-PROGRAM-DATE-TIME:").append(Instant.ofEpochMilli(epochMillis + sample * 1000 / RATE)).append('\n');
+                m.append("#EXT-X-PROGRAM-DATE-TIME:")
+                        .append(Instant.ofEpochMilli(epochMillis + sample * 1000 / RATE))
+                        .append('\n');
             }
             if (s.sequence() >= nextSequence - PART_SEGMENTS) {
                 for (int i = 0; i < s.parts().size(); i++) {
@@ -242,18 +256,35 @@ public final class HlsChannel implements AutoCloseable {
                 }
                 listedParts++;
             }
-            m.append(String.format(Locale.ROOT, "#EXTINF:%.5f,\n", PARTS_PER_SEGMENT * part)).append("media/").append(run).append("-s").append(s.sequence()).append(".m4s\n");
+            m.append(String.format(Locale.ROOT, "#EXTINF:%.5f,\n", PARTS_PER_SEGMENT * part))
+                    .append("media/")
+                    .append(run)
+                    .append("-s")
+                    .append(s.sequence())
+                    .append(".m4s\n");
         }
         for (int i = 0; i < open.size(); i++) {
             partLine(m, part, nextSequence, i);
         }
-        m.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"media/").append(run).append("-p").append(nextSequence).append('.').append(open.size()).append(".m4s\"\n");
+        m.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"media/")
+                .append(run)
+                .append("-p")
+                .append(nextSequence)
+                .append('.')
+                .append(open.size())
+                .append(".m4s\"\n");
         return m.toString();
     }
 
     private void partLine(StringBuilder m, double part, long sequence, int i) {
         // Every AAC frame decodes on its own: every part is independent.
-        m.append(String.format(Locale.ROOT, "#EXT-X-PART:DURATION=%.5f,URI=\"media/%s-p%d.%d.m4s\",INDEPENDENT=YES\n", part, run, sequence, i));
+        m.append(String.format(
+                Locale.ROOT,
+                "#EXT-X-PART:DURATION=%.5f,URI=\"media/%s-p%d.%d.m4s\",INDEPENDENT=YES\n",
+                part,
+                run,
+                sequence,
+                i));
     }
 
     @Override

@@ -68,7 +68,10 @@ public final class HlsPublisher implements AutoCloseable {
             });
         }
         for (HlsChannel c : idle) {
-            LOG.info("HLS: {} stopped ({})", c.experienceId(), c.closed() ? "its performance ended" : "no request for " + IDLE_SECONDS + " s");
+            LOG.info(
+                    "HLS: {} stopped ({})",
+                    c.experienceId(),
+                    c.closed() ? "its performance ended" : "no request for " + IDLE_SECONDS + " s");
             c.close();
         }
     }

@@ -60,7 +60,8 @@ public final class LiveStream {
         if (session.listeners() > 0) {
             lastActivity = now;
         }
-        double left = ttl.toMillis() / 1000.0 - Duration.between(lastActivity, now).toMillis() / 1000.0;
+        double left =
+                ttl.toMillis() / 1000.0 - Duration.between(lastActivity, now).toMillis() / 1000.0;
         return Math.max(0, Math.round(left * 10) / 10.0);
     }
 }

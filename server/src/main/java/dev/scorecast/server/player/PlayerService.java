@@ -54,6 +54,7 @@ public final class PlayerService implements AutoCloseable {
     static final Duration ACTIVITY_RECORD_INTERVAL = Duration.ofSeconds(5);
     /** Allowance for clocks of different machines disagreeing, before a silent stream counts as abandoned by its node. */
     static final Duration CLOCK_SKEW = Duration.ofMinutes(1);
+
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final LiveEngine engine;
@@ -67,7 +68,13 @@ public final class PlayerService implements AutoCloseable {
     private final ScheduledExecutorService sweeper;
 
     /** {@code nodeUrl} is this node's internal base URL, asked when needed: a server on port 0 knows it only once it listens. */
-    public PlayerService(LiveEngine engine, StreamRegistry registry, Supplier<String> nodeUrl, DownloadLinks links, Duration ttl, Clock clock) {
+    public PlayerService(
+            LiveEngine engine,
+            StreamRegistry registry,
+            Supplier<String> nodeUrl,
+            DownloadLinks links,
+            Duration ttl,
+            Clock clock) {
         this.engine = engine;
         this.hls = new HlsPublisher(engine, clock, Ticker.SYSTEM);
         this.registry = registry;
@@ -75,7 +82,8 @@ public final class PlayerService implements AutoCloseable {
         this.links = links;
         this.ttl = ttl;
         this.clock = clock;
-        this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("scorecast-stream-ttl").unstarted(r));
+        this.sweeper = Executors.newSingleThreadScheduledExecutor(
+                r -> Thread.ofPlatform().daemon().name("scorecast-stream-ttl").unstarted(r));
         sweeper.scheduleWithFixedDelay(this::sweep, 1, 1, TimeUnit.SECONDS);
         // FFmpeg's natives unpack on first use (about half a second): do it now, not on the first listener's time.
         sweeper.execute(() -> LiveEncoder.open(LiveEncoder.Format.AAC).close());
@@ -100,7 +108,8 @@ public final class PlayerService implements AutoCloseable {
                 LOG.info("ended {} streams that an earlier run of node {} played", released, nodeUrl.get());
             }
         } catch (RuntimeException e) {
-            // Not fatal: such a stream is found lost on its user's next create-stream, or ends once nobody kept it alive.
+            // Not fatal: such a stream is found lost on its user's next create-stream, or ends once nobody kept it
+            // alive.
             LOG.warn("could not end the streams of an earlier run of node {}", nodeUrl.get(), e);
         }
     }
@@ -124,12 +133,20 @@ public final class PlayerService implements AutoCloseable {
             Optional<StreamRecord> existing = registry.active(owner);
             if (existing.isPresent() && lostHere(existing.get())) {
                 registry.end(existing.get().id(), EndReason.LOST_BY_NODE);
-                LOG.warn("stream {} of {} was active for node {} but not played here; ended it", existing.get().id(), owner.user(), nodeUrl.get());
+                LOG.warn(
+                        "stream {} of {} was active for node {} but not played here; ended it",
+                        existing.get().id(),
+                        owner.user(),
+                        nodeUrl.get());
             } else if (existing.isPresent() || attempt == 3) {
                 // (Absent: the other stream ended between the insert and the read; the next attempt settles it.)
-                throw new WrongState("stream", "You already have an active stream" + existing.map(e -> " (" + e.id() + ")").orElse("")
-                        + "; end it with POST /player/end_stream before creating another.",
-                        existing.<Map<String, Object>>map(e -> Map.of("stream_id", e.id())).orElse(Map.of()));
+                throw new WrongState(
+                        "stream",
+                        "You already have an active stream"
+                                + existing.map(e -> " (" + e.id() + ")").orElse("")
+                                + "; end it with POST /player/end_stream before creating another.",
+                        existing.<Map<String, Object>>map(e -> Map.of("stream_id", e.id()))
+                                .orElse(Map.of()));
             }
         }
         LiveSession session;
@@ -142,7 +159,9 @@ public final class PlayerService implements AutoCloseable {
         playingHere.put(id, new LiveStream(id, owner, record.tokenHash(), session, now));
         var urls = new LinkedHashMap<String, String>();
         for (LiveEncoder.Format f : LiveEncoder.Format.values()) {
-            urls.put(f.wire, links.link(STREAM_PATH, "stream_id=" + id + "&format=" + f.wire, signedPath(id), LINK_LIFETIME));
+            urls.put(
+                    f.wire,
+                    links.link(STREAM_PATH, "stream_id=" + id + "&format=" + f.wire, signedPath(id), LINK_LIFETIME));
         }
         return new Created(id, token, urls, ttl.toSeconds());
     }
@@ -161,13 +180,16 @@ public final class PlayerService implements AutoCloseable {
 
     /** The caller's stream without counting the call as activity (reading the TTL must not renew it). */
     public LiveStream activeWithoutTouch(Principal owner) {
-        return find(owner).orElseThrow(() -> new NotFound("stream",
-                "You have no active stream; create one with POST /player/create-stream."));
+        return find(owner)
+                .orElseThrow(() -> new NotFound(
+                        "stream", "You have no active stream; create one with POST /player/create-stream."));
     }
 
     /** The caller's stream when this node plays it. */
     public Optional<LiveStream> find(Principal owner) {
-        return registry.active(owner).filter(r -> r.playsOn(nodeUrl.get())).map(r -> playingHere.get(r.id()))
+        return registry.active(owner)
+                .filter(r -> r.playsOn(nodeUrl.get()))
+                .map(r -> playingHere.get(r.id()))
                 .filter(s -> !s.session.ended());
     }
 
@@ -179,7 +201,12 @@ public final class PlayerService implements AutoCloseable {
     /** The node that plays {@code stream} does not answer: the stream is over, for every node. */
     public void ownerUnreachable(StreamRecord stream, String why) {
         if (registry.end(stream.id(), EndReason.NODE_UNREACHABLE)) {
-            LOG.warn("stream {} of {} ended: its node {} does not answer ({})", stream.id(), stream.owner().user(), stream.nodeUrl(), why);
+            LOG.warn(
+                    "stream {} of {} ended: its node {} does not answer ({})",
+                    stream.id(),
+                    stream.owner().user(),
+                    stream.nodeUrl(),
+                    why);
         }
     }
 
@@ -194,7 +221,8 @@ public final class PlayerService implements AutoCloseable {
 
     public void start(LiveStream s, String experienceId) {
         ExperienceCatalog catalog = engine.experiences();
-        Experience e = experienceId != null ? catalog.require(experienceId)
+        Experience e = experienceId != null
+                ? catalog.require(experienceId)
                 : s.session.experience() != null ? s.session.experience() : catalog.first();
         s.session.start(e);
     }
@@ -219,8 +247,10 @@ public final class PlayerService implements AutoCloseable {
     public Listener listen(LiveStream s, LiveEncoder.Format format) {
         int listening = s.session.listeners();
         if (listening >= MAX_LISTENERS_PER_STREAM) {
-            throw new Busy("This stream already has " + listening + " listeners (at most " + MAX_LISTENERS_PER_STREAM
-                    + "); close one, or share a performance by starting the same experience on another stream.", Duration.ofSeconds(5));
+            throw new Busy(
+                    "This stream already has " + listening + " listeners (at most " + MAX_LISTENERS_PER_STREAM
+                            + "); close one, or share a performance by starting the same experience on another stream.",
+                    Duration.ofSeconds(5));
         }
         Listener l = s.session.listen(format);
         s.touch(clock.instant());
@@ -321,7 +351,8 @@ public final class PlayerService implements AutoCloseable {
 
     private static String hash(String token) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
@@ -336,7 +367,10 @@ public final class PlayerService implements AutoCloseable {
             try {
                 registry.end(s.id, EndReason.NODE_STOPPED);
             } catch (RuntimeException e) {
-                LOG.warn("could not record the end of stream {}; it counts as active until its node restarts or is found gone", s.id, e);
+                LOG.warn(
+                        "could not record the end of stream {}; it counts as active until its node restarts or is found gone",
+                        s.id,
+                        e);
             }
         }
         hls.close();

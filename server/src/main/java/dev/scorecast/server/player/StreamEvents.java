@@ -7,7 +7,7 @@ import java.time.Instant;
 /** Told when a live stream ends, whoever ends it, inside the transaction that records the end. */
 @FunctionalInterface
 public interface StreamEvents {
-    StreamEvents NONE = (connection, streamId, owner, reason, at) -> { };
+    StreamEvents NONE = (connection, streamId, owner, reason, at) -> {};
 
     void ended(Connection connection, String streamId, String owner, String reason, Instant at) throws SQLException;
 }

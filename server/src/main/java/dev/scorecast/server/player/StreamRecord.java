@@ -8,7 +8,8 @@ import java.util.Objects;
  * An active live stream as the shared database knows it: whose it is, the hash of its session
  * token, and the internal base URL of the node whose memory holds its session.
  */
-public record StreamRecord(String id, Principal owner, String tokenHash, String nodeUrl, Instant created, Instant lastActive) {
+public record StreamRecord(
+        String id, Principal owner, String tokenHash, String nodeUrl, Instant created, Instant lastActive) {
     public StreamRecord {
         Objects.requireNonNull(id);
         Objects.requireNonNull(owner);

@@ -27,7 +27,14 @@ public final class StreamRegistry {
 
     /** Why a stream ended, kept with the row for whoever reads the table later. */
     public enum EndReason {
-        ENDED_BY_OWNER, EXPIRED, NODE_STOPPED, NODE_RESTARTED, NODE_UNREACHABLE, LOST_BY_NODE, NOT_KEPT_ALIVE, KEY_REVOKED;
+        ENDED_BY_OWNER,
+        EXPIRED,
+        NODE_STOPPED,
+        NODE_RESTARTED,
+        NODE_UNREACHABLE,
+        LOST_BY_NODE,
+        NOT_KEPT_ALIVE,
+        KEY_REVOKED;
 
         String wire() {
             return name().toLowerCase(Locale.ROOT);
@@ -59,11 +66,25 @@ public final class StreamRegistry {
     public boolean claim(StreamRecord stream) {
         long now = clock.millis();
         return database.transaction(connection -> {
-            endWhere(connection, "owner = ? AND ended_at IS NULL AND last_active_at < ?", EndReason.NOT_KEPT_ALIVE, now,
-                    stream.owner().user(), staleBefore());
-            return Rows.update(connection, "INSERT INTO live_streams (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    stream.id(), stream.owner().user(), stream.tokenHash(), stream.nodeUrl(), stream.created().toEpochMilli(),
-                    stream.lastActive().toEpochMilli(), stream.owner().keyId()) == 1;
+            endWhere(
+                    connection,
+                    "owner = ? AND ended_at IS NULL AND last_active_at < ?",
+                    EndReason.NOT_KEPT_ALIVE,
+                    now,
+                    stream.owner().user(),
+                    staleBefore());
+            return Rows.update(
+                            connection,
+                            "INSERT INTO live_streams (" + COLUMNS
+                                    + ") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                            stream.id(),
+                            stream.owner().user(),
+                            stream.tokenHash(),
+                            stream.nodeUrl(),
+                            stream.created().toEpochMilli(),
+                            stream.lastActive().toEpochMilli(),
+                            stream.owner().keyId())
+                    == 1;
         });
     }
 
@@ -84,19 +105,30 @@ public final class StreamRegistry {
 
     /** Ids of the active streams {@code node} plays. */
     public Set<String> activeIdsOn(String node) {
-        return database.query(connection -> new HashSet<>(Rows.list(connection,
-                "SELECT id FROM live_streams WHERE node_url = ? AND " + ACTIVE, row -> row.getString("id"), node, staleBefore())));
+        return database.query(connection -> new HashSet<>(Rows.list(
+                connection,
+                "SELECT id FROM live_streams WHERE node_url = ? AND " + ACTIVE,
+                row -> row.getString("id"),
+                node,
+                staleBefore())));
     }
 
     /** Ends stream {@code id}; false when it had already ended. */
     public boolean end(String id, EndReason reason) {
-        return database.transaction(connection -> endWhere(connection, "id = ? AND ended_at IS NULL", reason, clock.millis(), id)) == 1;
+        return database.transaction(
+                        connection -> endWhere(connection, "id = ? AND ended_at IS NULL", reason, clock.millis(), id))
+                == 1;
     }
 
     /** Ends the streams {@code node} created before {@code before}: a node that starts has none of them in memory. */
     public int endAllOn(String node, Instant before, EndReason reason) {
-        return database.transaction(connection -> endWhere(connection, "node_url = ? AND ended_at IS NULL AND created_at < ?", reason,
-                clock.millis(), node, before.toEpochMilli()));
+        return database.transaction(connection -> endWhere(
+                connection,
+                "node_url = ? AND ended_at IS NULL AND created_at < ?",
+                reason,
+                clock.millis(),
+                node,
+                before.toEpochMilli()));
     }
 
     /**
@@ -106,20 +138,29 @@ public final class StreamRegistry {
     public int endMadeWith(Collection<String> keyIds) {
         int ended = 0;
         for (String keyId : keyIds) {
-            ended += database.transaction(connection -> endWhere(connection, "key_id = ? AND ended_at IS NULL", EndReason.KEY_REVOKED,
-                    clock.millis(), keyId));
+            ended += database.transaction(connection -> endWhere(
+                    connection, "key_id = ? AND ended_at IS NULL", EndReason.KEY_REVOKED, clock.millis(), keyId));
         }
         return ended;
     }
 
     /** Ends the streams {@code condition} selects and tells the listener of each, in the caller's transaction. */
-    private int endWhere(Connection connection, String condition, EndReason reason, long now, Object... params) throws SQLException {
-        var ending = Rows.list(connection, "SELECT id, owner FROM live_streams WHERE " + condition + database.forUpdate(),
-                row -> new String[] {row.getString("id"), row.getString("owner")}, params);
+    private int endWhere(Connection connection, String condition, EndReason reason, long now, Object... params)
+            throws SQLException {
+        var ending = Rows.list(
+                connection,
+                "SELECT id, owner FROM live_streams WHERE " + condition + database.forUpdate(),
+                row -> new String[] {row.getString("id"), row.getString("owner")},
+                params);
         int ended = 0;
         for (String[] stream : ending) {
-            if (Rows.update(connection, "UPDATE live_streams SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL",
-                    now, reason.wire(), stream[0]) == 1) {
+            if (Rows.update(
+                            connection,
+                            "UPDATE live_streams SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL",
+                            now,
+                            reason.wire(),
+                            stream[0])
+                    == 1) {
                 ended++;
                 events.ended(connection, stream[0], stream[1], reason.wire(), Instant.ofEpochMilli(now));
             }
@@ -134,8 +175,11 @@ public final class StreamRegistry {
         }
         database.transaction(connection -> {
             for (var e : lastActivity.entrySet()) {
-                Rows.update(connection, "UPDATE live_streams SET last_active_at = ? WHERE id = ? AND ended_at IS NULL",
-                        e.getValue().toEpochMilli(), e.getKey());
+                Rows.update(
+                        connection,
+                        "UPDATE live_streams SET last_active_at = ? WHERE id = ? AND ended_at IS NULL",
+                        e.getValue().toEpochMilli(),
+                        e.getKey());
             }
             return null;
         });
@@ -143,12 +187,17 @@ public final class StreamRegistry {
 
     /** Deletes the rows of streams that ended before {@code before}; they only matter while they are recent. */
     public int forgetEndedBefore(Instant before) {
-        return database.query(connection -> Rows.update(connection, "DELETE FROM live_streams WHERE ended_at < ?", before.toEpochMilli()));
+        return database.query(connection ->
+                Rows.update(connection, "DELETE FROM live_streams WHERE ended_at < ?", before.toEpochMilli()));
     }
 
     private Optional<StreamRecord> one(String condition, String value) {
-        return database.query(connection -> Rows.one(connection, "SELECT " + COLUMNS + " FROM live_streams WHERE " + condition + " AND " + ACTIVE,
-                StreamRegistry::record, value, staleBefore()));
+        return database.query(connection -> Rows.one(
+                connection,
+                "SELECT " + COLUMNS + " FROM live_streams WHERE " + condition + " AND " + ACTIVE,
+                StreamRegistry::record,
+                value,
+                staleBefore()));
     }
 
     private long staleBefore() {
@@ -156,7 +205,12 @@ public final class StreamRegistry {
     }
 
     private static StreamRecord record(ResultSet row) throws SQLException {
-        return new StreamRecord(row.getString("id"), new Principal(row.getString("owner"), row.getString("key_id")), row.getString("token_hash"),
-                row.getString("node_url"), Instant.ofEpochMilli(row.getLong("created_at")), Instant.ofEpochMilli(row.getLong("last_active_at")));
+        return new StreamRecord(
+                row.getString("id"),
+                new Principal(row.getString("owner"), row.getString("key_id")),
+                row.getString("token_hash"),
+                row.getString("node_url"),
+                Instant.ofEpochMilli(row.getLong("created_at")),
+                Instant.ofEpochMilli(row.getLong("last_active_at")));
     }
 }

@@ -37,10 +37,13 @@ public final class MemoryBudget {
         }
         while (true) {
             long now = reserved.get();
-            // One request larger than the whole budget still runs when nothing else holds any: it is the cap's business to refuse it.
+            // One request larger than the whole budget still runs when nothing else holds any: it is the cap's business
+            // to refuse it.
             if (now > 0 && now + want > capacity) {
-                throw new Overloaded("The server is holding as many request bodies in memory as it takes at once; send this again in a"
-                        + " moment.", Duration.ofSeconds(2));
+                throw new Overloaded(
+                        "The server is holding as many request bodies in memory as it takes at once; send this again in a"
+                                + " moment.",
+                        Duration.ofSeconds(2));
             }
             if (reserved.compareAndSet(now, now + want)) {
                 return want;

@@ -77,8 +77,10 @@ public final class QuotaGuard {
             throw new UncheckedIOException(e);
         }
         if (free - Math.max(0, incoming) < quotas.minFreeBytes()) {
-            throw new InsufficientStorage(null, "The server's disk is nearly full (" + mib(free) + " MiB free, "
-                    + mib(quotas.minFreeBytes()) + " MiB kept in reserve); it stores nothing new until space is freed. Try again later.");
+            throw new InsufficientStorage(
+                    null,
+                    "The server's disk is nearly full (" + mib(free) + " MiB free, " + mib(quotas.minFreeBytes())
+                            + " MiB kept in reserve); it stores nothing new until space is freed. Try again later.");
         }
     }
 
@@ -88,7 +90,9 @@ public final class QuotaGuard {
      * A key charged before is replaced: only the difference in size is checked.
      */
     public void charge(Connection c, Principal owner, Stored item, String field) throws SQLException {
-        long before = Rows.one(c, "SELECT bytes FROM stored_bytes WHERE blob_key = ?", row -> row.getLong("bytes"), item.key()).orElse(0L);
+        long before = Rows.one(
+                        c, "SELECT bytes FROM stored_bytes WHERE blob_key = ?", row -> row.getLong("bytes"), item.key())
+                .orElse(0L);
         requireRoomFor(c, owner, item.bytes() - before, field);
         record(c, owner, item);
     }
@@ -122,15 +126,15 @@ public final class QuotaGuard {
 
     /** No longer counts the blobs of execution {@code executionId} under {@code prefix} (a re-run writes them again). */
     public void releaseExecution(Connection c, String executionId, String prefix) throws SQLException {
-        Rows.update(c, "DELETE FROM stored_bytes WHERE execution_id = ? AND blob_key LIKE ?", executionId, prefix + "/%");
+        Rows.update(
+                c, "DELETE FROM stored_bytes WHERE execution_id = ? AND blob_key LIKE ?", executionId, prefix + "/%");
     }
 
     private void record(Connection c, Principal owner, Stored item) throws SQLException {
         Rows.update(c, """
                 INSERT INTO stored_bytes (blob_key, owner, video_id, execution_id, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (blob_key) DO UPDATE SET owner = excluded.owner, video_id = excluded.video_id,
-                    execution_id = excluded.execution_id, bytes = excluded.bytes, created_at = excluded.created_at""",
-                item.key(), owner.user(), item.videoId(), item.executionId(), item.bytes(), clock.millis());
+                    execution_id = excluded.execution_id, bytes = excluded.bytes, created_at = excluded.created_at""", item.key(), owner.user(), item.videoId(), item.executionId(), item.bytes(), clock.millis());
     }
 
     private Database requireDatabase() {
@@ -149,17 +153,27 @@ public final class QuotaGuard {
      * transactions run one at a time already; there it costs one small write.
      */
     public void lockUser(Connection c, Principal owner) throws SQLException {
-        Rows.update(c, "INSERT INTO user_locks (owner, locked_at) VALUES (?, ?)"
-                + " ON CONFLICT (owner) DO UPDATE SET locked_at = excluded.locked_at", owner.user(), clock.millis());
+        Rows.update(
+                c,
+                "INSERT INTO user_locks (owner, locked_at) VALUES (?, ?)"
+                        + " ON CONFLICT (owner) DO UPDATE SET locked_at = excluded.locked_at",
+                owner.user(),
+                clock.millis());
     }
 
     /** 429 when {@code owner} already has the most uploads open or assembling. */
     public void requireUploadSlot(Connection c, Principal owner) throws SQLException {
-        int open = Rows.one(c, "SELECT COUNT(*) AS n FROM uploads WHERE owner = ? AND state IN ('active', 'assembling')",
-                row -> row.getInt("n"), owner.user()).orElse(0);
+        int open = Rows.one(
+                        c,
+                        "SELECT COUNT(*) AS n FROM uploads WHERE owner = ? AND state IN ('active', 'assembling')",
+                        row -> row.getInt("n"),
+                        owner.user())
+                .orElse(0);
         if (open >= quotas.maxUploadsInFlight()) {
-            throw new Busy("You have " + open + " uploads open (at most " + quotas.maxUploadsInFlight()
-                    + "); complete them or let them expire, then start another.", RETRY_AFTER);
+            throw new Busy(
+                    "You have " + open + " uploads open (at most " + quotas.maxUploadsInFlight()
+                            + "); complete them or let them expire, then start another.",
+                    RETRY_AFTER);
         }
     }
 
@@ -167,19 +181,31 @@ public final class QuotaGuard {
     public void requireRoomFor(Connection c, Principal owner, long incoming, String field) throws SQLException {
         long stored = storedBytes(c, owner);
         if (stored + incoming > quotas.maxStoredBytes()) {
-            throw new InsufficientStorage(field, "Storing " + incoming + " more bytes would pass your storage quota: you keep "
-                    + stored + " of " + quotas.maxStoredBytes() + " bytes in videos, uploads and what was made from them (analyses, plans,"
-                    + " outputs). Old work is deleted after SCORECAST_RETENTION_HOURS; or ask the operator to raise SCORECAST_QUOTA_BYTES.");
+            throw new InsufficientStorage(
+                    field,
+                    "Storing " + incoming + " more bytes would pass your storage quota: you keep "
+                            + stored + " of " + quotas.maxStoredBytes()
+                            + " bytes in videos, uploads and what was made from them (analyses, plans,"
+                            + " outputs). Old work is deleted after SCORECAST_RETENTION_HOURS; or ask the operator to raise SCORECAST_QUOTA_BYTES.");
         }
     }
 
     /** The bytes of {@code owner}'s stored videos, of the chunks of their unfinished uploads, and of everything charged to them. */
     public long storedBytes(Connection c, Principal owner) throws SQLException {
-        long charged = Rows.one(c, "SELECT COALESCE(SUM(bytes), 0) AS total FROM stored_bytes WHERE owner = ?",
-                row -> row.getLong("total"), owner.user()).orElse(0L);
-        long videos = Rows.one(c, "SELECT COALESCE(SUM(size), 0) AS total FROM videos WHERE owner = ?",
-                row -> row.getLong("total"), owner.user()).orElse(0L);
-        long chunks = Rows.one(c, """
+        long charged = Rows.one(
+                        c,
+                        "SELECT COALESCE(SUM(bytes), 0) AS total FROM stored_bytes WHERE owner = ?",
+                        row -> row.getLong("total"),
+                        owner.user())
+                .orElse(0L);
+        long videos = Rows.one(
+                        c,
+                        "SELECT COALESCE(SUM(size), 0) AS total FROM videos WHERE owner = ?",
+                        row -> row.getLong("total"),
+                        owner.user())
+                .orElse(0L);
+        long chunks =
+                Rows.one(c, """
                 SELECT COALESCE(SUM(k.size), 0) AS total FROM upload_chunks k JOIN uploads u ON u.id = k.upload_id
                 WHERE u.owner = ? AND u.state IN ('active', 'assembling')""", row -> row.getLong("total"), owner.user()).orElse(0L);
         return videos + chunks + charged;
@@ -191,11 +217,17 @@ public final class QuotaGuard {
      * @return how many they have, the new job's place in their own queue
      */
     public int requireAnalysisSlot(Connection c, Principal owner) throws SQLException {
-        int queued = Rows.one(c, "SELECT COUNT(*) AS n FROM jobs WHERE owner = ? AND kind = 'analysis' AND status IN ('pending', 'processing')",
-                row -> row.getInt("n"), owner.user()).orElse(0);
+        int queued = Rows.one(
+                        c,
+                        "SELECT COUNT(*) AS n FROM jobs WHERE owner = ? AND kind = 'analysis' AND status IN ('pending', 'processing')",
+                        row -> row.getInt("n"),
+                        owner.user())
+                .orElse(0);
         if (queued >= quotas.maxAnalysesQueued()) {
-            throw new Busy("You have " + queued + " analyses pending or running (at most " + quotas.maxAnalysesQueued()
-                    + "); wait for one to finish, then start another.", RETRY_AFTER);
+            throw new Busy(
+                    "You have " + queued + " analyses pending or running (at most " + quotas.maxAnalysesQueued()
+                            + "); wait for one to finish, then start another.",
+                    RETRY_AFTER);
         }
         return queued;
     }

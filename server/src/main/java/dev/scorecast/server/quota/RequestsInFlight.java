@@ -27,8 +27,10 @@ public final class RequestsInFlight {
         AtomicInteger count = counts.computeIfAbsent(user, u -> new AtomicInteger());
         if (count.incrementAndGet() > max) {
             count.decrementAndGet();
-            throw new Busy("You have " + max + " requests in progress on this server (at most " + max
-                    + " at once, SCORECAST_MAX_REQUESTS_IN_FLIGHT); wait for one to end and try again.", Duration.ofSeconds(1));
+            throw new Busy(
+                    "You have " + max + " requests in progress on this server (at most " + max
+                            + " at once, SCORECAST_MAX_REQUESTS_IN_FLIGHT); wait for one to end and try again.",
+                    Duration.ofSeconds(1));
         }
     }
 

@@ -70,7 +70,11 @@ public final class OrphanSweeper {
             for (var group : newest.entrySet()) {
                 if (!wanted(kind, group.getKey())) {
                     if (group.getValue().isBefore(untouchedSince)) {
-                        LOG.info("removing orphaned {}/{} (no row names it; untouched since {})", kind, group.getKey(), group.getValue());
+                        LOG.info(
+                                "removing orphaned {}/{} (no row names it; untouched since {})",
+                                kind,
+                                group.getKey(),
+                                group.getValue());
                         blobs.deleteTree(kind + "/" + group.getKey());
                         removed++;
                     }
@@ -96,24 +100,39 @@ public final class OrphanSweeper {
     private boolean wanted(String kind, String id) {
         return database.query(c -> switch (kind) {
             // A complete upload's chunks were assembled into its video; the chunks are leftovers.
-            case "uploads" -> Rows.one(c, "SELECT 1 AS x FROM uploads WHERE id = ? AND state <> 'complete'", row -> 1, id).isPresent();
+            case "uploads" ->
+                Rows.one(c, "SELECT 1 AS x FROM uploads WHERE id = ? AND state <> 'complete'", row -> 1, id)
+                        .isPresent();
             // An upload being completed writes its video's files before the video's row exists.
-            case "videos" -> Rows.one(c, "SELECT 1 AS x FROM videos WHERE id = ?", row -> 1, id).isPresent()
-                    || Rows.one(c, "SELECT 1 AS x FROM uploads WHERE video_id = ?", row -> 1, id).isPresent();
-            case "analyses" -> Rows.one(c, "SELECT 1 AS x FROM analyses WHERE id = ?", row -> 1, id).isPresent();
-            case "executions" -> Rows.one(c, "SELECT 1 AS x FROM executions WHERE id = ?", row -> 1, id).isPresent();
+            case "videos" ->
+                Rows.one(c, "SELECT 1 AS x FROM videos WHERE id = ?", row -> 1, id)
+                                .isPresent()
+                        || Rows.one(c, "SELECT 1 AS x FROM uploads WHERE video_id = ?", row -> 1, id)
+                                .isPresent();
+            case "analyses" ->
+                Rows.one(c, "SELECT 1 AS x FROM analyses WHERE id = ?", row -> 1, id)
+                        .isPresent();
+            case "executions" ->
+                Rows.one(c, "SELECT 1 AS x FROM executions WHERE id = ?", row -> 1, id)
+                        .isPresent();
             default -> true;
         });
     }
 
     /** The files of an open upload that no chunk row names and nobody touched for the grace; how many went. */
     private int removeUnnamedChunks(String uploadId, Map<String, Instant> files, Instant untouchedSince) {
-        Set<String> named = new HashSet<>(database.query(c ->
-                Rows.list(c, "SELECT stored_as FROM upload_chunks WHERE upload_id = ?", row -> row.getString("stored_as"), uploadId)));
+        Set<String> named = new HashSet<>(database.query(c -> Rows.list(
+                c,
+                "SELECT stored_as FROM upload_chunks WHERE upload_id = ?",
+                row -> row.getString("stored_as"),
+                uploadId)));
         int removed = 0;
         for (var file : files.entrySet()) {
             if (!named.contains(file.getKey()) && file.getValue().isBefore(untouchedSince)) {
-                LOG.info("removing orphaned chunk {} (no row names it; untouched since {})", file.getKey(), file.getValue());
+                LOG.info(
+                        "removing orphaned chunk {} (no row names it; untouched since {})",
+                        file.getKey(),
+                        file.getValue());
                 blobs.delete(file.getKey());
                 removed++;
             }
@@ -123,8 +142,11 @@ public final class OrphanSweeper {
 
     /** {@code plans/<id>.json} is a plan's; {@code plans/analyses/<id>.json} the analysis a client sent, named by plans and executions. */
     private boolean planFileWanted(String key) {
-        return database.query(c -> Rows.one(c, "SELECT 1 AS x FROM plans WHERE plan_key = ? OR analysis_key = ?", row -> 1, key, key).isPresent()
-                || Rows.one(c, "SELECT 1 AS x FROM executions WHERE analysis_key = ?", row -> 1, key).isPresent());
+        return database.query(
+                c -> Rows.one(c, "SELECT 1 AS x FROM plans WHERE plan_key = ? OR analysis_key = ?", row -> 1, key, key)
+                                .isPresent()
+                        || Rows.one(c, "SELECT 1 AS x FROM executions WHERE analysis_key = ?", row -> 1, key)
+                                .isPresent());
     }
 
     /** Jetty deletes a request's spooled parts when it ends; a crash leaves them. A live request's part is still being written. */

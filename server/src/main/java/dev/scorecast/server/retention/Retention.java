@@ -46,7 +46,8 @@ public final class Retention {
     }
 
     /** {@code keepFailed}: how long an execution that ended in error and a superseded analysis are kept (at most {@code keep}). */
-    public Retention(Database database, BlobStore blobs, QuotaGuard quotas, Clock clock, Duration keep, Duration keepFailed) {
+    public Retention(
+            Database database, BlobStore blobs, QuotaGuard quotas, Clock clock, Duration keep, Duration keepFailed) {
         this.database = database;
         this.blobs = blobs;
         this.quotas = quotas;
@@ -68,16 +69,21 @@ public final class Retention {
     }
 
     private int removeEndedExecutions(long cutoff, long failedCutoff) {
-        List<String[]> ended = database.query(c -> Rows.list(c, """
+        List<String[]> ended = database.query(c -> Rows.list(
+                c, """
                 SELECT e.id, e.job_id FROM executions e JOIN jobs j ON j.id = e.job_id
-                WHERE (j.status = 'finished' AND j.updated_at < ?) OR (j.status = 'error' AND j.updated_at < ?)""",
-                row -> new String[] {row.getString("id"), row.getString("job_id")}, cutoff, failedCutoff));
+                WHERE (j.status = 'finished' AND j.updated_at < ?) OR (j.status = 'error' AND j.updated_at < ?)""", row -> new String[] {row.getString("id"), row.getString("job_id")}, cutoff, failedCutoff));
         int removed = 0;
         for (String[] execution : ended) {
             // Conditional on the same facts: the job's row cascades to the execution's (and to what it was charged).
-            boolean gone = database.transaction(c -> Rows.update(c, "DELETE FROM jobs WHERE id = ? AND"
-                    + " ((status = 'finished' AND updated_at < ?) OR (status = 'error' AND updated_at < ?))",
-                    execution[1], cutoff, failedCutoff) == 1);
+            boolean gone = database.transaction(c -> Rows.update(
+                            c,
+                            "DELETE FROM jobs WHERE id = ? AND"
+                                    + " ((status = 'finished' AND updated_at < ?) OR (status = 'error' AND updated_at < ?))",
+                            execution[1],
+                            cutoff,
+                            failedCutoff)
+                    == 1);
             if (gone) {
                 removed++;
                 deleteTree("executions/" + execution[0]);
@@ -87,8 +93,13 @@ public final class Retention {
     }
 
     private int removeIdleVideos(long cutoff) {
-        List<String[]> idle = database.query(c -> Rows.list(c, "SELECT v.id, v.owner FROM videos v WHERE " + IDLE_VIDEO,
-                row -> new String[] {row.getString("id"), row.getString("owner")}, cutoff, cutoff, cutoff));
+        List<String[]> idle = database.query(c -> Rows.list(
+                c,
+                "SELECT v.id, v.owner FROM videos v WHERE " + IDLE_VIDEO,
+                row -> new String[] {row.getString("id"), row.getString("owner")},
+                cutoff,
+                cutoff,
+                cutoff));
         int removed = 0;
         for (String[] video : idle) {
             VideoFiles files = database.transaction(c -> removeVideo(c, video[0], new Principal(video[1]), cutoff));
@@ -108,20 +119,33 @@ public final class Retention {
      */
     private VideoFiles removeVideo(Connection c, String videoId, Principal owner, long cutoff) throws SQLException {
         quotas.lockUser(c, owner);
-        var still = Rows.one(c, "SELECT v.upload_id FROM videos v WHERE v.id = ? AND " + IDLE_VIDEO,
-                row -> row.getString("upload_id"), videoId, cutoff, cutoff, cutoff);
+        var still = Rows.one(
+                c,
+                "SELECT v.upload_id FROM videos v WHERE v.id = ? AND " + IDLE_VIDEO,
+                row -> row.getString("upload_id"),
+                videoId,
+                cutoff,
+                cutoff,
+                cutoff);
         if (still.isEmpty()) {
             return null;
         }
         String uploadId = still.get();
-        List<String> keys = new ArrayList<>(Rows.list(c, "SELECT plan_key FROM plans WHERE video_id = ?", row -> row.getString("plan_key"), videoId));
+        List<String> keys = new ArrayList<>(Rows.list(
+                c, "SELECT plan_key FROM plans WHERE video_id = ?", row -> row.getString("plan_key"), videoId));
         // A variant B analysis the client sent is kept per plan; the server's own analyses have their own directory.
-        keys.addAll(Rows.list(c, "SELECT analysis_key FROM plans WHERE video_id = ? AND analysis_key LIKE 'plans/analyses/%'",
-                row -> row.getString("analysis_key"), videoId));
+        keys.addAll(Rows.list(
+                c,
+                "SELECT analysis_key FROM plans WHERE video_id = ? AND analysis_key LIKE 'plans/analyses/%'",
+                row -> row.getString("analysis_key"),
+                videoId));
         List<String> trees = new ArrayList<>(List.of("videos/" + videoId, "uploads/" + uploadId));
-        trees.addAll(Rows.list(c, "SELECT id FROM analyses WHERE video_id = ?", row -> "analyses/" + row.getString("id"), videoId));
-        List<String> jobs = Rows.list(c, "SELECT job_id FROM analyses WHERE video_id = ?", row -> row.getString("job_id"), videoId);
-        // The upload's row cascades to its chunks, its video and the video's analyses and plans; the analyses' jobs go by hand.
+        trees.addAll(Rows.list(
+                c, "SELECT id FROM analyses WHERE video_id = ?", row -> "analyses/" + row.getString("id"), videoId));
+        List<String> jobs =
+                Rows.list(c, "SELECT job_id FROM analyses WHERE video_id = ?", row -> row.getString("job_id"), videoId);
+        // The upload's row cascades to its chunks, its video and the video's analyses and plans; the analyses' jobs go
+        // by hand.
         Rows.update(c, "DELETE FROM uploads WHERE id = ?", uploadId);
         for (String job : jobs) {
             Rows.update(c, "DELETE FROM jobs WHERE id = ?", job);
@@ -134,21 +158,28 @@ public final class Retention {
      * and files, unless a plan or an execution still names their result.
      */
     private int removeSupersededAnalyses(long failedCutoff) {
-        List<String[]> superseded = database.query(c -> Rows.list(c, """
-                SELECT id, owner FROM analyses WHERE superseded_at IS NOT NULL AND superseded_at < ?""",
-                row -> new String[] {row.getString("id"), row.getString("owner")}, failedCutoff));
+        List<String[]> superseded = database.query(c ->
+                Rows.list(c, """
+                SELECT id, owner FROM analyses WHERE superseded_at IS NOT NULL AND superseded_at < ?""", row -> new String[] {row.getString("id"), row.getString("owner")}, failedCutoff));
         int removed = 0;
         for (String[] analysis : superseded) {
             boolean gone = database.transaction(c -> {
                 quotas.lockUser(c, new Principal(analysis[1]));
-                var row = Rows.one(c, "SELECT job_id, result_key FROM analyses WHERE id = ? AND superseded_at < ?",
-                        r -> new String[] {r.getString("job_id"), r.getString("result_key")}, analysis[0], failedCutoff);
+                var row = Rows.one(
+                        c,
+                        "SELECT job_id, result_key FROM analyses WHERE id = ? AND superseded_at < ?",
+                        r -> new String[] {r.getString("job_id"), r.getString("result_key")},
+                        analysis[0],
+                        failedCutoff);
                 if (row.isEmpty()) {
                     return false;
                 }
                 String result = row.get()[1];
-                if (result != null && (Rows.one(c, "SELECT 1 AS x FROM plans WHERE analysis_key = ?", r -> 1, result).isPresent()
-                        || Rows.one(c, "SELECT 1 AS x FROM executions WHERE analysis_key = ?", r -> 1, result).isPresent())) {
+                if (result != null
+                        && (Rows.one(c, "SELECT 1 AS x FROM plans WHERE analysis_key = ?", r -> 1, result)
+                                        .isPresent()
+                                || Rows.one(c, "SELECT 1 AS x FROM executions WHERE analysis_key = ?", r -> 1, result)
+                                        .isPresent())) {
                     return false;
                 }
                 Rows.update(c, "DELETE FROM analyses WHERE id = ?", analysis[0]);

@@ -40,7 +40,10 @@ public final class LocalBlobStore implements BlobStore {
 
     /** A store whose scratch space is {@code tmp/scratch} beside {@code root}. */
     public LocalBlobStore(Path root) {
-        this(root, Scratch.under(root.toAbsolutePath().normalize().resolveSibling("tmp").resolve("scratch")));
+        this(
+                root,
+                Scratch.under(
+                        root.toAbsolutePath().normalize().resolveSibling("tmp").resolve("scratch")));
     }
 
     public LocalBlobStore(Path root, Scratch scratch) {
@@ -64,15 +67,18 @@ public final class LocalBlobStore implements BlobStore {
             var crc = new CRC32C();
             long size = 0;
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                 OutputStream file = Channels.newOutputStream(channel);
-                 OutputStream out = new CheckedOutputStream(digest == null ? file : new DigestOutputStream(file, digest), crc)) {
+                    OutputStream file = Channels.newOutputStream(channel);
+                    OutputStream out = new CheckedOutputStream(
+                            digest == null ? file : new DigestOutputStream(file, digest), crc)) {
                 byte[] buffer = new byte[BUFFER_BYTES];
                 int read;
                 while ((read = content.read(buffer)) != -1) {
                     size += read;
                     if (size > maxBytes) {
-                        throw new TooLarge(sizeField, "The " + sizeField + " is larger than the limit of "
-                                + maxBytes + " bytes; send it in smaller pieces.");
+                        throw new TooLarge(
+                                sizeField,
+                                "The " + sizeField + " is larger than the limit of " + maxBytes
+                                        + " bytes; send it in smaller pieces.");
                     }
                     out.write(buffer, 0, read);
                 }
@@ -80,7 +86,11 @@ public final class LocalBlobStore implements BlobStore {
                 channel.force(true);
             }
             publish(temp, target);
-            return new StoredBlob(key, size, Checksums.hex(crc), digest == null ? null : HexFormat.of().formatHex(digest.digest()));
+            return new StoredBlob(
+                    key,
+                    size,
+                    Checksums.hex(crc),
+                    digest == null ? null : HexFormat.of().formatHex(digest.digest()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
@@ -186,7 +196,8 @@ public final class LocalBlobStore implements BlobStore {
     @Override
     public void removeLeftovers(Instant untouchedSince) {
         try (Stream<Path> files = Files.walk(root)) {
-            files.filter(path -> path.getFileName().toString().endsWith(TEMP_SUFFIX) && !writerAlive(path.getFileName().toString())
+            files.filter(path -> path.getFileName().toString().endsWith(TEMP_SUFFIX)
+                            && !writerAlive(path.getFileName().toString())
                             && modifiedBefore(path, untouchedSince))
                     .forEach(LocalBlobStore::deleteQuietly);
         } catch (IOException e) {

@@ -71,6 +71,7 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
     private final S3Client client;
     /** Downloads streamed through a node read on a client of their own: however many are open, jobs keep their connections. */
     private final S3Client downloads;
+
     private final S3Presigner presigner;
     private final String bucket;
     private final String prefix;
@@ -81,7 +82,8 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
         this(client, client, presigner, bucket, prefix, scratch);
     }
 
-    S3BlobStore(S3Client client, S3Client downloads, S3Presigner presigner, String bucket, String prefix, Scratch scratch) {
+    S3BlobStore(
+            S3Client client, S3Client downloads, S3Presigner presigner, String bucket, String prefix, Scratch scratch) {
         this.client = client;
         this.downloads = downloads;
         this.presigner = presigner;
@@ -95,7 +97,8 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
         String bucket = settings.bucket().orElseThrow(() -> new IllegalArgumentException("not an s3:// store"));
         AwsCredentialsProvider credentials = settings.credentials()
                 .<AwsCredentialsProvider>map(c -> StaticCredentialsProvider.create(c.sessionToken()
-                        .<AwsCredentials>map(token -> AwsSessionCredentials.create(c.accessKeyId(), c.secretAccessKey(), token))
+                        .<AwsCredentials>map(
+                                token -> AwsSessionCredentials.create(c.accessKeyId(), c.secretAccessKey(), token))
                         .orElseGet(() -> AwsBasicCredentials.create(c.accessKeyId(), c.secretAccessKey()))))
                 .orElseGet(() -> DefaultCredentialsProvider.builder().build());
         Region region = Region.of(settings.region());
@@ -103,27 +106,38 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
                 // 500 ms doubling to 5 s, at least half of each delay kept, over ten attempts: 16 to 32 s
                 // of a store that does not answer (a restart, a failover) before a call gives up.
                 .maxAttempts(10)
-                .backoffStrategy(BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(500), Duration.ofSeconds(5)))
+                .backoffStrategy(
+                        BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(500), Duration.ofSeconds(5)))
                 .circuitBreakerEnabled(false)
                 .build();
-        var builder = clientBuilder(settings, region, credentials, 64).overrideConfiguration(o -> o.retryStrategy(retries));
-        // Proxied downloads: a pool of their own, so that slow readers holding every one of them cannot starve the jobs' pool.
+        var builder =
+                clientBuilder(settings, region, credentials, 64).overrideConfiguration(o -> o.retryStrategy(retries));
+        // Proxied downloads: a pool of their own, so that slow readers holding every one of them cannot starve the
+        // jobs' pool.
         var downloadsBuilder = clientBuilder(settings, region, credentials, DOWNLOAD_CONNECTIONS);
         var presignerBuilder = S3Presigner.builder()
                 .region(region)
                 .credentialsProvider(credentials)
-                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(settings.endpoint().isPresent()).build());
+                .serviceConfiguration(S3Configuration.builder()
+                        .pathStyleAccessEnabled(settings.endpoint().isPresent())
+                        .build());
         settings.endpoint().ifPresent(endpoint -> {
             builder.endpointOverride(endpoint);
             downloadsBuilder.endpointOverride(endpoint);
             presignerBuilder.endpointOverride(endpoint);
         });
-        return new S3BlobStore(builder.build(), downloadsBuilder.build(), presignerBuilder.build(), bucket, settings.prefix(), scratch);
+        return new S3BlobStore(
+                builder.build(),
+                downloadsBuilder.build(),
+                presignerBuilder.build(),
+                bucket,
+                settings.prefix(),
+                scratch);
     }
 
     /** A client of the store with a connection pool of {@code maxConnections}; the endpoint is set by the caller. */
-    private static S3ClientBuilder clientBuilder(StorageSettings settings, Region region, AwsCredentialsProvider credentials,
-                                                 int maxConnections) {
+    private static S3ClientBuilder clientBuilder(
+            StorageSettings settings, Region region, AwsCredentialsProvider credentials, int maxConnections) {
         return S3Client.builder()
                 .region(region)
                 .credentialsProvider(credentials)
@@ -151,8 +165,10 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
                 int filled = fill(content, buffer);
                 size += filled;
                 if (size > maxBytes) {
-                    throw new TooLarge(sizeField, "The " + sizeField + " is larger than the limit of " + maxBytes
-                            + " bytes; send it in smaller pieces.");
+                    throw new TooLarge(
+                            sizeField,
+                            "The " + sizeField + " is larger than the limit of " + maxBytes
+                                    + " bytes; send it in smaller pieces.");
                 }
                 crc.update(buffer, 0, filled);
                 if (digest != null) {
@@ -162,25 +178,38 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
                 if (uploadId == null && last) {
                     // The whole blob fits in one part: one PUT, atomic by itself.
                     byte[] body = Arrays.copyOf(buffer, filled);
-                    call(() -> client.putObject(r -> r.bucket(bucket).key(objectKey).contentLength((long) filled), RequestBody.fromBytes(body)));
+                    call(() -> client.putObject(
+                            r -> r.bucket(bucket).key(objectKey).contentLength((long) filled),
+                            RequestBody.fromBytes(body)));
                     break;
                 }
                 if (uploadId == null) {
-                    uploadId = call(() -> client.createMultipartUpload(r -> r.bucket(bucket).key(objectKey)).uploadId());
+                    uploadId = call(() -> client.createMultipartUpload(
+                                    r -> r.bucket(bucket).key(objectKey))
+                            .uploadId());
                 }
                 if (filled > 0 || parts.isEmpty()) {
                     int number = parts.size() + 1;
                     String id = uploadId;
                     byte[] body = filled == buffer.length ? buffer : Arrays.copyOf(buffer, filled);
-                    String etag = call(() -> client.uploadPart(r -> r.bucket(bucket).key(objectKey).uploadId(id).partNumber(number)
-                            .contentLength((long) filled), RequestBody.fromBytes(body)).eTag());
-                    parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+                    String etag = call(() -> client.uploadPart(
+                                    r -> r.bucket(bucket)
+                                            .key(objectKey)
+                                            .uploadId(id)
+                                            .partNumber(number)
+                                            .contentLength((long) filled),
+                                    RequestBody.fromBytes(body))
+                            .eTag());
+                    parts.add(CompletedPart.builder()
+                            .partNumber(number)
+                            .eTag(etag)
+                            .build());
                 }
                 if (last) {
                     String id = uploadId;
                     // Only now does the object exist, whole.
-                    call(() -> client.completeMultipartUpload(r -> r.bucket(bucket).key(objectKey).uploadId(id)
-                            .multipartUpload(m -> m.parts(parts))));
+                    call(() -> client.completeMultipartUpload(
+                            r -> r.bucket(bucket).key(objectKey).uploadId(id).multipartUpload(m -> m.parts(parts))));
                     uploadId = null;
                     break;
                 }
@@ -192,7 +221,11 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
                 abortQuietly(objectKey, uploadId);
             }
         }
-        return new StoredBlob(key, size, Checksums.hex(crc), digest == null ? null : HexFormat.of().formatHex(digest.digest()));
+        return new StoredBlob(
+                key,
+                size,
+                Checksums.hex(crc),
+                digest == null ? null : HexFormat.of().formatHex(digest.digest()));
     }
 
     @Override
@@ -229,7 +262,8 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
     public long size(String key) {
         String objectKey = objectKey(key);
         try {
-            return call(() -> client.headObject(r -> r.bucket(bucket).key(objectKey)).contentLength());
+            return call(() ->
+                    client.headObject(r -> r.bucket(bucket).key(objectKey)).contentLength());
         } catch (NoSuchKeyException e) {
             throw new UncheckedIOException(new NoSuchFileException(key));
         }
@@ -277,21 +311,29 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
     @Override
     public void deleteTree(String treePrefix) {
         String listed = objectKey(treePrefix) + "/";
-        List<String> keys = call(() -> client.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(listed)).contents().stream()
-                .map(S3Object::key).toList());
+        List<String> keys =
+                call(() -> client.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(listed)).contents().stream()
+                        .map(S3Object::key)
+                        .toList());
         for (int from = 0; from < keys.size(); from += 1000) {
             List<String> batch = keys.subList(from, Math.min(keys.size(), from + 1000));
             if (batchDeletes) {
                 try {
-                    List<ObjectIdentifier> ids = batch.stream().map(k -> ObjectIdentifier.builder().key(k).build()).toList();
-                    call(() -> client.deleteObjects(r -> r.bucket(bucket).delete(d -> d.objects(ids).quiet(true))));
+                    List<ObjectIdentifier> ids = batch.stream()
+                            .map(k -> ObjectIdentifier.builder().key(k).build())
+                            .toList();
+                    call(() -> client.deleteObjects(
+                            r -> r.bucket(bucket).delete(d -> d.objects(ids).quiet(true))));
                     continue;
                 } catch (S3Exception e) {
                     if (e.statusCode() != 501) {
                         throw e;
                     }
-                    // Some S3-compatible stores lack the checksums the SDK sends with DeleteObjects: one by one from now on.
-                    LOG.info("the object store does not take batch deletes ({}); deleting one object at a time", e.getMessage());
+                    // Some S3-compatible stores lack the checksums the SDK sends with DeleteObjects: one by one from
+                    // now on.
+                    LOG.info(
+                            "the object store does not take batch deletes ({}); deleting one object at a time",
+                            e.getMessage());
                     batchDeletes = false;
                 }
             }
@@ -324,12 +366,19 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
     @Override
     public void removeLeftovers(Instant before) {
         try {
-            var uploads = call(() -> client.listMultipartUploadsPaginator(r -> r.bucket(bucket).prefix(prefix.isEmpty() ? null : prefix + "/"))
-                    .uploads().stream().filter(u -> u.initiated() != null && u.initiated().isBefore(before)).toList());
+            var uploads = call(() -> client
+                    .listMultipartUploadsPaginator(r -> r.bucket(bucket).prefix(prefix.isEmpty() ? null : prefix + "/"))
+                    .uploads()
+                    .stream()
+                    .filter(u -> u.initiated() != null && u.initiated().isBefore(before))
+                    .toList());
             uploads.forEach(u -> abortQuietly(u.key(), u.uploadId()));
         } catch (RuntimeException e) {
             // Not every S3-compatible store lists multipart uploads; a bucket lifecycle rule does the same.
-            LOG.info("could not list unfinished multipart uploads in {} ({}); set a lifecycle rule to abort them", bucket, e.getMessage());
+            LOG.info(
+                    "could not list unfinished multipart uploads in {} ({}); set a lifecycle rule to abort them",
+                    bucket,
+                    e.getMessage());
         }
     }
 
@@ -341,8 +390,11 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
     @Override
     public Optional<URI> presignedGet(String key, Duration lifetime, String contentType, String fileName) {
         String objectKey = objectKey(key);
-        var request = presigner.presignGetObject(p -> p.signatureDuration(lifetime).getObjectRequest(r -> r.bucket(bucket).key(objectKey)
-                .responseContentType(contentType).responseContentDisposition("inline; filename=\"" + fileName + "\"")));
+        var request = presigner.presignGetObject(p -> p.signatureDuration(lifetime)
+                .getObjectRequest(r -> r.bucket(bucket)
+                        .key(objectKey)
+                        .responseContentType(contentType)
+                        .responseContentDisposition("inline; filename=\"" + fileName + "\"")));
         try {
             return Optional.of(request.url().toURI());
         } catch (URISyntaxException e) {
@@ -370,7 +422,11 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
         try {
             client.abortMultipartUpload(r -> r.bucket(bucket).key(objectKey).uploadId(uploadId));
         } catch (RuntimeException e) {
-            LOG.warn("could not abort the multipart upload {} of {}; a bucket lifecycle rule or the next start removes it", uploadId, objectKey, e);
+            LOG.warn(
+                    "could not abort the multipart upload {} of {}; a bucket lifecycle rule or the next start removes it",
+                    uploadId,
+                    objectKey,
+                    e);
         }
     }
 
@@ -408,8 +464,10 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
 
     private static Overloaded unavailable(RuntimeException cause) {
         LOG.warn("object store call failed", cause);
-        return new Overloaded("The object store could not be reached (" + cause.getMessage()
-                + "); nothing was lost, try again in a few seconds.", Duration.ofSeconds(10));
+        return new Overloaded(
+                "The object store could not be reached (" + cause.getMessage()
+                        + "); nothing was lost, try again in a few seconds.",
+                Duration.ofSeconds(10));
     }
 
     /** Reads until {@code buffer} is full or the stream ends; returns how many bytes it holds. */

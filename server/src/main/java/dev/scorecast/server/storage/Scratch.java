@@ -1,8 +1,8 @@
 package dev.scorecast.server.storage;
 
+import dev.scorecast.engine.io.Directories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import dev.scorecast.engine.io.Directories;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -27,7 +27,10 @@ public final class Scratch {
             try (Stream<Path> others = Files.list(root)) {
                 for (Path other : others.toList()) {
                     String name = other.getFileName().toString();
-                    if (name.matches("\\d+") && ProcessHandle.of(Long.parseLong(name)).map(ProcessHandle::isAlive).orElse(false)) {
+                    if (name.matches("\\d+")
+                            && ProcessHandle.of(Long.parseLong(name))
+                                    .map(ProcessHandle::isAlive)
+                                    .orElse(false)) {
                         continue;
                     }
                     deleteTree(other);

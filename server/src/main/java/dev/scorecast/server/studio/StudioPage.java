@@ -34,8 +34,15 @@ public final class StudioPage {
     public static final String PREFIX = "/studio/";
     private static final String RESOURCES = "/studio/";
     private static final Pattern FILE = Pattern.compile("[a-z0-9-]+\\.(html|css|js|svg)");
-    private static final Map<String, String> TYPES = Map.of("html", "text/html; charset=utf-8", "css", "text/css; charset=utf-8",
-            "js", "text/javascript; charset=utf-8", "svg", "image/svg+xml");
+    private static final Map<String, String> TYPES = Map.of(
+            "html",
+            "text/html; charset=utf-8",
+            "css",
+            "text/css; charset=utf-8",
+            "js",
+            "text/javascript; charset=utf-8",
+            "svg",
+            "image/svg+xml");
 
     private final Map<String, byte[]> files;
     private final Supplier<String> linkBase;
@@ -74,8 +81,11 @@ public final class StudioPage {
         if (name.endsWith(".html")) {
             // The output links may name another origin than the page's (SCORECAST_PUBLIC_URL), so it is allowed too.
             String links = origin(linkBase.get());
-            ctx.header("Content-Security-Policy", "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob: " + links
-                    + "; connect-src 'self' " + links + "; style-src 'self'; script-src 'self'; frame-ancestors 'none'");
+            ctx.header(
+                    "Content-Security-Policy",
+                    "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob: " + links
+                            + "; connect-src 'self' " + links
+                            + "; style-src 'self'; script-src 'self'; frame-ancestors 'none'");
         }
         ctx.result(body);
     }

@@ -16,14 +16,16 @@ import javax.imageio.ImageIO;
 final class StripMaker {
     private StripMaker() {}
 
-    static Thumbnails.Strip make(BlobStore blobs, Video video, int count, MediaLimits limits, Duration deadline, Ticker ticker) {
+    static Thumbnails.Strip make(
+            BlobStore blobs, Video video, int count, MediaLimits limits, Duration deadline, Ticker ticker) {
         double duration = video.duration();
         double[] targets = new double[count];
         for (int i = 0; i < count; i++) {
             targets[i] = (i + 0.5) * duration / count;
         }
         try (BlobStore.Staged source = blobs.stage(video.storedAs())) {
-            KeyframeStills.Stills stills = KeyframeStills.at(source.path(), limits, Thumbnails.LONG_SIDE, targets, deadline, ticker::nanos);
+            KeyframeStills.Stills stills =
+                    KeyframeStills.at(source.path(), limits, Thumbnails.LONG_SIDE, targets, deadline, ticker::nanos);
             int w = stills.width();
             int h = stills.height();
             BufferedImage strip = new BufferedImage(w * count, h, BufferedImage.TYPE_INT_RGB);

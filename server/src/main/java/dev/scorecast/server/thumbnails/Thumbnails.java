@@ -49,6 +49,7 @@ public final class Thumbnails {
     public static final int LONG_SIDE = 128;
     /** A strip takes well under a second; this bounds a pathological file (no index, thousands of keyframes). */
     static final Duration DECODE_DEADLINE = Duration.ofSeconds(20);
+
     static final Duration RETRY_AFTER = Duration.ofSeconds(5);
 
     private final BlobStore blobs;
@@ -60,27 +61,50 @@ public final class Thumbnails {
     private final Ticker ticker;
     /** The one decode in flight per (video, count); identical requests wait for it instead of starting their own. */
     private final ConcurrentHashMap<String, CompletableFuture<Strip>> inFlight = new ConcurrentHashMap<>();
+
     private final AtomicLong decodes = new AtomicLong();
 
     public Thumbnails(BlobStore blobs, MediaLimits limits, QuotaGuard quotas, Ticker ticker) {
-        this(blobs, limits, quotas, Math.max(1, Runtime.getRuntime().availableProcessors() / 2), 16, DECODE_DEADLINE, ticker);
+        this(
+                blobs,
+                limits,
+                quotas,
+                Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
+                16,
+                DECODE_DEADLINE,
+                ticker);
     }
 
-    Thumbnails(BlobStore blobs, MediaLimits limits, QuotaGuard quotas, int threads, int queued, Duration deadline, Ticker ticker) {
+    Thumbnails(
+            BlobStore blobs,
+            MediaLimits limits,
+            QuotaGuard quotas,
+            int threads,
+            int queued,
+            Duration deadline,
+            Ticker ticker) {
         this.ticker = ticker;
         this.blobs = blobs;
         this.limits = limits;
         this.quotas = quotas;
         this.deadline = deadline;
-        this.decoders = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queued),
-                Thread.ofPlatform().name("thumbnails-", 0).daemon().factory(), new ThreadPoolExecutor.AbortPolicy());
+        this.decoders = new ThreadPoolExecutor(
+                threads,
+                threads,
+                30,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(queued),
+                Thread.ofPlatform().name("thumbnails-", 0).daemon().factory(),
+                new ThreadPoolExecutor.AbortPolicy());
         decoders.allowCoreThreadTimeOut(true);
     }
 
     /** The strip, its pictures' size and the time each shows. */
     public record Strip(byte[] jpeg, int width, int height, double[] times) {
         public String timesHeader() {
-            return Arrays.stream(times).mapToObj(t -> String.format(Locale.ROOT, "%.3f", t)).collect(Collectors.joining(","));
+            return Arrays.stream(times)
+                    .mapToObj(t -> String.format(Locale.ROOT, "%.3f", t))
+                    .collect(Collectors.joining(","));
         }
     }
 
@@ -122,8 +146,10 @@ public final class Thumbnails {
             store(video, count, strip);
             result.complete(strip);
         } catch (KeyframeStills.DeadlinePassed e) {
-            result.completeExceptionally(new Overloaded("Making the thumbnails took longer than " + deadline.toSeconds()
-                    + " s and was stopped; try again later.", Duration.ofSeconds(30)));
+            result.completeExceptionally(new Overloaded(
+                    "Making the thumbnails took longer than " + deadline.toSeconds()
+                            + " s and was stopped; try again later.",
+                    Duration.ofSeconds(30)));
         } catch (Throwable t) {
             result.completeExceptionally(t);
         } finally {
@@ -157,7 +183,8 @@ public final class Thumbnails {
     }
 
     private static Overloaded busy() {
-        return new Overloaded("The server is making as many thumbnail strips as it takes on at once; try again in a few seconds.",
+        return new Overloaded(
+                "The server is making as many thumbnail strips as it takes on at once; try again in a few seconds.",
                 RETRY_AFTER);
     }
 
@@ -167,10 +194,16 @@ public final class Thumbnails {
         if (!blobs.exists(key) || !blobs.exists(timesKey)) {
             return null;
         }
-        try (InputStream jpeg = blobs.open(key); InputStream times = blobs.open(timesKey)) {
+        try (InputStream jpeg = blobs.open(key);
+                InputStream times = blobs.open(timesKey)) {
             String[] meta = new String(times.readAllBytes(), StandardCharsets.UTF_8).split(";");
-            return new Strip(jpeg.readAllBytes(), Integer.parseInt(meta[0]), Integer.parseInt(meta[1]),
-                    Arrays.stream(meta[2].split(",")).mapToDouble(Double::parseDouble).toArray());
+            return new Strip(
+                    jpeg.readAllBytes(),
+                    Integer.parseInt(meta[0]),
+                    Integer.parseInt(meta[1]),
+                    Arrays.stream(meta[2].split(","))
+                            .mapToDouble(Double::parseDouble)
+                            .toArray());
         } catch (IOException | RuntimeException e) {
             return null; // a damaged entry is made again
         }
@@ -181,7 +214,8 @@ public final class Thumbnails {
      * when the disk is nearly full, the strip is answered but not kept: the next call makes it again.
      */
     private void store(Video video, int count, Strip strip) {
-        byte[] times = (strip.width() + ";" + strip.height() + ";" + strip.timesHeader()).getBytes(StandardCharsets.UTF_8);
+        byte[] times =
+                (strip.width() + ";" + strip.height() + ";" + strip.timesHeader()).getBytes(StandardCharsets.UTF_8);
         Principal owner = new Principal(video.owner());
         try {
             quotas.requireFreeDisk();

@@ -7,5 +7,10 @@ import java.io.InputStream;
  * to verify (each optional), the Content-Length when the client sent one, and the bytes, read
  * once as they stream in.
  */
-public record IncomingChunk(int index, Integer total, String expectedCrc32c, String expectedSha256, Long declaredLength,
-                            InputStream body) {}
+public record IncomingChunk(
+        int index,
+        Integer total,
+        String expectedCrc32c,
+        String expectedSha256,
+        Long declaredLength,
+        InputStream body) {}

@@ -24,29 +24,54 @@ final class UploadRepository {
     }
 
     void insert(Connection c, Upload upload) throws SQLException {
-        Rows.update(c, """
+        Rows.update(
+                c,
+                """
                 INSERT INTO uploads (id, owner, variant, file_name, file_size, media_type, total_chunks, state,
                                      video_id, created_at, updated_at, expires_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                upload.id(), upload.owner(), upload.variant().name(), upload.fileName(), upload.fileSize(),
-                upload.mediaType(), upload.totalChunks(), upload.state().wire(), upload.videoId(),
-                upload.createdAt().toEpochMilli(), upload.createdAt().toEpochMilli(), upload.expiresAt().toEpochMilli());
+                upload.id(),
+                upload.owner(),
+                upload.variant().name(),
+                upload.fileName(),
+                upload.fileSize(),
+                upload.mediaType(),
+                upload.totalChunks(),
+                upload.state().wire(),
+                upload.videoId(),
+                upload.createdAt().toEpochMilli(),
+                upload.createdAt().toEpochMilli(),
+                upload.expiresAt().toEpochMilli());
     }
 
     Optional<Upload> find(Connection c, Principal owner, Variant variant, String id) throws SQLException {
-        return Rows.one(c, "SELECT * FROM uploads WHERE id = ? AND owner = ? AND variant = ?",
-                UploadRepository::upload, id, owner.user(), variant.name());
+        return Rows.one(
+                c,
+                "SELECT * FROM uploads WHERE id = ? AND owner = ? AND variant = ?",
+                UploadRepository::upload,
+                id,
+                owner.user(),
+                variant.name());
     }
 
     /** The same lookup, holding the row until the transaction ends. */
     Optional<Upload> lock(Connection c, Principal owner, Variant variant, String id) throws SQLException {
-        return Rows.one(c, "SELECT * FROM uploads WHERE id = ? AND owner = ? AND variant = ?" + forUpdate,
-                UploadRepository::upload, id, owner.user(), variant.name());
+        return Rows.one(
+                c,
+                "SELECT * FROM uploads WHERE id = ? AND owner = ? AND variant = ?" + forUpdate,
+                UploadRepository::upload,
+                id,
+                owner.user(),
+                variant.name());
     }
 
     void touch(Connection c, String id, Instant now, Instant expiresAt) throws SQLException {
-        Rows.update(c, "UPDATE uploads SET updated_at = ?, expires_at = ? WHERE id = ?",
-                now.toEpochMilli(), expiresAt.toEpochMilli(), id);
+        Rows.update(
+                c,
+                "UPDATE uploads SET updated_at = ?, expires_at = ? WHERE id = ?",
+                now.toEpochMilli(),
+                expiresAt.toEpochMilli(),
+                id);
     }
 
     void setTotal(Connection c, String id, int total) throws SQLException {
@@ -54,47 +79,91 @@ final class UploadRepository {
     }
 
     void setState(Connection c, String id, UploadState state, String videoId) throws SQLException {
-        Rows.update(c, "UPDATE uploads SET state = ?, video_id = ?, updated_at = ? WHERE id = ?",
-                state.wire(), videoId, clock.millis(), id);
+        Rows.update(
+                c,
+                "UPDATE uploads SET state = ?, video_id = ?, updated_at = ? WHERE id = ?",
+                state.wire(),
+                videoId,
+                clock.millis(),
+                id);
     }
 
     List<Chunk> chunks(Connection c, String uploadId) throws SQLException {
-        return Rows.list(c, "SELECT * FROM upload_chunks WHERE upload_id = ? ORDER BY idx", UploadRepository::chunk, uploadId);
+        return Rows.list(
+                c, "SELECT * FROM upload_chunks WHERE upload_id = ? ORDER BY idx", UploadRepository::chunk, uploadId);
     }
 
     Optional<Chunk> chunk(Connection c, String uploadId, int index) throws SQLException {
-        return Rows.one(c, "SELECT * FROM upload_chunks WHERE upload_id = ? AND idx = ?", UploadRepository::chunk, uploadId, index);
+        return Rows.one(
+                c,
+                "SELECT * FROM upload_chunks WHERE upload_id = ? AND idx = ?",
+                UploadRepository::chunk,
+                uploadId,
+                index);
     }
 
     long bytesExcept(Connection c, String uploadId, int index) throws SQLException {
-        return Rows.one(c, "SELECT COALESCE(SUM(size), 0) AS total FROM upload_chunks WHERE upload_id = ? AND idx <> ?",
-                row -> row.getLong("total"), uploadId, index).orElse(0L);
+        return Rows.one(
+                        c,
+                        "SELECT COALESCE(SUM(size), 0) AS total FROM upload_chunks WHERE upload_id = ? AND idx <> ?",
+                        row -> row.getLong("total"),
+                        uploadId,
+                        index)
+                .orElse(0L);
     }
 
     void putChunk(Connection c, String uploadId, Chunk chunk) throws SQLException {
-        Rows.update(c, """
+        Rows.update(
+                c,
+                """
                 INSERT INTO upload_chunks (upload_id, idx, chunk_id, size, crc32c, sha256, total, stored_as, received_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (upload_id, idx) DO UPDATE SET chunk_id = excluded.chunk_id, size = excluded.size,
                     crc32c = excluded.crc32c, sha256 = excluded.sha256, total = excluded.total, stored_as = excluded.stored_as,
                     received_at = excluded.received_at""",
-                uploadId, chunk.index(), chunk.chunkId(), chunk.size(), chunk.crc32c(), chunk.sha256(), chunk.total(),
-                chunk.storedAs(), chunk.receivedAt().toEpochMilli());
+                uploadId,
+                chunk.index(),
+                chunk.chunkId(),
+                chunk.size(),
+                chunk.crc32c(),
+                chunk.sha256(),
+                chunk.total(),
+                chunk.storedAs(),
+                chunk.receivedAt().toEpochMilli());
     }
 
     void insertVideo(Connection c, Video v) throws SQLException {
-        Rows.update(c, """
+        Rows.update(
+                c,
+                """
                 INSERT INTO videos (id, owner, upload_id, file_name, stored_as, size, crc32c, container, video_codec,
                                     duration, width, height, fps, frames, rotation, has_audio, audio_codec,
                                     audio_stored_as, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                v.id(), v.owner(), v.uploadId(), v.fileName(), v.storedAs(), v.size(), v.crc32c(), v.container(),
-                v.videoCodec(), v.duration(), v.width(), v.height(), v.fps(), v.frames(), v.rotation(), v.hasAudio(),
-                v.audioCodec(), v.audioStoredAs(), v.createdAt().toEpochMilli());
+                v.id(),
+                v.owner(),
+                v.uploadId(),
+                v.fileName(),
+                v.storedAs(),
+                v.size(),
+                v.crc32c(),
+                v.container(),
+                v.videoCodec(),
+                v.duration(),
+                v.width(),
+                v.height(),
+                v.fps(),
+                v.frames(),
+                v.rotation(),
+                v.hasAudio(),
+                v.audioCodec(),
+                v.audioStoredAs(),
+                v.createdAt().toEpochMilli());
     }
 
     Optional<Video> findVideo(Connection c, Principal owner, String videoId) throws SQLException {
-        return Rows.one(c, "SELECT * FROM videos WHERE id = ? AND owner = ?", UploadRepository::video, videoId, owner.user());
+        return Rows.one(
+                c, "SELECT * FROM videos WHERE id = ? AND owner = ?", UploadRepository::video, videoId, owner.user());
     }
 
     /** Uploads left mid-assembly by a crash: they go back to taking chunks. */
@@ -105,24 +174,38 @@ final class UploadRepository {
      */
     List<Upload> interrupted(Connection c, String nodeId, long staleBefore) throws SQLException {
         List<Upload> found = new ArrayList<>();
-        for (var row : Rows.list(c, "SELECT id, assembling_node, updated_at FROM uploads WHERE state = ?",
-                r -> new Object[] {r.getString("id"), r.getString("assembling_node"), r.getLong("updated_at")}, UploadState.ASSEMBLING.wire())) {
+        for (var row : Rows.list(
+                c,
+                "SELECT id, assembling_node, updated_at FROM uploads WHERE state = ?",
+                r -> new Object[] {r.getString("id"), r.getString("assembling_node"), r.getLong("updated_at")},
+                UploadState.ASSEMBLING.wire())) {
             String holder = (String) row[1];
             if (holder == null || (long) row[2] < staleBefore || NodeIds.mayTakeOver(nodeId, holder)) {
-                Rows.one(c, "SELECT * FROM uploads WHERE id = ?", UploadRepository::upload, row[0]).ifPresent(found::add);
+                Rows.one(c, "SELECT * FROM uploads WHERE id = ?", UploadRepository::upload, row[0])
+                        .ifPresent(found::add);
             }
         }
         return found;
     }
 
     void setAssembling(Connection c, String id, String videoId, String nodeId) throws SQLException {
-        Rows.update(c, "UPDATE uploads SET state = ?, video_id = ?, assembling_node = ?, updated_at = ? WHERE id = ?",
-                UploadState.ASSEMBLING.wire(), videoId, nodeId, clock.millis(), id);
+        Rows.update(
+                c,
+                "UPDATE uploads SET state = ?, video_id = ?, assembling_node = ?, updated_at = ? WHERE id = ?",
+                UploadState.ASSEMBLING.wire(),
+                videoId,
+                nodeId,
+                clock.millis(),
+                id);
     }
 
     List<Upload> expired(Connection c, Instant now) throws SQLException {
-        return Rows.list(c, "SELECT * FROM uploads WHERE state = ? AND expires_at < ?",
-                UploadRepository::upload, UploadState.ACTIVE.wire(), now.toEpochMilli());
+        return Rows.list(
+                c,
+                "SELECT * FROM uploads WHERE state = ? AND expires_at < ?",
+                UploadRepository::upload,
+                UploadState.ACTIVE.wire(),
+                now.toEpochMilli());
     }
 
     /**
@@ -132,8 +215,12 @@ final class UploadRepository {
      * @return whether it was deleted
      */
     boolean deleteIfExpired(Connection c, String uploadId, Instant now) throws SQLException {
-        int deleted = Rows.update(c, "DELETE FROM uploads WHERE id = ? AND state = ? AND expires_at < ?", uploadId,
-                UploadState.ACTIVE.wire(), now.toEpochMilli());
+        int deleted = Rows.update(
+                c,
+                "DELETE FROM uploads WHERE id = ? AND state = ? AND expires_at < ?",
+                uploadId,
+                UploadState.ACTIVE.wire(),
+                now.toEpochMilli());
         if (deleted == 0) {
             return false;
         }

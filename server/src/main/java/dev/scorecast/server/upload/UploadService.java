@@ -64,6 +64,7 @@ public final class UploadService {
      * would otherwise pin the carrier of the request's virtual thread for seconds.
      */
     private final ExecutorService mediaWork;
+
     private final QuotaGuard quotas;
     private final String nodeId;
     private volatile UploadEvents events = UploadEvents.NONE;
@@ -77,7 +78,8 @@ public final class UploadService {
     }
 
     /** {@code nodeId} marks the uploads this node assembles, so that its recovery touches only those. */
-    public UploadService(Database database, BlobStore blobs, UploadLimits limits, QuotaGuard quotas, Clock clock, String nodeId) {
+    public UploadService(
+            Database database, BlobStore blobs, UploadLimits limits, QuotaGuard quotas, Clock clock, String nodeId) {
         this.nodeId = nodeId;
         this.database = database;
         this.quotas = quotas;
@@ -88,8 +90,14 @@ public final class UploadService {
         this.mediaLimits = limits.media();
         int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
         // A short queue: past it, complete answers 503 at once instead of holding requests open for minutes.
-        this.mediaWork = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(MEDIA_QUEUE),
-                Thread.ofPlatform().name("media-", 0).daemon().factory(), new ThreadPoolExecutor.AbortPolicy());
+        this.mediaWork = new ThreadPoolExecutor(
+                threads,
+                threads,
+                0,
+                TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(MEDIA_QUEUE),
+                Thread.ofPlatform().name("media-", 0).daemon().factory(),
+                new ThreadPoolExecutor.AbortPolicy());
     }
 
     /** {@code listener} hears of every completed upload from now on, inside the transaction that records it. */
@@ -105,13 +113,25 @@ public final class UploadService {
     /** A new upload; variant A declares the size and media type, variant B only a file name. */
     public Upload initialize(Principal owner, Variant variant, String fileName, Long fileSize, String mediaType) {
         if (fileSize != null && fileSize > limits.maxFileBytes()) {
-            throw new TooLarge("file_size", "The file is " + fileSize + " bytes; the largest accepted is "
-                    + limits.maxFileBytes() + " bytes. Shorten or compress the video and upload it again.");
+            throw new TooLarge(
+                    "file_size",
+                    "The file is " + fileSize + " bytes; the largest accepted is " + limits.maxFileBytes()
+                            + " bytes. Shorten or compress the video and upload it again.");
         }
         quotas.requireFreeDisk();
         Instant now = clock.instant();
-        var upload = new Upload(Ids.next(variant.idPrefix()), owner.user(), variant, fileName, fileSize, mediaType,
-                null, UploadState.ACTIVE, null, now, now.plus(limits.expiresAfter()));
+        var upload = new Upload(
+                Ids.next(variant.idPrefix()),
+                owner.user(),
+                variant,
+                fileName,
+                fileSize,
+                mediaType,
+                null,
+                UploadState.ACTIVE,
+                null,
+                now,
+                now.plus(limits.expiresAfter()));
         database.transaction(c -> {
             quotas.lockUser(c, owner);
             quotas.requireUploadSlot(c, owner);
@@ -138,14 +158,23 @@ public final class UploadService {
         // Before a byte is read: the exact size is checked again with the chunk's row.
         quotas.requireFreeDisk();
         database.query(c -> {
-            quotas.requireRoomFor(c, owner, incoming.declaredLength() != null ? incoming.declaredLength() : 1, variant.contentField());
+            quotas.requireRoomFor(
+                    c,
+                    owner,
+                    incoming.declaredLength() != null ? incoming.declaredLength() : 1,
+                    variant.contentField());
             return null;
         });
         String chunkId = Ids.next("chk");
         String key = "uploads/" + upload.id() + "/" + incoming.index() + "-" + chunkId;
         BlobStore.StoredBlob stored;
         try {
-            stored = blobs.write(key, incoming.body(), limits.maxChunkBytes(), variant.contentField(), incoming.expectedSha256() != null);
+            stored = blobs.write(
+                    key,
+                    incoming.body(),
+                    limits.maxChunkBytes(),
+                    variant.contentField(),
+                    incoming.expectedSha256() != null);
         } catch (TooLarge e) {
             throw chunkTooLarge(variant);
         } catch (UncheckedIOException e) {
@@ -158,11 +187,20 @@ public final class UploadService {
         }
         try {
             if (stored.size() == 0) {
-                throw new InvalidParameter(variant.contentField(), "The chunk is empty; send the chunk's bytes as the " + variant.contentField() + ".");
+                throw new InvalidParameter(
+                        variant.contentField(),
+                        "The chunk is empty; send the chunk's bytes as the " + variant.contentField() + ".");
             }
             verify(variant.crc32cField(), "CRC32C", incoming.expectedCrc32c(), stored.crc32c());
             verify(variant.sha256Field(), "SHA-256", incoming.expectedSha256(), stored.sha256());
-            Chunk chunk = new Chunk(incoming.index(), chunkId, stored.size(), stored.crc32c(), stored.sha256(), incoming.total(), key,
+            Chunk chunk = new Chunk(
+                    incoming.index(),
+                    chunkId,
+                    stored.size(),
+                    stored.crc32c(),
+                    stored.sha256(),
+                    incoming.total(),
+                    key,
                     clock.instant());
             String replaced = database.transaction(c -> record(c, owner, variant, uploadId, chunk));
             if (replaced != null) {
@@ -197,8 +235,10 @@ public final class UploadService {
 
     private static void verify(String field, String algorithm, String expected, String actual) {
         if (expected != null && !expected.equalsIgnoreCase(actual)) {
-            throw new InvalidParameter(field, "The chunk's " + algorithm + " is " + actual + " but " + field + " says "
-                    + expected.toLowerCase(Locale.ROOT) + "; the chunk was damaged on the way. Send it again.");
+            throw new InvalidParameter(
+                    field,
+                    "The chunk's " + algorithm + " is " + actual + " but " + field + " says "
+                            + expected.toLowerCase(Locale.ROOT) + "; the chunk was damaged on the way. Send it again.");
         }
     }
 
@@ -210,19 +250,25 @@ public final class UploadService {
             if (current.totalChunks() == null) {
                 repository.setTotal(c, uploadId, chunk.total());
             } else if (!current.totalChunks().equals(chunk.total())) {
-                throw new WrongState("total", "Earlier chunks of this task said total = " + current.totalChunks()
-                        + " but this one says " + chunk.total() + "; send the same total with every chunk.");
+                throw new WrongState(
+                        "total",
+                        "Earlier chunks of this task said total = " + current.totalChunks() + " but this one says "
+                                + chunk.total() + "; send the same total with every chunk.");
             }
         }
         long others = repository.bytesExcept(c, uploadId, chunk.index());
         long ceiling = current.fileSize() != null ? current.fileSize() : limits.maxFileBytes();
         if (others + chunk.size() > ceiling) {
             throw current.fileSize() != null
-                    ? new TooLarge("file_size", "The chunks received add up to " + (others + chunk.size())
-                            + " bytes, more than the declared file_size of " + current.fileSize()
-                            + "; check the chunk boundaries or start a new upload with the right file_size.")
-                    : new TooLarge(variant.contentField(), "The chunks received add up to more than the largest accepted file ("
-                            + limits.maxFileBytes() + " bytes); shorten or compress the video.");
+                    ? new TooLarge(
+                            "file_size",
+                            "The chunks received add up to " + (others + chunk.size())
+                                    + " bytes, more than the declared file_size of " + current.fileSize()
+                                    + "; check the chunk boundaries or start a new upload with the right file_size.")
+                    : new TooLarge(
+                            variant.contentField(),
+                            "The chunks received add up to more than the largest accepted file ("
+                                    + limits.maxFileBytes() + " bytes); shorten or compress the video.");
         }
         var previous = repository.chunk(c, uploadId, chunk.index());
         // After the upload's row: no transaction takes the two the other way round, so they cannot deadlock.
@@ -240,7 +286,8 @@ public final class UploadService {
         return database.query(c -> {
             Upload upload = repository.find(c, owner, variant, uploadId).orElseThrow(() -> notFound(variant, uploadId));
             List<Chunk> chunks = repository.chunks(c, uploadId);
-            return new UploadProgress(upload, chunks, chunks.stream().mapToLong(Chunk::size).sum());
+            return new UploadProgress(
+                    upload, chunks, chunks.stream().mapToLong(Chunk::size).sum());
         });
     }
 
@@ -257,22 +304,33 @@ public final class UploadService {
         String videoId = upload.videoId();
         try {
             // The video takes the chunks' place; its extracted audio is new, and counted once the video's row exists.
-            quotas.requireFreeDisk(claim.chunks().stream().mapToLong(Chunk::size).sum());
+            quotas.requireFreeDisk(
+                    claim.chunks().stream().mapToLong(Chunk::size).sum());
             Video video = onMediaThread(() -> assemble(upload, videoId, claim.chunks()));
             long audioBytes = video.audioStoredAs() == null ? 0 : blobs.size(video.audioStoredAs());
             database.transaction(c -> {
                 quotas.lockUser(c, owner);
                 repository.insertVideo(c, video);
-                // The chunks, counted until now, stop counting here and the video starts: only the audio is new (507 past the quota).
+                // The chunks, counted until now, stop counting here and the video starts: only the audio is new (507
+                // past the quota).
                 repository.setState(c, upload.id(), UploadState.COMPLETE, videoId);
                 if (video.audioStoredAs() != null) {
-                    quotas.charge(c, owner, Stored.forVideo(videoId, video.audioStoredAs(), audioBytes), variant.contentField());
+                    quotas.charge(
+                            c,
+                            owner,
+                            Stored.forVideo(videoId, video.audioStoredAs(), audioBytes),
+                            variant.contentField());
                 }
                 events.completed(c, withState(upload, UploadState.COMPLETE), video);
                 return null;
             });
             claim.chunks().forEach(chunk -> blobs.delete(chunk.storedAs()));
-            LOG.info("upload {} complete: video {} ({} bytes, {} s)", upload.id(), videoId, video.size(), video.duration());
+            LOG.info(
+                    "upload {} complete: video {} ({} bytes, {} s)",
+                    upload.id(),
+                    videoId,
+                    video.size(),
+                    video.duration());
             return new CompletedUpload(withState(upload, UploadState.COMPLETE), video);
         } catch (RuntimeException e) {
             blobs.deleteTree("videos/" + videoId);
@@ -292,22 +350,34 @@ public final class UploadService {
                 Video video = repository.findVideo(c, owner, upload.videoId()).orElseThrow();
                 return new Claim(upload, List.of(), new CompletedUpload(upload, video));
             }
-            case ASSEMBLING -> throw new WrongState(variant.idField(),
-                    "This upload is being completed by another request; wait for it, then call complete again.");
-            case ACTIVE -> { }
+            case ASSEMBLING ->
+                throw new WrongState(
+                        variant.idField(),
+                        "This upload is being completed by another request; wait for it, then call complete again.");
+            case ACTIVE -> {}
         }
         List<Chunk> chunks = repository.chunks(c, uploadId);
         int expectedCount = expectedChunkCount(upload, chunks, total);
         List<Integer> missing = missing(chunks, expectedCount);
         if (!missing.isEmpty()) {
-            throw new WrongState("chunks", "Chunks " + summarize(missing) + " have not arrived (" + chunks.size()
-                    + " of " + expectedCount + " received); upload them, then call complete again.",
-                    Map.of("missing_indices", missing, "received_chunks", chunks.size(), "expected_chunks", expectedCount));
+            throw new WrongState(
+                    "chunks",
+                    "Chunks " + summarize(missing) + " have not arrived (" + chunks.size() + " of " + expectedCount
+                            + " received); upload them, then call complete again.",
+                    Map.of(
+                            "missing_indices",
+                            missing,
+                            "received_chunks",
+                            chunks.size(),
+                            "expected_chunks",
+                            expectedCount));
         }
         long received = chunks.stream().mapToLong(Chunk::size).sum();
         if (upload.fileSize() != null && received != upload.fileSize()) {
-            throw new WrongState("file_size", "The chunks add up to " + received + " bytes but file_size is "
-                    + upload.fileSize() + "; upload the remaining bytes as further chunks, then call complete again.",
+            throw new WrongState(
+                    "file_size",
+                    "The chunks add up to " + received + " bytes but file_size is " + upload.fileSize()
+                            + "; upload the remaining bytes as further chunks, then call complete again.",
                     Map.of("received_bytes", received, "expected_bytes", upload.fileSize()));
         }
         String videoId = Ids.next("vid");
@@ -321,13 +391,17 @@ public final class UploadService {
                 throw new InvalidParameter("total", "total is required: send the number of chunks you uploaded.");
             }
             if (upload.totalChunks() != null && !upload.totalChunks().equals(total)) {
-                throw new WrongState("total", "The chunks were sent with total = " + upload.totalChunks()
-                        + " but complete says " + total + "; send the same total.");
+                throw new WrongState(
+                        "total",
+                        "The chunks were sent with total = " + upload.totalChunks() + " but complete says " + total
+                                + "; send the same total.");
             }
             return total;
         }
         if (chunks.isEmpty()) {
-            throw new WrongState("chunks", "No chunks have arrived yet; upload the video with /sync/upload_chunk first.",
+            throw new WrongState(
+                    "chunks",
+                    "No chunks have arrived yet; upload the video with /sync/upload_chunk first.",
                     Map.of("missing_indices", List.of(0), "received_chunks", 0));
         }
         return chunks.getLast().index() + 1;
@@ -351,7 +425,8 @@ public final class UploadService {
                 Path work = blobs.scratchDirectory();
                 try {
                     java.nio.file.Path wav = work.resolve("audio.wav");
-                    if (AudioExtractor.extractWav(staged.path(), wav, mediaLimits).isPresent()) {
+                    if (AudioExtractor.extractWav(staged.path(), wav, mediaLimits)
+                            .isPresent()) {
                         blobs.moveIn(key, wav);
                         audioKey = key;
                     }
@@ -360,9 +435,26 @@ public final class UploadService {
                 }
             }
         }
-        return new Video(videoId, upload.owner(), upload.id(), upload.fileName(), sourceKey, source.size(), source.crc32c(),
-                info.container(), info.videoCodec(), info.duration(), info.width(), info.height(), info.fps(),
-                info.frames(), info.rotation(), audioKey != null, info.audioCodec(), audioKey, clock.instant());
+        return new Video(
+                videoId,
+                upload.owner(),
+                upload.id(),
+                upload.fileName(),
+                sourceKey,
+                source.size(),
+                source.crc32c(),
+                info.container(),
+                info.videoCodec(),
+                info.duration(),
+                info.width(),
+                info.height(),
+                info.fps(),
+                info.frames(),
+                info.rotation(),
+                audioKey != null,
+                info.audioCodec(),
+                audioKey,
+                clock.instant());
     }
 
     private <T> T onMediaThread(Callable<T> work) {
@@ -370,8 +462,10 @@ public final class UploadService {
         try {
             future = mediaWork.submit(work);
         } catch (RejectedExecutionException e) {
-            throw new Overloaded("The server is assembling as many uploads as it takes on at once; call complete again in a few seconds "
-                    + "(the chunks are kept).", Duration.ofSeconds(5));
+            throw new Overloaded(
+                    "The server is assembling as many uploads as it takes on at once; call complete again in a few seconds "
+                            + "(the chunks are kept).",
+                    Duration.ofSeconds(5));
         }
         try {
             return future.get();
@@ -408,7 +502,10 @@ public final class UploadService {
 
     public Video video(Principal owner, String videoId) {
         return database.query(c -> repository.findVideo(c, owner, videoId))
-                .orElseThrow(() -> new NotFound("video_id", "No video " + videoId + " exists for this API key; use the video_id from complete_video_upload."));
+                .orElseThrow(() -> new NotFound(
+                        "video_id",
+                        "No video " + videoId
+                                + " exists for this API key; use the video_id from complete_video_upload."));
     }
 
     /**
@@ -419,8 +516,10 @@ public final class UploadService {
     public void holdVideo(Connection c, Principal owner, String videoId) throws SQLException {
         quotas.lockUser(c, owner);
         if (repository.findVideo(c, owner, videoId).isEmpty()) {
-            throw new NotFound("video_id", "The video " + videoId + " was deleted, unused for longer than the server keeps videos"
-                    + " (SCORECAST_RETENTION_HOURS); upload it again.");
+            throw new NotFound(
+                    "video_id",
+                    "The video " + videoId + " was deleted, unused for longer than the server keeps videos"
+                            + " (SCORECAST_RETENTION_HOURS); upload it again.");
         }
     }
 
@@ -428,8 +527,11 @@ public final class UploadService {
     public Video completedVideo(Principal owner, Variant variant, String uploadId) {
         Upload upload = find(owner, variant, uploadId);
         if (upload.state() != UploadState.COMPLETE) {
-            throw new WrongState(variant.idField(), "The upload " + uploadId + " is not complete yet; finish it with "
-                    + (variant == Variant.A ? "/sync/complete_video_upload" : "/sync_upload_complete") + " first.");
+            throw new WrongState(
+                    variant.idField(),
+                    "The upload " + uploadId + " is not complete yet; finish it with "
+                            + (variant == Variant.A ? "/sync/complete_video_upload" : "/sync_upload_complete")
+                            + " first.");
         }
         return video(owner, upload.videoId());
     }
@@ -459,7 +561,8 @@ public final class UploadService {
         List<Upload> expired = database.query(c -> repository.expired(c, clock.instant()));
         int removed = 0;
         for (Upload upload : expired) {
-            // Read before the transaction: on SQLite it holds the database's write lock, and nothing should wait inside it.
+            // Read before the transaction: on SQLite it holds the database's write lock, and nothing should wait inside
+            // it.
             Instant now = clock.instant();
             // Conditional: a late chunk renews the expiry, and its upload must not lose it to this sweep.
             if (database.transaction(c -> repository.deleteIfExpired(c, upload.id(), now))) {
@@ -467,7 +570,8 @@ public final class UploadService {
                 try {
                     blobs.deleteTree("uploads/" + upload.id());
                 } catch (UncheckedIOException e) {
-                    // A late chunk is writing there (its file appeared mid-walk): it finds the upload gone and removes the rest.
+                    // A late chunk is writing there (its file appeared mid-walk): it finds the upload gone and removes
+                    // the rest.
                     LOG.warn("could not remove all files of expired upload {}: {}", upload.id(), e.getMessage());
                 }
             }
@@ -476,48 +580,63 @@ public final class UploadService {
     }
 
     private Upload find(Principal owner, Variant variant, String uploadId) {
-        return database.query(c -> repository.find(c, owner, variant, uploadId)).orElseThrow(() -> notFound(variant, uploadId));
+        return database.query(c -> repository.find(c, owner, variant, uploadId))
+                .orElseThrow(() -> notFound(variant, uploadId));
     }
 
     private void checkIndex(Variant variant, IncomingChunk incoming) {
         if (incoming.index() < 0 || incoming.index() >= limits.maxChunks()) {
-            throw new InvalidParameter(variant.indexField(), variant.indexField() + " must be between 0 and "
-                    + (limits.maxChunks() - 1) + "; number chunks from 0.");
+            throw new InvalidParameter(
+                    variant.indexField(),
+                    variant.indexField() + " must be between 0 and " + (limits.maxChunks() - 1)
+                            + "; number chunks from 0.");
         }
         if (incoming.total() != null) {
             if (incoming.total() < 1 || incoming.total() > limits.maxChunks()) {
                 throw new InvalidParameter("total", "total must be between 1 and " + limits.maxChunks() + ".");
             }
             if (incoming.index() >= incoming.total()) {
-                throw new InvalidParameter(variant.indexField(), "index " + incoming.index() + " is not below total "
-                        + incoming.total() + "; chunks are numbered 0 to total - 1.");
+                throw new InvalidParameter(
+                        variant.indexField(),
+                        "index " + incoming.index() + " is not below total " + incoming.total()
+                                + "; chunks are numbered 0 to total - 1.");
             }
         }
     }
 
     private TooLarge chunkTooLarge(Variant variant) {
-        return new TooLarge(variant.contentField(), "A chunk may be at most " + limits.maxChunkBytes()
-                + " bytes; split the file into smaller chunks.");
+        return new TooLarge(
+                variant.contentField(),
+                "A chunk may be at most " + limits.maxChunkBytes() + " bytes; split the file into smaller chunks.");
     }
 
     private static void requireActive(Upload upload) {
         switch (upload.state()) {
-            case ACTIVE -> { }
-            case ASSEMBLING -> throw new WrongState(upload.variant().idField(),
-                    "This upload is being completed and takes no more chunks; wait for complete to answer.");
-            case COMPLETE -> throw new WrongState(upload.variant().idField(),
-                    "This upload is already complete and takes no more chunks; start a new upload to send another video.");
+            case ACTIVE -> {}
+            case ASSEMBLING ->
+                throw new WrongState(
+                        upload.variant().idField(),
+                        "This upload is being completed and takes no more chunks; wait for complete to answer.");
+            case COMPLETE ->
+                throw new WrongState(
+                        upload.variant().idField(),
+                        "This upload is already complete and takes no more chunks; start a new upload to send another video.");
         }
     }
 
     static NotFound notFound(Variant variant, String id) {
-        return new NotFound(variant.idField(), "No upload " + id + " exists for this API key; use the "
-                + variant.idField() + " returned when the upload was initialized.");
+        return new NotFound(
+                variant.idField(),
+                "No upload " + id + " exists for this API key; use the " + variant.idField()
+                        + " returned when the upload was initialized.");
     }
 
     private static List<Integer> missing(List<Chunk> chunks, int expected) {
         var present = chunks.stream().map(Chunk::index).collect(Collectors.toSet());
-        return IntStream.range(0, expected).filter(i -> !present.contains(i)).boxed().toList();
+        return IntStream.range(0, expected)
+                .filter(i -> !present.contains(i))
+                .boxed()
+                .toList();
     }
 
     /** "3, 5 and 8" or "3, 5, 8, ... (120 in all)". */
@@ -533,13 +652,33 @@ public final class UploadService {
     }
 
     private static Upload withState(Upload u, UploadState state) {
-        return new Upload(u.id(), u.owner(), u.variant(), u.fileName(), u.fileSize(), u.mediaType(), u.totalChunks(),
-                state, u.videoId(), u.createdAt(), u.expiresAt());
+        return new Upload(
+                u.id(),
+                u.owner(),
+                u.variant(),
+                u.fileName(),
+                u.fileSize(),
+                u.mediaType(),
+                u.totalChunks(),
+                state,
+                u.videoId(),
+                u.createdAt(),
+                u.expiresAt());
     }
 
     private static Upload withVideo(Upload u, String videoId) {
-        return new Upload(u.id(), u.owner(), u.variant(), u.fileName(), u.fileSize(), u.mediaType(), u.totalChunks(),
-                UploadState.ASSEMBLING, videoId, u.createdAt(), u.expiresAt());
+        return new Upload(
+                u.id(),
+                u.owner(),
+                u.variant(),
+                u.fileName(),
+                u.fileSize(),
+                u.mediaType(),
+                u.totalChunks(),
+                UploadState.ASSEMBLING,
+                videoId,
+                u.createdAt(),
+                u.expiresAt());
     }
 
     private record Claim(Upload upload, List<Chunk> chunks, CompletedUpload done) {}

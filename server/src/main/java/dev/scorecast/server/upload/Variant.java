@@ -15,7 +15,13 @@ public enum Variant {
     private final String sha256Field;
     private final String contentField;
 
-    Variant(String idPrefix, String idField, String indexField, String crc32cField, String sha256Field, String contentField) {
+    Variant(
+            String idPrefix,
+            String idField,
+            String indexField,
+            String crc32cField,
+            String sha256Field,
+            String contentField) {
         this.idPrefix = idPrefix;
         this.idField = idField;
         this.indexField = indexField;

@@ -50,8 +50,10 @@ final class VerifiedChunk extends FilterInputStream {
         checked = true;
         String actual = Checksums.hex(crc);
         if (!actual.equals(chunk.crc32c())) {
-            throw new WrongState("chunks", "Chunk " + chunk.index() + " was damaged in storage (CRC32C " + actual + ", "
-                    + chunk.crc32c() + " when it arrived); send chunk " + chunk.index() + " again, then complete again.",
+            throw new WrongState(
+                    "chunks",
+                    "Chunk " + chunk.index() + " was damaged in storage (CRC32C " + actual + ", " + chunk.crc32c()
+                            + " when it arrived); send chunk " + chunk.index() + " again, then complete again.",
                     Map.of("missing_indices", java.util.List.of(chunk.index())));
         }
     }

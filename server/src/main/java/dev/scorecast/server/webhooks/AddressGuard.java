@@ -51,7 +51,11 @@ public final class AddressGuard {
         if (prefix(b, 0, 10, 0) && (b[10] & 0xff) == 0xff && (b[11] & 0xff) == 0xff) {
             return classify4(Arrays.copyOfRange(b, 12, 16)); // ::ffff:a.b.c.d, IPv4-mapped
         }
-        if ((b[0] & 0xff) == 0x00 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b && prefix(b, 4, 12, 0)) {
+        if ((b[0] & 0xff) == 0x00
+                && (b[1] & 0xff) == 0x64
+                && (b[2] & 0xff) == 0xff
+                && (b[3] & 0xff) == 0x9b
+                && prefix(b, 4, 12, 0)) {
             return embedded(Arrays.copyOfRange(b, 12, 16), "NAT64"); // 64:ff9b::a.b.c.d
         }
         if ((b[0] & 0xff) == 0x20 && (b[1] & 0xff) == 0x02) {
@@ -120,7 +124,9 @@ public final class AddressGuard {
         if (a == 100 && (s & 0xc0) == 64) {
             return "a shared address (100.64.0.0/10, carrier-grade NAT and some metadata services)";
         }
-        if (a == 192 && s == 0 && (t == 0 || t == 2) || a == 198 && s == 51 && t == 100 || a == 203 && s == 0 && t == 113) {
+        if (a == 192 && s == 0 && (t == 0 || t == 2)
+                || a == 198 && s == 51 && t == 100
+                || a == 203 && s == 0 && t == 113) {
             return "a reserved or documentation address";
         }
         if (a == 192 && s == 88 && t == 99) {

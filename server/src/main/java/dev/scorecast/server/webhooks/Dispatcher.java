@@ -43,9 +43,17 @@ public final class Dispatcher implements AutoCloseable {
     private volatile Thread loop;
     private volatile boolean closed;
 
-    public Dispatcher(DeliveryRepository deliveries, WebhookRepository webhooks, Outbox outbox, EventData data, Sender sender,
-                      WebhookSettings settings, Clock clock, String nodeId, ObjectMapper mapper,
-                      RandomGenerator random) {
+    public Dispatcher(
+            DeliveryRepository deliveries,
+            WebhookRepository webhooks,
+            Outbox outbox,
+            EventData data,
+            Sender sender,
+            WebhookSettings settings,
+            Clock clock,
+            String nodeId,
+            ObjectMapper mapper,
+            RandomGenerator random) {
         this.deliveries = deliveries;
         this.webhooks = webhooks;
         this.bodies = new EventBodies(deliveries, data, mapper);
@@ -63,7 +71,10 @@ public final class Dispatcher implements AutoCloseable {
     public void start() {
         int released = deliveries.releaseClaims(nodeId);
         if (released > 0) {
-            LOG.info("released {} webhook deliveries an earlier run of node {} was sending; they are sent again", released, nodeId);
+            LOG.info(
+                    "released {} webhook deliveries an earlier run of node {} was sending; they are sent again",
+                    released,
+                    nodeId);
         }
         loop = Thread.ofVirtual().name("webhook-dispatcher").start(this::run);
     }
@@ -78,7 +89,10 @@ public final class Dispatcher implements AutoCloseable {
                 return;
             } catch (RuntimeException e) {
                 // The database away for a moment: the queue is durable, the next round picks up where this one stopped.
-                LOG.warn("a round of webhook deliveries failed; trying again in {} ms", settings.pollInterval().toMillis(), e);
+                LOG.warn(
+                        "a round of webhook deliveries failed; trying again in {} ms",
+                        settings.pollInterval().toMillis(),
+                        e);
                 try {
                     Thread.sleep(settings.pollInterval());
                 } catch (InterruptedException stop) {
@@ -93,12 +107,17 @@ public final class Dispatcher implements AutoCloseable {
         long now = clock.millis();
         List<DeliveryRepository.Due> due = deliveries.due(now, settings.concurrency() * 4);
         int started = 0;
-        try (var threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("webhook-delivery-", 0).factory())) {
+        try (var threads = Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name("webhook-delivery-", 0).factory())) {
             for (DeliveryRepository.Due delivery : due) {
                 if (closed || !rate.tryTake(delivery.owner())) {
                     continue;
                 }
-                if (!deliveries.claim(delivery.id(), nodeId, now, now + settings.timeout().plus(LEASE_MARGIN).toMillis())) {
+                if (!deliveries.claim(
+                        delivery.id(),
+                        nodeId,
+                        now,
+                        now + settings.timeout().plus(LEASE_MARGIN).toMillis())) {
                     continue;
                 }
                 sending.acquire();
@@ -126,14 +145,19 @@ public final class Dispatcher implements AutoCloseable {
                 return; // The endpoint was deleted meanwhile, and its deliveries with it.
             }
             Map<String, String> headers = new LinkedHashMap<>();
-            headers.put(WebhookSignature.HEADER, WebhookSignature.header(target.get().secret(), startedAt, body.get()));
+            headers.put(
+                    WebhookSignature.HEADER,
+                    WebhookSignature.header(target.get().secret(), startedAt, body.get()));
             headers.put("Scorecast-Event-Id", due.eventId());
             headers.put("Scorecast-Delivery-Id", due.id());
             headers.put("Scorecast-Attempt", Integer.toString(attempt));
             result = sender.post(target.get().url(), headers, body.get());
         } catch (RuntimeException e) {
             LOG.warn("webhook delivery {} could not be attempted", due.id(), e);
-            result = Attempt.failed("internal: the delivery could not be attempted (" + e.getClass().getSimpleName() + "); it is tried again", 0);
+            result = Attempt.failed(
+                    "internal: the delivery could not be attempted ("
+                            + e.getClass().getSimpleName() + "); it is tried again",
+                    0);
         }
         long now = clock.millis();
         if (result.delivered()) {
@@ -143,7 +167,10 @@ public final class Dispatcher implements AutoCloseable {
         long next = now + Backoff.after(attempt, random).toMillis();
         DeliveryState state = next > due.giveUpAt() ? DeliveryState.FAILED : DeliveryState.PENDING;
         if (state == DeliveryState.FAILED) {
-            LOG.info("webhook delivery {} given up after {} attempts: {}", due.id(), attempt,
+            LOG.info(
+                    "webhook delivery {} given up after {} attempts: {}",
+                    due.id(),
+                    attempt,
                     result.error() != null ? result.error() : "HTTP " + result.statusCode());
         }
         deliveries.finish(due, attempt, startedAt, result, state, next, now);

@@ -21,29 +21,39 @@ public record Endpoint(String url, boolean tls, String host, int port, String ta
     /** Checks the form of {@code url}; a bad one is a 400 naming {@code field}. */
     public static Endpoint parse(String url, boolean allowHttp, String field) {
         if (url.length() > MAX_LENGTH) {
-            throw new InvalidParameter(field, field + " is " + url.length() + " characters long; at most " + MAX_LENGTH + ".");
+            throw new InvalidParameter(
+                    field, field + " is " + url.length() + " characters long; at most " + MAX_LENGTH + ".");
         }
         URI uri;
         try {
             uri = new URI(url.strip());
         } catch (URISyntaxException e) {
-            throw new InvalidParameter(field, field + " is not a valid URL (" + e.getReason() + "); send an https:// URL.");
+            throw new InvalidParameter(
+                    field, field + " is not a valid URL (" + e.getReason() + "); send an https:// URL.");
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("https") && !(allowHttp && scheme.equals("http"))) {
-            throw new InvalidParameter(field, field + " must be an https:// URL" + (allowHttp ? " or an http:// one" : "")
-                    + ", not \"" + abbreviate(url) + "\"" + (scheme.equals("http") ? "; http:// is allowed only on a development server"
-                    + " (SCORECAST_WEBHOOKS_ALLOW_LOCAL=true)." : "."));
+            throw new InvalidParameter(
+                    field,
+                    field + " must be an https:// URL" + (allowHttp ? " or an http:// one" : "")
+                            + ", not \"" + abbreviate(url) + "\""
+                            + (scheme.equals("http")
+                                    ? "; http:// is allowed only on a development server"
+                                            + " (SCORECAST_WEBHOOKS_ALLOW_LOCAL=true)."
+                                    : "."));
         }
         if (uri.getRawUserInfo() != null) {
-            throw new InvalidParameter(field, field + " must not carry a user name or password; verify the Scorecast-Signature header instead.");
+            throw new InvalidParameter(
+                    field,
+                    field + " must not carry a user name or password; verify the Scorecast-Signature header instead.");
         }
         if (uri.getRawFragment() != null) {
             throw new InvalidParameter(field, field + " must not have a #fragment; it is never sent.");
         }
         String host = uri.getHost();
         if (host == null || host.isBlank()) {
-            throw new InvalidParameter(field, field + " has no host name; send a URL such as https://example.com/scorecast-hook.");
+            throw new InvalidParameter(
+                    field, field + " has no host name; send a URL such as https://example.com/scorecast-hook.");
         }
         int port = uri.getPort() == -1 ? (scheme.equals("https") ? 443 : 80) : uri.getPort();
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
@@ -76,13 +86,17 @@ public record Endpoint(String url, boolean tls, String host, int port, String ta
         if (addresses.isEmpty()) {
             throw new Refused("the host " + host + " does not resolve to an address");
         }
-        // Every address, not only the first: a name with one public and one private address must not reach the private one.
+        // Every address, not only the first: a name with one public and one private address must not reach the private
+        // one.
         for (InetAddress address : addresses) {
             Optional<String> refusal = guard.refusal(address);
             if (refusal.isPresent()) {
                 throw new Refused(host + " resolves to " + address.getHostAddress() + ", " + refusal.get()
-                        + "; webhooks go only to public addresses" + (guard.allowsLocal() ? "" : " (SCORECAST_WEBHOOKS_ALLOW_LOCAL=true"
-                        + " on a development server allows loopback)"));
+                        + "; webhooks go only to public addresses"
+                        + (guard.allowsLocal()
+                                ? ""
+                                : " (SCORECAST_WEBHOOKS_ALLOW_LOCAL=true"
+                                        + " on a development server allows loopback)"));
             }
         }
         return addresses;

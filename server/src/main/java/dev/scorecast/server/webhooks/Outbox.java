@@ -27,6 +27,7 @@ import java.util.List;
 public final class Outbox implements JobEvents, UploadEvents, StreamEvents {
     /** Kinds of job, as the jobs table names them. */
     private static final String ANALYSIS = "analysis";
+
     private static final String EXECUTION = "execution";
 
     private final WebhookRepository webhooks;
@@ -36,11 +37,22 @@ public final class Outbox implements JobEvents, UploadEvents, StreamEvents {
     private final Clock clock;
     private final Doorbell doorbell;
 
-    public Outbox(WebhookRepository webhooks, DeliveryRepository deliveries, ObjectMapper mapper, Duration retryFor, Clock clock) {
+    public Outbox(
+            WebhookRepository webhooks,
+            DeliveryRepository deliveries,
+            ObjectMapper mapper,
+            Duration retryFor,
+            Clock clock) {
         this(webhooks, deliveries, mapper, retryFor, clock, new Doorbell());
     }
 
-    Outbox(WebhookRepository webhooks, DeliveryRepository deliveries, ObjectMapper mapper, Duration retryFor, Clock clock, Doorbell doorbell) {
+    Outbox(
+            WebhookRepository webhooks,
+            DeliveryRepository deliveries,
+            ObjectMapper mapper,
+            Duration retryFor,
+            Clock clock,
+            Doorbell doorbell) {
         this.webhooks = webhooks;
         this.deliveries = deliveries;
         this.mapper = mapper;
@@ -60,10 +72,17 @@ public final class Outbox implements JobEvents, UploadEvents, StreamEvents {
             return;
         }
         ObjectNode snapshot = mapper.createObjectNode()
-                .put("job_id", change.jobId()).put("kind", change.kind()).put("subject_id", change.subjectId())
-                .put("status", change.status().wire()).put("progress", change.progress()).put("stage", change.stage())
-                .put("message", change.message()).put("error", change.errorCode()).put("field", change.errorField())
-                .put("created_at", change.createdAt().toEpochMilli()).put("at", change.at().toEpochMilli());
+                .put("job_id", change.jobId())
+                .put("kind", change.kind())
+                .put("subject_id", change.subjectId())
+                .put("status", change.status().wire())
+                .put("progress", change.progress())
+                .put("stage", change.stage())
+                .put("message", change.message())
+                .put("error", change.errorCode())
+                .put("field", change.errorField())
+                .put("created_at", change.createdAt().toEpochMilli())
+                .put("at", change.at().toEpochMilli());
         record(c, change.owner(), type, change.jobId(), snapshot);
     }
 
@@ -94,18 +113,30 @@ public final class Outbox implements JobEvents, UploadEvents, StreamEvents {
 
     @Override
     public void completed(Connection c, Upload upload, Video video) throws SQLException {
-        record(c, upload.owner(), EventType.UPLOAD_COMPLETED, upload.id(),
+        record(
+                c,
+                upload.owner(),
+                EventType.UPLOAD_COMPLETED,
+                upload.id(),
                 mapper.createObjectNode().put("upload_id", upload.id()).put("video_id", video.id()));
     }
 
     @Override
     public void ended(Connection c, String streamId, String owner, String reason, Instant at) throws SQLException {
-        record(c, owner, EventType.STREAM_ENDED, streamId,
-                mapper.createObjectNode().put("stream_id", streamId).put("reason", reason).put("ended_at", at.toString()));
+        record(
+                c,
+                owner,
+                EventType.STREAM_ENDED,
+                streamId,
+                mapper.createObjectNode()
+                        .put("stream_id", streamId)
+                        .put("reason", reason)
+                        .put("ended_at", at.toString()));
     }
 
     /** Records {@code type} for {@code owner}'s endpoints subscribed to it; the dispatcher hears of it once it commits. */
-    private void record(Connection c, String owner, EventType type, String objectId, ObjectNode snapshot) throws SQLException {
+    private void record(Connection c, String owner, EventType type, String objectId, ObjectNode snapshot)
+            throws SQLException {
         List<String> subscribed = webhooks.subscribed(c, owner, type);
         if (subscribed.isEmpty()) {
             return;
@@ -114,16 +145,19 @@ public final class Outbox implements JobEvents, UploadEvents, StreamEvents {
     }
 
     /** Records {@code type} for exactly {@code webhookIds} (a test event goes to one endpoint, subscribed or not). */
-    String enqueue(Connection c, String owner, EventType type, String objectId, ObjectNode snapshot, List<String> webhookIds)
+    String enqueue(
+            Connection c, String owner, EventType type, String objectId, ObjectNode snapshot, List<String> webhookIds)
             throws SQLException {
         Instant now = clock.instant();
-        String eventId = deliveries.enqueue(c, owner, type, objectId, snapshot.toString(), webhookIds, now, now.plus(retryFor));
+        String eventId =
+                deliveries.enqueue(c, owner, type, objectId, snapshot.toString(), webhookIds, now, now.plus(retryFor));
         Database.afterCommit(doorbell::ring);
         return eventId;
     }
 
     /** A new delivery of an event already recorded (a redelivery), after the endpoint's others about the same object. */
-    String enqueueAgain(Connection c, String owner, String webhookId, String eventId, String objectId) throws SQLException {
+    String enqueueAgain(Connection c, String owner, String webhookId, String eventId, String objectId)
+            throws SQLException {
         Instant now = clock.instant();
         String id = deliveries.insertDelivery(c, webhookId, eventId, owner, objectId, now, now.plus(retryFor));
         Database.afterCommit(doorbell::ring);

@@ -37,6 +37,7 @@ import javax.net.ssl.SSLSocketFactory;
 public final class Sender {
     /** Bytes of an answer's body kept (shown in the deliveries list); the rest is never read. */
     public static final int RESPONSE_EXCERPT = 1024;
+
     private static final int MAX_HEADER_BYTES = 16 * 1024;
     private static final String USER_AGENT = "Scorecast-Webhooks/1";
 
@@ -65,7 +66,8 @@ public final class Sender {
             return Attempt.failed("refused: " + e.getMessage(), millisSince(started));
         }
         var open = new AtomicReference<Socket>();
-        // One deadline for everything: a receiver that reads the body slowly or answers a byte at a time is cut off all the same.
+        // One deadline for everything: a receiver that reads the body slowly or answers a byte at a time is cut off all
+        // the same.
         Thread watchdog = Thread.ofVirtual().name("webhook-deadline").start(() -> {
             try {
                 Thread.sleep(Duration.ofNanos(Math.max(0, deadline - Ticker.SYSTEM.nanos())));
@@ -104,13 +106,15 @@ public final class Sender {
      * browser does with a name that has an IPv6 and an IPv4 address. Each socket is put in
      * {@code open} before it connects, so that the deadline's watchdog can close it.
      */
-    private static Socket connect(List<InetAddress> addresses, int port, long deadline, AtomicReference<Socket> open) throws IOException {
+    private static Socket connect(List<InetAddress> addresses, int port, long deadline, AtomicReference<Socket> open)
+            throws IOException {
         IOException last = null;
         for (InetAddress address : addresses) {
             Socket socket = new Socket();
             open.set(socket);
             try {
-                socket.connect(new InetSocketAddress(address, port), (int) Math.max(1, (deadline - Ticker.SYSTEM.nanos()) / 1_000_000));
+                socket.connect(new InetSocketAddress(address, port), (int)
+                        Math.max(1, (deadline - Ticker.SYSTEM.nanos()) / 1_000_000));
                 return socket;
             } catch (ConnectException | NoRouteToHostException e) {
                 socket.close();
@@ -143,7 +147,8 @@ public final class Sender {
         text.append("Content-Type: application/json\r\n");
         text.append("Content-Length: ").append(length).append("\r\n");
         text.append("Connection: close\r\n");
-        headers.forEach((name, value) -> text.append(name).append(": ").append(value).append("\r\n"));
+        headers.forEach(
+                (name, value) -> text.append(name).append(": ").append(value).append("\r\n"));
         text.append("\r\n");
         return text.toString().getBytes(StandardCharsets.US_ASCII);
     }
@@ -247,7 +252,9 @@ public final class Sender {
             case ConnectException c -> "connection failed: " + c.getMessage();
             case SSLException s -> "TLS failed: " + s.getMessage();
             case java.net.SocketTimeoutException t -> "timeout: " + t.getMessage();
-            default -> "connection failed: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            default ->
+                "connection failed: " + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage());
         };
     }
 

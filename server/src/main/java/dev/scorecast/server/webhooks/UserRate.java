@@ -21,7 +21,8 @@ final class UserRate {
 
     /** Takes one attempt for {@code user}; false when none is left this minute. */
     boolean tryTake(String user) {
-        return buckets.computeIfAbsent(user, u -> new Bucket(perMinute, ticker.nanos())).tryTake(perMinute, ticker);
+        return buckets.computeIfAbsent(user, u -> new Bucket(perMinute, ticker.nanos()))
+                .tryTake(perMinute, ticker);
     }
 
     private static final class Bucket {

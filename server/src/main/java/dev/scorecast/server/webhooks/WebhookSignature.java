@@ -20,6 +20,7 @@ public final class WebhookSignature {
     public static final String HEADER = "Scorecast-Signature";
     /** How far a receiver should accept the signed time from its own clock, either way. */
     public static final Duration TOLERANCE = Duration.ofMinutes(5);
+
     private static final String ALGORITHM = "HmacSHA256";
 
     private WebhookSignature() {}
@@ -54,7 +55,7 @@ public final class WebhookSignature {
                     }
                 }
                 case "v1" -> candidates.add(kv[1]);
-                default -> { }
+                default -> {}
             }
         }
         if (t == null || Math.abs(now.getEpochSecond() - t) > tolerance.toSeconds()) {

@@ -43,8 +43,15 @@ public final class Webhooks {
     private final AddressGuard.Resolver resolver;
     private final Clock clock;
 
-    public Webhooks(Database database, WebhookRepository webhooks, DeliveryRepository deliveries, Outbox outbox, QuotaGuard quotas,
-                    WebhookSettings settings, AddressGuard.Resolver resolver, Clock clock) {
+    public Webhooks(
+            Database database,
+            WebhookRepository webhooks,
+            DeliveryRepository deliveries,
+            Outbox outbox,
+            QuotaGuard quotas,
+            WebhookSettings settings,
+            AddressGuard.Resolver resolver,
+            Clock clock) {
         this.database = database;
         this.webhooks = webhooks;
         this.deliveries = deliveries;
@@ -71,7 +78,8 @@ public final class Webhooks {
             throw new InvalidParameter("url", "url is refused: " + e.getMessage() + ".");
         }
         if (events.isEmpty() || events.contains(EventType.TEST)) {
-            throw new InvalidParameter("events", "events must name at least one of " + names(EventType.subscribable()) + ".");
+            throw new InvalidParameter(
+                    "events", "events must name at least one of " + names(EventType.subscribable()) + ".");
         }
         var webhook = new Webhook(Ids.next("whk"), owner.user(), endpoint.url(), events, clock.instant());
         String secret = SECRET_PREFIX + Ids.secret();
@@ -80,8 +88,10 @@ public final class Webhooks {
             quotas.lockUser(c, owner);
             int existing = webhooks.count(c, owner.user());
             if (existing >= settings.maxPerUser()) {
-                throw new WrongState("url", "You have " + existing + " webhook endpoints, the most one user may have"
-                        + " (SCORECAST_WEBHOOKS_MAX_PER_USER); delete one with DELETE /webhooks/{webhook_id} first.");
+                throw new WrongState(
+                        "url",
+                        "You have " + existing + " webhook endpoints, the most one user may have"
+                                + " (SCORECAST_WEBHOOKS_MAX_PER_USER); delete one with DELETE /webhooks/{webhook_id} first.");
             }
             webhooks.insert(c, webhook, secret);
             return null;
@@ -109,10 +119,13 @@ public final class Webhooks {
         Webhook webhook = find(owner, webhookId);
         String deliveryId = database.transaction(c -> {
             requireRoom(c, owner);
-            var snapshot = JsonNodeFactory.instance.objectNode()
-                    .put("webhook_id", webhook.id()).put("url", webhook.url())
+            var snapshot = JsonNodeFactory.instance
+                    .objectNode()
+                    .put("webhook_id", webhook.id())
+                    .put("url", webhook.url())
                     .put("message", "A test event from Scorecast: this endpoint receives and verifies webhooks.");
-            String eventId = outbox.enqueue(c, owner.user(), EventType.TEST, webhook.id(), snapshot, List.of(webhook.id()));
+            String eventId =
+                    outbox.enqueue(c, owner.user(), EventType.TEST, webhook.id(), snapshot, List.of(webhook.id()));
             return deliveries.deliveryOf(c, eventId, webhook.id());
         });
         return delivery(owner, deliveryId);
@@ -128,12 +141,17 @@ public final class Webhooks {
     public Delivery redeliver(Principal owner, String webhookId, String deliveryId) {
         find(owner, webhookId);
         String newId = database.transaction(c -> {
-            String[] found = deliveries.eventOf(c, owner.user(), webhookId, deliveryId).orElseThrow(() -> new NotFound("delivery_id",
-                    "No delivery " + deliveryId + " of webhook " + webhookId + " exists for this API key; see GET /webhooks/"
-                            + webhookId + "/deliveries."));
+            String[] found = deliveries
+                    .eventOf(c, owner.user(), webhookId, deliveryId)
+                    .orElseThrow(() -> new NotFound(
+                            "delivery_id",
+                            "No delivery " + deliveryId + " of webhook " + webhookId
+                                    + " exists for this API key; see GET /webhooks/" + webhookId + "/deliveries."));
             if (DeliveryState.fromWire(found[2]) == DeliveryState.PENDING) {
-                throw new WrongState("delivery_id", "Delivery " + deliveryId + " is still pending (it is tried again by itself);"
-                        + " redeliver it once it was delivered or given up.");
+                throw new WrongState(
+                        "delivery_id",
+                        "Delivery " + deliveryId + " is still pending (it is tried again by itself);"
+                                + " redeliver it once it was delivered or given up.");
             }
             requireRoom(c, owner);
             return outbox.enqueueAgain(c, owner.user(), webhookId, found[0], found[1]);
@@ -164,8 +182,10 @@ public final class Webhooks {
     private void requireRoom(Connection c, Principal owner) throws SQLException {
         int pending = deliveries.pending(c, owner.user());
         if (pending >= MAX_PENDING) {
-            throw new Busy("You have " + pending + " webhook deliveries waiting (at most " + MAX_PENDING + " before tests and"
-                    + " redeliveries are taken); wait for them to be delivered or given up.", Duration.ofMinutes(1));
+            throw new Busy(
+                    "You have " + pending + " webhook deliveries waiting (at most " + MAX_PENDING + " before tests and"
+                            + " redeliveries are taken); wait for them to be delivered or given up.",
+                    Duration.ofMinutes(1));
         }
     }
 

@@ -42,7 +42,9 @@ class MinimumBodyRateTest {
         BadMessageException e = assertThrows(BadMessageException.class, () -> readAll(trickle));
         assertEquals(408, e.getCode());
         long refusedAt = now.get() / MS;
-        assertTrue(refusedAt > MinimumBodyRate.GRACE_NANOS / MS && refusedAt < 4_000, "refused after " + refusedAt + " ms");
+        assertTrue(
+                refusedAt > MinimumBodyRate.GRACE_NANOS / MS && refusedAt < 4_000,
+                "refused after " + refusedAt + " ms");
     }
 
     @Test
@@ -72,8 +74,10 @@ class MinimumBodyRateTest {
 
     /** Reads the whole body through {@code filter}, doing {@code work} between reads. */
     private long run(MinimumBodyRate filter, ServletInputStream body, Runnable work) throws Exception {
-        HttpServletRequest request = (HttpServletRequest) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {HttpServletRequest.class}, (proxy, method, args) -> switch (method.getName()) {
+        HttpServletRequest request = (HttpServletRequest) Proxy.newProxyInstance(
+                getClass().getClassLoader(),
+                new Class<?>[] {HttpServletRequest.class},
+                (proxy, method, args) -> switch (method.getName()) {
                     case "getInputStream" -> body;
                     default -> null;
                 });

@@ -14,8 +14,11 @@ class ScoringOptionsTest {
     private static final Scoring SCORING = new Scoring(GenreCatalog.builtIn(), null);
 
     private static GenerationOptions options(String json) {
-        JsonFields fields = JsonFields.parse(new ObjectMapper(), new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)),
-                10_000, "request body");
+        JsonFields fields = JsonFields.parse(
+                new ObjectMapper(),
+                new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)),
+                10_000,
+                "request body");
         GenerationOptions options = SCORING.options(fields);
         fields.check();
         return options;
@@ -34,9 +37,19 @@ class ScoringOptionsTest {
 
     @Test
     void everyFieldLandsOnItsOption() {
-        GenerationOptions expected = GenerationOptions.DEFAULT.withVocals(true).withVoiceover(true).withInstrument(true)
-                .withGenre("house").withOriginalAudio(true).withOriginalAudioVoiceover(true).withDucking(false).withMultitrack(false)
-                .withSeed(7L).withVoiceoverScript("Hello there.").withVoiceoverVoice("en-gb").withVoiceoverWordsPerMinute(180);
+        GenerationOptions expected = GenerationOptions.DEFAULT
+                .withVocals(true)
+                .withVoiceover(true)
+                .withInstrument(true)
+                .withGenre("house")
+                .withOriginalAudio(true)
+                .withOriginalAudioVoiceover(true)
+                .withDucking(false)
+                .withMultitrack(false)
+                .withSeed(7L)
+                .withVoiceoverScript("Hello there.")
+                .withVoiceoverVoice("en-gb")
+                .withVoiceoverWordsPerMinute(180);
         assertEquals(expected, options("""
                 {"with_vocals": true, "with_voiceover": true, "with_instrument": true, "genre": "house", "original_audio": true,
                  "original_audio_voiceover": true, "no_ducking": true, "multitrack": false, "seed": 7,

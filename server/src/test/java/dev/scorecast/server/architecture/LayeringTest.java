@@ -2,8 +2,8 @@ package dev.scorecast.server.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -25,7 +25,8 @@ class LayeringTest {
 
     @BeforeAll
     static void load() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("dev.scorecast.server");
     }
 
@@ -60,37 +61,57 @@ class LayeringTest {
             below.addAll(floor);
         }
         for (String[] rule : rules) {
-            floors = rule[1].isEmpty() ? floors.whereLayer(rule[0]).mayNotAccessAnyLayer()
+            floors = rule[1].isEmpty()
+                    ? floors.whereLayer(rule[0]).mayNotAccessAnyLayer()
                     : floors.whereLayer(rule[0]).mayOnlyAccessLayers(rule[1].split(","));
         }
-        floors.because("docs/ARCHITECTURE.md draws the server's floors: a package uses only those below it").check(classes);
+        floors.because("docs/ARCHITECTURE.md draws the server's floors: a package uses only those below it")
+                .check(classes);
     }
 
     @Test
     void everyPackageHasAFloor() {
         List<String> placed = FLOORS.stream().flatMap(List::stream).toList();
-        var unplaced = classes.stream().map(c -> c.getPackageName()).filter(p -> p.startsWith(SERVER + "."))
-                .map(p -> p.substring(SERVER.length() + 1).split("\\.")[0]).filter(p -> !placed.contains(p)).distinct().sorted().toList();
+        var unplaced = classes.stream()
+                .map(c -> c.getPackageName())
+                .filter(p -> p.startsWith(SERVER + "."))
+                .map(p -> p.substring(SERVER.length() + 1).split("\\.")[0])
+                .filter(p -> !placed.contains(p))
+                .distinct()
+                .sorted()
+                .toList();
         assertEquals(List.of(), unplaced, "a new package needs its floor here and in docs/ARCHITECTURE.md's drawing");
     }
 
     @Test
     void theServerLeavesFfmpegToEngineMedia() {
-        noClasses().that().resideInAPackage("dev.scorecast.server..")
-                .should().dependOnClassesThat().resideInAPackage("org.bytedeco..")
-                .because("native decoding and encoding stay behind one package that knows their limits and failure modes")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.scorecast.server..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.bytedeco..")
+                .because(
+                        "native decoding and encoding stay behind one package that knows their limits and failure modes")
                 .check(classes);
     }
 
     @Test
     void serverPackagesHaveNoCycles() {
-        slices().matching("dev.scorecast.server.(*)..").should().beFreeOfCycles().check(classes);
+        slices().matching("dev.scorecast.server.(*)..")
+                .should()
+                .beFreeOfCycles()
+                .check(classes);
     }
 
     @Test
     void thePlayerServiceKnowsNoHttp() {
-        noClasses().that().resideInAPackage("dev.scorecast.server.player..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.javalin..", "dev.scorecast.server.api..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.scorecast.server.player..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.javalin..", "dev.scorecast.server.api..")
                 .because("the player is a service with plain values in and out; the api package is its only HTTP face")
                 .check(classes);
     }

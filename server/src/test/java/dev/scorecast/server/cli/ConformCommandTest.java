@@ -33,19 +33,63 @@ class ConformCommandTest {
     @Test
     void conformScoresARecutFromTheOutputsOfAnEarlierScore(@TempDir Path dir) throws Exception {
         Path first = dir.resolve("first.mp4");
-        ffmpeg("-t", "4", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-t", "4", "-f", "lavfi", "-i", "mandelbrot=size=320x240:rate=25",
-                "-t", "4", "-f", "lavfi", "-i", "smptebars=size=320x240:rate=25",
-                "-filter_complex", "[0:v][1:v][2:v]concat=n=3:v=1:a=0,format=yuv420p[v]", "-map", "[v]",
-                "-c:v", "libx264", "-preset", "ultrafast", first.toString());
-        Captured scored = cli(List.of("score", first.toString(), "-o", dir.resolve("first-scored.mp4").toString(), "--genre", "pop",
-                "--seed", "11"));
+        ffmpeg(
+                "-t",
+                "4",
+                "-f",
+                "lavfi",
+                "-i",
+                "testsrc2=size=320x240:rate=25",
+                "-t",
+                "4",
+                "-f",
+                "lavfi",
+                "-i",
+                "mandelbrot=size=320x240:rate=25",
+                "-t",
+                "4",
+                "-f",
+                "lavfi",
+                "-i",
+                "smptebars=size=320x240:rate=25",
+                "-filter_complex",
+                "[0:v][1:v][2:v]concat=n=3:v=1:a=0,format=yuv420p[v]",
+                "-map",
+                "[v]",
+                "-c:v",
+                "libx264",
+                "-preset",
+                "ultrafast",
+                first.toString());
+        Captured scored = cli(List.of(
+                "score",
+                first.toString(),
+                "-o",
+                dir.resolve("first-scored.mp4").toString(),
+                "--genre",
+                "pop",
+                "--seed",
+                "11"));
         assertEquals(0, scored.status(), scored::toString);
         Path recut = dir.resolve("second.mp4");
-        ffmpeg("-i", first.toString(), "-filter_complex", "[0:v]trim=start=0:end=4,setpts=PTS-STARTPTS[a];"
-                + "[0:v]trim=start=8:end=12,setpts=PTS-STARTPTS[b];[a][b]concat=n=2:v=1:a=0,format=yuv420p[v]", "-map", "[v]",
-                "-c:v", "libx264", "-preset", "ultrafast", "-crf", "28", recut.toString());
+        ffmpeg(
+                "-i",
+                first.toString(),
+                "-filter_complex",
+                "[0:v]trim=start=0:end=4,setpts=PTS-STARTPTS[a];"
+                        + "[0:v]trim=start=8:end=12,setpts=PTS-STARTPTS[b];[a][b]concat=n=2:v=1:a=0,format=yuv420p[v]",
+                "-map",
+                "[v]",
+                "-c:v",
+                "libx264",
+                "-preset",
+                "ultrafast",
+                "-crf",
+                "28",
+                recut.toString());
         Path output = dir.resolve("second-scored.mp4");
-        Captured conformed = cli(List.of("conform", dir.resolve("first-scored-outputs").toString(), recut.toString(), "-o", output.toString()));
+        Captured conformed = cli(List.of(
+                "conform", dir.resolve("first-scored-outputs").toString(), recut.toString(), "-o", output.toString()));
         assertEquals(0, conformed.status(), conformed::toString);
         System.out.print(conformed.out());
         assertTrue(conformed.out().contains("kept     old 0.000-4.000 new 0.000-4.000"), conformed.out());
@@ -67,8 +111,10 @@ class ConformCommandTest {
         float[] before = mono(dir.resolve("first-scored-outputs").resolve("audio.wav"), dir.resolve("before.f32"));
         float[] after = mono(outputs.resolve("audio.wav"), dir.resolve("after.f32"));
         // The last shot: old 8-12 s, now 4-8 s; its middle 80 %.
-        double c = dev.scorecast.server.AlignedCorrelation.of(before, after, (int) (4.4 * RATE), (int) (7.6 * RATE), -4 * RATE);
-        System.out.printf(Locale.ROOT, "conform CLI: last shot's audio against the first cut's under it: correlation %.4f%n", c);
+        double c = dev.scorecast.server.AlignedCorrelation.of(
+                before, after, (int) (4.4 * RATE), (int) (7.6 * RATE), -4 * RATE);
+        System.out.printf(
+                Locale.ROOT, "conform CLI: last shot's audio against the first cut's under it: correlation %.4f%n", c);
         assertTrue(c >= 0.99, "correlation " + c);
     }
 
@@ -77,7 +123,10 @@ class ConformCommandTest {
     private static Captured cli(List<String> args) throws InterruptedException {
         var out = new ByteArrayOutputStream();
         var err = new ByteArrayOutputStream();
-        int status = ScorecastCli.run(args, System.getenv(), new PrintStream(out, true, StandardCharsets.UTF_8),
+        int status = ScorecastCli.run(
+                args,
+                System.getenv(),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Captured(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -92,7 +141,16 @@ class ConformCommandTest {
     }
 
     private static String ffprobeDuration(Path video) throws Exception {
-        return run(List.of("ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", video.toString())).trim();
+        return run(List.of(
+                        "ffprobe",
+                        "-v",
+                        "error",
+                        "-show_entries",
+                        "format=duration",
+                        "-of",
+                        "csv=p=0",
+                        video.toString()))
+                .trim();
     }
 
     private static void ffmpeg(String... args) throws Exception {

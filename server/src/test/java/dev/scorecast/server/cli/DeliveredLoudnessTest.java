@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,21 +35,64 @@ class DeliveredLoudnessTest {
     @ValueSource(strings = {"house", "cinematic", "rock"})
     void theDownloadedMp4AndMp3AreAtTheTargetAndUnderTheCeiling(String genre, @TempDir Path dir) throws Exception {
         Path clip = dir.resolve("clip.mp4");
-        run(List.of("ffmpeg", "-hide_banner", "-loglevel", "error", "-y",
-                "-t", "8", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25",
-                "-t", "8", "-f", "lavfi", "-i", "smptebars=size=320x240:rate=25",
-                "-t", "8", "-f", "lavfi", "-i", "mandelbrot=size=320x240:rate=25",
-                "-filter_complex", "[0:v][1:v][2:v]concat=n=3:v=1:a=0,format=yuv420p[v]", "-map", "[v]",
-                "-c:v", "libx264", "-preset", "ultrafast", clip.toString()));
+        run(List.of(
+                "ffmpeg",
+                "-hide_banner",
+                "-loglevel",
+                "error",
+                "-y",
+                "-t",
+                "8",
+                "-f",
+                "lavfi",
+                "-i",
+                "testsrc2=size=320x240:rate=25",
+                "-t",
+                "8",
+                "-f",
+                "lavfi",
+                "-i",
+                "smptebars=size=320x240:rate=25",
+                "-t",
+                "8",
+                "-f",
+                "lavfi",
+                "-i",
+                "mandelbrot=size=320x240:rate=25",
+                "-filter_complex",
+                "[0:v][1:v][2:v]concat=n=3:v=1:a=0,format=yuv420p[v]",
+                "-map",
+                "[v]",
+                "-c:v",
+                "libx264",
+                "-preset",
+                "ultrafast",
+                clip.toString()));
         Path out = dir.resolve("scored.mp4");
-        var options = GenerationOptions.DEFAULT.withGenre(genre).withMultitrack(false).withSeed(3L);
+        var options =
+                GenerationOptions.DEFAULT.withGenre(genre).withMultitrack(false).withSeed(3L);
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        ScoreCommand.run(clip, out, options, ServerConfig.from(System.getenv()).soundFont(), new PrintStream(log, true));
+        ScoreCommand.run(
+                clip, out, options, ServerConfig.from(System.getenv()).soundFont(), new PrintStream(log, true));
         Path outputs = dir.resolve("scored-outputs");
-        var loudness = new com.fasterxml.jackson.databind.ObjectMapper().readTree(outputs.resolve("results.json").toFile()).get("loudness");
+        var loudness = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(outputs.resolve("results.json").toFile())
+                .get("loudness");
         for (Path delivered : List.of(out, outputs.resolve("audio.mp3"))) {
-            String summary = run(List.of("ffmpeg", "-nostdin", "-hide_banner", "-nostats", "-i", delivered.toString(),
-                    "-map", "0:a:0", "-af", "ebur128=peak=true", "-f", "null", "-"));
+            String summary = run(List.of(
+                    "ffmpeg",
+                    "-nostdin",
+                    "-hide_banner",
+                    "-nostats",
+                    "-i",
+                    delivered.toString(),
+                    "-map",
+                    "0:a:0",
+                    "-af",
+                    "ebur128=peak=true",
+                    "-f",
+                    "null",
+                    "-"));
             summary = summary.substring(summary.lastIndexOf("Summary:"));
             double lufs = number(summary, "I:\\s+(-?[0-9.]+) LUFS");
             double peak = number(summary, "Peak:\\s+(-?[0-9.]+) dBFS");
@@ -71,7 +113,9 @@ class DeliveredLoudnessTest {
     }
 
     private static String run(List<String> command) throws Exception {
-        Process p = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(new ArrayList<>(command))
+                .redirectErrorStream(true)
+                .start();
         String output = new String(p.getInputStream().readAllBytes());
         assertTrue(p.waitFor(300, TimeUnit.SECONDS) && p.exitValue() == 0, String.join(" ", command) + "\n" + output);
         return output;

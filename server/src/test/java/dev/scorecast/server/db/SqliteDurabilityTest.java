@@ -23,8 +23,10 @@ class SqliteDurabilityTest {
             List<Integer> modes = new ArrayList<>();
             // Held at once, so that several of the pool's connections answer, not one again and again.
             database.query(a -> database.query(b -> {
-                modes.add(Rows.one(a, "PRAGMA synchronous", row -> row.getInt(1)).orElseThrow());
-                modes.add(Rows.one(b, "PRAGMA synchronous", row -> row.getInt(1)).orElseThrow());
+                modes.add(
+                        Rows.one(a, "PRAGMA synchronous", row -> row.getInt(1)).orElseThrow());
+                modes.add(
+                        Rows.one(b, "PRAGMA synchronous", row -> row.getInt(1)).orElseThrow());
                 return null;
             }));
             assertEquals(List.of(2, 2), modes);

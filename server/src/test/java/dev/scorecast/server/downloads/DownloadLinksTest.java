@@ -35,17 +35,27 @@ class DownloadLinksTest {
 
     @Test
     void aLinkMadeWithAKeyStopsWorkingWhenTheKeyIsRevoked() {
-        DownloadLinks links = new DownloadLinks(() -> "http://node", () -> new DownloadLinks.Secrets(OLD, null, null), revoked::contains,
+        DownloadLinks links = new DownloadLinks(
+                () -> "http://node",
+                () -> new DownloadLinks.Secrets(OLD, null, null),
+                revoked::contains,
                 Clock.fixed(Instant.parse("2026-11-27T10:00:00Z"), ZoneOffset.UTC));
         DownloadLinks.issuer("abcdefghijkl");
         Map<String, String> q = query(links.link("exe_1", "video.mp4"));
         assertEquals("abcdefghijkl", q.get("key"));
-        assertDoesNotThrow(() -> links.verify("/files/exe_1/video.mp4", q.get("expires"), q.get("key"), q.get("signature")));
+        assertDoesNotThrow(
+                () -> links.verify("/files/exe_1/video.mp4", q.get("expires"), q.get("key"), q.get("signature")));
         // The key cannot be taken off or swapped: it is signed.
-        assertThrows(NotFound.class, () -> links.verify("/files/exe_1/video.mp4", q.get("expires"), null, q.get("signature")));
-        assertThrows(NotFound.class, () -> links.verify("/files/exe_1/video.mp4", q.get("expires"), "bbbbbbbbbbbb", q.get("signature")));
+        assertThrows(
+                NotFound.class,
+                () -> links.verify("/files/exe_1/video.mp4", q.get("expires"), null, q.get("signature")));
+        assertThrows(
+                NotFound.class,
+                () -> links.verify("/files/exe_1/video.mp4", q.get("expires"), "bbbbbbbbbbbb", q.get("signature")));
         revoked.add("abcdefghijkl");
-        NotFound gone = assertThrows(NotFound.class, () -> links.verify("/files/exe_1/video.mp4", q.get("expires"), q.get("key"), q.get("signature")));
+        NotFound gone = assertThrows(
+                NotFound.class,
+                () -> links.verify("/files/exe_1/video.mp4", q.get("expires"), q.get("key"), q.get("signature")));
         assertEquals("key", gone.field());
     }
 
@@ -63,7 +73,8 @@ class DownloadLinksTest {
         assertDoesNotThrow(() -> links.verify("/files/exe_1/video.mp4", old.get("expires"), old.get("signature")));
         assertDoesNotThrow(() -> links.verify("/files/exe_1/video.mp4", fresh.get("expires"), fresh.get("signature")));
         clock.now = rotatedAt.plus(Duration.ofHours(25));
-        assertThrows(NotFound.class, () -> links.verify("/files/exe_1/video.mp4", old.get("expires"), old.get("signature")));
+        assertThrows(
+                NotFound.class, () -> links.verify("/files/exe_1/video.mp4", old.get("expires"), old.get("signature")));
         assertDoesNotThrow(() -> links.verify("/files/exe_1/video.mp4", fresh.get("expires"), fresh.get("signature")));
     }
 

@@ -25,11 +25,14 @@ class FairQueueTest {
         List<String> ran = new CopyOnWriteArrayList<>();
         CountDownLatch allDone = new CountDownLatch(6);
         try (Database database = Database.open("jdbc:sqlite:" + data.resolve("jobs.db"));
-                JobRunner runner = JobRunner.builder(database, "node-fair", Clock.systemUTC()).threads(1).pollingInterval(Duration.ofMillis(100))
+                JobRunner runner = JobRunner.builder(database, "node-fair", Clock.systemUTC())
+                        .threads(1)
+                        .pollingInterval(Duration.ofMillis(100))
                         .task("work", id -> {
                             ran.add(id);
                             allDone.countDown();
-                        }).build()) {
+                        })
+                        .build()) {
             // Everything is queued before the only worker starts. Queued while a job runs, the order
             // would also depend on whether the scheduler's fetch (a few milliseconds behind each
             // enqueue) had seen bob's job when the worker freed; that race is the scheduler's, not
@@ -41,8 +44,11 @@ class FairQueueTest {
             runner.start();
             assertTrue(allDone.await(60, TimeUnit.SECONDS), "all ran: " + ran);
         }
-        assertEquals(Set.of("alice-0", "bob-0"), Set.copyOf(ran.subList(0, 2)),
+        assertEquals(
+                Set.of("alice-0", "bob-0"),
+                Set.copyOf(ran.subList(0, 2)),
                 "bob's first job comes before alice's second: " + ran);
-        assertEquals(List.of("alice-1", "alice-2", "alice-3", "alice-4"), ran.subList(2, 6), "alice's in her order: " + ran);
+        assertEquals(
+                List.of("alice-1", "alice-2", "alice-3", "alice-4"), ran.subList(2, 6), "alice's in her order: " + ran);
     }
 }

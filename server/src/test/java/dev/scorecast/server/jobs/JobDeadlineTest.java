@@ -21,7 +21,9 @@ class JobDeadlineTest {
         deadline.check();
         clock.advance(Duration.ofMillis(1));
         JobDeadline.Passed passed = assertThrows(JobDeadline.Passed.class, deadline::check);
-        assertEquals(Duration.ofSeconds(720), JobDeadline.passedIn(new CompletionException(passed)).orElseThrow());
+        assertEquals(
+                Duration.ofSeconds(720),
+                JobDeadline.passedIn(new CompletionException(passed)).orElseThrow());
         assertTrue(JobDeadline.passedIn(new IllegalStateException("other")).isEmpty());
     }
 }

@@ -47,7 +47,8 @@ class JobMemoryTest {
         JobMemory memory = new JobMemory(BUDGET);
         // Garbage in the old generation as the jobs start, as earlier work leaves it (in the suite, 1.4 GB of earlier
         // tests'): 640 MiB of small arrays moved there by a full collection, then let go, which only another full or a
-        // mixed collection clears. A baseline that counted it let the collection judging the hog hide as much of its growth.
+        // mixed collection clears. A baseline that counted it let the collection judging the hog hide as much of its
+        // growth.
         List<byte[]> earlier = new ArrayList<>();
         for (int i = 0; i < 10_240; i++) {
             earlier.add(new byte[64 << 10]);
@@ -55,7 +56,9 @@ class JobMemoryTest {
         System.gc();
         earlier.clear();
         try (Database database = Database.open("jdbc:sqlite:" + data.resolve("jobs.db"));
-                JobRunner runner = JobRunner.builder(database, "node-memory", Clock.systemUTC()).threads(2).pollingInterval(Duration.ofMillis(100))
+                JobRunner runner = JobRunner.builder(database, "node-memory", Clock.systemUTC())
+                        .threads(2)
+                        .pollingInterval(Duration.ofMillis(100))
                         .memory(memory)
                         .task("work", id -> {
                             try {
@@ -73,7 +76,8 @@ class JobMemoryTest {
                                     }
                                     outcome.put(id, "ran to the end");
                                 } else {
-                                    // Runs beside the hog from its first step to its end, then does a little work of its own and reports.
+                                    // Runs beside the hog from its first step to its end, then does a little work of
+                                    // its own and reports.
                                     lightRunning.countDown();
                                     assertTrue(hogEnded.await(120, TimeUnit.SECONDS), "the hog ended");
                                     for (int i = 0; i < 100; i++) {
@@ -91,20 +95,33 @@ class JobMemoryTest {
                                 }
                                 done.countDown();
                             }
-                        }).build()) {
+                        })
+                        .build()) {
             runner.enqueue("work", "light", 0);
             runner.enqueue("work", "hog", 0);
             runner.start();
             assertTrue(done.await(120, TimeUnit.SECONDS), "both ran: " + outcome);
         }
-        System.out.printf("job memory: the hog was stopped holding %d MiB (budget %d MiB, heap %d MiB) after %d forced collections;"
-                + " the other job: %s%n", heldWhenStopped[0] >> 20, BUDGET >> 20, Runtime.getRuntime().maxMemory() >> 20,
-                memory.forcedCollections(), outcome.get("light"));
-        assertTrue(outcome.get("hog") instanceof Throwable t && JobMemory.exceededIn(t).isPresent(), "the hog was stopped: " + outcome.get("hog"));
+        System.out.printf(
+                "job memory: the hog was stopped holding %d MiB (budget %d MiB, heap %d MiB) after %d forced collections;"
+                        + " the other job: %s%n",
+                heldWhenStopped[0] >> 20,
+                BUDGET >> 20,
+                Runtime.getRuntime().maxMemory() >> 20,
+                memory.forcedCollections(),
+                outcome.get("light"));
+        assertTrue(
+                outcome.get("hog") instanceof Throwable t
+                        && JobMemory.exceededIn(t).isPresent(),
+                "the hog was stopped: " + outcome.get("hog"));
         assertEquals("finished", outcome.get("light"), "the job beside it was not blamed and finished");
         // At most one and a quarter budgets and a step by the guard's design; 2x is the bound held here.
-        assertTrue(heldWhenStopped[0] <= 2 * BUDGET, "stopped near its budget, at " + (heldWhenStopped[0] >> 20) + " MiB on " + (BUDGET >> 20));
+        assertTrue(
+                heldWhenStopped[0] <= 2 * BUDGET,
+                "stopped near its budget, at " + (heldWhenStopped[0] >> 20) + " MiB on " + (BUDGET >> 20));
         // And not much before it: the guard judges the node's heap, of which the test's own work takes a few MiB.
-        assertTrue(heldWhenStopped[0] > BUDGET * 3 / 4, "not long before it was over its budget: " + (heldWhenStopped[0] >> 20) + " MiB");
+        assertTrue(
+                heldWhenStopped[0] > BUDGET * 3 / 4,
+                "not long before it was over its budget: " + (heldWhenStopped[0] >> 20) + " MiB");
     }
 }

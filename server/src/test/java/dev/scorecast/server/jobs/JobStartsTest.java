@@ -23,7 +23,20 @@ class JobStartsTest {
         try (Database database = Database.open(url)) {
             JobRepository jobs = new JobRepository(database, Clock.systemUTC());
             database.query(c -> {
-                jobs.insert(c, new Job("job-1", "alice", "execution", "exe-1", JobStatus.PENDING, 0, "Queued.", null, null, now, now));
+                jobs.insert(
+                        c,
+                        new Job(
+                                "job-1",
+                                "alice",
+                                "execution",
+                                "exe-1",
+                                JobStatus.PENDING,
+                                0,
+                                "Queued.",
+                                null,
+                                null,
+                                now,
+                                now));
                 return null;
             });
             for (int i = 0; i < JobRepository.MAX_STARTS - 1; i++) {

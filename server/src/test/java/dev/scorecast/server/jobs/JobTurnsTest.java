@@ -31,18 +31,23 @@ class JobTurnsTest {
         List<String> started = new CopyOnWriteArrayList<>();
         Map<String, CountDownLatch> release = new ConcurrentHashMap<>();
         try (Database database = Database.open("jdbc:sqlite:" + data.resolve("jobs.db"));
-                JobRunner runner = JobRunner.builder(database, "node-turns", Clock.systemUTC()).threads(2).pollingInterval(Duration.ofMillis(100))
+                JobRunner runner = JobRunner.builder(database, "node-turns", Clock.systemUTC())
+                        .threads(2)
+                        .pollingInterval(Duration.ofMillis(100))
                         .fairTurns()
                         .task("work", id -> {
-                            database.query(c -> Rows.update(c, "UPDATE jobs SET status = 'processing' WHERE id = ?", id));
+                            database.query(
+                                    c -> Rows.update(c, "UPDATE jobs SET status = 'processing' WHERE id = ?", id));
                             started.add(id);
                             try {
-                                release.computeIfAbsent(id, k -> new CountDownLatch(1)).await(60, TimeUnit.SECONDS);
+                                release.computeIfAbsent(id, k -> new CountDownLatch(1))
+                                        .await(60, TimeUnit.SECONDS);
                             } catch (InterruptedException e) {
                                 Thread.currentThread().interrupt();
                             }
                             database.query(c -> Rows.update(c, "UPDATE jobs SET status = 'finished' WHERE id = ?", id));
-                        }).build()) {
+                        })
+                        .build()) {
             job(database, "alice-0", "alice");
             job(database, "alice-1", "alice");
             runner.enqueue("work", "alice-0", 0);
@@ -50,13 +55,15 @@ class JobTurnsTest {
             runner.start();
             waitFor(() -> !started.isEmpty(), 10);
             Thread.sleep(2_000); // a second worker is free all along: alice's second job could take it
-            assertEquals(1, started.size(), "only one of alice's jobs runs while it would take the last worker: " + started);
+            assertEquals(
+                    1, started.size(), "only one of alice's jobs runs while it would take the last worker: " + started);
 
             long queued = System.nanoTime();
             job(database, "bob-0", "bob");
             runner.enqueue("work", "bob-0", 0);
             waitFor(() -> started.contains("bob-0"), 10);
-            System.out.printf("turns: bob's job started %.2f s after it was queued, with alice's first still running%n",
+            System.out.printf(
+                    "turns: bob's job started %.2f s after it was queued, with alice's first still running%n",
                     (System.nanoTime() - queued) / 1e9);
             assertTrue(started.contains("bob-0"), "bob's job starts while alice's first runs: " + started);
 
@@ -72,8 +79,15 @@ class JobTurnsTest {
 
     private static void job(Database database, String id, String owner) {
         long now = System.currentTimeMillis();
-        database.query(c -> Rows.update(c, "INSERT INTO jobs (id, owner, kind, subject_id, status, progress, message, created_at, updated_at)"
-                + " VALUES (?, ?, 'execution', ?, 'pending', 0, 'Queued.', ?, ?)", id, owner, id, now, now));
+        database.query(c -> Rows.update(
+                c,
+                "INSERT INTO jobs (id, owner, kind, subject_id, status, progress, message, created_at, updated_at)"
+                        + " VALUES (?, ?, 'execution', ?, 'pending', 0, 'Queued.', ?, ?)",
+                id,
+                owner,
+                id,
+                now,
+                now));
     }
 
     private static void waitFor(java.util.function.BooleanSupplier condition, int seconds) throws InterruptedException {

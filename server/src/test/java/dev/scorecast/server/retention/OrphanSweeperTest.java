@@ -49,12 +49,20 @@ class OrphanSweeperTest {
             seed.file("videos/vid_asm/source", T0);
 
             // Left by crashes, named by no row.
-            List<String> orphans = List.of("executions/exe_dead/out/video.mp4", "executions/exe_dead/input/plan.json", "videos/vid_dead/source",
-                    "uploads/upl_dead/0-chk", "analyses/ana_dead/analysis.json", "plans/plan_dead.json", "plans/analyses/ana_dead.json",
+            List<String> orphans = List.of(
+                    "executions/exe_dead/out/video.mp4",
+                    "executions/exe_dead/input/plan.json",
+                    "videos/vid_dead/source",
+                    "uploads/upl_dead/0-chk",
+                    "analyses/ana_dead/analysis.json",
+                    "plans/plan_dead.json",
+                    "plans/analyses/ana_dead.json",
                     "uploads/upl_ok/3-chk", // a chunk of a completed upload, kept by a crash after assembly
-                    "uploads/upl_open/1-chk_dead"); // a chunk of an open upload whose row a crash kept from being written
+                    "uploads/upl_open/1-chk_dead"); // a chunk of an open upload whose row a crash kept from being
+            // written
             orphans.forEach(key -> seed.file(key, T0));
-            Path partial = data.resolve("files/uploads/upl_open/1-chk." + GONE_PID + "-" + UUID.randomUUID() + ".partial");
+            Path partial =
+                    data.resolve("files/uploads/upl_open/1-chk." + GONE_PID + "-" + UUID.randomUUID() + ".partial");
             Files.writeString(partial, "half a chunk");
             Seed.touch(partial, T0);
             Path spooled = data.resolve("tmp/multipart/MultiPart123.tmp");
@@ -64,7 +72,8 @@ class OrphanSweeperTest {
             // Another node's execution in progress: no row yet visible, its outputs written an hour ago.
             seed.file("executions/exe_live/out/video.mp4", T0.plus(Duration.ofHours(20)));
             seed.file("executions/exe_live/input/plan.json", T0);
-            Path livePartial = data.resolve("files/videos/vid_ok/thumbnails-8.jpg." + GONE_PID + "-" + UUID.randomUUID() + ".partial");
+            Path livePartial = data.resolve(
+                    "files/videos/vid_ok/thumbnails-8.jpg." + GONE_PID + "-" + UUID.randomUUID() + ".partial");
             Files.writeString(livePartial, "being written");
             Seed.touch(livePartial, T0.plus(Duration.ofHours(20)));
 
@@ -74,18 +83,28 @@ class OrphanSweeperTest {
             orphans.forEach(key -> assertTrue(seed.exists(key), key));
 
             clock.set(T0.plus(GRACE).plus(Duration.ofMinutes(1)));
-            // 7 groups: exe_dead, vid_dead, upl_dead, ana_dead, upl_ok's chunk, plan_dead.json, ana_dead.json; upl_open's
+            // 7 groups: exe_dead, vid_dead, upl_dead, ana_dead, upl_ok's chunk, plan_dead.json, ana_dead.json;
+            // upl_open's
             // unnamed chunk; and the spooled part.
             assertEquals(9, sweeper.sweep());
             orphans.forEach(key -> assertFalse(seed.exists(key), key + " is an orphan"));
             assertFalse(Files.exists(partial), "a dead writer's half-written chunk");
             assertFalse(Files.exists(spooled), "a multipart part spooled by a crashed request");
-            for (String key : List.of("videos/vid_ok/source", "videos/vid_ok/audio.wav", "uploads/upl_open/0-chk", "analyses/ana_ok/analysis.json",
-                    "plans/plan_ok.json", "plans/analyses/ana_sent.json", "executions/exe_ok/out/video.mp4", "executions/exe_ok/input/plan.json",
+            for (String key : List.of(
+                    "videos/vid_ok/source",
+                    "videos/vid_ok/audio.wav",
+                    "uploads/upl_open/0-chk",
+                    "analyses/ana_ok/analysis.json",
+                    "plans/plan_ok.json",
+                    "plans/analyses/ana_sent.json",
+                    "executions/exe_ok/out/video.mp4",
+                    "executions/exe_ok/input/plan.json",
                     "videos/vid_asm/source")) {
                 assertTrue(seed.exists(key), key + " is named by a row");
             }
-            assertTrue(seed.exists("executions/exe_live/input/plan.json"), "a directory goes only when its newest file is old");
+            assertTrue(
+                    seed.exists("executions/exe_live/input/plan.json"),
+                    "a directory goes only when its newest file is old");
             assertTrue(Files.exists(livePartial), "a temporary file touched within the grace");
 
             clock.set(T0.plus(Duration.ofHours(20)).plus(GRACE).plus(Duration.ofMinutes(1)));

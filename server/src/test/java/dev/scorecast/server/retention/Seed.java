@@ -22,11 +22,18 @@ record Seed(Database database, BlobStore blobs, Path files) {
             Rows.update(c, """
                     INSERT INTO uploads (id, owner, variant, file_name, state, video_id, created_at, updated_at, expires_at)
                     VALUES (?, ?, 'A', 'v.mp4', 'complete', ?, ?, ?, ?)""", uploadId, owner, videoId, ms(at), ms(at), ms(at));
-            return Rows.update(c, """
+            return Rows.update(
+                    c,
+                    """
                     INSERT INTO videos (id, owner, upload_id, file_name, stored_as, size, crc32c, container, video_codec, duration,
                                         width, height, fps, frames, rotation, has_audio, audio_codec, audio_stored_as, created_at)
                     VALUES (?, ?, ?, 'v.mp4', ?, 4, '00000000', 'mp4', 'h264', 10, 640, 360, 25, 250, 0, 1, 'aac', ?, ?)""",
-                    videoId, owner, uploadId, "videos/" + videoId + "/source", "videos/" + videoId + "/audio.wav", ms(at));
+                    videoId,
+                    owner,
+                    uploadId,
+                    "videos/" + videoId + "/source",
+                    "videos/" + videoId + "/audio.wav",
+                    ms(at));
         });
         file("videos/" + videoId + "/source", at);
         file("videos/" + videoId + "/audio.wav", at);
@@ -47,14 +54,28 @@ record Seed(Database database, BlobStore blobs, Path files) {
     void analysis(String owner, String analysisId, String videoId, String status, Instant created, Instant jobUpdated) {
         String job = "job_" + analysisId;
         job(owner, job, "analysis", videoId, status, created, jobUpdated);
-        database.query(c -> Rows.update(c, "INSERT INTO analyses (id, owner, video_id, job_id, result_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                analysisId, owner, videoId, job, "analyses/" + analysisId + "/analysis.json", ms(created)));
+        database.query(c -> Rows.update(
+                c,
+                "INSERT INTO analyses (id, owner, video_id, job_id, result_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                analysisId,
+                owner,
+                videoId,
+                job,
+                "analyses/" + analysisId + "/analysis.json",
+                ms(created)));
         file("analyses/" + analysisId + "/analysis.json", jobUpdated);
     }
 
     void plan(String owner, String planId, String videoId, String analysisKey, Instant at) {
-        database.query(c -> Rows.update(c, "INSERT INTO plans (id, owner, video_id, analysis_key, plan_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                planId, owner, videoId, analysisKey, "plans/" + planId + ".json", ms(at)));
+        database.query(c -> Rows.update(
+                c,
+                "INSERT INTO plans (id, owner, video_id, analysis_key, plan_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                planId,
+                owner,
+                videoId,
+                analysisKey,
+                "plans/" + planId + ".json",
+                ms(at)));
         file("plans/" + planId + ".json", at);
         if (analysisKey.startsWith("plans/analyses/")) {
             file(analysisKey, at);
@@ -62,20 +83,37 @@ record Seed(Database database, BlobStore blobs, Path files) {
     }
 
     /** An execution whose job is {@code status} since {@code jobUpdated}, with its input and (when finished) outputs. */
-    void execution(String owner, String executionId, String videoId, String analysisKey, String status, Instant created, Instant jobUpdated) {
+    void execution(
+            String owner,
+            String executionId,
+            String videoId,
+            String analysisKey,
+            String status,
+            Instant created,
+            Instant jobUpdated) {
         String job = "job_" + executionId;
         job(owner, job, "execution", executionId, status, created, jobUpdated);
-        database.query(c -> Rows.update(c, """
+        database.query(c -> Rows.update(
+                c,
+                """
                 INSERT INTO executions (id, owner, job_id, video_id, plan_key, analysis_key, outputs, failure_key, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)""", executionId, owner, job, videoId, "executions/" + executionId + "/input/plan.json",
-                analysisKey, status.equals("finished") ? "executions/" + executionId + "/out" : null, ms(created)));
+                VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)""",
+                executionId,
+                owner,
+                job,
+                videoId,
+                "executions/" + executionId + "/input/plan.json",
+                analysisKey,
+                status.equals("finished") ? "executions/" + executionId + "/out" : null,
+                ms(created)));
         file("executions/" + executionId + "/input/plan.json", created);
         if (status.equals("finished")) {
             file("executions/" + executionId + "/out/video.mp4", jobUpdated);
         }
     }
 
-    private void job(String owner, String id, String kind, String subject, String status, Instant created, Instant updated) {
+    private void job(
+            String owner, String id, String kind, String subject, String status, Instant created, Instant updated) {
         database.query(c -> Rows.update(c, """
                 INSERT INTO jobs (id, owner, kind, subject_id, status, progress, message, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, 1, 'seeded', ?, ?)""", id, owner, kind, subject, status, ms(created), ms(updated)));

@@ -37,7 +37,9 @@ class LocalBlobStoreTest {
     @Test
     void aBlobOverItsLimitLeavesNothingBehind() throws IOException {
         var store = new LocalBlobStore(dir.resolve("blobs"));
-        assertThrows(TooLarge.class, () -> store.write("big.bin", new ByteArrayInputStream(new byte[101]), 100, "chunk", false));
+        assertThrows(
+                TooLarge.class,
+                () -> store.write("big.bin", new ByteArrayInputStream(new byte[101]), 100, "chunk", false));
         assertFalse(store.exists("big.bin"));
         try (Stream<Path> files = Files.walk(dir.resolve("blobs"))) {
             assertEquals(0, files.filter(Files::isRegularFile).count(), "no temporary file is left");

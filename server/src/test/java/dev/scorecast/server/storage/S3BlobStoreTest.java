@@ -34,6 +34,7 @@ class S3BlobStoreTest {
 
     @TempDir
     static Path dir;
+
     static S3Proxy proxy;
     static S3BlobStore store;
 
@@ -68,7 +69,9 @@ class S3BlobStoreTest {
         }
         assertEquals(9, store.size("a/b.bin"));
         assertTrue(store.exists("a/b.bin"));
-        assertTrue(Files.isRegularFile(proxy.objectFile(BUCKET, "test/prefix/a/b.bin")), "keys live under the configured prefix");
+        assertTrue(
+                Files.isRegularFile(proxy.objectFile(BUCKET, "test/prefix/a/b.bin")),
+                "keys live under the configured prefix");
     }
 
     /** 2.5 parts streamed from a generator: multipart, never more than a part in memory, byte-exact on the way back. */
@@ -103,9 +106,13 @@ class S3BlobStoreTest {
     @Test
     void aBlobOverItsLimitLeavesNoObject() {
         long limit = S3BlobStore.PART_BYTES + 10;
-        assertThrows(TooLarge.class, () -> store.write("over/limit", generated(limit + 1, 3, new CRC32C()), limit, "file_size", false));
+        assertThrows(
+                TooLarge.class,
+                () -> store.write("over/limit", generated(limit + 1, 3, new CRC32C()), limit, "file_size", false));
         assertFalse(store.exists("over/limit"), "an aborted multipart upload is never an object");
-        assertThrows(TooLarge.class, () -> store.write("over/small", new ByteArrayInputStream(new byte[11]), 10, "chunk", false));
+        assertThrows(
+                TooLarge.class,
+                () -> store.write("over/small", new ByteArrayInputStream(new byte[11]), 10, "chunk", false));
         assertFalse(store.exists("over/small"));
     }
 
@@ -121,7 +128,10 @@ class S3BlobStoreTest {
         var listed = new java.util.TreeMap<String, java.time.Instant>();
         store.list("tree", listed::put);
         assertEquals(java.util.List.of("tree/x/1", "tree/x/2", "tree/xy"), java.util.List.copyOf(listed.keySet()));
-        assertTrue(listed.values().stream().allMatch(at -> Math.abs(java.time.Duration.between(at, java.time.Instant.now()).toMinutes()) < 5));
+        assertTrue(listed.values().stream()
+                .allMatch(at -> Math.abs(java.time.Duration.between(at, java.time.Instant.now())
+                                .toMinutes())
+                        < 5));
         store.deleteTree("tree/x");
         assertFalse(store.exists("tree/x/1"));
         assertFalse(store.exists("tree/x/2"));
@@ -140,12 +150,14 @@ class S3BlobStoreTest {
     @Test
     void aPresignedUrlServesTheBlobWithoutCredentials() throws Exception {
         store.write("out/video.mp4", new ByteArrayInputStream(new byte[] {9, 8, 7}), 10, "f", false);
-        URI url = store.presignedGet("out/video.mp4", Duration.ofMinutes(5), "video/mp4", "video.mp4").orElseThrow();
+        URI url = store.presignedGet("out/video.mp4", Duration.ofMinutes(5), "video/mp4", "video.mp4")
+                .orElseThrow();
         try (var http = HttpClient.newHttpClient()) {
             var response = http.send(HttpRequest.newBuilder(url).build(), HttpResponse.BodyHandlers.ofByteArray());
             assertEquals(200, response.statusCode(), () -> new String(response.body()));
             assertArrayEquals(new byte[] {9, 8, 7}, response.body());
-            assertEquals("video/mp4", response.headers().firstValue("Content-Type").orElse(""));
+            assertEquals(
+                    "video/mp4", response.headers().firstValue("Content-Type").orElse(""));
         }
     }
 

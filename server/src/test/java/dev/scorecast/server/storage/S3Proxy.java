@@ -33,18 +33,24 @@ public final class S3Proxy implements AutoCloseable {
     /** Starts S3Proxy over {@code dir} (objects in {@code dir/objects}) with one empty bucket, {@code bucket}. */
     public static S3Proxy start(Path dir, String bucket) {
         if (!Files.isRegularFile(JAR)) {
-            throw new IllegalStateException(JAR.toAbsolutePath() + " is missing: Maven's process-test-resources phase copies it");
+            throw new IllegalStateException(
+                    JAR.toAbsolutePath() + " is missing: Maven's process-test-resources phase copies it");
         }
         var proxy = new S3Proxy(dir, freePort());
         try {
             Files.createDirectories(dir.resolve("objects").resolve(bucket));
-            Files.writeString(dir.resolve("s3proxy.conf"), String.join("\n",
-                    "s3proxy.endpoint=http://127.0.0.1:" + proxy.port,
-                    "s3proxy.authorization=aws-v2-or-v4",
-                    "s3proxy.identity=" + IDENTITY,
-                    "s3proxy.credential=" + CREDENTIAL,
-                    "jclouds.provider=filesystem",
-                    "jclouds.filesystem.basedir=" + dir.resolve("objects").toAbsolutePath()) + "\n");
+            Files.writeString(
+                    dir.resolve("s3proxy.conf"),
+                    String.join(
+                                    "\n",
+                                    "s3proxy.endpoint=http://127.0.0.1:" + proxy.port,
+                                    "s3proxy.authorization=aws-v2-or-v4",
+                                    "s3proxy.identity=" + IDENTITY,
+                                    "s3proxy.credential=" + CREDENTIAL,
+                                    "jclouds.provider=filesystem",
+                                    "jclouds.filesystem.basedir="
+                                            + dir.resolve("objects").toAbsolutePath())
+                            + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -58,8 +64,17 @@ public final class S3Proxy implements AutoCloseable {
 
     /** The settings that point a node at this store. */
     public Map<String, String> env(String bucket, String prefix) {
-        return Map.of("SCORECAST_STORAGE_URL", "s3://" + bucket + "/" + prefix, "SCORECAST_S3_ENDPOINT", endpoint(),
-                "AWS_ACCESS_KEY_ID", IDENTITY, "AWS_SECRET_ACCESS_KEY", CREDENTIAL, "AWS_REGION", "us-east-1");
+        return Map.of(
+                "SCORECAST_STORAGE_URL",
+                "s3://" + bucket + "/" + prefix,
+                "SCORECAST_S3_ENDPOINT",
+                endpoint(),
+                "AWS_ACCESS_KEY_ID",
+                IDENTITY,
+                "AWS_SECRET_ACCESS_KEY",
+                CREDENTIAL,
+                "AWS_REGION",
+                "us-east-1");
     }
 
     /** Where the filesystem backend keeps an object. */
@@ -69,11 +84,19 @@ public final class S3Proxy implements AutoCloseable {
 
     public synchronized void start() {
         try {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            process = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", JAR.toAbsolutePath().toString(),
-                    "--properties", dir.resolve("s3proxy.conf").toString()))
+            String java =
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            process = new ProcessBuilder(List.of(
+                            java,
+                            "-Xmx256m",
+                            "-XX:TieredStopAtLevel=1",
+                            "-jar",
+                            JAR.toAbsolutePath().toString(),
+                            "--properties",
+                            dir.resolve("s3proxy.conf").toString()))
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("s3proxy.log").toFile()))
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                            dir.resolve("s3proxy.log").toFile()))
                     .start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -90,7 +113,8 @@ public final class S3Proxy implements AutoCloseable {
                 sleep(100);
             }
         }
-        throw new IllegalStateException("S3Proxy did not listen on " + port + " within 60 s; see " + dir.resolve("s3proxy.log"));
+        throw new IllegalStateException(
+                "S3Proxy did not listen on " + port + " within 60 s; see " + dir.resolve("s3proxy.log"));
     }
 
     /** Kills the server at once (an outage); {@link #start()} brings it back on the same port and files. */

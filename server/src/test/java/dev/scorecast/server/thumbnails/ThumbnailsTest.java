@@ -36,15 +36,33 @@ import org.junit.jupiter.api.io.TempDir;
 class ThumbnailsTest {
     @TempDir
     static Path dir;
+
     static Path movie;
 
     /** 20 s at 720p with a keyframe every 5 s: long enough that a strip takes a while. */
     @BeforeAll
     static void makeVideo() throws Exception {
         movie = dir.resolve("movie.mp4");
-        Process p = new ProcessBuilder("ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:duration=20",
-                "-c:v", "libx264", "-preset", "ultrafast", "-g", "125", "-pix_fmt", "yuv420p", movie.toString())
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        "ffmpeg",
+                        "-v",
+                        "error",
+                        "-y",
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "testsrc2=size=1280x720:rate=25:duration=20",
+                        "-c:v",
+                        "libx264",
+                        "-preset",
+                        "ultrafast",
+                        "-g",
+                        "125",
+                        "-pix_fmt",
+                        "yuv420p",
+                        movie.toString())
+                .redirectErrorStream(true)
+                .start();
         assertEquals(0, p.waitFor(), new String(p.getInputStream().readAllBytes()));
     }
 
@@ -62,9 +80,15 @@ class ThumbnailsTest {
         return thumbnails(root, threads, queued, deadline, Quotas.DEFAULT);
     }
 
-    private Thumbnails thumbnails(Path root, int threads, int queued, Duration deadline, Quotas share) throws Exception {
+    private Thumbnails thumbnails(Path root, int threads, int queued, Duration deadline, Quotas share)
+            throws Exception {
         var blobs = new LocalBlobStore(root.resolve("files"));
-        blobs.write("videos/vid_1/source.mp4", new ByteArrayInputStream(Files.readAllBytes(movie)), Long.MAX_VALUE, "file", false);
+        blobs.write(
+                "videos/vid_1/source.mp4",
+                new ByteArrayInputStream(Files.readAllBytes(movie)),
+                Long.MAX_VALUE,
+                "file",
+                false);
         closeDatabase();
         database = Database.open("jdbc:sqlite:" + root.resolve("scorecast.db"));
         quotas = new QuotaGuard(share, root, database, Clock.systemUTC());
@@ -83,8 +107,8 @@ class ThumbnailsTest {
 
         Path full = root.resolve("full");
         Files.createDirectories(full);
-        Thumbnails tight = thumbnails(full, 1, 4, Duration.ofSeconds(20),
-                new Quotas(1000, 32, 4, Quotas.DEFAULT.minFreeBytes(), 32, 50));
+        Thumbnails tight = thumbnails(
+                full, 1, 4, Duration.ofSeconds(20), new Quotas(1000, 32, 4, Quotas.DEFAULT.minFreeBytes(), 32, 50));
         Thumbnails.Strip answered = tight.of(video("vid_1"), 8);
         assertTrue(answered.jpeg().length > 1000, "answered all the same");
         assertEquals(1, storedBytes(), "past the share nothing is counted but the video's own byte");
@@ -95,30 +119,58 @@ class ThumbnailsTest {
     /** The video {@code id} of alice's, as a row in the database (its charges go with it) and as the record. */
     private Video video(String id) {
         database.transaction(c -> {
-            if (Rows.one(c, "SELECT id FROM videos WHERE id = ?", row -> row.getString("id"), id).isEmpty()) {
-                Rows.update(c, "INSERT INTO uploads (id, owner, variant, file_name, state, created_at, updated_at, expires_at)"
-                        + " VALUES (?, 'alice', 'a', 'movie.mp4', 'completed', 0, 0, 0)", "upl_" + id);
-                Rows.update(c, "INSERT INTO videos (id, owner, upload_id, file_name, stored_as, size, crc32c, container, video_codec,"
-                        + " duration, width, height, fps, frames, rotation, has_audio, created_at)"
-                        + " VALUES (?, 'alice', ?, 'movie.mp4', 'videos/vid_1/source.mp4', 1, '0', 'mp4', 'h264', 20, 1280, 720, 25, 500,"
-                        + " 0, 0, 0)", id, "upl_" + id);
+            if (Rows.one(c, "SELECT id FROM videos WHERE id = ?", row -> row.getString("id"), id)
+                    .isEmpty()) {
+                Rows.update(
+                        c,
+                        "INSERT INTO uploads (id, owner, variant, file_name, state, created_at, updated_at, expires_at)"
+                                + " VALUES (?, 'alice', 'a', 'movie.mp4', 'completed', 0, 0, 0)",
+                        "upl_" + id);
+                Rows.update(
+                        c,
+                        "INSERT INTO videos (id, owner, upload_id, file_name, stored_as, size, crc32c, container, video_codec,"
+                                + " duration, width, height, fps, frames, rotation, has_audio, created_at)"
+                                + " VALUES (?, 'alice', ?, 'movie.mp4', 'videos/vid_1/source.mp4', 1, '0', 'mp4', 'h264', 20, 1280, 720, 25, 500,"
+                                + " 0, 0, 0)",
+                        id,
+                        "upl_" + id);
             }
             return null;
         });
-        return new Video(id, "alice", "upl_1", "movie.mp4", "videos/vid_1/source.mp4", 1, "0", "mp4", "h264", 20, 1280, 720, 25, 500,
-                0, false, null, null, Instant.EPOCH);
+        return new Video(
+                id,
+                "alice",
+                "upl_1",
+                "movie.mp4",
+                "videos/vid_1/source.mp4",
+                1,
+                "0",
+                "mp4",
+                "h264",
+                20,
+                1280,
+                720,
+                25,
+                500,
+                0,
+                false,
+                null,
+                null,
+                Instant.EPOCH);
     }
 
     /** {@code call} on a virtual thread of its own once {@code go} opens: requests arriving together. */
     private static <T> CompletableFuture<T> onGo(CountDownLatch go, java.util.function.Supplier<T> call) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                go.await();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-            return call.get();
-        }, Thread::startVirtualThread);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    return call.get();
+                },
+                Thread::startVirtualThread);
     }
 
     @Test
@@ -147,7 +199,9 @@ class ThumbnailsTest {
             double keyframe = Math.floor(middle / 5) * 5;
             double time = strip.times()[i];
             double expected = Math.min(middle, keyframe + 0.8);
-            assertTrue(time >= expected - 0.001 && time <= expected + 0.041, "picture " + i + " at " + time + ", not " + expected);
+            assertTrue(
+                    time >= expected - 0.001 && time <= expected + 0.041,
+                    "picture " + i + " at " + time + ", not " + expected);
         }
     }
 

@@ -83,24 +83,37 @@ class UploadExpiryTest {
         var clock = new ManualClock();
         var owner = new Principal("alice");
         try (Database database = Database.open(config.dbUrl())) {
-            var uploads = new UploadService(database, new LocalBlobStore(data.resolve("files")), config.uploads(),
-                    new dev.scorecast.server.quota.QuotaGuard(dev.scorecast.server.config.Quotas.DEFAULT, data, clock), clock);
+            var uploads = new UploadService(
+                    database,
+                    new LocalBlobStore(data.resolve("files")),
+                    config.uploads(),
+                    new dev.scorecast.server.quota.QuotaGuard(dev.scorecast.server.config.Quotas.DEFAULT, data, clock),
+                    clock);
             Upload stale = uploads.initialize(owner, Variant.B, "a.mp4", null, null);
             Upload fresh = uploads.initialize(owner, Variant.B, "b.mp4", null, null);
             byte[] bytes = {1, 2, 3, 4};
-            uploads.putChunk(owner, Variant.B, stale.id(), new IncomingChunk(0, 2, null, null, 4L, new ByteArrayInputStream(bytes)));
+            uploads.putChunk(
+                    owner,
+                    Variant.B,
+                    stale.id(),
+                    new IncomingChunk(0, 2, null, null, 4L, new ByteArrayInputStream(bytes)));
             Path staleDir = data.resolve("files/uploads/" + stale.id());
             assertTrue(Files.isDirectory(staleDir));
 
             clock.advance(Duration.ofMinutes(90));
-            uploads.putChunk(owner, Variant.B, fresh.id(), new IncomingChunk(0, 2, null, null, 4L, new ByteArrayInputStream(bytes)));
+            uploads.putChunk(
+                    owner,
+                    Variant.B,
+                    fresh.id(),
+                    new IncomingChunk(0, 2, null, null, 4L, new ByteArrayInputStream(bytes)));
             assertEquals(0, uploads.removeExpired(), "nothing is older than two hours yet");
 
             clock.advance(Duration.ofMinutes(40));
             assertEquals(1, uploads.removeExpired(), "the stale upload is 130 minutes old, the fresh one 40");
             assertThrows(NotFound.class, () -> uploads.progress(owner, Variant.B, stale.id()));
             assertFalse(Files.exists(staleDir));
-            assertEquals(1, uploads.progress(owner, Variant.B, fresh.id()).chunks().size());
+            assertEquals(
+                    1, uploads.progress(owner, Variant.B, fresh.id()).chunks().size());
             uploads.close();
         }
     }
@@ -115,20 +128,24 @@ class UploadExpiryTest {
         onDatabase(db, (database, uploads, clock) -> {
             var owner = new Principal("alice");
             Upload upload = uploads.initialize(owner, Variant.B, "a.mp4", null, null);
-            uploads.putChunk(owner, Variant.B, upload.id(), chunk(0, new ByteArrayInputStream(new byte[] {1, 2, 3, 4})));
+            uploads.putChunk(
+                    owner, Variant.B, upload.id(), chunk(0, new ByteArrayInputStream(new byte[] {1, 2, 3, 4})));
             clock.advance(Duration.ofHours(3));
 
-            // The sweep's first reading of the clock lists the expired uploads; it stops at its second, before deleting.
+            // The sweep's first reading of the clock lists the expired uploads; it stops at its second, before
+            // deleting.
             var sweep = new FutureTask<>(uploads::removeExpired);
             Thread sweeper = Thread.ofPlatform().name("sweeper").unstarted(sweep);
             clock.stop(sweeper, 2);
             sweeper.start();
             clock.awaitStopped();
-            uploads.putChunk(owner, Variant.B, upload.id(), chunk(1, new ByteArrayInputStream(new byte[] {5, 6, 7, 8})));
+            uploads.putChunk(
+                    owner, Variant.B, upload.id(), chunk(1, new ByteArrayInputStream(new byte[] {5, 6, 7, 8})));
             clock.resume();
 
             assertEquals(0, sweep.get(), "the upload was renewed after it was listed");
-            assertEquals(2, uploads.progress(owner, Variant.B, upload.id()).chunks().size());
+            assertEquals(
+                    2, uploads.progress(owner, Variant.B, upload.id()).chunks().size());
             try (var files = Files.list(data.resolve("files/uploads/" + upload.id()))) {
                 assertEquals(2, files.count(), "both chunks' files");
             }
@@ -145,7 +162,8 @@ class UploadExpiryTest {
         onDatabase(db, (database, uploads, clock) -> {
             var owner = new Principal("alice");
             Upload upload = uploads.initialize(owner, Variant.B, "a.mp4", null, null);
-            uploads.putChunk(owner, Variant.B, upload.id(), chunk(0, new ByteArrayInputStream(new byte[] {1, 2, 3, 4})));
+            uploads.putChunk(
+                    owner, Variant.B, upload.id(), chunk(0, new ByteArrayInputStream(new byte[] {1, 2, 3, 4})));
             clock.advance(Duration.ofHours(3));
 
             var arriving = new CountDownLatch(1);
@@ -183,8 +201,14 @@ class UploadExpiryTest {
 
             ExecutionException refused = assertThrows(ExecutionException.class, late::get);
             assertInstanceOf(NotFound.class, refused.getCause(), () -> "refused as " + refused.getCause());
-            assertEquals(0, database.query(c -> dev.scorecast.server.db.Rows.one(c,
-                    "SELECT COUNT(*) AS n FROM upload_chunks WHERE upload_id = ?", row -> row.getInt("n"), upload.id())).orElse(0));
+            assertEquals(
+                    0,
+                    database.query(c -> dev.scorecast.server.db.Rows.one(
+                                    c,
+                                    "SELECT COUNT(*) AS n FROM upload_chunks WHERE upload_id = ?",
+                                    row -> row.getInt("n"),
+                                    upload.id()))
+                            .orElse(0));
             assertFalse(Files.exists(data.resolve("files/uploads/" + upload.id())), "no file of the upload is left");
         });
     }
@@ -207,8 +231,13 @@ class UploadExpiryTest {
             var config = ServerConfig.from(env);
             var clock = new ManualClock();
             try (Database database = Database.open(config.dbUrl())) {
-                var uploads = new UploadService(database, new LocalBlobStore(data.resolve("files")), config.uploads(),
-                        new dev.scorecast.server.quota.QuotaGuard(dev.scorecast.server.config.Quotas.DEFAULT, data, clock), clock);
+                var uploads = new UploadService(
+                        database,
+                        new LocalBlobStore(data.resolve("files")),
+                        config.uploads(),
+                        new dev.scorecast.server.quota.QuotaGuard(
+                                dev.scorecast.server.config.Quotas.DEFAULT, data, clock),
+                        clock);
                 try {
                     test.run(database, uploads, clock);
                 } finally {

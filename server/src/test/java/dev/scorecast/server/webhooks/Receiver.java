@@ -53,8 +53,11 @@ public final class Receiver implements AutoCloseable {
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
-            var request = new Received(exchange.getRequestMethod(), exchange.getRequestURI().toString(),
-                    Map.copyOf(exchange.getRequestHeaders()), body);
+            var request = new Received(
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().toString(),
+                    Map.copyOf(exchange.getRequestHeaders()),
+                    body);
             synchronized (all) {
                 all.add(request);
             }
@@ -103,8 +106,8 @@ public final class Receiver implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (all().size() < count.getAsInt()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("only " + all().size() + " of " + count.getAsInt() + " webhooks arrived within "
-                        + timeout.toMillis() + " ms");
+                throw new AssertionError("only " + all().size() + " of " + count.getAsInt()
+                        + " webhooks arrived within " + timeout.toMillis() + " ms");
             }
             Thread.sleep(10);
         }

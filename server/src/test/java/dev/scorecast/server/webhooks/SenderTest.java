@@ -62,7 +62,8 @@ class SenderTest {
             }
             int n = asked.computeIfAbsent(host, h -> new AtomicInteger()).getAndIncrement();
             var addresses = new java.util.ArrayList<InetAddress>();
-            for (String address : list.get(Math.min(n, list.size() - 1)).split("\\|")) { // "a|b": a name with two addresses
+            for (String address :
+                    list.get(Math.min(n, list.size() - 1)).split("\\|")) { // "a|b": a name with two addresses
                 addresses.add(InetAddress.getByName(address));
             }
             return addresses;
@@ -74,15 +75,19 @@ class SenderTest {
     }
 
     private static Sender sender(boolean allowLocal, AddressGuard.Resolver resolver) throws Exception {
-        return new Sender(new AddressGuard(allowLocal), resolver, SSLContext.getDefault().getSocketFactory(), TIMEOUT);
+        return new Sender(
+                new AddressGuard(allowLocal), resolver, SSLContext.getDefault().getSocketFactory(), TIMEOUT);
     }
 
     @Test
     void connectsToTheAddressTheNameResolvedToOnceAndSendsTheNameAsHost() throws Exception {
         try (Receiver receiver = Receiver.start().answer(204)) {
             var dns = new Table(Map.of("hooks.example", List.of("127.0.0.1")));
-            Attempt attempt = sender(true, dns).post("http://hooks.example:" + receiver.port() + "/in?x=1",
-                    Map.of("Scorecast-Signature", "t=1,v1=ab"), BODY);
+            Attempt attempt = sender(true, dns)
+                    .post(
+                            "http://hooks.example:" + receiver.port() + "/in?x=1",
+                            Map.of("Scorecast-Signature", "t=1,v1=ab"),
+                            BODY);
             assertEquals(204, attempt.statusCode(), attempt::toString);
             assertTrue(attempt.delivered());
             Receiver.Received got = receiver.next(Duration.ofSeconds(5));
@@ -99,7 +104,11 @@ class SenderTest {
             Attempt second = sender(true, dual).post("http://dual.example:" + receiver.port() + "/", Map.of(), BODY);
             assertEquals(204, second.statusCode(), second::toString);
             var mixed = new Table(Map.of("mixed.example", List.of("127.0.0.1|169.254.169.254")));
-            assertTrue(sender(true, mixed).post("http://mixed.example:" + receiver.port() + "/", Map.of(), BODY).error().startsWith("refused:"),
+            assertTrue(
+                    sender(true, mixed)
+                            .post("http://mixed.example:" + receiver.port() + "/", Map.of(), BODY)
+                            .error()
+                            .startsWith("refused:"),
                     "one refused address refuses the name, even when another would do");
             assertEquals(1, receiver.all().size() - 1, "only the dual name's delivery arrived");
         }
@@ -109,19 +118,27 @@ class SenderTest {
     void aNameThatResolvesToARefusedAddressAtDeliveryIsNeverConnectedTo() throws Exception {
         try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             int port = listener.getLocalPort();
-            // Registered while the name pointed at a public address; it points at the metadata address, then at loopback, by delivery.
+            // Registered while the name pointed at a public address; it points at the metadata address, then at
+            // loopback, by delivery.
             var dns = new Table(Map.of("rebind.example", List.of("93.184.216.34", "169.254.169.254", "127.0.0.1")));
             var guard = new AddressGuard(false);
             Endpoint.parse("https://rebind.example:" + port + "/", false, "url").resolve(dns, guard);
             Sender strict = new Sender(guard, dns, SSLContext.getDefault().getSocketFactory(), TIMEOUT);
             Attempt metadata = strict.post("https://rebind.example:" + port + "/", Map.of(), BODY);
             assertNull(metadata.statusCode());
-            assertTrue(metadata.error().startsWith("refused:") && metadata.error().contains("169.254.169.254"), metadata.error());
+            assertTrue(
+                    metadata.error().startsWith("refused:") && metadata.error().contains("169.254.169.254"),
+                    metadata.error());
             Attempt loopback = strict.post("https://rebind.example:" + port + "/", Map.of(), BODY);
-            assertTrue(loopback.error().startsWith("refused:") && loopback.error().contains("loopback"), loopback.error());
+            assertTrue(
+                    loopback.error().startsWith("refused:") && loopback.error().contains("loopback"), loopback.error());
             // Even for local development, a name leading to the metadata service is refused.
-            Attempt local = new Sender(new AddressGuard(true), new Table(Map.of("md.example", List.of("169.254.169.254"))),
-                    SSLContext.getDefault().getSocketFactory(), TIMEOUT).post("http://md.example/latest/meta-data/", Map.of(), BODY);
+            Attempt local = new Sender(
+                            new AddressGuard(true),
+                            new Table(Map.of("md.example", List.of("169.254.169.254"))),
+                            SSLContext.getDefault().getSocketFactory(),
+                            TIMEOUT)
+                    .post("http://md.example/latest/meta-data/", Map.of(), BODY);
             assertTrue(local.error().startsWith("refused:"), local.error());
             listener.setSoTimeout(200);
             try {
@@ -143,7 +160,10 @@ class SenderTest {
             exchange.getRequestBody().readAllBytes();
             switch (exchange.getRequestURI().getPath()) {
                 case "/moved" -> {
-                    exchange.getResponseHeaders().add("Location", "http://127.0.0.1:" + server.getAddress().getPort() + "/elsewhere");
+                    exchange.getResponseHeaders()
+                            .add(
+                                    "Location",
+                                    "http://127.0.0.1:" + server.getAddress().getPort() + "/elsewhere");
                     exchange.sendResponseHeaders(307, -1);
                 }
                 case "/endless" -> {
@@ -190,7 +210,9 @@ class SenderTest {
             millis = (System.nanoTime() - started) / 1_000_000;
             assertNull(silent.statusCode());
             assertTrue(silent.error().startsWith("timeout"), silent.error());
-            assertTrue(millis >= TIMEOUT.toMillis() - 50 && millis < TIMEOUT.toMillis() + 1000, "cut at the deadline: " + millis + " ms");
+            assertTrue(
+                    millis >= TIMEOUT.toMillis() - 50 && millis < TIMEOUT.toMillis() + 1000,
+                    "cut at the deadline: " + millis + " ms");
 
             int closed;
             try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -206,10 +228,30 @@ class SenderTest {
     @Test
     void httpsChecksTheCertificateAgainstTheUrlsName() throws Exception {
         Path store = dir.resolve("hooks.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(), "-genkeypair",
-                "-alias", "hook", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=hooks.test", "-ext", "SAN=dns:hooks.test",
-                "-validity", "2", "-keystore", store.toString(), "-storetype", "PKCS12", "-storepass", "changeit")
-                .redirectErrorStream(true).start();
+        Process keytool = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-genkeypair",
+                        "-alias",
+                        "hook",
+                        "-keyalg",
+                        "EC",
+                        "-groupname",
+                        "secp256r1",
+                        "-dname",
+                        "CN=hooks.test",
+                        "-ext",
+                        "SAN=dns:hooks.test",
+                        "-validity",
+                        "2",
+                        "-keystore",
+                        store.toString(),
+                        "-storetype",
+                        "PKCS12",
+                        "-storepass",
+                        "changeit")
+                .redirectErrorStream(true)
+                .start();
         String out = new String(keytool.getInputStream().readAllBytes());
         assertEquals(0, keytool.waitFor(), out);
         KeyStore keys = KeyStore.getInstance("PKCS12");
@@ -240,10 +282,12 @@ class SenderTest {
             int port = server.getAddress().getPort();
             var dns = new Table(Map.of("hooks.test", List.of("127.0.0.1"), "other.test", List.of("127.0.0.1")));
             var guard = new AddressGuard(true);
-            Attempt ok = new Sender(guard, dns, trusting, TIMEOUT).post("https://hooks.test:" + port + "/", Map.of(), BODY);
+            Attempt ok =
+                    new Sender(guard, dns, trusting, TIMEOUT).post("https://hooks.test:" + port + "/", Map.of(), BODY);
             assertEquals(200, ok.statusCode(), ok::toString);
             assertEquals(List.of("hooks.test:" + port), sni);
-            Attempt wrongName = new Sender(guard, dns, trusting, TIMEOUT).post("https://other.test:" + port + "/", Map.of(), BODY);
+            Attempt wrongName =
+                    new Sender(guard, dns, trusting, TIMEOUT).post("https://other.test:" + port + "/", Map.of(), BODY);
             assertTrue(wrongName.error() != null && wrongName.error().startsWith("TLS failed"), wrongName::toString);
             Attempt untrusted = new Sender(guard, dns, SSLContext.getDefault().getSocketFactory(), TIMEOUT)
                     .post("https://hooks.test:" + port + "/", Map.of(), BODY);

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WebhookSnippetsTest {
     private static final String SECRET = "whsec_abcdefghijklmnopqrstuvwxyz234567";
-    private static final String BODY = "{\"id\":\"evt_1\",\"type\":\"execution.finished\",\"data\":{\"message\":\"Fertig – ✓\"}}";
+    private static final String BODY =
+            "{\"id\":\"evt_1\",\"type\":\"execution.finished\",\"data\":{\"message\":\"Fertig – ✓\"}}";
 
     @TempDir
     Path dir;
@@ -31,7 +32,8 @@ class WebhookSnippetsTest {
     private List<String[]> cases() throws IOException {
         byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
         Path good = Files.write(dir.resolve("good.json"), body);
-        Path changed = Files.write(dir.resolve("changed.json"), BODY.replace("evt_1", "evt_2").getBytes(StandardCharsets.UTF_8));
+        Path changed = Files.write(
+                dir.resolve("changed.json"), BODY.replace("evt_1", "evt_2").getBytes(StandardCharsets.UTF_8));
         Instant now = Instant.now();
         return List.of(
                 new String[] {WebhookSignature.header(SECRET, now, body), good.toString(), "true"},
@@ -41,10 +43,14 @@ class WebhookSnippetsTest {
     }
 
     private static String snippet(String language) throws IOException {
-        String doc = Files.readString(Path.of(System.getProperty("user.dir")).resolveSibling("docs").resolve("WEBHOOKS.md"));
-        Matcher m = Pattern.compile("<!-- verify:" + language + " -->\\s*```" + language + "\\n(.*?)```", Pattern.DOTALL).matcher(doc);
+        String doc = Files.readString(
+                Path.of(System.getProperty("user.dir")).resolveSibling("docs").resolve("WEBHOOKS.md"));
+        Matcher m = Pattern.compile(
+                        "<!-- verify:" + language + " -->\\s*```" + language + "\\n(.*?)```", Pattern.DOTALL)
+                .matcher(doc);
         if (!m.find()) {
-            throw new AssertionError("docs/WEBHOOKS.md has no " + language + " snippet after <!-- verify:" + language + " -->");
+            throw new AssertionError(
+                    "docs/WEBHOOKS.md has no " + language + " snippet after <!-- verify:" + language + " -->");
         }
         return m.group(1);
     }
@@ -60,12 +66,17 @@ class WebhookSnippetsTest {
         Process p = new ProcessBuilder(full).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), out);
-        assertEquals(cases.stream().map(c -> c[2]).toList(), List.of(out.strip().split("\\s+")), program.getFileName() + " printed: " + out);
+        assertEquals(
+                cases.stream().map(c -> c[2]).toList(),
+                List.of(out.strip().split("\\s+")),
+                program.getFileName() + " printed: " + out);
     }
 
     @Test
     void theJavaSnippetAgreesWithTheServer() throws Exception {
-        Path program = Files.writeString(dir.resolve("Check.java"), """
+        Path program = Files.writeString(
+                dir.resolve("Check.java"),
+                """
                 public class Check {
                     public static void main(String[] args) throws Exception {
                         for (int i = 0; i < args.length; i += 2) {
@@ -74,8 +85,15 @@ class WebhookSnippetsTest {
                         }
                     }
                 }
-                """.formatted(SECRET) + snippet("java").replaceAll("(?m)^import .*$", ""), StandardCharsets.UTF_8);
-        String imports = String.join("\n", Pattern.compile("(?m)^import .*$").matcher(snippet("java")).results().map(r -> r.group()).toList());
+                """.formatted(SECRET) + snippet("java").replaceAll("(?m)^import .*$", ""),
+                StandardCharsets.UTF_8);
+        String imports = String.join(
+                "\n",
+                Pattern.compile("(?m)^import .*$")
+                        .matcher(snippet("java"))
+                        .results()
+                        .map(r -> r.group())
+                        .toList());
         Files.writeString(program, imports + "\n" + Files.readString(program));
         check(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()), program);
     }
@@ -84,7 +102,11 @@ class WebhookSnippetsTest {
     void theTypeScriptSnippetAgreesWithTheServer() throws Exception {
         assumeTrue(onPath("node"), "node is not installed (bin/test installs npm, and node with it)");
         // Node 18 and 20 run no TypeScript: the snippet's few annotations are taken off, nothing else changes.
-        String js = snippet("ts").replace(": Buffer | string", "").replace(": string[]", "").replace(": boolean", "").replace(": string", "");
+        String js = snippet("ts")
+                .replace(": Buffer | string", "")
+                .replace(": string[]", "")
+                .replace(": boolean", "")
+                .replace(": string", "");
         Path program = Files.writeString(dir.resolve("check.mjs"), js + """
                 import { readFileSync } from "node:fs";
                 const args = process.argv.slice(2);
@@ -98,7 +120,8 @@ class WebhookSnippetsTest {
     @Test
     void thePythonSnippetAgreesWithTheServer() throws Exception {
         assumeTrue(onPath("python3"), "python3 is not installed");
-        Path program = Files.writeString(dir.resolve("check.py"), snippet("python") + """
+        Path program = Files.writeString(
+                dir.resolve("check.py"), snippet("python") + """
 
                 if __name__ == "__main__":
                     import sys

@@ -1,10 +1,10 @@
 package dev.scorecast.engine.analysis.audio;
 
+import dev.scorecast.engine.analysis.AudioAnalysis;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.dsp.Loudness;
 import dev.scorecast.engine.dsp.LoudnessMeter;
 import dev.scorecast.engine.dsp.PolyphaseResampler;
-import dev.scorecast.engine.analysis.AudioAnalysis;
-import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.voice.speech.SpeechDetector;
 import dev.scorecast.engine.voice.speech.SpeechPass;
@@ -49,7 +49,8 @@ public final class AudioAnalyzer {
      */
     public AudioAnalysis analyze(Path wav) {
         Objects.requireNonNull(wav, "wav");
-        try (WavReader in = WavReader.openPcm16(wav, "wav", "this analysis"); SpeechPass voice = speech.open()) {
+        try (WavReader in = WavReader.openPcm16(wav, "wav", "this analysis");
+                SpeechPass voice = speech.open()) {
             int rate = in.rateHz();
             LoudnessMeter meter = new LoudnessMeter(rate, in.channels());
             OnsetDetector onsets = new OnsetDetector(SpeechDetector.SAMPLE_RATE_HZ);
@@ -73,8 +74,13 @@ public final class AudioAnalyzer {
             for (int i = 0; i < curve.length; i++) {
                 curve[i] = Loudness.unitScale(loudness.momentaryLufs()[i]);
             }
-            return new AudioAnalysis(loudness.integratedLufs(), loudness.truePeakDbtp(), spans, onsets.finish(onsetRules),
-                    HOP_SECONDS, curve);
+            return new AudioAnalysis(
+                    loudness.integratedLufs(),
+                    loudness.truePeakDbtp(),
+                    spans,
+                    onsets.finish(onsetRules),
+                    HOP_SECONDS,
+                    curve);
         }
     }
 

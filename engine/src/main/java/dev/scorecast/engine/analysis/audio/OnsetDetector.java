@@ -44,7 +44,8 @@ public final class OnsetDetector {
 
     public OnsetDetector(int sampleRateHz) {
         if (sampleRateHz < 8_000 || sampleRateHz > 384_000 || sampleRateHz % 100 != 0) {
-            throw new InvalidParameter("sampleRateHz", "must be a multiple of 100 in [8000, 384000] Hz, was " + sampleRateHz);
+            throw new InvalidParameter(
+                    "sampleRateHz", "must be a multiple of 100 in [8000, 384000] Hz, was " + sampleRateHz);
         }
         this.sampleRateHz = sampleRateHz;
         // The power of two nearest (within a factor of 1.5) to 32 ms; 100 frames per second.

@@ -10,8 +10,8 @@ import dev.scorecast.engine.error.InvalidParameter;
  * onset. The factor adapts to the background: steady noise has a high mean flux of its own, and
  * its random peaks stay under three times it, while in silence {@code threshold} alone decides.
  */
-public record OnsetRules(double maxWindowSeconds, double meanWindowSeconds, double meanFactor, double threshold,
-                         double minGapSeconds) {
+public record OnsetRules(
+        double maxWindowSeconds, double meanWindowSeconds, double meanFactor, double threshold, double minGapSeconds) {
 
     /**
      * 30 ms local maxima, a 100 ms context for the mean, three times the mean plus 0.05, a 50 ms

@@ -1,10 +1,10 @@
 package dev.scorecast.engine.voice.singing;
 
+import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.voice.Espeak;
 import dev.scorecast.engine.voice.PitchFrame;
 import dev.scorecast.engine.voice.Yin;
 import dev.scorecast.engine.voice.YinSettings;
-import dev.scorecast.engine.error.InvalidParameter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -46,7 +46,10 @@ public final class EspeakSinger implements Singer {
     public EspeakSinger(String language, Duration timeout) {
         this.espeak = new Espeak(timeout);
         if (language == null || !espeak.voices().contains(language.toLowerCase())) {
-            throw new InvalidParameter("language", "'" + language + "' is not an espeak-ng language; use one that `espeak-ng --voices` lists, e.g. en-us");
+            throw new InvalidParameter(
+                    "language",
+                    "'" + language
+                            + "' is not an espeak-ng language; use one that `espeak-ng --voices` lists, e.g. en-us");
         }
         this.lowVoice = language + "+m3";
         this.highVoice = language + "+f3";
@@ -122,7 +125,8 @@ public final class EspeakSinger implements Singer {
         if (cached != null) {
             return cached;
         }
-        float[] speech = espeak.speak(List.of("-v", voice, "-s", "140", "-p", Integer.toString(pitch)), "[[" + phonemes + "]]");
+        float[] speech =
+                espeak.speak(List.of("-v", voice, "-s", "140", "-p", Integer.toString(pitch)), "[[" + phonemes + "]]");
         SourceSyllable source = SourceSyllable.analyse(speech, RATE);
         if (source != null) {
             if (syllableCache.size() > CACHE_LIMIT) {
@@ -141,7 +145,10 @@ public final class EspeakSinger implements Singer {
     private double medianHz(String voice, int pitch) {
         float[] ah = espeak.speak(List.of("-v", voice, "-s", "140", "-p", Integer.toString(pitch)), "[[A:]]");
         double[] hz = Yin.track(ah, Espeak.SAMPLE_RATE_HZ, YinSettings.DEFAULT.withHop(0.01)).stream()
-                .filter(PitchFrame::voiced).mapToDouble(PitchFrame::hz).sorted().toArray();
+                .filter(PitchFrame::voiced)
+                .mapToDouble(PitchFrame::hz)
+                .sorted()
+                .toArray();
         if (hz.length == 0) {
             throw new IllegalStateException("espeak-ng voice " + voice + " produced no voiced sound");
         }
@@ -225,7 +232,8 @@ public final class EspeakSinger implements Singer {
             throw new InvalidParameter("notes", "give at least one note to sing");
         }
         if (notes.getFirst().melisma()) {
-            throw new InvalidParameter("notes[0].melisma", "the first note must carry a syllable, a melisma continues one");
+            throw new InvalidParameter(
+                    "notes[0].melisma", "the first note must carry a syllable, a melisma continues one");
         }
         List<Syllable> out = new ArrayList<>();
         SungNote previous = null;
@@ -236,17 +244,26 @@ public final class EspeakSinger implements Singer {
             }
             double gap = previous == null ? note.start() : note.start() - previous.end();
             if (previous != null && gap < -1e-6) {
-                throw new InvalidParameter("notes[" + i + "].start", "starts at " + note.start() + " s, before the previous note ends at "
-                        + previous.end() + " s; notes of one vocal line must not overlap");
+                throw new InvalidParameter(
+                        "notes[" + i + "].start",
+                        "starts at " + note.start() + " s, before the previous note ends at " + previous.end()
+                                + " s; notes of one vocal line must not overlap");
             }
             if (note.melisma()) {
                 if (gap > 0.05) {
-                    throw new InvalidParameter("notes[" + i + "].melisma", "a melisma must follow its syllable without a rest; give it a syllable");
+                    throw new InvalidParameter(
+                            "notes[" + i + "].melisma",
+                            "a melisma must follow its syllable without a rest; give it a syllable");
                 }
                 out.getLast().notes().add(note);
             } else {
                 boolean breath = previous != null && gap >= BREATH_GAP_SECONDS;
-                out.add(new Syllable(note.syllable().replaceAll("-$", ""), note.wordContinues(), breath, gap, new ArrayList<>(List.of(note))));
+                out.add(new Syllable(
+                        note.syllable().replaceAll("-$", ""),
+                        note.wordContinues(),
+                        breath,
+                        gap,
+                        new ArrayList<>(List.of(note))));
             }
             previous = note;
         }
@@ -263,7 +280,8 @@ public final class EspeakSinger implements Singer {
     }
 
     /** One syllable and the notes it is sung on (more than one for a melisma). */
-    private record Syllable(String text, boolean continuesWord, boolean breathBefore, double gapBefore, List<SungNote> notes) {}
+    private record Syllable(
+            String text, boolean continuesWord, boolean breathBefore, double gapBefore, List<SungNote> notes) {}
 
     /** Deterministic noise for breaths, so the same line always renders the same samples. */
     static Random noise(long seed) {

@@ -11,7 +11,8 @@ import java.util.Map;
 
 /** The lyric grammar data ({@code voice/lyrics.json}; the format is described in its "comment"). */
 @JsonIgnoreProperties(ignoreUnknown = true)
-record LyricGrammar(Map<String, Words> moods, Map<String, List<String>> genres, List<String> templates, List<Rhyme> rhymes) {
+record LyricGrammar(
+        Map<String, Words> moods, Map<String, List<String>> genres, List<String> templates, List<Rhyme> rhymes) {
 
     static final String RESOURCE = "/voice/lyrics.json";
 
@@ -29,7 +30,8 @@ record LyricGrammar(Map<String, Words> moods, Map<String, List<String>> genres, 
         ObjectMapper json = Json.mapper();
         try (InputStream in = LyricGrammar.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
-                throw new IllegalStateException("the lyric grammar " + RESOURCE + " is missing from the engine's resources");
+                throw new IllegalStateException(
+                        "the lyric grammar " + RESOURCE + " is missing from the engine's resources");
             }
             LyricGrammar grammar = json.readValue(in, LyricGrammar.class);
             grammar.check();
@@ -49,12 +51,14 @@ record LyricGrammar(Map<String, Words> moods, Map<String, List<String>> genres, 
         }
         for (String t : templates) {
             if (!t.matches(".*\\{rhyme:(noun|adj)}$")) {
-                throw new IllegalStateException(RESOURCE + ": template '" + t + "' must end in {rhyme:noun} or {rhyme:adj}");
+                throw new IllegalStateException(
+                        RESOURCE + ": template '" + t + "' must end in {rhyme:noun} or {rhyme:adj}");
             }
         }
         for (Rhyme r : rhymes) {
             if (r.noun().size() < 2 || r.adj().size() < 2) {
-                throw new IllegalStateException(RESOURCE + ": rhyme '" + r.sound() + "' needs at least two nouns and two adjectives");
+                throw new IllegalStateException(
+                        RESOURCE + ": rhyme '" + r.sound() + "' needs at least two nouns and two adjectives");
             }
         }
     }

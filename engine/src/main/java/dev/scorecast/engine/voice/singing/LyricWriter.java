@@ -42,7 +42,8 @@ public final class LyricWriter {
      * Lyrics for every section of a song, {@code linesPerSection.get(i)} lines for section i, no
      * two sections the same.
      */
-    public List<Lyrics> writeSong(String genre, double valence, double arousal, List<Integer> linesPerSection, long seed) {
+    public List<Lyrics> writeSong(
+            String genre, double valence, double arousal, List<Integer> linesPerSection, long seed) {
         if (linesPerSection == null || linesPerSection.isEmpty()) {
             throw new InvalidParameter("sections", "give the number of lines of at least one section");
         }
@@ -52,7 +53,8 @@ public final class LyricWriter {
             Lyrics lyrics = null;
             for (int attempt = 0; lyrics == null || used.contains(lyrics.text()); attempt++) {
                 if (attempt == 50) {
-                    throw new IllegalStateException("the lyric grammar cannot fill " + linesPerSection.size() + " distinct sections");
+                    throw new IllegalStateException(
+                            "the lyric grammar cannot fill " + linesPerSection.size() + " distinct sections");
                 }
                 lyrics = write(genre, valence, arousal, linesPerSection.get(s), s, seed + 7919L * attempt);
             }
@@ -65,7 +67,10 @@ public final class LyricWriter {
     /** Lyrics of one section ({@code section} counts from 0 and varies the words and the rhyme scheme). */
     public Lyrics write(String genre, double valence, double arousal, int lines, int section, long seed) {
         if (genre == null || !grammar.genres().containsKey(genre)) {
-            throw new InvalidParameter("genre", "'" + genre + "' has no lyric vocabulary; use one of " + grammar.genres().keySet());
+            throw new InvalidParameter(
+                    "genre",
+                    "'" + genre + "' has no lyric vocabulary; use one of "
+                            + grammar.genres().keySet());
         }
         if (lines < 1 || lines > 16) {
             throw new InvalidParameter("lines", "a section has 1-16 lines of lyrics, was " + lines);
@@ -105,7 +110,8 @@ public final class LyricWriter {
 
     private static boolean endsWithAny(String line, LyricGrammar.Rhyme r) {
         String l = line.toLowerCase();
-        return r.noun().stream().anyMatch(w -> l.endsWith(" " + w)) || r.adj().stream().anyMatch(w -> l.endsWith(" " + w));
+        return r.noun().stream().anyMatch(w -> l.endsWith(" " + w))
+                || r.adj().stream().anyMatch(w -> l.endsWith(" " + w));
     }
 
     private LyricGrammar.Rhyme family(Random random, LyricGrammar.Rhyme avoid) {
@@ -120,10 +126,16 @@ public final class LyricWriter {
         return pool.get(random.nextInt(pool.size()));
     }
 
-    private String line(Random random, LyricGrammar.Words words, List<String> nouns, LyricGrammar.Rhyme family,
-                        Set<String> endings, List<String> earlier) {
+    private String line(
+            Random random,
+            LyricGrammar.Words words,
+            List<String> nouns,
+            LyricGrammar.Rhyme family,
+            Set<String> endings,
+            List<String> earlier) {
         for (int attempt = 0; ; attempt++) {
-            String template = grammar.templates().get(random.nextInt(grammar.templates().size()));
+            String template =
+                    grammar.templates().get(random.nextInt(grammar.templates().size()));
             Matcher m = SLOT.matcher(template);
             StringBuilder b = new StringBuilder();
             String ending = null;
@@ -131,7 +143,9 @@ public final class LyricWriter {
                 String kind = m.group(2);
                 String word;
                 if (m.group(1) != null) {
-                    List<String> choices = family.words(kind).stream().filter(w -> !endings.contains(w)).toList();
+                    List<String> choices = family.words(kind).stream()
+                            .filter(w -> !endings.contains(w))
+                            .toList();
                     if (choices.isEmpty()) {
                         choices = family.words(kind);
                     }

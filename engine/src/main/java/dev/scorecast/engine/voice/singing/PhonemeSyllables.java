@@ -71,12 +71,16 @@ final class PhonemeSyllables {
         }
         String last = bare(tokens.get(b - 1));
         String before = bare(tokens.get(b - 2));
-        boolean pair = (STOPS_AND_FRICATIVES.contains(before) && GLIDES.contains(last) && !(before.equals("t") && last.equals("l")))
+        boolean pair = (STOPS_AND_FRICATIVES.contains(before)
+                        && GLIDES.contains(last)
+                        && !(before.equals("t") && last.equals("l")))
                 || (before.equals("s") && AFTER_S.contains(last));
         if (!pair) {
             return b - 1;
         }
-        if (consonants >= 3 && bare(tokens.get(b - 3)).equals("s") && Set.of("p", "t", "k").contains(before)) {
+        if (consonants >= 3
+                && bare(tokens.get(b - 3)).equals("s")
+                && Set.of("p", "t", "k").contains(before)) {
             return b - 3;
         }
         return b - 2;

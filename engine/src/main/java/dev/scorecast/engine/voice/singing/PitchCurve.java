@@ -12,6 +12,7 @@ final class PitchCurve {
 
     /** Notes at least this long get vibrato. */
     static final double VIBRATO_MIN_SECONDS = 0.4;
+
     static final double VIBRATO_HZ = 5.5;
     static final double VIBRATO_CENTS = 35;
     private static final double VIBRATO_DELAY_SECONDS = 0.12;

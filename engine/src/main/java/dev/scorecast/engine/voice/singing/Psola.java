@@ -25,7 +25,8 @@ final class Psola {
             int centre = (int) Math.round(t);
             if (source.voiced()[at] && source.marks().length > 0) {
                 int mark = source.marks()[PitchMarks.nearest(source.marks(), tau)];
-                int half = Math.max(2, Math.round(source.period()[mark] > 0 ? source.period()[mark] : source.period()[at]));
+                int half = Math.max(
+                        2, Math.round(source.period()[mark] > 0 ? source.period()[mark] : source.period()[at]));
                 addGrain(source.pcm(), mark, half, out, weight, centre);
                 t += rate / curve.hzAt(t);
             } else {
@@ -33,7 +34,8 @@ final class Psola {
                 t += unvoicedHop;
             }
         }
-        // Where grains pile up (pitch raised) the sum is scaled back; where they thin out (pitch lowered) it is not, so gaps stay quiet.
+        // Where grains pile up (pitch raised) the sum is scaled back; where they thin out (pitch lowered) it is not, so
+        // gaps stay quiet.
         for (int i = 0; i < length; i++) {
             if (weight[i] > 1) {
                 out[i] /= weight[i];

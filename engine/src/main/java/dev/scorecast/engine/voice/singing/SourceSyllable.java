@@ -1,10 +1,10 @@
 package dev.scorecast.engine.voice.singing;
 
+import dev.scorecast.engine.dsp.PolyphaseResampler;
 import dev.scorecast.engine.voice.Espeak;
 import dev.scorecast.engine.voice.PitchFrame;
 import dev.scorecast.engine.voice.Yin;
 import dev.scorecast.engine.voice.YinSettings;
-import dev.scorecast.engine.dsp.PolyphaseResampler;
 import java.util.Arrays;
 import java.util.List;
 
@@ -14,8 +14,8 @@ import java.util.List;
  * per glottal cycle, on the cycle's peak) and the steady middle of its vowel, the part that is
  * stretched to fill a long note.
  */
-record SourceSyllable(float[] pcm, boolean[] voiced, float[] period, int[] marks, int stretchFrom, int stretchTo,
-                      double nucleusRms) {
+record SourceSyllable(
+        float[] pcm, boolean[] voiced, float[] period, int[] marks, int stretchFrom, int stretchTo, double nucleusRms) {
 
     private static final double TRIM_LEVEL = 0.004; // about -48 dBFS
     private static final YinSettings TRACKING = new YinSettings(0.004, 0.015, 50, 900, 0.1, 0.3, -42);

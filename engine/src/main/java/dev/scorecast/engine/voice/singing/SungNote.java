@@ -29,11 +29,13 @@ public record SungNote(double start, double duration, int pitch, int velocity, S
         }
         if (melisma) {
             if (syllable != null && !syllable.isBlank()) {
-                throw new InvalidParameter("syllable", "a melisma note continues the previous syllable: leave its syllable empty");
+                throw new InvalidParameter(
+                        "syllable", "a melisma note continues the previous syllable: leave its syllable empty");
             }
             syllable = "";
         } else if (syllable == null || syllable.isBlank() || syllable.strip().equals("-")) {
-            throw new InvalidParameter("syllable", "give the syllable sung on this note, or mark the note as a melisma");
+            throw new InvalidParameter(
+                    "syllable", "give the syllable sung on this note, or mark the note as a melisma");
         } else {
             syllable = syllable.strip();
         }

@@ -18,8 +18,9 @@ import java.util.Set;
 public final class Syllabifier {
 
     private static final Set<String> DIGRAPHS = Set.of("th", "sh", "ch", "ph", "wh", "gh", "ck", "ng", "qu");
-    private static final Set<String> ONSETS = Set.of("bl", "br", "cl", "cr", "dr", "fl", "fr", "gl", "gr", "pl", "pr", "sc",
-            "sk", "sl", "sm", "sn", "sp", "st", "sw", "tr", "tw", "thr", "shr", "str", "spr", "scr");
+    private static final Set<String> ONSETS = Set.of(
+            "bl", "br", "cl", "cr", "dr", "fl", "fr", "gl", "gr", "pl", "pr", "sc", "sk", "sl", "sm", "sn", "sp", "st",
+            "sw", "tr", "tw", "thr", "shr", "str", "spr", "scr");
 
     private Syllabifier() {}
 
@@ -78,7 +79,11 @@ public final class Syllabifier {
             return !(c == 'u' && i > 0 && w.charAt(i - 1) == 'q');
         }
         // "y" is a vowel except where it starts a syllable before a vowel ("yes", "beyond").
-        return c == 'y' && i > 0 && !(i + 1 < w.length() && "aeiou".indexOf(w.charAt(i + 1)) >= 0 && "aeiou".indexOf(w.charAt(i - 1)) >= 0);
+        return c == 'y'
+                && i > 0
+                && !(i + 1 < w.length()
+                        && "aeiou".indexOf(w.charAt(i + 1)) >= 0
+                        && "aeiou".indexOf(w.charAt(i - 1)) >= 0);
     }
 
     /** Silent final e (but not "-le" after a consonant), and "-ed" / "-es" that add no syllable. */
@@ -115,7 +120,10 @@ public final class Syllabifier {
             }
             int start = i;
             i++;
-            while (i < w.length() && vowel[i] && w.charAt(i - 1) != 'y' && !(w.startsWith("ing", i) && i + 3 == w.length())) {
+            while (i < w.length()
+                    && vowel[i]
+                    && w.charAt(i - 1) != 'y'
+                    && !(w.startsWith("ing", i) && i + 3 == w.length())) {
                 i++;
             }
             groups.add(new int[] {start, i});

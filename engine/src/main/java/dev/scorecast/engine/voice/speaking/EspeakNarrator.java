@@ -1,9 +1,9 @@
 package dev.scorecast.engine.voice.speaking;
 
-import dev.scorecast.engine.voice.Espeak;
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.dsp.PolyphaseResampler;
 import dev.scorecast.engine.error.InvalidParameter;
+import dev.scorecast.engine.voice.Espeak;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -40,11 +40,19 @@ public final class EspeakNarrator implements Narrator {
             throw new InvalidParameter("text", "give the words to speak");
         }
         if (text.length() > MAX_TEXT_CHARS) {
-            throw new InvalidParameter("text", "is " + text.length() + " characters; split it into parts of at most " + MAX_TEXT_CHARS);
+            throw new InvalidParameter(
+                    "text", "is " + text.length() + " characters; split it into parts of at most " + MAX_TEXT_CHARS);
         }
         checkVoice(settings.voice());
-        float[] spoken = espeak.speak(List.of("-v", settings.voice(), "-s", Integer.toString(settings.wordsPerMinute()),
-                "-p", Integer.toString(settings.pitch())), text);
+        float[] spoken = espeak.speak(
+                List.of(
+                        "-v",
+                        settings.voice(),
+                        "-s",
+                        Integer.toString(settings.wordsPerMinute()),
+                        "-p",
+                        Integer.toString(settings.pitch())),
+                text);
         float[] samples = PolyphaseResampler.resample(spoken, Espeak.SAMPLE_RATE_HZ, SAMPLE_RATE_HZ);
         int first = 0;
         while (first < samples.length && Math.abs(samples[first]) < AUDIBLE) {
@@ -55,9 +63,13 @@ public final class EspeakNarrator implements Narrator {
             last--;
         }
         if (first >= last) {
-            throw new InvalidParameter("text", "has nothing speakable in it; give words, not only punctuation or symbols");
+            throw new InvalidParameter(
+                    "text", "has nothing speakable in it; give words, not only punctuation or symbols");
         }
-        return new Narration(samples, SAMPLE_RATE_HZ, new Span(first / (double) SAMPLE_RATE_HZ, (last + 1) / (double) SAMPLE_RATE_HZ));
+        return new Narration(
+                samples,
+                SAMPLE_RATE_HZ,
+                new Span(first / (double) SAMPLE_RATE_HZ, (last + 1) / (double) SAMPLE_RATE_HZ));
     }
 
     private void checkVoice(String voice) {
@@ -71,8 +83,10 @@ public final class EspeakNarrator implements Narrator {
             known = v.contains(parts[1]);
         }
         if (!known) {
-            throw new InvalidParameter("voice", "'" + voice + "' is not an espeak-ng voice; use a language such as en-us, en-gb, de, fr or es"
-                    + " (optionally with a variant such as +f3), as `espeak-ng --voices` lists them");
+            throw new InvalidParameter(
+                    "voice",
+                    "'" + voice + "' is not an espeak-ng voice; use a language such as en-us, en-gb, de, fr or es"
+                            + " (optionally with a variant such as +f3), as `espeak-ng --voices` lists them");
         }
     }
 }

@@ -14,11 +14,14 @@ public record NarratorSettings(String voice, int wordsPerMinute, int pitch) {
 
     public NarratorSettings {
         if (voice == null || !voice.matches("[A-Za-z0-9_./-]{1,40}(\\+[A-Za-z0-9_-]{1,30})?")) {
-            throw new InvalidParameter("voice", "give an espeak-ng voice or language such as en-us, en-gb, de, fr or es"
-                    + " (optionally with a variant, e.g. en-us+f3), was '" + voice + "'");
+            throw new InvalidParameter(
+                    "voice",
+                    "give an espeak-ng voice or language such as en-us, en-gb, de, fr or es"
+                            + " (optionally with a variant, e.g. en-us+f3), was '" + voice + "'");
         }
         if (wordsPerMinute < 80 || wordsPerMinute > 450) {
-            throw new InvalidParameter("words_per_minute", "must be in 80-450 (160 is a calm narrator), was " + wordsPerMinute);
+            throw new InvalidParameter(
+                    "words_per_minute", "must be in 80-450 (160 is a calm narrator), was " + wordsPerMinute);
         }
         if (pitch < 0 || pitch > 99) {
             throw new InvalidParameter("pitch", "must be in 0-99 (50 is the voice's own), was " + pitch);

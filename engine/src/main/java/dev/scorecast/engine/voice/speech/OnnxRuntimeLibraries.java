@@ -36,6 +36,7 @@ final class OnnxRuntimeLibraries {
     private static final List<String> LIBRARIES = List.of("onnxruntime", "onnxruntime4j_jni");
     /** An empty ONNX Runtime directory this old belongs to no JVM still starting up. */
     static final Duration STALE_AFTER = Duration.ofMinutes(10);
+
     private static boolean prepared;
 
     private OnnxRuntimeLibraries() {}
@@ -54,13 +55,15 @@ final class OnnxRuntimeLibraries {
             return;
         }
         String version = ai.onnxruntime.OrtEnvironment.class.getPackage().getImplementationVersion();
-        Path dir = Path.of(System.getProperty("java.io.tmpdir"),
+        Path dir = Path.of(
+                System.getProperty("java.io.tmpdir"),
                 "scorecast-onnxruntime-" + (version == null ? "unknown" : version) + "-" + platform);
         try {
             Files.createDirectories(dir);
             for (String library : LIBRARIES) {
                 String name = System.mapLibraryName(library);
-                URL resource = OnnxRuntimeLibraries.class.getResource("/ai/onnxruntime/native/" + platform + "/" + name);
+                URL resource =
+                        OnnxRuntimeLibraries.class.getResource("/ai/onnxruntime/native/" + platform + "/" + name);
                 if (resource == null) {
                     return; // not a platform this ONNX Runtime jar carries: let it report that itself
                 }
@@ -96,7 +99,8 @@ final class OnnxRuntimeLibraries {
         if (size >= 0 && Files.isRegularFile(target) && Files.size(target) == size) {
             return;
         }
-        Path partial = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".partial");
+        Path partial =
+                Files.createTempFile(target.getParent(), target.getFileName().toString(), ".partial");
         try (InputStream in = connection.getInputStream()) {
             Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
             Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -39,6 +39,7 @@ public final class SileroSpeechDetector implements SpeechDetector, AutoCloseable
     public static final int WINDOW_SAMPLES = 512;
     /** Samples of the previous window the model sees in front of each window. */
     public static final int CONTEXT_SAMPLES = 64;
+
     public static final double WINDOW_SECONDS = WINDOW_SAMPLES / (double) SAMPLE_RATE_HZ;
 
     private static final long[] INPUT_SHAPE = {1, CONTEXT_SAMPLES + WINDOW_SAMPLES};
@@ -72,9 +73,10 @@ public final class SileroSpeechDetector implements SpeechDetector, AutoCloseable
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(rules, "rules");
         if (!Files.isRegularFile(model)) {
-            throw new IllegalStateException("The speech detection model is missing: no file at " + model.toAbsolutePath()
-                    + ". Set " + MODEL_ENV + " (or -D" + MODEL_PROPERTY + ") to a copy of silero_vad_v5.onnx, "
-                    + "or fetch it into the repository with: " + FETCH);
+            throw new IllegalStateException(
+                    "The speech detection model is missing: no file at " + model.toAbsolutePath()
+                            + ". Set " + MODEL_ENV + " (or -D" + MODEL_PROPERTY + ") to a copy of silero_vad_v5.onnx, "
+                            + "or fetch it into the repository with: " + FETCH);
         }
         OnnxRuntimeLibraries.prepare();
         OrtEnvironment env = OrtEnvironment.getEnvironment();
@@ -87,8 +89,10 @@ public final class SileroSpeechDetector implements SpeechDetector, AutoCloseable
             checkSignature(session, model);
             return new SileroSpeechDetector(env, session, rules);
         } catch (OrtException e) {
-            throw new IllegalStateException("cannot load the speech detection model " + model.toAbsolutePath() + ": "
-                    + e.getMessage() + "; fetch a fresh copy with: " + FETCH, e);
+            throw new IllegalStateException(
+                    "cannot load the speech detection model " + model.toAbsolutePath() + ": " + e.getMessage()
+                            + "; fetch a fresh copy with: " + FETCH,
+                    e);
         }
     }
 
@@ -106,7 +110,10 @@ public final class SileroSpeechDetector implements SpeechDetector, AutoCloseable
         if (env != null && !env.isBlank()) {
             return Path.of(env);
         }
-        return Path.of(System.getProperty("scorecast.repository", ".")).resolve(DEFAULT_MODEL).toAbsolutePath().normalize();
+        return Path.of(System.getProperty("scorecast.repository", "."))
+                .resolve(DEFAULT_MODEL)
+                .toAbsolutePath()
+                .normalize();
     }
 
     private static void checkSignature(OrtSession session, Path model) throws OrtException {
@@ -198,7 +205,8 @@ public final class SileroSpeechDetector implements SpeechDetector, AutoCloseable
             input.clear();
             input.put(window).flip();
             try (OrtSession.Result result = session.run(feed)) {
-                float probability = ((float[][]) result.get("output").orElseThrow().getValue())[0][0];
+                float probability =
+                        ((float[][]) result.get("output").orElseThrow().getValue())[0][0];
                 FloatBuffer next = ((OnnxTensor) result.get("stateN").orElseThrow()).getFloatBuffer();
                 state.clear();
                 state.put(next).flip();
@@ -229,6 +237,8 @@ public final class SileroSpeechDetector implements SpeechDetector, AutoCloseable
     }
 
     private static FloatBuffer directFloats(int count) {
-        return ByteBuffer.allocateDirect(count * Float.BYTES).order(ByteOrder.nativeOrder()).asFloatBuffer();
+        return ByteBuffer.allocateDirect(count * Float.BYTES)
+                .order(ByteOrder.nativeOrder())
+                .asFloatBuffer();
     }
 }

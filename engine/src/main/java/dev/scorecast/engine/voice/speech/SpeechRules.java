@@ -10,8 +10,8 @@ import dev.scorecast.engine.error.InvalidParameter;
  * are dropped, then every span grows by {@code padSeconds} on each side (clipped to the
  * recording) and spans that now touch are joined.
  */
-public record SpeechRules(double onThreshold, double offThreshold, double minSpeechSeconds,
-                          double minSilenceSeconds, double padSeconds) {
+public record SpeechRules(
+        double onThreshold, double offThreshold, double minSpeechSeconds, double minSilenceSeconds, double padSeconds) {
 
     /**
      * Thresholds as Silero's own tooling uses them; 250 ms is about one short word; 300 ms

@@ -17,8 +17,8 @@ public final class SpeechSpans {
      * @param windowSeconds   the hop between windows
      * @param durationSeconds the recording's length, which clips the last span and the padding
      */
-    public static List<Span> fromProbabilities(float[] probabilities, int count, double windowSeconds,
-                                               double durationSeconds, SpeechRules rules) {
+    public static List<Span> fromProbabilities(
+            float[] probabilities, int count, double windowSeconds, double durationSeconds, SpeechRules rules) {
         if (count < 0 || count > probabilities.length) {
             throw new InvalidParameter("count", "must be in [0, " + probabilities.length + "], was " + count);
         }
@@ -28,8 +28,11 @@ public final class SpeechSpans {
         if (!(durationSeconds >= 0)) {
             throw new InvalidParameter("durationSeconds", "must not be negative, was " + durationSeconds);
         }
-        List<double[]> spans = dropShort(bridgeGaps(hysteresis(probabilities, count, windowSeconds, durationSeconds, rules),
-                rules.minSilenceSeconds()), rules.minSpeechSeconds());
+        List<double[]> spans = dropShort(
+                bridgeGaps(
+                        hysteresis(probabilities, count, windowSeconds, durationSeconds, rules),
+                        rules.minSilenceSeconds()),
+                rules.minSpeechSeconds());
         return padAndJoin(spans, rules.padSeconds(), durationSeconds);
     }
 

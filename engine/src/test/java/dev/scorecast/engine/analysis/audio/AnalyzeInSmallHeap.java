@@ -13,8 +13,12 @@ public final class AnalyzeInSmallHeap {
         try (SileroSpeechDetector silero = SileroSpeechDetector.load()) {
             long start = System.nanoTime();
             AudioAnalysis a = new AudioAnalyzer(silero).analyze(Path.of(args[0]));
-            System.out.printf("analysed in %.2f s: %s LUFS, %d onsets, %d speech spans, %d loudness values%n",
-                    (System.nanoTime() - start) / 1e9, a.integratedLufs(), a.onsets().size(), a.speech().size(),
+            System.out.printf(
+                    "analysed in %.2f s: %s LUFS, %d onsets, %d speech spans, %d loudness values%n",
+                    (System.nanoTime() - start) / 1e9,
+                    a.integratedLufs(),
+                    a.onsets().size(),
+                    a.speech().size(),
                     a.loudness().length);
         }
     }

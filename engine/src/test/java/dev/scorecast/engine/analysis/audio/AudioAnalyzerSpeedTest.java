@@ -37,8 +37,12 @@ class AudioAnalyzerSpeedTest {
             for (Path wav : List.of(minute, tenMinutes)) {
                 double dsp = seconds(() -> withoutSpeech.analyze(wav));
                 double total = seconds(() -> full.analyze(wav));
-                lines.add(String.format(Locale.ROOT, "%-16s without speech detection %.2f s, with it %.2f s",
-                        wav.getFileName(), dsp, total));
+                lines.add(String.format(
+                        Locale.ROOT,
+                        "%-16s without speech detection %.2f s, with it %.2f s",
+                        wav.getFileName(),
+                        dsp,
+                        total));
                 if (wav == minute) {
                     assertTrue(dsp < 1.0, "a minute takes " + dsp + " s besides speech detection");
                 }
@@ -52,10 +56,17 @@ class AudioAnalyzerSpeedTest {
 
     private static String runInSmallHeap(Path wav) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-Xmx32m", "--enable-native-access=ALL-UNNAMED",
-                "-D" + SileroSpeechDetector.MODEL_PROPERTY + "=" + SileroSpeechDetector.configuredModel(),
-                "-cp", System.getProperty("java.class.path"), AnalyzeInSmallHeap.class.getName(), wav.toString())
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        java,
+                        "-Xmx32m",
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-D" + SileroSpeechDetector.MODEL_PROPERTY + "=" + SileroSpeechDetector.configuredModel(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        AnalyzeInSmallHeap.class.getName(),
+                        wav.toString())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes());
         assertTrue(p.waitFor(300, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), out);
@@ -67,5 +78,4 @@ class AudioAnalyzerSpeedTest {
         r.run();
         return (System.nanoTime() - start) / 1e9;
     }
-
 }

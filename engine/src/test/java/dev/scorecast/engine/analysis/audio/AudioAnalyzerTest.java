@@ -1,6 +1,5 @@
 package dev.scorecast.engine.analysis.audio;
 
-import dev.scorecast.engine.dsp.Loudness;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -10,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.analysis.AudioAnalysis;
 import dev.scorecast.engine.core.Span;
+import dev.scorecast.engine.dsp.Loudness;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.media.AudioExtractor;
 import dev.scorecast.engine.media.AudioTrack;
@@ -104,7 +104,9 @@ class AudioAnalyzerTest {
                 assertEquals(expected, v, 0.01, "step " + i);
             }
         }
-        assertEquals(List.of(2.0), a.onsets().stream().map(t -> Math.round(t * 50) / 50.0).toList());
+        assertEquals(
+                List.of(2.0),
+                a.onsets().stream().map(t -> Math.round(t * 50) / 50.0).toList());
     }
 
     @Test
@@ -115,14 +117,15 @@ class AudioAnalyzerTest {
             x[(int) Math.round(t * RATE)] = 0.8f;
         }
         Path wav = AudioFixtures.write(dir.resolve("clicks.wav"), RATE, x, x);
-        OnsetDetectorTest.assertOnsets(times, new AudioAnalyzer(new Deaf()).analyze(wav).onsets());
+        OnsetDetectorTest.assertOnsets(
+                times, new AudioAnalyzer(new Deaf()).analyze(wav).onsets());
     }
 
     @Test
     void monoAndOtherRatesAreRead() {
         Path mono = AudioFixtures.lavfi(dir.resolve("x.wav"), "sine=f=500:r=48000", 2);
-        Path mono44 = AudioFixtures.ffmpeg(dir.resolve("mono44.wav"), "-i", mono.toString(), "-ac", "1", "-ar", "44100",
-                "-c:a", "pcm_s16le");
+        Path mono44 = AudioFixtures.ffmpeg(
+                dir.resolve("mono44.wav"), "-i", mono.toString(), "-ac", "1", "-ar", "44100", "-c:a", "pcm_s16le");
         Deaf deaf = new Deaf();
         AudioAnalysis a = new AudioAnalyzer(deaf).analyze(mono44);
         AudioAnalysis b = new AudioAnalyzer(new Deaf()).analyze(mono);
@@ -155,10 +158,26 @@ class AudioAnalyzerTest {
     @Test
     void analysesTheExtractorsOutputWithSpeech() {
         Path speech = AudioFixtures.speak(dir.resolve("say.wav"), "en", "This video has a voice over.");
-        Path video = AudioFixtures.ffmpeg(dir.resolve("talk.mp4"), "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25",
-                "-i", speech.toString(), "-af", "adelay=1500", "-t", "5", "-c:v", "libx264", "-pix_fmt", "yuv420p",
-                "-c:a", "aac");
-        AudioTrack track = AudioExtractor.extractWav(video, dir.resolve("talk.wav")).orElseThrow();
+        Path video = AudioFixtures.ffmpeg(
+                dir.resolve("talk.mp4"),
+                "-f",
+                "lavfi",
+                "-i",
+                "testsrc2=size=160x120:rate=25",
+                "-i",
+                speech.toString(),
+                "-af",
+                "adelay=1500",
+                "-t",
+                "5",
+                "-c:v",
+                "libx264",
+                "-pix_fmt",
+                "yuv420p",
+                "-c:a",
+                "aac");
+        AudioTrack track =
+                AudioExtractor.extractWav(video, dir.resolve("talk.wav")).orElseThrow();
         Span truth = AudioFixtures.audibleExtent(speech);
         try (SileroSpeechDetector silero = SileroSpeechDetector.load()) {
             AudioAnalysis a = new AudioAnalyzer(silero).analyze(track.wav());
@@ -174,7 +193,8 @@ class AudioAnalyzerTest {
         List<Path> files = List.of(
                 AudioFixtures.lavfi(dir.resolve("t1.wav"), "sine=f=300:r=48000", 3),
                 AudioFixtures.lavfi(dir.resolve("t2.wav"), "anoisesrc=c=pink:a=0.2:r=48000:seed=3", 3),
-                AudioFixtures.lavfi(dir.resolve("t3.wav"), "aevalsrc=0.5*sin(2*PI*220*t)*lt(mod(t\\,0.5)\\,0.1):s=48000", 3));
+                AudioFixtures.lavfi(
+                        dir.resolve("t3.wav"), "aevalsrc=0.5*sin(2*PI*220*t)*lt(mod(t\\,0.5)\\,0.1):s=48000", 3));
         try (SileroSpeechDetector silero = SileroSpeechDetector.load()) {
             AudioAnalyzer analyzer = new AudioAnalyzer(silero);
             List<AudioAnalysis> expected = files.stream().map(analyzer::analyze).toList();
@@ -199,9 +219,10 @@ class AudioAnalyzerTest {
 
     @Test
     void tooManyChannelsAreRefusedBeforeAnyWork() {
-        Path six = AudioFixtures.ffmpeg(dir.resolve("six.wav"), "-f", "lavfi", "-i", "sine", "-t", "1", "-ac", "6",
-                "-c:a", "pcm_s16le");
-        assertThrows(dev.scorecast.engine.error.InvalidParameter.class, () -> new AudioAnalyzer(new Deaf()).analyze(six));
+        Path six = AudioFixtures.ffmpeg(
+                dir.resolve("six.wav"), "-f", "lavfi", "-i", "sine", "-t", "1", "-ac", "6", "-c:a", "pcm_s16le");
+        assertThrows(
+                dev.scorecast.engine.error.InvalidParameter.class, () -> new AudioAnalyzer(new Deaf()).analyze(six));
         assertTrue(Files.exists(six));
     }
 }

@@ -37,8 +37,20 @@ public final class AudioFixtures {
 
     /** A 48 kHz 16-bit stereo WAV, as {@code AudioExtractor} writes, from an ffmpeg filter graph source. */
     public static Path lavfi(Path out, String source, double seconds) {
-        return ffmpeg(out, "-f", "lavfi", "-i", source, "-t", Double.toString(seconds),
-                "-ar", "48000", "-ac", "2", "-c:a", "pcm_s16le");
+        return ffmpeg(
+                out,
+                "-f",
+                "lavfi",
+                "-i",
+                source,
+                "-t",
+                Double.toString(seconds),
+                "-ar",
+                "48000",
+                "-ac",
+                "2",
+                "-c:a",
+                "pcm_s16le");
     }
 
     /** espeak-ng's rendering of {@code text} (22.05 kHz mono WAV). */
@@ -85,8 +97,18 @@ public final class AudioFixtures {
     public record Ebur128(Double integratedLufs, double truePeakDbtp) {}
 
     public static Ebur128 ebur128(Path wav) {
-        String log = run(List.of("ffmpeg", "-nostdin", "-hide_banner", "-nostats", "-i", wav.toString(),
-                "-af", "ebur128=peak=true", "-f", "null", "-"));
+        String log = run(List.of(
+                "ffmpeg",
+                "-nostdin",
+                "-hide_banner",
+                "-nostats",
+                "-i",
+                wav.toString(),
+                "-af",
+                "ebur128=peak=true",
+                "-f",
+                "null",
+                "-"));
         String summary = log.substring(log.lastIndexOf("Summary:"));
         Matcher i = INTEGRATED.matcher(summary);
         Matcher p = PEAK.matcher(summary);
@@ -106,7 +128,10 @@ public final class AudioFixtures {
         try {
             Path log = Files.createTempFile("fixture", ".log");
             try {
-                Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                Process p = new ProcessBuilder(cmd)
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start();
                 if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                     p.destroyForcibly();
                     throw new IllegalStateException("timed out: " + cmd);

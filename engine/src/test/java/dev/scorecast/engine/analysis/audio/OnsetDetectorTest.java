@@ -1,10 +1,10 @@
 package dev.scorecast.engine.analysis.audio;
 
-import dev.scorecast.engine.dsp.PolyphaseResampler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.scorecast.engine.dsp.PolyphaseResampler;
 import dev.scorecast.engine.error.InvalidParameter;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,8 +76,11 @@ class OnsetDetectorTest {
         for (int i = 0; i < chord.length; i++) {
             double t = i / (double) RATE;
             double swell = 0.5 + 0.3 * Math.sin(2 * Math.PI * 0.5 * t); // slow, like a pad
-            chord[i] = (float) (0.15 * swell * (Math.sin(2 * Math.PI * 220 * t) + Math.sin(2 * Math.PI * 277 * t)
-                    + Math.sin(2 * Math.PI * 330 * t)));
+            chord[i] = (float) (0.15
+                    * swell
+                    * (Math.sin(2 * Math.PI * 220 * t)
+                            + Math.sin(2 * Math.PI * 277 * t)
+                            + Math.sin(2 * Math.PI * 330 * t)));
         }
         assertTrue(after(detect(chord), 0.2).isEmpty(), "chord");
         assertTrue(after(detect(noise(RATE * 20, 0.3, 5)), 0.2).isEmpty(), "steady noise");
@@ -116,7 +119,9 @@ class OnsetDetectorTest {
         flux[13] = 2; // 30 ms later: inside the 50 ms gap
         flux[20] = 1;
         List<Double> onsets = Onsets.pick(flux, flux.length, 0.01, new OnsetRules(0.0, 0.1, 0, 0.05, 0.05));
-        assertEquals(List.of(0.1, 0.2), onsets.stream().map(t -> Math.round(t * 100) / 100.0).toList());
+        assertEquals(
+                List.of(0.1, 0.2),
+                onsets.stream().map(t -> Math.round(t * 100) / 100.0).toList());
     }
 
     @Test
@@ -141,7 +146,9 @@ class OnsetDetectorTest {
         List<Double> missed = new ArrayList<>();
         double worst = 0;
         for (double t : expected) {
-            Double nearest = unmatched.stream().min((a, b) -> Double.compare(Math.abs(a - t), Math.abs(b - t))).orElse(null);
+            Double nearest = unmatched.stream()
+                    .min((a, b) -> Double.compare(Math.abs(a - t), Math.abs(b - t)))
+                    .orElse(null);
             if (nearest == null || Math.abs(nearest - t) > TOLERANCE_SECONDS) {
                 missed.add(t);
             } else {
@@ -149,9 +156,11 @@ class OnsetDetectorTest {
                 unmatched.remove(nearest);
             }
         }
-        System.out.printf("onsets: %d expected, %d found, worst error %.1f ms, missed %s, extra %s%n",
+        System.out.printf(
+                "onsets: %d expected, %d found, worst error %.1f ms, missed %s, extra %s%n",
                 expected.length, found.size(), worst * 1000, missed, unmatched);
-        assertTrue(missed.isEmpty() && unmatched.isEmpty(), "missed " + missed + ", extra " + unmatched + " in " + found);
+        assertTrue(
+                missed.isEmpty() && unmatched.isEmpty(), "missed " + missed + ", extra " + unmatched + " in " + found);
     }
 
     private static List<Double> after(List<Double> onsets, double seconds) {

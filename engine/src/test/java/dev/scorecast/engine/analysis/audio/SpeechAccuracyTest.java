@@ -35,6 +35,7 @@ class SpeechAccuracyTest {
 
     @TempDir
     static Path dir;
+
     static SileroSpeechDetector detector;
     static AudioAnalyzer analyzer;
     static final List<String> rows = new ArrayList<>();
@@ -43,12 +44,15 @@ class SpeechAccuracyTest {
 
     record Clip(String category, String name, String background, List<Utterance> speech) {}
 
-    static final String CHORD = "aevalsrc=0.05*(sin(2*PI*220*t)+sin(2*PI*277.2*t)+sin(2*PI*329.6*t)+0.5*sin(2*PI*440*t)):s=48000";
-    static final String BEAT = "aevalsrc=0.25*sin(2*PI*55*t)*exp(-8*mod(t\\,0.5))+0.08*sin(2*PI*1760*t)*exp(-30*mod(t\\,0.25))"
-            + "+0.04*sin(2*PI*(330+55*mod(floor(t/0.4)\\,5))*t):s=48000";
+    static final String CHORD =
+            "aevalsrc=0.05*(sin(2*PI*220*t)+sin(2*PI*277.2*t)+sin(2*PI*329.6*t)+0.5*sin(2*PI*440*t)):s=48000";
+    static final String BEAT =
+            "aevalsrc=0.25*sin(2*PI*55*t)*exp(-8*mod(t\\,0.5))+0.08*sin(2*PI*1760*t)*exp(-30*mod(t\\,0.25))"
+                    + "+0.04*sin(2*PI*(330+55*mod(floor(t/0.4)\\,5))*t):s=48000";
     // Harmonic tones with vibrato, the nearest thing to a voice that is not one (a bowed or sung line).
-    static final String VIBRATO = "aevalsrc=0.05*(sin(2*PI*196*t+0.8*sin(2*PI*5.5*t))+0.6*sin(4*PI*196*t+1.6*sin(2*PI*5.5*t))"
-            + "+0.4*sin(6*PI*196*t+2.4*sin(2*PI*5.5*t))+0.3*sin(8*PI*196*t+3.2*sin(2*PI*5.5*t))):s=48000";
+    static final String VIBRATO =
+            "aevalsrc=0.05*(sin(2*PI*196*t+0.8*sin(2*PI*5.5*t))+0.6*sin(4*PI*196*t+1.6*sin(2*PI*5.5*t))"
+                    + "+0.4*sin(6*PI*196*t+2.4*sin(2*PI*5.5*t))+0.3*sin(8*PI*196*t+3.2*sin(2*PI*5.5*t))):s=48000";
     static final String PINK = "anoisesrc=color=pink:amplitude=0.1:seed=11:sample_rate=48000";
     static final String BROWN = "anoisesrc=color=brown:amplitude=0.3:seed=12:sample_rate=48000";
     static final String WHITE = "anoisesrc=color=white:amplitude=0.04:seed=13:sample_rate=48000";
@@ -56,44 +60,96 @@ class SpeechAccuracyTest {
     static final String SILENCE = "anullsrc=r=48000:cl=mono";
 
     static final List<Clip> CLIPS = List.of(
-            new Clip("speech in silence", "silence-1", SILENCE, List.of(
-                    new Utterance("en", "The picture fades to black and the music swells", 1.0),
-                    new Utterance("en-us+f3", "Cut to the harbour at dawn", 6.0),
-                    new Utterance("de", "Der Hafen liegt still im Morgenlicht", 10.0))),
-            new Clip("speech in silence", "silence-2", SILENCE, List.of(
-                    new Utterance("en-gb-scotland", "Every scene needs its own tempo", 2.5),
-                    new Utterance("fr", "La musique suit le montage", 7.2))),
-            new Clip("speech in silence", "silence-3", SILENCE, List.of(
-                    new Utterance("en+m3", "Quiet please", 0.6),
-                    new Utterance("es", "La escena termina con una sonrisa", 4.0),
-                    new Utterance("en-us", "And that is a wrap for today", 9.5))),
-            new Clip("speech over music-like tones", "chord", CHORD, List.of(
-                    new Utterance("en", "The chord holds while the narrator speaks", 2.0),
-                    new Utterance("en-us+f2", "Then the camera pans across the valley", 8.0))),
-            new Clip("speech over music-like tones", "beat", BEAT, List.of(
-                    new Utterance("en-gb-x-rp", "A steady beat runs under the dialogue", 1.5),
-                    new Utterance("de", "Die Trommel schlaegt im Takt", 7.5))),
-            new Clip("speech over music-like tones", "vibrato", VIBRATO, List.of(
-                    new Utterance("en-us", "The strings come in softly", 3.0),
-                    new Utterance("fr", "Et le violon chante encore", 9.0))),
-            new Clip("speech over noise", "pink", PINK, List.of(
-                    new Utterance("en", "Rain is falling on the roof", 1.2),
-                    new Utterance("en-us+f3", "The wind picks up near the shore", 7.0))),
-            new Clip("speech over noise", "brown", BROWN, List.of(
-                    new Utterance("es", "El tren llega a la estacion", 2.0),
-                    new Utterance("en-gb-scotland", "Traffic hums in the distance", 8.5))),
-            new Clip("speech over noise", "white", WHITE, List.of(
-                    new Utterance("en-us", "Static crackles on the old radio", 3.0),
-                    new Utterance("fr", "Le moteur tourne toujours", 9.0))),
-            new Clip("speech over noise", "loud pink", LOUD_PINK, List.of(
-                    new Utterance("en", "A storm rolls over the hills", 2.0),
-                    new Utterance("de", "Der Sturm zieht weiter", 8.0))),
+            new Clip(
+                    "speech in silence",
+                    "silence-1",
+                    SILENCE,
+                    List.of(
+                            new Utterance("en", "The picture fades to black and the music swells", 1.0),
+                            new Utterance("en-us+f3", "Cut to the harbour at dawn", 6.0),
+                            new Utterance("de", "Der Hafen liegt still im Morgenlicht", 10.0))),
+            new Clip(
+                    "speech in silence",
+                    "silence-2",
+                    SILENCE,
+                    List.of(
+                            new Utterance("en-gb-scotland", "Every scene needs its own tempo", 2.5),
+                            new Utterance("fr", "La musique suit le montage", 7.2))),
+            new Clip(
+                    "speech in silence",
+                    "silence-3",
+                    SILENCE,
+                    List.of(
+                            new Utterance("en+m3", "Quiet please", 0.6),
+                            new Utterance("es", "La escena termina con una sonrisa", 4.0),
+                            new Utterance("en-us", "And that is a wrap for today", 9.5))),
+            new Clip(
+                    "speech over music-like tones",
+                    "chord",
+                    CHORD,
+                    List.of(
+                            new Utterance("en", "The chord holds while the narrator speaks", 2.0),
+                            new Utterance("en-us+f2", "Then the camera pans across the valley", 8.0))),
+            new Clip(
+                    "speech over music-like tones",
+                    "beat",
+                    BEAT,
+                    List.of(
+                            new Utterance("en-gb-x-rp", "A steady beat runs under the dialogue", 1.5),
+                            new Utterance("de", "Die Trommel schlaegt im Takt", 7.5))),
+            new Clip(
+                    "speech over music-like tones",
+                    "vibrato",
+                    VIBRATO,
+                    List.of(
+                            new Utterance("en-us", "The strings come in softly", 3.0),
+                            new Utterance("fr", "Et le violon chante encore", 9.0))),
+            new Clip(
+                    "speech over noise",
+                    "pink",
+                    PINK,
+                    List.of(
+                            new Utterance("en", "Rain is falling on the roof", 1.2),
+                            new Utterance("en-us+f3", "The wind picks up near the shore", 7.0))),
+            new Clip(
+                    "speech over noise",
+                    "brown",
+                    BROWN,
+                    List.of(
+                            new Utterance("es", "El tren llega a la estacion", 2.0),
+                            new Utterance("en-gb-scotland", "Traffic hums in the distance", 8.5))),
+            new Clip(
+                    "speech over noise",
+                    "white",
+                    WHITE,
+                    List.of(
+                            new Utterance("en-us", "Static crackles on the old radio", 3.0),
+                            new Utterance("fr", "Le moteur tourne toujours", 9.0))),
+            new Clip(
+                    "speech over noise",
+                    "loud pink",
+                    LOUD_PINK,
+                    List.of(
+                            new Utterance("en", "A storm rolls over the hills", 2.0),
+                            new Utterance("de", "Der Sturm zieht weiter", 8.0))),
             new Clip("music-like tones only", "chord only", CHORD, List.of()),
             new Clip("music-like tones only", "beat only", BEAT, List.of()),
             new Clip("music-like tones only", "vibrato only", VIBRATO, List.of()),
-            new Clip("noise only", "pink only", "anoisesrc=color=pink:amplitude=0.3:seed=21:sample_rate=48000", List.of()),
-            new Clip("noise only", "brown only", "anoisesrc=color=brown:amplitude=0.5:seed=22:sample_rate=48000", List.of()),
-            new Clip("noise only", "white only", "anoisesrc=color=white:amplitude=0.1:seed=23:sample_rate=48000", List.of()));
+            new Clip(
+                    "noise only",
+                    "pink only",
+                    "anoisesrc=color=pink:amplitude=0.3:seed=21:sample_rate=48000",
+                    List.of()),
+            new Clip(
+                    "noise only",
+                    "brown only",
+                    "anoisesrc=color=brown:amplitude=0.5:seed=22:sample_rate=48000",
+                    List.of()),
+            new Clip(
+                    "noise only",
+                    "white only",
+                    "anoisesrc=color=white:amplitude=0.1:seed=23:sample_rate=48000",
+                    List.of()));
 
     @BeforeAll
     static void load() {
@@ -144,7 +200,12 @@ class SpeechAccuracyTest {
                 ok = Math.abs(found.get(i).start() - truth.get(i).start()) <= TOLERANCE_SECONDS
                         && Math.abs(found.get(i).end() - truth.get(i).end()) <= TOLERANCE_SECONDS;
             }
-            System.out.printf(Locale.ROOT, "speech %-10s truth %s%n                  found %s%n", clip.name(), spans(truth), spans(found));
+            System.out.printf(
+                    Locale.ROOT,
+                    "speech %-10s truth %s%n                  found %s%n",
+                    clip.name(),
+                    spans(truth),
+                    spans(found));
             if (!ok) {
                 failures.add(clip.name() + ": truth " + spans(truth) + ", found " + spans(found));
             }
@@ -160,7 +221,13 @@ class SpeechAccuracyTest {
             Path spoken = spoken(u);
             args.addAll(List.of("-i", spoken.toString()));
             long ms = Math.round(u.at() * 1000);
-            graph.append('[').append(n).append(":a]aresample=48000,adelay=").append(ms).append("[s").append(n).append("];");
+            graph.append('[')
+                    .append(n)
+                    .append(":a]aresample=48000,adelay=")
+                    .append(ms)
+                    .append("[s")
+                    .append(n)
+                    .append("];");
             n++;
         }
         args.addAll(List.of("-f", "lavfi", "-t", Double.toString(CLIP_SECONDS), "-i", clip.background()));
@@ -168,9 +235,22 @@ class SpeechAccuracyTest {
         for (int i = 0; i < n; i++) {
             graph.append("[s").append(i).append(']');
         }
-        graph.append("[bg]amix=inputs=").append(n + 1).append(":normalize=0:duration=longest:dropout_transition=0[out]");
-        args.addAll(List.of("-filter_complex", graph.toString(), "-map", "[out]", "-t", Double.toString(CLIP_SECONDS),
-                "-ar", "48000", "-ac", "2", "-c:a", "pcm_s16le"));
+        graph.append("[bg]amix=inputs=")
+                .append(n + 1)
+                .append(":normalize=0:duration=longest:dropout_transition=0[out]");
+        args.addAll(List.of(
+                "-filter_complex",
+                graph.toString(),
+                "-map",
+                "[out]",
+                "-t",
+                Double.toString(CLIP_SECONDS),
+                "-ar",
+                "48000",
+                "-ac",
+                "2",
+                "-c:a",
+                "pcm_s16le"));
         return AudioFixtures.ffmpeg(dir.resolve(clip.name().replace(' ', '-') + ".wav"), args.toArray(String[]::new));
     }
 
@@ -193,14 +273,17 @@ class SpeechAccuracyTest {
         if (clip.background().equals(SILENCE)) {
             return "none";
         }
-        Path bg = AudioFixtures.lavfi(dir.resolve("bg-" + clip.name().replace(' ', '-') + ".wav"), clip.background(), CLIP_SECONDS);
-        Double background = dev.scorecast.engine.dsp.LoudnessVsFfmpegTest.measure(bg).integratedLufs();
+        Path bg = AudioFixtures.lavfi(
+                dir.resolve("bg-" + clip.name().replace(' ', '-') + ".wav"), clip.background(), CLIP_SECONDS);
+        Double background =
+                dev.scorecast.engine.dsp.LoudnessVsFfmpegTest.measure(bg).integratedLufs();
         if (clip.speech().isEmpty()) {
             return String.format(Locale.ROOT, "%.0f LUFS", background);
         }
         // The speech alone, from the silent build of the same utterances.
         Path speech = build(new Clip(clip.category(), clip.name() + " speech", SILENCE, clip.speech()));
-        Double voice = dev.scorecast.engine.dsp.LoudnessVsFfmpegTest.measure(speech).integratedLufs();
+        Double voice =
+                dev.scorecast.engine.dsp.LoudnessVsFfmpegTest.measure(speech).integratedLufs();
         return String.format(Locale.ROOT, "%+.0f LU", background - voice);
     }
 
@@ -212,8 +295,11 @@ class SpeechAccuracyTest {
             for (Span f : found) {
                 t.overlapSeconds += Math.max(0, Math.min(s.end(), f.end()) - Math.max(s.start(), f.start()));
             }
-            Span match = found.stream().filter(f -> Math.abs(f.start() - s.start()) <= TOLERANCE_SECONDS
-                    && Math.abs(f.end() - s.end()) <= TOLERANCE_SECONDS).findFirst().orElse(null);
+            Span match = found.stream()
+                    .filter(f -> Math.abs(f.start() - s.start()) <= TOLERANCE_SECONDS
+                            && Math.abs(f.end() - s.end()) <= TOLERANCE_SECONDS)
+                    .findFirst()
+                    .orElse(null);
             if (match != null) {
                 t.matched++;
                 double edge = Math.max(Math.abs(match.start() - s.start()), Math.abs(match.end() - s.end()));
@@ -231,11 +317,18 @@ class SpeechAccuracyTest {
         b.append("| category | clips | background vs speech | utterances | spans found | span precision | span recall "
                 + "| time precision | time recall | mean edge error | worst edge error |\n");
         b.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
-        tallies.forEach((category, t) -> b.append(String.format(Locale.ROOT,
-                "| %s | %d | %s | %d | %d | %s | %s | %s | %s | %s | %s |%n", category, t.clips,
-                String.join(", ", t.backgroundLu), t.truths, t.detected,
-                ratio(t.matched, t.detected), ratio(t.matched, t.truths),
-                ratio(t.overlapSeconds, t.detectedSeconds), ratio(t.overlapSeconds, t.truthSeconds),
+        tallies.forEach((category, t) -> b.append(String.format(
+                Locale.ROOT,
+                "| %s | %d | %s | %d | %d | %s | %s | %s | %s | %s | %s |%n",
+                category,
+                t.clips,
+                String.join(", ", t.backgroundLu),
+                t.truths,
+                t.detected,
+                ratio(t.matched, t.detected),
+                ratio(t.matched, t.truths),
+                ratio(t.overlapSeconds, t.detectedSeconds),
+                ratio(t.overlapSeconds, t.truthSeconds),
                 t.matched == 0 ? "-" : String.format(Locale.ROOT, "%.2f s", t.sumEdgeSeconds / (2 * t.matched)),
                 t.matched == 0 ? "-" : String.format(Locale.ROOT, "%.2f s", t.worstEdgeSeconds))));
         return b.toString();
@@ -246,7 +339,10 @@ class SpeechAccuracyTest {
     }
 
     private static String spans(List<Span> spans) {
-        return spans.stream().map(s -> String.format(Locale.ROOT, "%.2f-%.2f", s.start(), s.end())).toList().toString();
+        return spans.stream()
+                .map(s -> String.format(Locale.ROOT, "%.2f-%.2f", s.start(), s.end()))
+                .toList()
+                .toString();
     }
 
     @Test

@@ -1,11 +1,5 @@
 package dev.scorecast.engine.voice.singing;
 
-import dev.scorecast.engine.voice.PitchFrame;
-import dev.scorecast.engine.voice.VoiceTestAudio;
-import dev.scorecast.engine.voice.Yin;
-import dev.scorecast.engine.voice.YinSettings;
-import dev.scorecast.engine.voice.speech.SileroSpeechDetector;
-import dev.scorecast.engine.voice.speech.SpeechDetector;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,6 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.dsp.PolyphaseResampler;
 import dev.scorecast.engine.error.InvalidParameter;
+import dev.scorecast.engine.voice.PitchFrame;
+import dev.scorecast.engine.voice.VoiceTestAudio;
+import dev.scorecast.engine.voice.Yin;
+import dev.scorecast.engine.voice.YinSettings;
+import dev.scorecast.engine.voice.speech.SileroSpeechDetector;
+import dev.scorecast.engine.voice.speech.SpeechDetector;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,7 +36,9 @@ class EspeakSingerTest {
         vocal = singer.sing(melody);
         singSeconds = (System.nanoTime() - t0) / 1e9;
         VoiceTestAudio.writeWav("sung.wav", vocal.samples(), vocal.sampleRateHz());
-        System.out.printf("singer: %.2f s of vocals sung in %.2f s (first call, cold caches)%n", vocal.durationSeconds(), singSeconds);
+        System.out.printf(
+                "singer: %.2f s of vocals sung in %.2f s (first call, cold caches)%n",
+                vocal.durationSeconds(), singSeconds);
     }
 
     /**
@@ -45,12 +47,16 @@ class EspeakSingerTest {
      */
     static List<SungNote> melody(double at) {
         List<SungNote> notes = new ArrayList<>();
-        double[][] line1 = {{0.00, 0.30, 60}, {0.30, 0.30, 62}, {0.60, 0.30, 64}, {0.90, 0.30, 65}, {1.20, 0.30, 64}, {1.50, 0.90, 67}};
+        double[][] line1 = {
+            {0.00, 0.30, 60}, {0.30, 0.30, 62}, {0.60, 0.30, 64}, {0.90, 0.30, 65}, {1.20, 0.30, 64}, {1.50, 0.90, 67}
+        };
         String[] words1 = {"hold", "me", "un-", "der", "the", "light"};
         for (int i = 0; i < line1.length; i++) {
             notes.add(SungNote.sung(at + line1[i][0], line1[i][1], (int) line1[i][2], 100, words1[i]));
         }
-        double[][] line2 = {{2.90, 0.30, 67}, {3.20, 0.30, 65}, {3.50, 0.25, 64}, {3.75, 0.25, 62}, {4.00, 0.30, 60}, {4.30, 0.35, 62}};
+        double[][] line2 = {
+            {2.90, 0.30, 67}, {3.20, 0.30, 65}, {3.50, 0.25, 64}, {3.75, 0.25, 62}, {4.00, 0.30, 60}, {4.30, 0.35, 62}
+        };
         String[] words2 = {"we", "are", "fly-", "ing", "a-", "way"};
         for (int i = 0; i < line2.length; i++) {
             notes.add(SungNote.sung(at + line2[i][0], line2[i][1], (int) line2[i][2], 100, words2[i]));
@@ -81,7 +87,8 @@ class EspeakSingerTest {
             }
         }
         double share = onPitch / (double) voiced;
-        System.out.printf("singer: %d of %d voiced 20 ms frames within +-50 cents of the note (%.1f %%); %d voiced frames in rests%n",
+        System.out.printf(
+                "singer: %d of %d voiced 20 ms frames within +-50 cents of the note (%.1f %%); %d voiced frames in rests%n",
                 onPitch, voiced, 100 * share, voicedInRests);
         assertTrue(voiced > 100, "too few voiced frames: " + voiced);
         assertTrue(share >= 0.8, "only " + 100 * share + " % on pitch");
@@ -108,7 +115,8 @@ class EspeakSingerTest {
 
     @Test
     void theWordsAreSpeechToTheVad() {
-        float[] at16k = PolyphaseResampler.resample(vocal.samples(), vocal.sampleRateHz(), SpeechDetector.SAMPLE_RATE_HZ);
+        float[] at16k =
+                PolyphaseResampler.resample(vocal.samples(), vocal.sampleRateHz(), SpeechDetector.SAMPLE_RATE_HZ);
         List<Span> spans;
         try (SileroSpeechDetector vad = SileroSpeechDetector.load()) {
             spans = vad.detect(at16k);
@@ -120,7 +128,9 @@ class EspeakSingerTest {
                 covered += Math.max(0, Math.min(s.end(), n.end()) - Math.max(s.start(), n.start()));
             }
         }
-        System.out.printf("singer: Silero VAD finds speech %s, covering %.0f %% of the sung time%n", spans, 100 * covered / sungSeconds);
+        System.out.printf(
+                "singer: Silero VAD finds speech %s, covering %.0f %% of the sung time%n",
+                spans, 100 * covered / sungSeconds);
         assertFalse(spans.isEmpty(), "the VAD heard no speech");
         assertTrue(covered / sungSeconds >= 0.5, "speech covers only " + covered / sungSeconds);
     }
@@ -140,7 +150,9 @@ class EspeakSingerTest {
         // Moving every note by 37 samples moves the whole vocal by exactly 37 samples.
         Vocal shifted = singer.sing(melody(0.2 + 37.0 / Singer.SAMPLE_RATE_HZ));
         for (int i = 0; i < melody.size(); i++) {
-            assertEquals(vocal.noteStartSamples().get(i) + 37, shifted.noteStartSamples().get(i));
+            assertEquals(
+                    vocal.noteStartSamples().get(i) + 37,
+                    shifted.noteStartSamples().get(i));
         }
         float[] a = java.util.Arrays.copyOfRange(vocal.samples(), 0, vocal.samples().length - 100);
         float[] b = java.util.Arrays.copyOfRange(shifted.samples(), 37, 37 + a.length);
@@ -152,7 +164,8 @@ class EspeakSingerTest {
         long t0 = System.nanoTime();
         Vocal again = singer.sing(melody);
         double seconds = (System.nanoTime() - t0) / 1e9;
-        System.out.printf("singer: %.2f s of vocals sung again in %.2f s (warm caches)%n", again.durationSeconds(), seconds);
+        System.out.printf(
+                "singer: %.2f s of vocals sung again in %.2f s (warm caches)%n", again.durationSeconds(), seconds);
         assertArrayEquals(vocal.samples(), again.samples());
     }
 
@@ -160,15 +173,28 @@ class EspeakSingerTest {
     void badLinesAreRefusedByField() {
         InvalidParameter empty = assertThrows(InvalidParameter.class, () -> singer.sing(List.of()));
         assertEquals("notes", empty.field());
-        InvalidParameter overlap = assertThrows(InvalidParameter.class, () -> singer.sing(List.of(
-                SungNote.sung(0, 0.5, 60, 100, "la"), SungNote.sung(0.3, 0.5, 62, 100, "la"))));
+        InvalidParameter overlap = assertThrows(
+                InvalidParameter.class,
+                () -> singer.sing(
+                        List.of(SungNote.sung(0, 0.5, 60, 100, "la"), SungNote.sung(0.3, 0.5, 62, 100, "la"))));
         assertEquals("notes[1].start", overlap.field());
-        InvalidParameter melismaFirst = assertThrows(InvalidParameter.class, () -> singer.sing(List.of(SungNote.melisma(0, 0.5, 60, 100))));
+        InvalidParameter melismaFirst =
+                assertThrows(InvalidParameter.class, () -> singer.sing(List.of(SungNote.melisma(0, 0.5, 60, 100))));
         assertEquals("notes[0].melisma", melismaFirst.field());
-        assertEquals("pitch", assertThrows(InvalidParameter.class, () -> SungNote.sung(0, 0.5, 120, 100, "la")).field());
-        assertEquals("syllable", assertThrows(InvalidParameter.class, () -> SungNote.sung(0, 0.5, 60, 100, " ")).field());
-        assertEquals("language", assertThrows(InvalidParameter.class,
-                () -> new EspeakSinger("xx-nonsense", java.time.Duration.ofSeconds(5))).field());
+        assertEquals(
+                "pitch",
+                assertThrows(InvalidParameter.class, () -> SungNote.sung(0, 0.5, 120, 100, "la"))
+                        .field());
+        assertEquals(
+                "syllable",
+                assertThrows(InvalidParameter.class, () -> SungNote.sung(0, 0.5, 60, 100, " "))
+                        .field());
+        assertEquals(
+                "language",
+                assertThrows(
+                                InvalidParameter.class,
+                                () -> new EspeakSinger("xx-nonsense", java.time.Duration.ofSeconds(5)))
+                        .field());
     }
 
     private static SungNote noteAt(double t) {

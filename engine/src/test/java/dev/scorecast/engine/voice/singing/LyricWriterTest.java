@@ -1,12 +1,12 @@
 package dev.scorecast.engine.voice.singing;
 
-import dev.scorecast.engine.voice.Espeak;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.error.InvalidParameter;
+import dev.scorecast.engine.voice.Espeak;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -17,8 +17,19 @@ import org.junit.jupiter.api.Test;
 class LyricWriterTest {
 
     static final LyricWriter WRITER = LyricWriter.builtIn();
-    static final List<String> GENRES = List.of("deep", "cinematic", "ambient", "lofi", "house", "techno", "hip-hop", "rock", "pop",
-            "acoustic", "orchestral", "corporate");
+    static final List<String> GENRES = List.of(
+            "deep",
+            "cinematic",
+            "ambient",
+            "lofi",
+            "house",
+            "techno",
+            "hip-hop",
+            "rock",
+            "pop",
+            "acoustic",
+            "orchestral",
+            "corporate");
 
     @Test
     void theSameSeedWritesTheSameWords() {
@@ -33,7 +44,8 @@ class LyricWriterTest {
     void noTwoSectionsAreTheSame() {
         for (String genre : GENRES) {
             for (long seed = 0; seed < 5; seed++) {
-                List<Lyrics> song = WRITER.writeSong(genre, seed / 5.0, 1 - seed / 5.0, List.of(4, 4, 2, 4, 4, 4, 4, 8), seed);
+                List<Lyrics> song =
+                        WRITER.writeSong(genre, seed / 5.0, 1 - seed / 5.0, List.of(4, 4, 2, 4, 4, 4, 4, 8), seed);
                 Set<String> texts = new HashSet<>();
                 song.forEach(l -> texts.add(l.text()));
                 assertEquals(song.size(), texts.size(), genre + " seed " + seed);
@@ -50,11 +62,14 @@ class LyricWriterTest {
             List<String> lines = lyrics.lines();
             // Section 1 and 3 rhyme ABAB, 0 and 2 AABB.
             int[][] partners = section % 2 == 1 ? new int[][] {{0, 2}, {1, 3}} : new int[][] {{0, 1}, {2, 3}};
-            List<String> lastWords = lines.stream().map(l -> l.substring(l.lastIndexOf(' ') + 1)).toList();
+            List<String> lastWords =
+                    lines.stream().map(l -> l.substring(l.lastIndexOf(' ') + 1)).toList();
             List<String> phonemes = espeak.phonemes("en-us", lastWords);
             for (int[] p : partners) {
                 assertTrue(WRITER.rhymes(lines.get(p[0]), lines.get(p[1])), lines.toString());
-                assertEquals(rhymeKey(phonemes.get(p[0])), rhymeKey(phonemes.get(p[1])),
+                assertEquals(
+                        rhymeKey(phonemes.get(p[0])),
+                        rhymeKey(phonemes.get(p[1])),
                         lastWords.get(p[0]) + " / " + lastWords.get(p[1]) + " do not sound alike");
                 assertNotEquals(lastWords.get(p[0]), lastWords.get(p[1]));
                 pairs++;
@@ -65,16 +80,38 @@ class LyricWriterTest {
 
     @Test
     void lineEndsPreferOpenVowels() {
-        Set<String> openEnds = Set.of("ight", "ay", "oh", "ee", "eye", "ire", "ame", "ain", "ar", "one", "ound", "old", "oo");
+        Set<String> openEnds =
+                Set.of("ight", "ay", "oh", "ee", "eye", "ire", "ame", "ain", "ar", "one", "ound", "old", "oo");
         int open = 0;
         int all = 0;
         for (long seed = 0; seed < 40; seed++) {
             for (String line : WRITER.write("acoustic", 0.7, 0.3, 4, 0, seed).lines()) {
                 all++;
                 String l = line;
-                boolean closed = List.of("heart", "start", "art", "part", "apart", "smart", "off the chart", "skin", "violin", "mandolin",
-                        "within", "thin", "akin", "dust", "trust", "rust", "wanderlust", "a must", "robust", "just", "unjust")
-                        .stream().anyMatch(w -> l.endsWith(" " + w));
+                boolean closed = List.of(
+                                "heart",
+                                "start",
+                                "art",
+                                "part",
+                                "apart",
+                                "smart",
+                                "off the chart",
+                                "skin",
+                                "violin",
+                                "mandolin",
+                                "within",
+                                "thin",
+                                "akin",
+                                "dust",
+                                "trust",
+                                "rust",
+                                "wanderlust",
+                                "a must",
+                                "robust",
+                                "just",
+                                "unjust")
+                        .stream()
+                        .anyMatch(w -> l.endsWith(" " + w));
                 open += closed ? 0 : 1;
             }
         }
@@ -85,8 +122,16 @@ class LyricWriterTest {
 
     @Test
     void moodAndGenreChangeTheWords() {
-        String bright = String.join(" ", WRITER.writeSong("house", 0.9, 0.9, List.of(8, 8), 1).stream().map(Lyrics::text).toList());
-        String blue = String.join(" ", WRITER.writeSong("house", 0.1, 0.1, List.of(8, 8), 1).stream().map(Lyrics::text).toList());
+        String bright = String.join(
+                " ",
+                WRITER.writeSong("house", 0.9, 0.9, List.of(8, 8), 1).stream()
+                        .map(Lyrics::text)
+                        .toList());
+        String blue = String.join(
+                " ",
+                WRITER.writeSong("house", 0.1, 0.1, List.of(8, 8), 1).stream()
+                        .map(Lyrics::text)
+                        .toList());
         assertNotEquals(bright, blue);
         assertEquals("bright", LyricWriter.mood(0.9, 0.9));
         assertEquals("blue", LyricWriter.mood(0.1, 0.1));
@@ -106,11 +151,26 @@ class LyricWriterTest {
 
     @Test
     void badArgumentsNameTheirField() {
-        assertEquals("genre", assertThrows(InvalidParameter.class, () -> WRITER.write("polka", 0.5, 0.5, 4, 0, 1)).field());
-        assertEquals("lines", assertThrows(InvalidParameter.class, () -> WRITER.write("pop", 0.5, 0.5, 0, 0, 1)).field());
-        assertEquals("valence", assertThrows(InvalidParameter.class, () -> WRITER.write("pop", 1.5, 0.5, 4, 0, 1)).field());
-        assertEquals("arousal", assertThrows(InvalidParameter.class, () -> WRITER.write("pop", 0.5, Double.NaN, 4, 0, 1)).field());
-        assertEquals("sections", assertThrows(InvalidParameter.class, () -> WRITER.writeSong("pop", 0.5, 0.5, new ArrayList<>(), 1)).field());
+        assertEquals(
+                "genre",
+                assertThrows(InvalidParameter.class, () -> WRITER.write("polka", 0.5, 0.5, 4, 0, 1))
+                        .field());
+        assertEquals(
+                "lines",
+                assertThrows(InvalidParameter.class, () -> WRITER.write("pop", 0.5, 0.5, 0, 0, 1))
+                        .field());
+        assertEquals(
+                "valence",
+                assertThrows(InvalidParameter.class, () -> WRITER.write("pop", 1.5, 0.5, 4, 0, 1))
+                        .field());
+        assertEquals(
+                "arousal",
+                assertThrows(InvalidParameter.class, () -> WRITER.write("pop", 0.5, Double.NaN, 4, 0, 1))
+                        .field());
+        assertEquals(
+                "sections",
+                assertThrows(InvalidParameter.class, () -> WRITER.writeSong("pop", 0.5, 0.5, new ArrayList<>(), 1))
+                        .field());
     }
 
     /** The last vowel (length marks ignored) and what follows it: what a listener hears as the rhyme. */
@@ -118,7 +178,8 @@ class LyricWriterTest {
         String[] tokens = phonemes.strip().split("[_\\s]+");
         for (int i = tokens.length - 1; i >= 0; i--) {
             if (PhonemeSyllables.isVowel(tokens[i])) {
-                StringBuilder key = new StringBuilder(tokens[i].replaceAll("^[',%=]+", "").replace(":", "").replace("#", ""));
+                StringBuilder key = new StringBuilder(
+                        tokens[i].replaceAll("^[',%=]+", "").replace(":", "").replace("#", ""));
                 for (int k = i + 1; k < tokens.length; k++) {
                     key.append('_').append(tokens[k].replace("#", ""));
                 }

@@ -29,7 +29,9 @@ class OnnxRuntimeLibrariesTest {
     void freshJvmsShareOneCopyOfTheLibrariesAndLeaveNothingElse() throws Exception {
         loadInAFreshJvm();
         Map<Path, FileTime> first = files();
-        assertTrue(first.keySet().stream().anyMatch(p -> p.getFileName().toString().equals(System.mapLibraryName("onnxruntime"))),
+        assertTrue(
+                first.keySet().stream()
+                        .anyMatch(p -> p.getFileName().toString().equals(System.mapLibraryName("onnxruntime"))),
                 "the libraries are in the lasting directory: " + first.keySet());
         loadInAFreshJvm();
         Map<Path, FileTime> second = files();
@@ -61,9 +63,15 @@ class OnnxRuntimeLibrariesTest {
 
     private void loadInAFreshJvm() throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process child = new ProcessBuilder(java.toString(), "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"),
-                "-D" + SileroSpeechDetector.MODEL_PROPERTY + "=" + SileroSpeechDetector.configuredModel(), Load.class.getName())
-                .redirectErrorStream(true).start();
+        Process child = new ProcessBuilder(
+                        java.toString(),
+                        "-Djava.io.tmpdir=" + tmp,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "-D" + SileroSpeechDetector.MODEL_PROPERTY + "=" + SileroSpeechDetector.configuredModel(),
+                        Load.class.getName())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(child.getInputStream().readAllBytes());
         assertTrue(child.waitFor(120, TimeUnit.SECONDS));
         assertEquals(0, child.exitValue(), output);

@@ -28,6 +28,7 @@ class SileroSpeechDetectorTest {
 
     @TempDir
     static Path dir;
+
     static SileroSpeechDetector detector;
     static float[] sentence; // espeak-ng, 16 kHz
     static Span sentenceExtent;
@@ -100,8 +101,8 @@ class SileroSpeechDetectorTest {
     @Test
     void aMissingModelSaysWhereToGetIt() {
         Path nowhere = dir.resolve("no-such-model.onnx");
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> SileroSpeechDetector.load(nowhere, SpeechRules.DEFAULT));
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class, () -> SileroSpeechDetector.load(nowhere, SpeechRules.DEFAULT));
         assertTrue(e.getMessage().contains(SileroSpeechDetector.MODEL_ENV), e.getMessage());
         assertTrue(e.getMessage().contains("ensure_vad_model"), e.getMessage());
         assertTrue(e.getMessage().contains(nowhere.toString()), e.getMessage());
@@ -129,7 +130,20 @@ class SileroSpeechDetectorTest {
         Path wav = dir.resolve("spoken.wav");
         Path raw = dir.resolve("spoken.f32");
         run("espeak-ng", "-w", wav.toString(), text);
-        run("ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-i", wav.toString(), "-ar", "16000", "-ac", "1", "-f", "f32le",
+        run(
+                "ffmpeg",
+                "-nostdin",
+                "-loglevel",
+                "error",
+                "-y",
+                "-i",
+                wav.toString(),
+                "-ar",
+                "16000",
+                "-ac",
+                "1",
+                "-f",
+                "f32le",
                 raw.toString());
         ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(raw)).order(ByteOrder.LITTLE_ENDIAN);
         float[] x = new float[bytes.remaining() / 4];

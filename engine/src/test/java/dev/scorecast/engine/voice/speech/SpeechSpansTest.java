@@ -68,7 +68,8 @@ class SpeechSpansTest {
 
     private static List<Span> spans(float[] p, SpeechRules rules) {
         return SpeechSpans.fromProbabilities(p, p.length, W, p.length * W, rules).stream()
-                .map(s -> new Span(round(s.start()), round(s.end()))).toList();
+                .map(s -> new Span(round(s.start()), round(s.end())))
+                .toList();
     }
 
     private static double round(double seconds) {
