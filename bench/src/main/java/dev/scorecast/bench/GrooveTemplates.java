@@ -119,7 +119,8 @@ public final class GrooveTemplates {
             for (String file : genre.getValue()) {
                 performances.add(read(in.resolve(file)));
             }
-            String json = template(genre.getKey(), genre.getValue(), performances);
+            String json =
+                    template(genre.getKey(), genre.getValue(), performances, GrooveFills.forGenre(in, genre.getKey()));
             Files.writeString(out.resolve(genre.getKey() + ".json"), json);
             System.out.println("wrote " + out.resolve(genre.getKey() + ".json"));
         }
@@ -189,7 +190,7 @@ public final class GrooveTemplates {
         return out;
     }
 
-    static String template(String genre, List<String> files, List<Bar[]> performances) {
+    static String template(String genre, List<String> files, List<Bar[]> performances, List<GrooveFills.Fill> fills) {
         StringBuilder json = new StringBuilder();
         json.append("{\n");
         json.append("  \"genre\": \"").append(genre).append("\",\n");
@@ -302,7 +303,23 @@ public final class GrooveTemplates {
             }
             json.append('}').append(b == bestStart + BARS - 1 ? "\n" : ",\n");
         }
-        json.append("  ]\n}\n");
+        if (fills.isEmpty()) {
+            json.append("  ]\n}\n");
+            return json.toString();
+        }
+        json.append("  ],\n");
+        json.append(
+                        "  \"fills_derived_by\": \"bench/src/main/java/dev/scorecast/bench/GrooveFills.java: one-bar fill performances of the "
+                                + "dataset (styles ")
+                .append(GrooveFills.CHOICES.get(genre).styles())
+                .append(", ")
+                .append(GrooveFills.CHOICES.get(genre).minBpm())
+                .append("-")
+                .append(GrooveFills.CHOICES.get(genre).maxBpm())
+                .append(" bpm), sparsest first; per General MIDI drum key and "
+                        + "sixteenth [lateness, velocity] as played\",\n");
+        json.append(GrooveFills.json(fills));
+        json.append("}\n");
         return json.toString();
     }
 

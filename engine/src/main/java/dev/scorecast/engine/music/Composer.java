@@ -15,6 +15,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
 
@@ -213,6 +214,32 @@ public final class Composer {
                 notes,
                 changes,
                 Legato.framed(controls, legato));
+    }
+
+    /**
+     * The groove templates the plan's music is played with (every genre its patterns name; docs/STYLES.md,
+     * "Groove templates"), for results.json's provenance: the drummers' timing and weight shape every
+     * part, and their fills end the drums' phrases.
+     */
+    public static List<GrooveSource> grooveSources(Plan plan) {
+        StyleBook book = StyleBook.builtIn();
+        TreeMap<String, GrooveSource> sources = new TreeMap<>();
+        for (Section s : plan.sections()) {
+            for (InstrumentGroup group : InstrumentGroup.values()) {
+                Section.Instrument instrument = s.instruments().get(group.wire());
+                if (instrument == null || group == InstrumentGroup.VOCALS) {
+                    continue; // the sung line is the singer's, played from no pattern
+                }
+                Groove groove = book.pattern(instrument.pattern())
+                        .style()
+                        .feelOrDefault()
+                        .template();
+                if (groove != null) {
+                    sources.putIfAbsent(groove.name(), groove.source());
+                }
+            }
+        }
+        return List.copyOf(sources.values());
     }
 
     /** Whether the palette entry a section's instrument came from is a legato one (styles/genres.json). */

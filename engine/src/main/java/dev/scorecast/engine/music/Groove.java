@@ -6,6 +6,8 @@ import dev.scorecast.engine.io.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,6 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * eight recorded bars: a note takes the timing and relative weight its voice had on that step in
  * that bar, or, where the drummer played nothing there, the step's mean over every bar. Swing is the
  * genre's, not the drummer's: on odd sixteenths the template's own mean lateness is taken out.
+ * A template may also hold drummers' one-bar fills ({@link DrumFill}), which the drums play at phrase
+ * ends in place of the pattern's written fill.
  */
 final class Groove {
     static final int STEPS = 16;
@@ -47,6 +51,7 @@ final class Groove {
     private final double[] oddLateness = new double[Drum.values().length];
     private final double[] evenLateness = new double[Drum.values().length];
     private final double[] drumVelocity = new double[Drum.values().length];
+    private final List<DrumFill> fills;
 
     private Groove(String name, Data data) {
         this.name = name;
@@ -83,6 +88,46 @@ final class Groove {
                         : 1;
             }
         }
+        this.fills = fills(data.fills());
+    }
+
+    /**
+     * The template's fills, sparsest first, their swing taken out as the beat's is: every hit on an
+     * odd sixteenth moves by the fills' mean lateness on even ones less that on odd ones.
+     */
+    private static List<DrumFill> fills(List<FillData> data) {
+        if (data == null) {
+            return List.of();
+        }
+        double[] lateness = new double[2];
+        int[] count = new int[2];
+        for (FillData fill : data) {
+            fill.hits().values().forEach(row -> {
+                for (int s = 0; s < row.size(); s++) {
+                    if (row.get(s) != null) {
+                        lateness[s % 2] += row.get(s).get(0);
+                        count[s % 2]++;
+                    }
+                }
+            });
+        }
+        double swing = (count[1] == 0 ? 0 : lateness[1] / count[1]) - (count[0] == 0 ? 0 : lateness[0] / count[0]);
+        List<DrumFill> out = new ArrayList<>();
+        for (FillData fill : data) {
+            List<DrumFill.Hit> hits = new ArrayList<>();
+            fill.hits().forEach((key, row) -> {
+                for (int s = 0; s < Math.min(STEPS, row.size()); s++) {
+                    List<Double> hit = row.get(s);
+                    if (hit != null) {
+                        hits.add(new DrumFill.Hit(s, Integer.parseInt(key), hit.get(0) - (s % 2 == 1 ? swing : 0), (int)
+                                Math.round(hit.get(1))));
+                    }
+                }
+            });
+            hits.sort(Comparator.comparingInt(DrumFill.Hit::step).thenComparingInt(DrumFill.Hit::note));
+            out.add(new DrumFill(fill.from(), hits));
+        }
+        return DrumFill.sparsestFirst(out);
     }
 
     /** The template {@code styles/grooves/<name>.json}; a missing one is a bug in the style data. */
@@ -166,6 +211,18 @@ final class Groove {
         return data.bars().size();
     }
 
+    /** The fills human drummers played in this template's idiom, sparsest first; empty where the genre keeps its written fill. */
+    List<DrumFill> fills() {
+        return fills;
+    }
+
+    /** Where this template comes from: its file, the dataset, its license and every performance it was taken from (beats, then fills). */
+    GrooveSource source() {
+        List<String> performances = new ArrayList<>(data.performances() == null ? List.of() : data.performances());
+        fills.forEach(f -> performances.add(f.from()));
+        return new GrooveSource("styles/grooves/" + name + ".json", data.source(), data.license(), performances);
+    }
+
     private double[] hit(Drum drum, int bar, int step) {
         Map<String, List<List<Double>>> b =
                 data.bars().get(Math.floorMod(bar, data.bars().size()));
@@ -191,7 +248,12 @@ final class Groove {
             String license,
             List<String> performances,
             Map<String, DrumStats> voices,
-            List<Map<String, List<List<Double>>>> bars) {}
+            List<Map<String, List<List<Double>>>> bars,
+            List<FillData> fills) {}
+
+    /** One fill as the template holds it: the performance, and per General MIDI drum key 16 steps of {@code [offset, velocity]} or null. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record FillData(String from, Map<String, List<List<Double>>> hits) {}
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     record DrumStats(
