@@ -62,14 +62,22 @@ final class GrooveFills {
 
     /** A fill with fewer hits is a gesture, not a fill. */
     static final int MIN_HITS = 5;
-    /** A performance this long is a fill followed by more playing, not one bar. */
-    static final double MAX_BARS = 1.25;
     /**
-     * A fill whose hits sit further than this from their sixteenths (root mean square, fractions of
-     * a sixteenth) is in another rhythm (triplets, 32nds), which the composer's sixteenth grid would
-     * only play as a blur of early and late hits.
+     * A performance this long is more than a fill and its run-up (a bar of beat, or a two-bar fill,
+     * then the bar that lands): longer ones hold several fills. Of a longer one the bar before the
+     * landing is taken (1.25 before, which took the first bar and left out every fill played after a
+     * bar of beat: rock had 4 fills).
      */
-    static final double MAX_RMS_OFFSET = 0.25;
+    static final double MAX_BARS = 2.25;
+    /**
+     * A fill whose hits spread further than this around their sixteenths (standard deviation of their
+     * lateness, fractions of a sixteenth) is in another rhythm (triplets, 32nds), which the composer's
+     * sixteenth grid would only play as a blur of early and late hits. The spread, not the distance
+     * from the click: the composer takes out a drummer's lean over the whole fill (rushing it), so a
+     * fill played evenly ahead of the click is on the grid (0.25 RMS before: it let in a rock fill in
+     * triplets, 0.24 around its mean, and kept out evenly rushed ones).
+     */
+    static final double MAX_OFFSET_SPREAD = 0.2;
     /** A fill whose hits sit this often at the pad's ceiling (127) has no dynamics to learn from. */
     static final double MAX_CEILING_SHARE = 0.35;
 
@@ -79,7 +87,7 @@ final class GrooveFills {
     record Hit(double offset, int velocity) {}
 
     /** A fill as played: per General MIDI drum key, 16 steps of hits or nulls. */
-    record Fill(String file, Map<Integer, Hit[]> hits) {
+    record Fill(String file, int bar, Map<Integer, Hit[]> hits) {
         int count() {
             return count(key -> true);
         }
@@ -95,18 +103,21 @@ final class GrooveFills {
             return n;
         }
 
-        double rmsOffset() {
-            double sum = 0;
-            int n = 0;
+        double offsetSpread() {
+            List<Double> offsets = new ArrayList<>();
             for (Hit[] row : hits.values()) {
                 for (Hit h : row) {
                     if (h != null) {
-                        sum += h.offset() * h.offset();
-                        n++;
+                        offsets.add(h.offset());
                     }
                 }
             }
-            return n == 0 ? 0 : Math.sqrt(sum / n);
+            double mean =
+                    offsets.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+            return Math.sqrt(offsets.stream()
+                    .mapToDouble(o -> (o - mean) * (o - mean))
+                    .average()
+                    .orElse(0));
         }
 
         int atCeiling() {
@@ -186,7 +197,7 @@ final class GrooveFills {
     /** A fill worth learning from: enough hits, on sixteenths, mostly snare and toms (a fill, not a beat), dynamics, the kit the genre plays. */
     static boolean suits(Fill fill, Kit kit) {
         int n = fill.count();
-        if (n < MIN_HITS || fill.atCeiling() > MAX_CEILING_SHARE * n || fill.rmsOffset() > MAX_RMS_OFFSET) {
+        if (n < MIN_HITS || fill.atCeiling() > MAX_CEILING_SHARE * n || fill.offsetSpread() > MAX_OFFSET_SPREAD) {
             return false;
         }
         int toms = fill.count(GrooveFills::tom);
@@ -201,13 +212,32 @@ final class GrooveFills {
         };
     }
 
-    /** The first bar of a fill performance; a hit on the next downbeat (the landing) is left to the composer. */
+    /**
+     * The fill bar of a performance: the bar before the last downbeat the drummer strikes (the
+     * landing, left to the composer, whose crash and kick strike the next section), or the first bar
+     * when no later downbeat is struck.
+     */
     static Fill read(Path groove, String file) throws IOException, InvalidMidiDataException {
         Sequence sequence = MidiSystem.getSequence(groove.resolve(file).toFile());
         if (sequence.getDivisionType() != Sequence.PPQ) {
             throw new IllegalStateException(file + ": not PPQ");
         }
         double sixteenth = sequence.getResolution() / 4.0;
+        long landing = 0;
+        for (Track track : sequence.getTracks()) {
+            for (int i = 0; i < track.size(); i++) {
+                if (track.get(i).getMessage() instanceof ShortMessage m
+                        && m.getCommand() == ShortMessage.NOTE_ON
+                        && m.getData2() > 0
+                        && key(m.getData1()) >= 0) {
+                    long step = Math.round(track.get(i).getTick() / sixteenth);
+                    if (step % STEPS == 0) {
+                        landing = Math.max(landing, step / STEPS);
+                    }
+                }
+            }
+        }
+        long first = STEPS * Math.max(0, landing - 1);
         Map<Integer, Hit[]> hits = new TreeMap<>();
         for (Track track : sequence.getTracks()) {
             for (int i = 0; i < track.size(); i++) {
@@ -218,11 +248,12 @@ final class GrooveFills {
                     continue;
                 }
                 int key = key(m.getData1());
-                long step = Math.round(e.getTick() / sixteenth);
-                if (key < 0 || step >= STEPS) {
+                long global = Math.round(e.getTick() / sixteenth);
+                long step = global - first;
+                if (key < 0 || step < 0 || step >= STEPS) {
                     continue;
                 }
-                double offset = (e.getTick() - step * sixteenth) / sixteenth;
+                double offset = (e.getTick() - global * sixteenth) / sixteenth;
                 Hit[] row = hits.computeIfAbsent(key, x -> new Hit[STEPS]);
                 Hit old = row[(int) step];
                 // Two zones of one drum on one sixteenth (a rimshot beside the head, a flam): the louder one counts.
@@ -231,7 +262,7 @@ final class GrooveFills {
                 }
             }
         }
-        return new Fill(file, hits);
+        return new Fill(file, (int) (first / STEPS) + 1, hits);
     }
 
     /** The template's {@code "fills"} entry: each fill's file and its rows, per key, as {@code [offset, velocity]} or null. */
@@ -239,7 +270,11 @@ final class GrooveFills {
         StringBuilder json = new StringBuilder("  \"fills\": [\n");
         for (int f = 0; f < fills.size(); f++) {
             Fill fill = fills.get(f);
-            json.append("    {\"from\": \"").append(fill.file()).append("\", \"hits\": {");
+            json.append("    {\"from\": \"")
+                    .append(fill.file())
+                    .append("\", \"bar\": ")
+                    .append(fill.bar())
+                    .append(", \"hits\": {");
             int r = 0;
             for (Map.Entry<Integer, Hit[]> row : fill.hits().entrySet()) {
                 json.append(r++ == 0 ? "" : ",")

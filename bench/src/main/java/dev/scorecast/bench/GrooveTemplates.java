@@ -27,9 +27,17 @@ import javax.sound.midi.Track;
  * <p>Run once, by hand, with only the JDK (the dataset is not a build input):
  * {@code java bench/src/main/java/dev/scorecast/bench/GrooveTemplates.java <groove dir> engine/src/main/resources/styles/grooves}
  * where {@code <groove dir>} holds {@code info.csv} and the {@code drummerN/} folders of
- * groove-v1.0.0-midionly.
+ * groove-v1.0.0-midionly (or the copy {@link #DATASET_COPY} names:
+ * {@code git archive bf5ea0a3 groove | tar x}). The fills come from {@link GrooveFills}.
  */
 public final class GrooveTemplates {
+    /**
+     * Where the dataset's MIDI was read from when the fills were taken (the same files as
+     * groove-v1.0.0-midionly: this copy regenerates every beat template byte for byte).
+     */
+    static final String DATASET_COPY =
+            "https://github.com/zharry29/drums-with-llm, commit bf5ea0a3344d6c3cc5c4651930ae12ab2d7d1a1b, folder groove/";
+
     /** Which performances stand for each genre: beats in 4/4 of the matching style, near the genre's tempo. */
     private static final Map<String, List<String>> SOURCES = new LinkedHashMap<>();
 
@@ -316,8 +324,10 @@ public final class GrooveTemplates {
                 .append(GrooveFills.CHOICES.get(genre).minBpm())
                 .append("-")
                 .append(GrooveFills.CHOICES.get(genre).maxBpm())
-                .append(" bpm), sparsest first; per General MIDI drum key and "
-                        + "sixteenth [lateness, velocity] as played\",\n");
+                .append(
+                        " bpm), the bar before each one's landing (bar: which, from 1), sparsest first; per General MIDI drum key and "
+                                + "sixteenth [lateness, velocity] as played\",\n");
+        json.append("  \"fills_midi\": \"").append(DATASET_COPY).append("\",\n");
         json.append(GrooveFills.json(fills));
         json.append("}\n");
         return json.toString();

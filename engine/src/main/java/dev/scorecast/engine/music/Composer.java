@@ -37,6 +37,13 @@ public final class Composer {
             InstrumentGroup.TOPS,
             InstrumentGroup.MELODY);
 
+    /**
+     * The key the effects play a riser on (impacts are on the section's tonic, 36-47): a riser is a
+     * one-shot sample whose swell is placed by its note-on, so whoever moves the effects' notes (the
+     * conform) must not strike it again elsewhere.
+     */
+    public static final int RISER_PITCH = FxWriter.RISER_PITCH;
+
     private static final GenreCatalog GENRES = GenreCatalog.builtIn();
     /** The single-line groups whose legato instruments slur (Legato); harmony and pads are chords. */
     private static final Set<InstrumentGroup> SLURRED = EnumSet.of(InstrumentGroup.MELODY, InstrumentGroup.BASS);
@@ -96,11 +103,12 @@ public final class Composer {
             hits.add(sections.get(i).start());
         }
         List<Part> parts = new ArrayList<>();
+        List<Score.DrumFillPlayed> drumFills = new ArrayList<>();
         for (InstrumentGroup group : InstrumentGroup.values()) {
             if (group == InstrumentGroup.VOCALS) {
                 continue;
             }
-            Part part = compose(plan, group, bars, duration, hits);
+            Part part = compose(plan, group, bars, duration, hits, drumFills);
             if (part != null && group == InstrumentGroup.MELODY) {
                 part = part.withNotes(part.notes().stream()
                         .filter(n -> !VocalWriter.overlaps(speech, n.start(), n.end()))
@@ -128,10 +136,16 @@ public final class Composer {
             parts.add(new Part(
                     InstrumentGroup.VOCALS, voice.program(), false, voice.gainDb(), voice.pan(), notes, List.of()));
         }
-        return new Score(duration, tempoMap, parts.stream().map(Takes::numbered).toList(), accents, vocal);
+        return new Score(duration, tempoMap, parts.stream().map(Takes::numbered).toList(), accents, vocal, drumFills);
     }
 
-    private Part compose(Plan plan, InstrumentGroup group, Bars[] bars, double duration, List<Double> hits) {
+    private Part compose(
+            Plan plan,
+            InstrumentGroup group,
+            Bars[] bars,
+            double duration,
+            List<Double> hits,
+            List<Score.DrumFillPlayed> drumFills) {
         GroupWriter writer = switch (group) {
             case BEATS -> new DrumWriter();
             case BASS -> new BassWriter();
@@ -172,6 +186,9 @@ public final class Composer {
         }
         if (firstInstrument == null) {
             return null;
+        }
+        if (writer instanceof DrumWriter drums) {
+            drumFills.addAll(drums.played);
         }
         if (writer instanceof FxWriter fx) {
             changes.addAll(fx.programChanges);
@@ -222,6 +239,15 @@ public final class Composer {
      * part, and their fills end the drums' phrases.
      */
     public static List<GrooveSource> grooveSources(Plan plan) {
+        return grooveSources(plan, List.of());
+    }
+
+    /** The same, each template naming which of its fills {@code score}'s drums played. */
+    public static List<GrooveSource> grooveSources(Plan plan, Score score) {
+        return grooveSources(plan, score.drumFills());
+    }
+
+    private static List<GrooveSource> grooveSources(Plan plan, List<Score.DrumFillPlayed> played) {
         StyleBook book = StyleBook.builtIn();
         TreeMap<String, GrooveSource> sources = new TreeMap<>();
         for (Section s : plan.sections()) {
@@ -235,7 +261,7 @@ public final class Composer {
                         .feelOrDefault()
                         .template();
                 if (groove != null) {
-                    sources.putIfAbsent(groove.name(), groove.source());
+                    sources.putIfAbsent(groove.name(), groove.source(played));
                 }
             }
         }

@@ -27,6 +27,9 @@ final class DrumWriter implements GroupWriter {
     /** The drummer's fill played last (an index into the template's fills), so that the next is another. */
     private int previousFill = -1;
 
+    /** The drummers' fills this part played, for the score's provenance. */
+    final List<Score.DrumFillPlayed> played = new ArrayList<>();
+
     @Override
     public void write(Ctx ctx) {
         Bars bars = ctx.bars();
@@ -111,22 +114,32 @@ final class DrumWriter implements GroupWriter {
                             : phraseEnd
                                     ? bars.stepsPerBar - (phrase % 2 == 1 ? bars.stepsPerBar / 4 : bars.stepsPerBar / 8)
                                     : bars.stepsPerBar;
+            // A drummer's fill, chosen by the seed among those that suit the bar's level, its end
+            // played up to the bar's end: the last beat leads the groove in after the intro; a
+            // section ends on as much of it as its level has room for; phrase ends alternate a
+            // shorter and a longer piece, longer at the busy levels.
+            int from16 = introEnd
+                    ? 12
+                    : sectionFill
+                            ? SECTION_FILL_FROM[Math.clamp(level, 0, 3)]
+                            : level >= 2 ? (phrase % 2 == 1 ? 8 : 12) : (phrase % 2 == 1 ? 12 : 14);
+            boolean fills = introEnd || sectionFill || phraseEnd;
+            int fillsFrom = drummed.isEmpty() ? from : Math.max(0, bars.stepsPerBar - (DrumFill.STEPS - from16));
+            if (fills && coversAccent(bars, bar, Math.min(from, fillsFrom))) {
+                // A cut struck inside the fill's span: the fill would run over the cut's crash and kick (or be
+                // cleared to a stump before it), so the bar keeps its groove and the accent stands alone.
+                fills = false;
+                from = bars.stepsPerBar;
+            }
             DrumFill played = null;
-            if (!drummed.isEmpty() && (introEnd || sectionFill || phraseEnd)) {
-                // A drummer's fill, chosen by the seed among those that suit the bar's level, its end
-                // played up to the bar's end: the last beat leads the groove in after the intro; a
-                // section ends on as much of it as its level has room for; phrase ends alternate a
-                // shorter and a longer piece, longer at the busy levels.
-                int from16 = introEnd
-                        ? 12
-                        : sectionFill
-                                ? SECTION_FILL_FROM[Math.clamp(level, 0, 3)]
-                                : level >= 2 ? (phrase % 2 == 1 ? 8 : 12) : (phrase % 2 == 1 ? 12 : 14);
+            if (!drummed.isEmpty() && fills) {
                 int chosen = DrumFill.choose(drummed, level, from16, previousFill, ctx.rng());
                 if (chosen >= 0) {
                     previousFill = chosen;
                     played = drummed.get(chosen).atLevel(level);
                     from = Math.max(0, bars.stepsPerBar - (DrumFill.STEPS - from16));
+                    this.played.add(new Score.DrumFillPlayed(
+                            bars.time(bar, from), drummed.get(chosen).from()));
                 }
             }
             for (int s = 0; s < bars.stepsPerBar; s++) {
@@ -200,6 +213,17 @@ final class DrumWriter implements GroupWriter {
             return false;
         }
         return (bar == 0 && s == 0 && intro == 0) || near(struck, time, step);
+    }
+
+    /**
+     * Whether a struck cut inside the section falls in a bar's fill, from its step {@code from} (less
+     * the drums' clearing before a hit) to the bar's end: the next section's own downbeat, at the
+     * bar's end, is what a fill leads into, not a cut it covers.
+     */
+    static boolean coversAccent(Bars bars, int bar, int from) {
+        double start = bars.time(bar, from) - HitClearance.DRUM_SECONDS;
+        double end = bars.time(bar + 1, 0) - 1e-6;
+        return bars.struckAccents().stream().anyMatch(t -> t > start && t < end);
     }
 
     /** How long a drum note is held: cymbals and open hats ring for half a bar, the rest a sixteenth. */

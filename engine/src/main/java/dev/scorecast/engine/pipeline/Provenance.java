@@ -65,7 +65,7 @@ public record Provenance(
                 sha256(PlanJson.write(plan)),
                 plan.seed(),
                 List.copyOf(sources),
-                Composer.grooveSources(plan));
+                Composer.grooveSources(plan, score));
     }
 
     private static String sha256(String text) {
