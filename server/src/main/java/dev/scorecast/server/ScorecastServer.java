@@ -352,6 +352,10 @@ public final class ScorecastServer implements AutoCloseable {
                             }
                         }),
                         new Upkeep.Sweep("sweep-orphans", Duration.ofHours(6), orphans::sweep),
+                        new Upkeep.Sweep("queue-unscheduled-jobs", JobRunner.UNSCHEDULED_AFTER, () -> {
+                            analyses.requeueUnscheduled();
+                            executions.requeueUnscheduled();
+                        }),
                         new Upkeep.Sweep(
                                 "forget-ended-streams",
                                 Duration.ofHours(1),
