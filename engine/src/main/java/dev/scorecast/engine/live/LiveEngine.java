@@ -1,6 +1,6 @@
 package dev.scorecast.engine.live;
 
-import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.instruments.BankCatalog;
 import dev.scorecast.engine.media.LiveEncoder;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.render.SoundBank;
@@ -134,7 +134,7 @@ public final class LiveEngine implements AutoCloseable {
         if (plan != null) {
             plan.sections()
                     .forEach(s -> s.instruments().forEach((group, instrument) -> {
-                        if (instrument != null && Library.known(instrument.program())) {
+                        if (instrument != null && BankCatalog.known(instrument.program())) {
                             b.prepare(instrument.program(), group.equals("beats"));
                         }
                     }));
