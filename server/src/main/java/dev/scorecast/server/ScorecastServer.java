@@ -275,7 +275,7 @@ public final class ScorecastServer implements AutoCloseable {
 
         Supplier<String> nodeUrl = () -> config.nodeUrl(listening.get().port());
         PlayerService player = role.servesClients()
-                ? startPlayer(config, soundBank, genres, streams, nodeUrl, downloadLinks, clock)
+                ? startPlayer(config, soundBank, genres, streams, nodeUrl, downloadLinks, clock, ticker)
                 : null;
         if (player != null) {
             metrics.player(
@@ -540,7 +540,8 @@ public final class ScorecastServer implements AutoCloseable {
             StreamRegistry streams,
             Supplier<String> nodeUrl,
             DownloadLinks downloadLinks,
-            Clock clock) {
+            Clock clock,
+            Ticker ticker) {
         var playerSettings = config.player();
         var liveEngine = new LiveEngine(
                 soundBank,
@@ -551,7 +552,8 @@ public final class ScorecastServer implements AutoCloseable {
                         .withThreads(playerSettings.threads())
                         .withLookaheadFrames(playerSettings.lookaheadMillis() * LiveSettings.DEFAULT_RATE / 1000)
                         .withMaxPerformances(playerSettings.maxPerformances())
-                        .withBurstFrames(playerSettings.burstMillis() * LiveSettings.DEFAULT_RATE / 1000));
+                        .withBurstFrames(playerSettings.burstMillis() * LiveSettings.DEFAULT_RATE / 1000),
+                ticker);
         if (playerSettings.warmUpSeconds() > 0) {
             // Before the port opens: the first streams get compiled code and instruments in memory.
             long started = Ticker.SYSTEM.nanos();

@@ -1,7 +1,7 @@
 package dev.scorecast.engine.pipeline;
 
 import dev.scorecast.engine.core.InstrumentGroup;
-import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.instruments.BankCatalog;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
 import dev.scorecast.engine.plan.Plan;
@@ -48,7 +48,7 @@ public record Provenance(String engineVersion, String planSha256, long seed, Lis
         }
         List<Source> sources = new ArrayList<>();
         used.forEach((bank, programs) -> {
-            Library.Bank b = Library.bank(bank).orElseThrow();
+            BankCatalog.Bank b = BankCatalog.bank(bank).orElseThrow();
             String origin = bank == 0 && generalMidiBank != null
                     ? generalMidiBank.getFileName() + " (" + b.source() + ")"
                     : b.source();
