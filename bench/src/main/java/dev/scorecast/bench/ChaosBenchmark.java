@@ -251,6 +251,12 @@ final class ChaosBenchmark {
                 if (status >= 500 && status != 503) {
                     problems.add(count + " answers " + status + ", e.g. "
                             + load.serverErrors.stream().findFirst().orElse("?"));
+                    // The server's own account of the first one (its log and data directory are gone afterwards).
+                    for (ServerProcess node : fleet.nodes) {
+                        if (!node.firstUnexpected.isEmpty()) {
+                            problems.add(node.baseUrl + " logged:\n" + String.join("\n", node.firstUnexpected));
+                        }
+                    }
                 }
             });
             if (load.unavailableWithoutRetryAfter.get() > 0) {

@@ -36,19 +36,28 @@ final class ServerProcess implements AutoCloseable {
 
     final List<String> firstErrors;
 
+    /**
+     * The first request the server answered 500 ("unexpected failure", ApiErrors), with the stack
+     * trace lines after it: what a benchmark that saw a 500 prints, since the data directory and its
+     * log are gone when it reports.
+     */
+    final List<String> firstUnexpected;
+
     private ServerProcess(
             Process process,
             String baseUrl,
             String apiKey,
             Path dataDir,
             AtomicLong errorLines,
-            List<String> firstErrors) {
+            List<String> firstErrors,
+            List<String> firstUnexpected) {
         this.process = process;
         this.baseUrl = baseUrl;
         this.apiKey = apiKey;
         this.dataDir = dataDir;
         this.errorLines = errorLines;
         this.firstErrors = firstErrors;
+        this.firstUnexpected = firstUnexpected;
     }
 
     static ServerProcess start(Path repository, Path dataDir) throws IOException, InterruptedException {
@@ -142,12 +151,21 @@ final class ServerProcess implements AutoCloseable {
         var key = new CompletableFuture<String>();
         var errors = new AtomicLong();
         List<String> firstErrors = new CopyOnWriteArrayList<>();
+        List<String> firstUnexpected = new CopyOnWriteArrayList<>();
         // The last lines of its log, to say why when it does not start.
         var lastLines = new ConcurrentLinkedDeque<String>();
         Thread.ofPlatform().daemon().start(() -> {
             try (var lines = new BufferedReader(new InputStreamReader(process.getInputStream()))) {
                 String line;
+                int traceLinesLeft = 0;
                 while ((line = lines.readLine()) != null) {
+                    if (firstUnexpected.isEmpty() && line.contains("unexpected failure on")) {
+                        traceLinesLeft = 25;
+                    }
+                    if (traceLinesLeft > 0) {
+                        firstUnexpected.add(line);
+                        traceLinesLeft--;
+                    }
                     int at = line.indexOf("sc_");
                     if (line.startsWith("Development API key") && at >= 0) {
                         key.complete(line.substring(at).strip());
@@ -174,10 +192,12 @@ final class ServerProcess implements AutoCloseable {
         try {
             if (givenKey != null) {
                 awaitHealthy("http://127.0.0.1:" + port, process);
-                return new ServerProcess(process, "http://127.0.0.1:" + port, givenKey, dataDir, errors, firstErrors);
+                return new ServerProcess(
+                        process, "http://127.0.0.1:" + port, givenKey, dataDir, errors, firstErrors, firstUnexpected);
             }
             String apiKey = key.get(300, TimeUnit.SECONDS);
-            return new ServerProcess(process, "http://127.0.0.1:" + port, apiKey, dataDir, errors, firstErrors);
+            return new ServerProcess(
+                    process, "http://127.0.0.1:" + port, apiKey, dataDir, errors, firstErrors, firstUnexpected);
         } catch (Exception e) {
             boolean exited = !process.isAlive();
             process.destroyForcibly();

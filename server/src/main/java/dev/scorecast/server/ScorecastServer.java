@@ -275,7 +275,7 @@ public final class ScorecastServer implements AutoCloseable {
 
         Supplier<String> nodeUrl = () -> config.nodeUrl(listening.get().port());
         PlayerService player = role.servesClients()
-                ? startPlayer(config, soundBank, genres, streams, nodeUrl, downloadLinks, clock)
+                ? startPlayer(config, soundBank, genres, streams, nodeUrl, downloadLinks, clock, ticker)
                 : null;
         if (player != null) {
             metrics.player(
@@ -352,6 +352,10 @@ public final class ScorecastServer implements AutoCloseable {
                             }
                         }),
                         new Upkeep.Sweep("sweep-orphans", Duration.ofHours(6), orphans::sweep),
+                        new Upkeep.Sweep("queue-unscheduled-jobs", JobRunner.UNSCHEDULED_AFTER, () -> {
+                            analyses.requeueUnscheduled();
+                            executions.requeueUnscheduled();
+                        }),
                         new Upkeep.Sweep(
                                 "forget-ended-streams",
                                 Duration.ofHours(1),
@@ -536,7 +540,8 @@ public final class ScorecastServer implements AutoCloseable {
             StreamRegistry streams,
             Supplier<String> nodeUrl,
             DownloadLinks downloadLinks,
-            Clock clock) {
+            Clock clock,
+            Ticker ticker) {
         var playerSettings = config.player();
         var liveEngine = new LiveEngine(
                 soundBank,
@@ -547,7 +552,8 @@ public final class ScorecastServer implements AutoCloseable {
                         .withThreads(playerSettings.threads())
                         .withLookaheadFrames(playerSettings.lookaheadMillis() * LiveSettings.DEFAULT_RATE / 1000)
                         .withMaxPerformances(playerSettings.maxPerformances())
-                        .withBurstFrames(playerSettings.burstMillis() * LiveSettings.DEFAULT_RATE / 1000));
+                        .withBurstFrames(playerSettings.burstMillis() * LiveSettings.DEFAULT_RATE / 1000),
+                ticker);
         if (playerSettings.warmUpSeconds() > 0) {
             // Before the port opens: the first streams get compiled code and instruments in memory.
             long started = Ticker.SYSTEM.nanos();

@@ -96,7 +96,7 @@ class PostgresTest {
                         event.at("/data/video_id").asText());
                 assertEquals(
                         true,
-                        dev.scorecast.server.webhooks.WebhookSignature.verify(
+                        dev.scorecast.server.webhooks.WebhookSigner.verify(
                                 hook.get("secret").asText(),
                                 received.get(1).header("Scorecast-Signature"),
                                 received.get(1).body(),

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.scorecast.server.webhooks.Backoff;
 import dev.scorecast.server.webhooks.Receiver;
-import dev.scorecast.server.webhooks.WebhookSignature;
+import dev.scorecast.server.webhooks.WebhookSigner;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
@@ -180,12 +180,12 @@ class WebhooksTest {
             Receiver.Received got = receiver.next(PATIENCE);
             String secret = hook.get("secret").asText();
             assertTrue(
-                    WebhookSignature.verify(
+                    WebhookSigner.verify(
                             secret,
                             got.header("Scorecast-Signature"),
                             got.body(),
                             Instant.now(),
-                            WebhookSignature.TOLERANCE),
+                            WebhookSigner.TOLERANCE),
                     got.header("Scorecast-Signature"));
             JsonNode event = Api.JSON.readTree(got.body());
             assertEquals("webhook.test", event.get("type").asText());
@@ -260,12 +260,12 @@ class WebhooksTest {
             for (boolean done = false; !done; ) {
                 Receiver.Received got = receiver.next(PATIENCE);
                 assertTrue(
-                        WebhookSignature.verify(
+                        WebhookSigner.verify(
                                 secret,
                                 got.header("Scorecast-Signature"),
                                 got.body(),
                                 Instant.now(),
-                                WebhookSignature.TOLERANCE),
+                                WebhookSigner.TOLERANCE),
                         "every delivery is signed with the endpoint's secret");
                 JsonNode event = Api.JSON.readTree(got.body());
                 events.add(event);

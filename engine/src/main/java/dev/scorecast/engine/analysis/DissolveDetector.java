@@ -96,7 +96,7 @@ final class DissolveDetector implements TransitionDetector {
     private boolean isBlend(long s, long m, long n) {
         float[] a = history.thumbnail(s);
         float[] b = history.thumbnail(n);
-        double ends = Thumbnails.distance(a, b);
+        double ends = ThumbnailMath.distance(a, b);
         if (ends < MIN_END_DISTANCE) {
             return false;
         }
@@ -164,7 +164,7 @@ final class DissolveDetector implements TransitionDetector {
 
     private double misfit(long o, float[] a, float[] b, double t0, double span) {
         double alpha = (history.timeSeconds(o) - t0) / span;
-        return Thumbnails.blendDistance(history.thumbnail(o), a, b, alpha);
+        return ThumbnailMath.blendDistance(history.thumbnail(o), a, b, alpha);
     }
 
     /**
@@ -181,8 +181,8 @@ final class DissolveDetector implements TransitionDetector {
         }
         long recent = history.nearest(history.timeSeconds(n) - PLATEAU_SECONDS);
         float[] now = layout(n);
-        double whole = Thumbnails.distance(layout(a), now);
-        return whole >= MIN_END_DISTANCE && Thumbnails.distance(layout(recent), now) > MAX_PLATEAU_DRIFT * whole;
+        double whole = ThumbnailMath.distance(layout(a), now);
+        return whole >= MIN_END_DISTANCE && ThumbnailMath.distance(layout(recent), now) > MAX_PLATEAU_DRIFT * whole;
     }
 
     /**
@@ -244,7 +244,7 @@ final class DissolveDetector implements TransitionDetector {
         if (b - a < 2 * MIN_FRAMES_PER_HALF || b - a > MAX_FIT_FRAMES) {
             return;
         }
-        double ends = Thumbnails.distance(history.thumbnail(a), history.thumbnail(b));
+        double ends = ThumbnailMath.distance(history.thumbnail(a), history.thumbnail(b));
         double[] times = times(a, b);
         double[] progress = progress(a, b);
         if (progress == null) {
@@ -275,21 +275,21 @@ final class DissolveDetector implements TransitionDetector {
 
     /** Each frame's place between frame {@code a} (0) and frame {@code b} (1); null when those two hardly differ. */
     private double[] progress(long a, long b) {
-        if (Thumbnails.distance(history.thumbnail(a), history.thumbnail(b)) < MIN_END_DISTANCE) {
+        if (ThumbnailMath.distance(history.thumbnail(a), history.thumbnail(b)) < MIN_END_DISTANCE) {
             return null;
         }
         float[] before = layout(a);
         float[] after = layout(b);
         double[] progress = new double[(int) (b - a + 1)];
         for (int i = 0; i < progress.length; i++) {
-            progress[i] = Thumbnails.progress(layout(a + i), before, after);
+            progress[i] = ThumbnailMath.progress(layout(a + i), before, after);
         }
         return progress;
     }
 
-    /** The frame's coarse layout, which motion within a shot hardly disturbs; see {@link Thumbnails#pooled}. */
+    /** The frame's coarse layout, which motion within a shot hardly disturbs; see {@link ThumbnailMath#pooled}. */
     private float[] layout(long o) {
-        return Thumbnails.pooled(
+        return ThumbnailMath.pooled(
                 history.thumbnail(o), history.thumbnailWidth(), history.thumbnailHeight(), LAYOUT_BLOCK);
     }
 }

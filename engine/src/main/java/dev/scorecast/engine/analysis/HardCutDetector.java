@@ -67,7 +67,7 @@ final class HardCutDetector implements TransitionDetector {
         history = frame.history();
         long n = frame.ordinal();
         panResidual[slot(n)] = Double.NaN;
-        thumbnailJump[slot(n)] = n == 0 ? 0 : Thumbnails.distance(history.thumbnail(n - 1), history.thumbnail(n));
+        thumbnailJump[slot(n)] = n == 0 ? 0 : ThumbnailMath.distance(history.thumbnail(n - 1), history.thumbnail(n));
         if (previousLuma == null) {
             previousLuma = new byte[frame.luma().length];
         } else if (mayBeCut(n)) {
@@ -163,7 +163,7 @@ final class HardCutDetector implements TransitionDetector {
     private boolean isFlash(long c, float[] before, double jump) {
         double start = history.timeSeconds(c);
         for (long k = c + 1; k <= history.newest() && history.timeSeconds(k) - start <= FLASH_SECONDS; k++) {
-            if (Thumbnails.distance(before, history.thumbnail(k)) <= FLASH_RETURN * jump) {
+            if (ThumbnailMath.distance(before, history.thumbnail(k)) <= FLASH_RETURN * jump) {
                 suppressedThrough = k;
                 return true;
             }
@@ -176,7 +176,7 @@ final class HardCutDetector implements TransitionDetector {
         float[] after = history.thumbnail(c);
         double end = history.timeSeconds(c);
         for (long k = c - 2; k >= history.oldest() && end - history.timeSeconds(k) <= FLASH_SECONDS; k--) {
-            if (Thumbnails.distance(history.thumbnail(k), after) <= FLASH_RETURN * jump) {
+            if (ThumbnailMath.distance(history.thumbnail(k), after) <= FLASH_RETURN * jump) {
                 return true;
             }
         }

@@ -1,6 +1,7 @@
 package dev.scorecast.engine.live;
 
-import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.core.Ticker;
+import dev.scorecast.engine.instruments.BankCatalog;
 import dev.scorecast.engine.media.LiveEncoder;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.render.SoundBank;
@@ -30,6 +31,9 @@ public final class LiveEngine implements AutoCloseable {
     private final GenreCatalog genres;
     private final ExperienceCatalog experiences;
     private final LiveSettings settings;
+    /** The time performances are paced on and vocal lines are due by. */
+    private final Ticker ticker;
+
     private volatile LiveContext context;
     private final List<RenderLoop> loops = new ArrayList<>();
     private final List<Performance> running = new CopyOnWriteArrayList<>();
@@ -44,8 +48,7 @@ public final class LiveEngine implements AutoCloseable {
         return t;
     });
     /** Sings the vocal lines of every performance, off the render loops; started (and warmed up) with the engine. */
-    private final PhraseSinger phrases = new PhraseSinger(
-            EspeakSinger::create, System::nanoTime, PhraseSinger.DEFAULT_CACHE_SAMPLES, this::singerHasHeadroom);
+    private final PhraseSinger phrases;
     /** Above this share of their time rendering, the loops give the singer no CPU (DESIGN: the stream before the voice). */
     private static final double SINGER_MAX_LOOP_LOAD = 0.7;
 
@@ -65,17 +68,31 @@ public final class LiveEngine implements AutoCloseable {
         }
     }
 
+    /** An engine on the system's time ({@link Ticker#SYSTEM}). */
     public LiveEngine(
             Supplier<SoundBank> bank, GenreCatalog genres, ExperienceCatalog experiences, LiveSettings settings) {
+        this(bank, genres, experiences, settings, Ticker.SYSTEM);
+    }
+
+    /** An engine whose performances are paced on {@code ticker}. */
+    public LiveEngine(
+            Supplier<SoundBank> bank,
+            GenreCatalog genres,
+            ExperienceCatalog experiences,
+            LiveSettings settings,
+            Ticker ticker) {
         this.bank = bank;
         this.genres = genres;
         this.experiences = experiences;
         this.settings = settings;
+        this.ticker = ticker;
+        this.phrases = new PhraseSinger(
+                EspeakSinger::create, ticker, PhraseSinger.DEFAULT_CACHE_SAMPLES, this::singerHasHeadroom);
         phrases.start();
         long turn = settings.blockFrames() * 1_000_000_000L / Performance.RATE / 2;
         for (int i = 0; i < settings.threads(); i++) {
-            RenderLoop loop =
-                    new RenderLoop("scorecast-live-" + (i + 1), turn, lateBlocks, running, i, settings.threads());
+            RenderLoop loop = new RenderLoop(
+                    "scorecast-live-" + (i + 1), ticker, turn, lateBlocks, running, i, settings.threads());
             loops.add(loop);
             loop.start();
         }
@@ -87,6 +104,11 @@ public final class LiveEngine implements AutoCloseable {
 
     public LiveSettings settings() {
         return settings;
+    }
+
+    /** The time this engine's performances are paced on. */
+    public Ticker ticker() {
+        return ticker;
     }
 
     /** A new session: silence until started. */
@@ -134,7 +156,7 @@ public final class LiveEngine implements AutoCloseable {
         if (plan != null) {
             plan.sections()
                     .forEach(s -> s.instruments().forEach((group, instrument) -> {
-                        if (instrument != null && Library.known(instrument.program())) {
+                        if (instrument != null && BankCatalog.known(instrument.program())) {
                             b.prepare(instrument.program(), group.equals("beats"));
                         }
                     }));
@@ -213,7 +235,7 @@ public final class LiveEngine implements AutoCloseable {
     }
 
     Performance newPerformance() {
-        Performance p = new Performance(context(), System.nanoTime());
+        Performance p = new Performance(context(), ticker.nanos());
         register(p);
         return p;
     }

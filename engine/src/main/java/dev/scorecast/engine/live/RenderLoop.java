@@ -1,5 +1,6 @@
 package dev.scorecast.engine.live;
 
+import dev.scorecast.engine.core.Ticker;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -19,6 +20,7 @@ import java.util.concurrent.locks.LockSupport;
 final class RenderLoop implements Runnable {
     private static final System.Logger LOG = System.getLogger(RenderLoop.class.getName());
 
+    private final Ticker ticker;
     private final long turnNanos;
     private final AtomicLong lateBlocks;
     private final List<Performance> performances;
@@ -29,9 +31,19 @@ final class RenderLoop implements Runnable {
     private static final double LOAD_SMOOTHING = 0.02;
     private volatile double load;
 
-    /** Loop {@code index} of {@code loops}, over {@code performances} (shared, safe to iterate while changed). */
+    /**
+     * Loop {@code index} of {@code loops}, over {@code performances} (shared, safe to iterate while changed), on
+     * {@code ticker}'s time (the performances' own); it sleeps between turns in real time whatever the ticker.
+     */
     RenderLoop(
-            String name, long turnNanos, AtomicLong lateBlocks, List<Performance> performances, int index, int loops) {
+            String name,
+            Ticker ticker,
+            long turnNanos,
+            AtomicLong lateBlocks,
+            List<Performance> performances,
+            int index,
+            int loops) {
+        this.ticker = ticker;
         this.turnNanos = turnNanos;
         this.lateBlocks = lateBlocks;
         this.performances = performances;
@@ -61,7 +73,7 @@ final class RenderLoop implements Runnable {
     @Override
     public void run() {
         while (!stopping) {
-            long now = System.nanoTime();
+            long now = ticker.nanos();
             long until = now + turnNanos;
             Performance[] all = performances.toArray(Performance[]::new);
             // Loops start their rounds at different places, so that they meet rather than queue.
@@ -78,7 +90,7 @@ final class RenderLoop implements Runnable {
                     }
                 }
             }
-            long end = System.nanoTime();
+            long end = ticker.nanos();
             // The share of the turn spent rendering, smoothed over about half a second.
             load += LOAD_SMOOTHING * (Math.min(1.0, (end - now) / (double) turnNanos) - load);
             long sleep = until - end;
@@ -117,13 +129,13 @@ final class RenderLoop implements Runnable {
                     "live performance " + p.id + " failed " + p.vmErrorTurns() + " turns in a row; ending it",
                     e);
             p.close();
-            p.pump(System.nanoTime());
+            p.pump(ticker.nanos());
             return false;
         } catch (RuntimeException | Error e) {
             // One broken performance must not stop the thread that runs the others.
             LOG.log(System.Logger.Level.ERROR, "live performance " + p.id + " failed; ending it", e);
             p.close();
-            p.pump(System.nanoTime());
+            p.pump(ticker.nanos());
             return false;
         }
     }

@@ -6,6 +6,7 @@ import static org.bytedeco.ffmpeg.global.avcodec.av_packet_free;
 import static org.bytedeco.ffmpeg.global.avutil.AV_NOPTS_VALUE;
 import static org.bytedeco.ffmpeg.global.avutil.av_q2d;
 
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
-import java.util.function.LongSupplier;
 import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
 import org.bytedeco.ffmpeg.avformat.AVStream;
@@ -57,24 +57,19 @@ public final class KeyframeStills {
      * The keyframe at or before each of {@code times} (seconds, ascending), shrunk so its longer side
      * is {@code longSidePixels}. A time before the first keyframe gets the first one.
      *
-     * @param nanoTime the monotonic clock the deadline is measured on
+     * @param ticker the time the deadline is measured on
      * @throws DeadlinePassed when {@code deadline} passes first
      * @throws UnsupportedMedia when the file cannot be opened or has no decodable video, or no picture at all
      */
     public static Stills at(
-            Path video,
-            MediaLimits limits,
-            int longSidePixels,
-            double[] times,
-            Duration deadline,
-            LongSupplier nanoTime) {
+            Path video, MediaLimits limits, int longSidePixels, double[] times, Duration deadline, Ticker ticker) {
         Objects.requireNonNull(video, "video");
-        long end = nanoTime.getAsLong() + deadline.toNanos();
-        Stills stills = read(video, limits, longSidePixels, end, nanoTime, reader -> reader.bySeeking(times));
+        long end = ticker.nanos() + deadline.toNanos();
+        Stills stills = read(video, limits, longSidePixels, end, ticker, reader -> reader.bySeeking(times));
         // A file that cannot seek (or whose seeks find no keyframe) is read again from its start.
         return stills != null
                 ? stills
-                : read(video, limits, longSidePixels, end, nanoTime, reader -> reader.fromTheStart(times));
+                : read(video, limits, longSidePixels, end, ticker, reader -> reader.fromTheStart(times));
     }
 
     private static Stills read(
@@ -82,7 +77,7 @@ public final class KeyframeStills {
             MediaLimits limits,
             int longSidePixels,
             long end,
-            LongSupplier nanoTime,
+            Ticker ticker,
             Function<Reader, List<Still>> how) {
         InputFile in = InputFile.open(video, limits);
         try {
@@ -104,7 +99,7 @@ public final class KeyframeStills {
                         av_q2d(stream.time_base()),
                         PresentationClock.origin(in.context(), stream),
                         end,
-                        nanoTime,
+                        ticker,
                         1 / PresentationClock.nominalFps(stream),
                         (long) par.width() * par.height());
                 List<Still> stills = how.apply(reader);
@@ -129,7 +124,7 @@ public final class KeyframeStills {
         private final double secondsPerTick;
         private final double originSeconds;
         private final long endNanos;
-        private final LongSupplier nanoTime;
+        private final Ticker ticker;
         private final double frameSeconds;
         /** Packets decoded past a keyframe for one picture: {@link #FORWARD_PIXELS} of this file's pictures. */
         private final int forwardPackets;
@@ -143,7 +138,7 @@ public final class KeyframeStills {
                 double secondsPerTick,
                 double originSeconds,
                 long endNanos,
-                LongSupplier nanoTime,
+                Ticker ticker,
                 double frameSeconds,
                 long pixelsPerPicture) {
             this.frameSeconds = frameSeconds;
@@ -154,7 +149,7 @@ public final class KeyframeStills {
             this.secondsPerTick = secondsPerTick;
             this.originSeconds = originSeconds;
             this.endNanos = endNanos;
-            this.nanoTime = nanoTime;
+            this.ticker = ticker;
         }
 
         /** One seek a time, or decoding on where that is cheaper; null when the file cannot seek, or a seek finds no keyframe. */
@@ -316,7 +311,7 @@ public final class KeyframeStills {
         }
 
         private void checkDeadline() {
-            if (nanoTime.getAsLong() - endNanos > 0) {
+            if (ticker.nanos() - endNanos > 0) {
                 throw new DeadlinePassed();
             }
         }

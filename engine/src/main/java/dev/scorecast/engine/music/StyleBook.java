@@ -3,7 +3,7 @@ package dev.scorecast.engine.music;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.instruments.BankCatalog;
 import dev.scorecast.engine.io.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -147,7 +147,7 @@ final class StyleBook {
     record Sound(String bank, int program) {
         /** The sound's address in the SoundBank, 128 x bank + program. */
         int address() {
-            return Library.address(bank, program);
+            return BankCatalog.address(bank, program);
         }
     }
 

@@ -179,7 +179,7 @@ public final class Execution {
             sung.ifPresent(v -> stems.add(v.stem()));
 
             // The stems zip runs beside the master and the encoders once the stems are produced
-            // (pass 1 of the mix); the encoders beside the master's last pass (Delivery); the
+            // (pass 1 of the mix); the encoders beside the master's last pass (MasterDelivery); the
             // sync check beside the encoders' last blocks and their check of what they wrote.
             boolean zipStems = plan.options().multitrack();
             var stemsZip = new AtomicReference<CompletableFuture<Void>>(CompletableFuture.completedFuture(null));
@@ -192,13 +192,13 @@ public final class Execution {
             checked.addAll(EditorMarks.accents(plan));
             double fps = in.analysis().video().fps();
             Path master = outDir.resolve(MASTER_WAV);
-            Delivery.Delivered delivered;
+            MasterDelivery.Delivered delivered;
             try {
                 timer.start(Stage.MASTER);
                 var settings = mixSettings(plan, in.originalAudioWav(), voiceover.track(), speech)
                         .withProduction(
                                 ProductionCatalog.builtIn().forGenre(plan.genre()), productionTempo(plan, score))
-                        .withCeiling(Delivery.CEILING_DBTP);
+                        .withCeiling(MasterDelivery.CEILING_DBTP);
                 // The mix's first two passes are about half the stage; the last, with the encoders, the rest.
                 try (Mixer.Mixdown mix = Mixer.mixdown(
                         stems, settings, master, f -> timer.within(Stage.MASTER, MIXDOWN_SHARE * f), produced -> {
@@ -208,7 +208,7 @@ public final class Execution {
                                         OUTPUT_THREADS));
                             }
                         })) {
-                    delivered = new Delivery(
+                    delivered = new MasterDelivery(
                                     in.video(),
                                     master,
                                     outDir.resolve(VIDEO),
@@ -216,7 +216,8 @@ public final class Execution {
                                     OUTPUT_THREADS)
                             .run(mix, () -> {
                                 timer.start(Stage.MUX);
-                                // Accents are timing: a master encoded again lower (Delivery) keeps them where they
+                                // Accents are timing: a master encoded again lower (MasterDelivery) keeps them where
+                                // they
                                 // are.
                                 syncCheck.set(CompletableFuture.supplyAsync(
                                         () -> SyncCheck.measure(master, stems, checked, fps), OUTPUT_THREADS));

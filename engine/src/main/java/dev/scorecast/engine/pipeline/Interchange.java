@@ -2,7 +2,7 @@ package dev.scorecast.engine.pipeline;
 
 import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.core.InstrumentGroup;
-import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.instruments.BankCatalog;
 import dev.scorecast.engine.interchange.CueSheet;
 import dev.scorecast.engine.interchange.Fcpxml;
 import dev.scorecast.engine.interchange.FrameRate;
@@ -243,8 +243,8 @@ final class Interchange {
                 }
             }
             for (int program : programs) {
-                Library.bank(program >> 7)
-                        .map(Library.Bank::id)
+                BankCatalog.bank(program >> 7)
+                        .map(BankCatalog.Bank::id)
                         .filter(id -> !ids.contains(id))
                         .ifPresent(ids::add);
             }

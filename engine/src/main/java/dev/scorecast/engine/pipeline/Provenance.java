@@ -1,7 +1,7 @@
 package dev.scorecast.engine.pipeline;
 
 import dev.scorecast.engine.core.InstrumentGroup;
-import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.instruments.BankCatalog;
 import dev.scorecast.engine.music.Composer;
 import dev.scorecast.engine.music.GrooveSource;
 import dev.scorecast.engine.music.Part;
@@ -53,7 +53,7 @@ public record Provenance(
         }
         List<Source> sources = new ArrayList<>();
         used.forEach((bank, programs) -> {
-            Library.Bank b = Library.bank(bank).orElseThrow();
+            BankCatalog.Bank b = BankCatalog.bank(bank).orElseThrow();
             String origin = bank == 0 && generalMidiBank != null
                     ? generalMidiBank.getFileName() + " (" + b.source() + ")"
                     : b.source();

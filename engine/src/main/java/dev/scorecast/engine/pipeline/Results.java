@@ -74,7 +74,7 @@ public record Results(
     static Results of(
             Plan plan,
             Score score,
-            Delivery.Delivered delivered,
+            MasterDelivery.Delivered delivered,
             List<SyncCheck.Point> points,
             Map<String, String> files,
             Map<String, String> links,

@@ -1,7 +1,7 @@
 package dev.scorecast.engine.plan;
 
 import dev.scorecast.engine.analysis.Analysis;
-import dev.scorecast.engine.plan.Phrasing.Stretch;
+import dev.scorecast.engine.plan.SectionFitter.Stretch;
 import java.util.Arrays;
 import java.util.List;
 

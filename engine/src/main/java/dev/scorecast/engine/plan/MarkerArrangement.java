@@ -34,7 +34,7 @@ import java.util.TreeMap;
  *
  * <p>Sections on the planned cuts stay where they are unless a marker's boundary comes within
  * {@link #KEEP_CLEAR_SECONDS} of them; then the marker's boundary wins and the cut becomes an accent.
- * Every section is fitted again with whole bars (the planner's {@link Phrasing#fit}), so each
+ * Every section is fitted again with whole bars (the planner's {@link SectionFitter#fit}), so each
  * boundary stays on a bar line. A pure function: the same plan and markers give the same plan.
  */
 public final class MarkerArrangement {
@@ -336,10 +336,11 @@ public final class MarkerArrangement {
         int bars = source.bars();
         boolean same = Math.abs(source.start() - a) < 1e-6 && Math.abs(source.end() - b) < 1e-6;
         if (!same) {
-            Phrasing.Fit fit = Phrasing.fit(b - a, genre.tempoMinBpm(), genre.tempoMaxBpm(), source.tempo(), beats);
+            SectionFitter.Fit fit =
+                    SectionFitter.fit(b - a, genre.tempoMinBpm(), genre.tempoMaxBpm(), source.tempo(), beats);
             if (fit == null) {
                 meter = "3/4";
-                fit = Phrasing.fit(b - a, genre.tempoMinBpm(), genre.tempoMaxBpm(), source.tempo(), 3);
+                fit = SectionFitter.fit(b - a, genre.tempoMinBpm(), genre.tempoMaxBpm(), source.tempo(), 3);
             }
             if (fit == null) {
                 throw new Unprocessable(

@@ -3,7 +3,7 @@ package dev.scorecast.engine.plan;
 import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.ScorecastException.FieldProblem;
-import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.instruments.BankCatalog;
 import dev.scorecast.engine.plan.Section.Hit;
 import dev.scorecast.engine.plan.Section.Instrument;
 import dev.scorecast.engine.style.ChordSymbol;
@@ -400,12 +400,12 @@ public final class PlanValidator {
                         here + ".soundset",
                         "soundset must be a genre id (" + genreIds + "), not " + quote(part.soundset())));
             }
-            if (!Library.known(part.program())) {
+            if (!BankCatalog.known(part.program())) {
                 problems.add(new FieldProblem(
                         here + ".program",
                         "program must be a General MIDI program 0 to 127, or 128 x bank + program"
                                 + " for a bank of instruments/banks.json ("
-                                + dev.scorecast.engine.instruments.Library.banks().stream()
+                                + dev.scorecast.engine.instruments.BankCatalog.banks().stream()
                                         .map(b -> b.msb() + " " + b.id())
                                         .toList()
                                 + "), not " + part.program()));

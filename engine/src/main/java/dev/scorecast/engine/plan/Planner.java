@@ -7,9 +7,9 @@ import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.Unprocessable;
-import dev.scorecast.engine.plan.Phrasing.Stretch;
 import dev.scorecast.engine.plan.Section.Hit;
 import dev.scorecast.engine.plan.Section.Instrument;
+import dev.scorecast.engine.plan.SectionFitter.Stretch;
 import dev.scorecast.engine.style.Arrangement;
 import dev.scorecast.engine.style.Arrangement.GroupStyle;
 import dev.scorecast.engine.style.Genre;
@@ -65,7 +65,7 @@ public final class Planner {
         }
 
         String meter = style.meters().getFirst();
-        List<Stretch> stretches = Phrasing.split(
+        List<Stretch> stretches = SectionFitter.split(
                 cuts,
                 duration,
                 fps,
@@ -76,7 +76,7 @@ public final class Planner {
                 style.phraseBars());
         if (stretches.isEmpty()) {
             meter = "3/4";
-            stretches = Phrasing.split(
+            stretches = SectionFitter.split(
                     List.of(),
                     duration,
                     fps,

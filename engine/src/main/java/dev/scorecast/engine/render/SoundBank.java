@@ -10,7 +10,7 @@ import com.sun.media.sound.SF2Soundbank;
 import com.sun.media.sound.SoftSynthesizer;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
-import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.instruments.BankDirectory;
 import dev.scorecast.engine.io.Riff;
 import dev.scorecast.engine.sampler.SampledBanks;
 import dev.scorecast.engine.sampler.SampledInstrument;
@@ -34,9 +34,9 @@ import javax.sound.midi.Patch;
 
 /**
  * The instruments every renderer plays: a General MIDI SoundFont 2 bank (bank 0) and the banks of
- * the {@link Library} (bank 1 and up), addressed as {@code 128 * bank + program}: the renderers send
+ * the {@link BankDirectory} (bank 1 and up), addressed as {@code 128 * bank + program}: the renderers send
  * the bank as MIDI bank select (MSB) and the program as a program change. The GM bank lends a
- * sparse bank a neighbouring program; a library bank never does (a missing sound is an error).
+ * sparse bank a neighbouring program; a bank of the directory never does (a missing sound is an error).
  *
  * <p>Each SF2 bank is shared by every renderer. Opening it reads only the bank's directory
  * (presets, zones, sample headers); sample data stays in the file until an instrument is first
@@ -54,17 +54,17 @@ public final class SoundBank implements AutoCloseable {
 
     private final Path file;
     private final SF2Soundbank bank;
-    private final Library library;
+    private final BankDirectory banks;
     private final Map<Integer, ModelInstrument> loaded = new HashMap<>();
     private final Map<SampleKey, float[]> floats = new HashMap<>();
     private final SharedInstruments shared = new SharedInstruments();
     private final OnsetLatency onsets = new OnsetLatency(this);
     private boolean closed;
 
-    private SoundBank(Path file, SF2Soundbank bank, Library library) {
+    private SoundBank(Path file, SF2Soundbank bank, BankDirectory banks) {
         this.file = file;
         this.bank = bank;
-        this.library = library;
+        this.banks = banks;
     }
 
     /**
@@ -75,11 +75,11 @@ public final class SoundBank implements AutoCloseable {
      *                          which Gervill would play as noise
      */
     public static SoundBank load(Path sf2) {
-        return load(sf2, Library.configured());
+        return load(sf2, BankDirectory.configured());
     }
 
-    /** {@code sf2} as bank 0 and {@code library}'s banks above it. */
-    public static SoundBank load(Path sf2, Library library) {
+    /** {@code sf2} as bank 0 and the banks of {@code banks} above it. */
+    public static SoundBank load(Path sf2, BankDirectory banks) {
         if (sf2 == null || !Files.isRegularFile(sf2)) {
             throw new InvalidParameter(
                     SETTING,
@@ -95,7 +95,7 @@ public final class SoundBank implements AutoCloseable {
                             + SETTING + " to an uncompressed SF2 file.");
         }
         try {
-            return new SoundBank(sf2, new SF2Soundbank(sf2.toFile()), library);
+            return new SoundBank(sf2, new SF2Soundbank(sf2.toFile()), banks);
         } catch (IOException | RuntimeException e) {
             throw new UnsupportedMedia(
                     SETTING,
@@ -126,7 +126,7 @@ public final class SoundBank implements AutoCloseable {
         if (!sampler || closed) {
             return Optional.empty();
         }
-        return SampledBanks.of(library).instrument(address, drums);
+        return SampledBanks.of(banks).instrument(address, drums);
     }
 
     /** How long each instrument of this bank takes to speak (measured once, kept for the bank's life). */
@@ -140,8 +140,8 @@ public final class SoundBank implements AutoCloseable {
     }
 
     /** The banks above the General MIDI one. */
-    public Library library() {
-        return library;
+    public BankDirectory banks() {
+        return banks;
     }
 
     /** The program number within its bank of an address ({@code 128 * bank + program}). */
@@ -170,7 +170,7 @@ public final class SoundBank implements AutoCloseable {
             int key = (drums ? 1 << 20 : 0) | program;
             ModelInstrument cached = loaded.get(key);
             if (cached == null) {
-                ModelInstrument raw = library.instrument(bankOf(program), programOf(program), drums);
+                ModelInstrument raw = banks.instrument(bankOf(program), programOf(program), drums);
                 cached = playable(raw, new ModelPatch(bankOf(program) << 7, programOf(program), drums));
                 loaded.put(key, cached);
             }

@@ -1,7 +1,8 @@
 package dev.scorecast.engine.sampler;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.instruments.BankCatalog;
+import dev.scorecast.engine.instruments.BankDirectory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -13,7 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Which instruments of the {@link Library} the sampler plays ({@code instruments/sampler.json}) and
+ * Which instruments of the {@link BankDirectory} the sampler plays ({@code instruments/sampler.json}) and
  * those instruments, built once per instruments directory and shared by every renderer and live
  * stream of the process: one {@link SampleStore} (samples memory-mapped once per node), one
  * {@link SampledInstrument} per address, parsed when first asked for. Thread-safe.
@@ -32,9 +33,9 @@ public final class SampledBanks {
         this.store = new SampleStore(dir.resolve("sampler-cache"));
     }
 
-    /** The sampled banks of {@code library}'s directory, one object per directory in the process. */
-    public static SampledBanks of(Library library) {
-        return BY_DIR.computeIfAbsent(library.dir(), SampledBanks::new);
+    /** The sampled banks of the directory of {@code banks}, one object per directory in the process. */
+    public static SampledBanks of(BankDirectory banks) {
+        return BY_DIR.computeIfAbsent(banks.dir(), SampledBanks::new);
     }
 
     /** Whether the sampler plays {@code address} (a kit when {@code drums}). */
@@ -65,7 +66,7 @@ public final class SampledBanks {
             JsonNode root = dev.scorecast.engine.io.Json.mapper().readTree(resource("sampler.json"));
             Map<Integer, String> m = new HashMap<>();
             for (JsonNode i : root.path("instruments")) {
-                int address = Library.address(
+                int address = BankCatalog.address(
                         i.path("bank").asText(), i.path("program").asInt());
                 m.put(key(address, i.path("drums").asBoolean()), i.path("sfz").asText());
             }

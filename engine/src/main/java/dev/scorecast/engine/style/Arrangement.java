@@ -3,7 +3,7 @@ package dev.scorecast.engine.style;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.instruments.BankCatalog;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -148,7 +148,7 @@ public record Arrangement(
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Sound(String name, int program, boolean legato) {
         public Sound {
-            if (name == null || name.isBlank() || !Library.known(program)) {
+            if (name == null || name.isBlank() || !BankCatalog.known(program)) {
                 throw new IllegalArgumentException("a palette entry needs a name and a program 0-127 of a known bank");
             }
         }
@@ -164,7 +164,7 @@ public record Arrangement(
                 @JsonProperty("bank") String bank,
                 @JsonProperty("program") int program,
                 @JsonProperty("legato") Boolean legato) {
-            return new Sound(name, Library.address(bank, program), Boolean.TRUE.equals(legato));
+            return new Sound(name, BankCatalog.address(bank, program), Boolean.TRUE.equals(legato));
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.style.GenreCatalog;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -46,7 +47,13 @@ class OutOfMemoryTest {
         p.send(new Control.Start(
                 ExperienceCatalog.builtIn(GenreCatalog.builtIn()).first(), 0.5, false, applied));
         RenderLoop loop = new RenderLoop(
-                "oom-test", 1024 * 1_000_000_000L / Performance.RATE / 2, new AtomicLong(), running, 0, 1);
+                "oom-test",
+                Ticker.SYSTEM,
+                1024 * 1_000_000_000L / Performance.RATE / 2,
+                new AtomicLong(),
+                running,
+                0,
+                1);
         loop.start();
         try {
             // Real time: the loop is a real thread; a second of audio, polled with a deadline.

@@ -61,7 +61,7 @@ class ComposerTest {
         }
         for (Section s : plan.sections()) {
             if (s.index() == 0) {
-                // A calm opening (intensity 0.1) is no hit: the drums come in after a bar (PerformanceTest).
+                // A calm opening (intensity 0.1) is no hit: the drums come in after a bar (HumanFeelTest).
                 assertTrue(
                         part(score, InstrumentGroup.BEATS).notes().stream().noneMatch(n -> n.start() == 0),
                         genre + " calm opening");

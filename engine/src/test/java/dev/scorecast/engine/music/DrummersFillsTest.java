@@ -71,7 +71,7 @@ class DrummersFillsTest {
             Set<String> heard = new TreeSet<>();
             for (Note n : drums.notes()) {
                 // On the swung grid the genre plays (a late hat on the 12th sixteenth is still the 12th's).
-                long s = PerformanceTest.gridStep(n.start() - barStart, step, feel.swing());
+                long s = HumanFeelTest.gridStep(n.start() - barStart, step, feel.swing());
                 if (s >= fromStep && s < 16 && n.start() < end - HitClearance.DRUM_SECONDS) {
                     heard.add(s + ":" + n.pitch());
                 }

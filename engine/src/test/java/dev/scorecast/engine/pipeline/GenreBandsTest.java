@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * change of instruments or level that drifts to the edge fails here before it leaves it.
  *
  * <p>Tagged slow (bin/test --all, CI): every genre rendered and measured, 103 s of the engine's 358 s;
- * the pipeline package's other tests (DeliveryTest, MixChoicesTest, ...) stay in the fast tier.
+ * the pipeline package's other tests (MasterDeliveryTest, MixChoicesTest, ...) stay in the fast tier.
  */
 @Tag("slow")
 class GenreBandsTest {

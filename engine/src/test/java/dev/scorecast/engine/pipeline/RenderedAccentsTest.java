@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code all_within_frame} holds in at least 11 of the 12 genres;
  * <li>cuts are felt: at each section boundary and struck cut the level of the first 50 ms is at
  * least 6 dB above the 150 ms before it (3 dB in ambient);
- * <li>the ending fits: every note is let go a second before the end (PerformanceTest), and the last
+ * <li>the ending fits: every note is let go a second before the end (HumanFeelTest), and the last
  * 50 ms of the master are its release dying away, at least 24 dB under the loudest 400 ms of the
  * final cadence.
  * </ul>

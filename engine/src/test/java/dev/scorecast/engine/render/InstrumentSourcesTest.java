@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.media.sound.ModelPerformer;
 import com.sun.media.sound.SoftSynthesizer;
 import dev.scorecast.engine.core.InstrumentGroup;
-import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.instruments.BankCatalog;
 import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
@@ -85,7 +85,7 @@ class InstrumentSourcesTest {
 
     @Test
     void pianoDynamicsAreTimbre() throws Exception {
-        int piano = Library.address("salamander", 0);
+        int piano = BankCatalog.address("salamander", 0);
         double soft = centroid(note(piano, 60, 40));
         double loud = centroid(note(piano, 60, 110));
         // Real velocity layers: the hard hammer's spectrum is brighter, not only louder.
@@ -94,7 +94,7 @@ class InstrumentSourcesTest {
 
     @Test
     void analogVoicesOpenTheirFilterWithVelocity() throws Exception {
-        int bass = Library.address("analog", 1);
+        int bass = BankCatalog.address("analog", 1);
         double soft = centroid(note(bass, 40, 50));
         double loud = centroid(note(bass, 40, 120));
         assertTrue(loud > soft * 1.15, "saw bass centroid at velocity 50: " + soft + " Hz, at 120: " + loud + " Hz");

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.Commands;
 import dev.scorecast.engine.core.InstrumentGroup;
-import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.instruments.BankCatalog;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
@@ -57,11 +57,13 @@ class OnsetLatencyTest {
 
     @Test
     void aStringChordWrittenOnACutIsHeardOnIt(@TempDir Path dir) {
-        int strings = Library.address("musescore", 48);
+        int strings = BankCatalog.address("musescore", 48);
         double latency = bank.onsets().seconds(strings, false, 62);
         // MuseScore's string section bows in: without the early start it would be heard this late.
         assertTrue(latency > 0.010, "string section latency " + latency);
-        assertTrue(bank.onsets().seconds(Library.address("musescore", 47), false, 46) < 0.008, "timpani speak at once");
+        assertTrue(
+                bank.onsets().seconds(BankCatalog.address("musescore", 47), false, 46) < 0.008,
+                "timpani speak at once");
 
         List<Note> chord = new ArrayList<>();
         for (double cut : new double[] {1.0, 2.5}) {
@@ -86,8 +88,8 @@ class OnsetLatencyTest {
 
     @Test
     void aProgramChangeMovesWithTheFirstNoteItApplies() {
-        int strings = Library.address("musescore", 48);
-        int piano = Library.address("musescore", 0);
+        int strings = BankCatalog.address("musescore", 48);
+        int piano = BankCatalog.address("musescore", 0);
         Part part = new Part(
                 InstrumentGroup.HARMONY,
                 piano,

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.core.InstrumentGroup;
-import dev.scorecast.engine.instruments.Library;
+import dev.scorecast.engine.instruments.BankCatalog;
 import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SampledInstrumentsTest {
     private static final int RATE = Renderer.RATE;
-    private static final int PIANO = Library.address("salamander", 0);
+    private static final int PIANO = BankCatalog.address("salamander", 0);
     private static SoundBank bank;
 
     @TempDir
@@ -59,7 +59,8 @@ class SampledInstrumentsTest {
     }
 
     private static Part kit(int program, List<Note> notes) {
-        return new Part(InstrumentGroup.BEATS, Library.address("electronic", program), true, 0, 0, notes, List.of());
+        return new Part(
+                InstrumentGroup.BEATS, BankCatalog.address("electronic", program), true, 0, 0, notes, List.of());
     }
 
     /** The largest difference between two stretches of {@code x}, each {@code len} frames from its start. */
@@ -125,16 +126,16 @@ class SampledInstrumentsTest {
         // key-off is the release (damper) sample, and it is heard (within 26 dB of the note it ends; measured 21 dB),
         // not before.
         String sfz = new String(
-                Library.class
+                BankCatalog.class
                         .getResourceAsStream("/instruments/sfz/salamander.sfz")
                         .readAllBytes(),
                 java.nio.charset.StandardCharsets.UTF_8);
-        var banks = dev.scorecast.engine.sampler.SampledBanks.of(bank.library());
+        var banks = dev.scorecast.engine.sampler.SampledBanks.of(bank.banks());
         var full = banks.instrument(PIANO, false).orElseThrow();
         var dry = dev.scorecast.engine.sampler.SampledInstrument.parse(
                 "dry",
                 sfz.substring(0, sfz.indexOf("<group> trigger=release")),
-                bank.library().dir(),
+                bank.banks().dir(),
                 banks.store());
         float[][] a = play(full);
         float[][] b = play(dry);

@@ -77,6 +77,11 @@ public final class AnalysisService {
         jobs.unfinished(KIND).forEach(id -> runner.enqueue(TASK, id));
     }
 
+    /** Queues a run for each pending job that has none ({@link JobRunner#requeueUnscheduled}); an upkeep sweep. */
+    public void requeueUnscheduled() {
+        runner.requeueUnscheduled(KIND, TASK);
+    }
+
     /**
      * Starts an analysis of {@code video}, or returns the one already running or finished. Racing
      * callers get the same one: the database holds one current analysis per video (a unique index),

@@ -134,9 +134,13 @@ public final class Database implements AutoCloseable {
             }
             if (t instanceof SQLException sql && sql.getSQLState() != null) {
                 String state = sql.getSQLState();
-                if (state.startsWith("08") || state.equals("57P01") || state.equals("57P03") || state.equals("57014")) {
-                    return true; // connection exceptions, an administrator's shutdown, starting up, a statement
-                    // cancelled by its timeout
+                if (state.startsWith("08")
+                        || state.equals("57P01")
+                        || state.equals("57P02")
+                        || state.equals("57P03")
+                        || state.equals("57014")) {
+                    return true; // connection exceptions, an administrator's shutdown, a crash of another server
+                    // process, starting up, a statement cancelled by its timeout
                 }
             }
         }

@@ -77,6 +77,11 @@ public final class ExecutionService {
         jobs.unfinished(KIND).forEach(id -> runner.enqueue(TASK, id));
     }
 
+    /** Queues a run for each pending job that has none ({@link JobRunner#requeueUnscheduled}); an upkeep sweep. */
+    public void requeueUnscheduled() {
+        runner.requeueUnscheduled(KIND, TASK);
+    }
+
     /**
      * Starts a run of {@code plan} (already validated against the video) on {@code videoId}.
      *

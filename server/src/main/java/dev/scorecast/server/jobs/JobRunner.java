@@ -81,10 +81,51 @@ public final class JobRunner implements AutoCloseable {
             throw new IllegalArgumentException("no task named " + name);
         }
         int priority = Math.max(0, FAIR_SHARE_TOP - Math.max(0, ownersQueued));
-        // db-scheduler's own times (when a run is due) are on the system clock it compares them with, not the
-        // service's.
-        client.scheduleIfNotExists(
-                task.instanceBuilder(jobId).data(jobId).priority(priority).scheduledTo(Instant.now()));
+        try {
+            // db-scheduler's own times (when a run is due) are on the system clock it compares them with, not the
+            // service's.
+            client.scheduleIfNotExists(
+                    task.instanceBuilder(jobId).data(jobId).priority(priority).scheduledTo(Instant.now()));
+        } catch (RuntimeException e) {
+            if (!Database.unavailable(e)) {
+                throw e;
+            }
+            // The job's row is committed before this (db-scheduler writes on a connection of its own), so the caller
+            // has a job to answer with; the database went away in between. requeueUnscheduled queues it once the
+            // database answers again.
+            LOG.warn(
+                    "job {} is saved but the database did not take its run ({}); it is queued by the next sweep",
+                    jobId,
+                    e.toString());
+        }
+    }
+
+    /** How long a pending job may have no run queued before {@link #requeueUnscheduled} takes it for one the database lost. */
+    public static final Duration UNSCHEDULED_AFTER = Duration.ofSeconds(30);
+
+    /**
+     * Queues a run for every pending job of {@code kind} that has none: a job whose scheduling the
+     * database did not take ({@link #enqueue}), or whose run ended without its state being written.
+     * Only jobs older than {@link #UNSCHEDULED_AFTER} count, so a job committed a moment ago and
+     * about to be scheduled is left alone. Safe to repeat and to run on any node. Returns the jobs
+     * queued.
+     */
+    public List<String> requeueUnscheduled(String kind, String name) {
+        long before = clock.millis() - UNSCHEDULED_AFTER.toMillis();
+        List<String> orphans = database.query(c -> Rows.list(
+                c,
+                "SELECT id FROM jobs WHERE kind = ? AND status = ? AND created_at < ? AND NOT EXISTS"
+                        + " (SELECT 1 FROM scheduled_tasks WHERE task_name = ? AND task_instance = jobs.id)",
+                row -> row.getString("id"),
+                kind,
+                JobStatus.PENDING.wire(),
+                before,
+                name));
+        orphans.forEach(id -> enqueue(name, id));
+        if (!orphans.isEmpty()) {
+            LOG.warn("queued {} {} jobs that had no run queued: {}", orphans.size(), kind, orphans);
+        }
+        return orphans;
     }
 
     /** How soon a job cut off by the database or the store being away runs again: long enough not to spend its starts on one outage. */

@@ -75,8 +75,7 @@ public final class HlsChannel implements AutoCloseable {
         this.openedNanos = ticker.nanos();
         this.lastRequestNanos = openedNanos;
         // A name, not a time anything is compared with: the wall clock's milliseconds differ between runs even on a
-        // node whose
-        // injected clock stands still (a test's virtual time), which would name two runs alike.
+        // node whose injected clock stands still (a test's virtual time), which would name two runs alike.
         this.run = Long.toString(System.currentTimeMillis(), 36);
         this.init = Fmp4Audio.init(RATE, 2, 128_000);
         this.reader = Thread.ofPlatform()

@@ -1,6 +1,5 @@
 package dev.scorecast.server.player;
 
-import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.error.Busy;
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.error.WrongState;
@@ -76,7 +75,7 @@ public final class PlayerService implements AutoCloseable {
             Duration ttl,
             Clock clock) {
         this.engine = engine;
-        this.hls = new HlsPublisher(engine, clock, Ticker.SYSTEM);
+        this.hls = new HlsPublisher(engine, clock, engine.ticker());
         this.registry = registry;
         this.nodeUrl = nodeUrl;
         this.links = links;

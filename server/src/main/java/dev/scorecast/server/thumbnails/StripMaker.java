@@ -25,7 +25,7 @@ final class StripMaker {
         }
         try (BlobStore.Staged source = blobs.stage(video.storedAs())) {
             KeyframeStills.Stills stills =
-                    KeyframeStills.at(source.path(), limits, Thumbnails.LONG_SIDE, targets, deadline, ticker::nanos);
+                    KeyframeStills.at(source.path(), limits, Thumbnails.LONG_SIDE, targets, deadline, ticker);
             int w = stills.width();
             int h = stills.height();
             BufferedImage strip = new BufferedImage(w * count, h, BufferedImage.TYPE_INT_RGB);

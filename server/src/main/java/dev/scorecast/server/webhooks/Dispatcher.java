@@ -145,9 +145,7 @@ public final class Dispatcher implements AutoCloseable {
                 return; // The endpoint was deleted meanwhile, and its deliveries with it.
             }
             Map<String, String> headers = new LinkedHashMap<>();
-            headers.put(
-                    WebhookSignature.HEADER,
-                    WebhookSignature.header(target.get().secret(), startedAt, body.get()));
+            headers.put(WebhookSigner.HEADER, WebhookSigner.header(target.get().secret(), startedAt, body.get()));
             headers.put("Scorecast-Event-Id", due.eventId());
             headers.put("Scorecast-Delivery-Id", due.id());
             headers.put("Scorecast-Attempt", Integer.toString(attempt));

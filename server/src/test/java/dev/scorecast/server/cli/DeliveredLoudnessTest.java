@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * rock +0.8 dBTP).
  *
  * <p>Tagged slow (bin/test --all, CI): three whole scorings through the CLI, 32 s; ScorecastCliTest stays
- * in the fast tier, the engine's DeliveryTest checks the delivery check itself.
+ * in the fast tier, the engine's MasterDeliveryTest checks the delivery check itself.
  */
 @Tag("slow")
 class DeliveredLoudnessTest {

@@ -141,7 +141,7 @@ class ScorecastCliTest {
             out.reset();
             assertEquals(0, ScorecastCli.run(List.of("webhooks", "test", id), env, printed, System.err));
             var got = receiver.next(java.time.Duration.ofSeconds(20));
-            assertTrue(dev.scorecast.server.webhooks.WebhookSignature.verify(
+            assertTrue(dev.scorecast.server.webhooks.WebhookSigner.verify(
                     secret,
                     got.header("Scorecast-Signature"),
                     got.body(),

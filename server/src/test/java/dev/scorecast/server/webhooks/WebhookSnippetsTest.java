@@ -36,10 +36,10 @@ class WebhookSnippetsTest {
                 dir.resolve("changed.json"), BODY.replace("evt_1", "evt_2").getBytes(StandardCharsets.UTF_8));
         Instant now = Instant.now();
         return List.of(
-                new String[] {WebhookSignature.header(SECRET, now, body), good.toString(), "true"},
-                new String[] {WebhookSignature.header(SECRET, now, body), changed.toString(), "false"},
-                new String[] {WebhookSignature.header(SECRET + "x", now, body), good.toString(), "false"},
-                new String[] {WebhookSignature.header(SECRET, now.minusSeconds(600), body), good.toString(), "false"});
+                new String[] {WebhookSigner.header(SECRET, now, body), good.toString(), "true"},
+                new String[] {WebhookSigner.header(SECRET, now, body), changed.toString(), "false"},
+                new String[] {WebhookSigner.header(SECRET + "x", now, body), good.toString(), "false"},
+                new String[] {WebhookSigner.header(SECRET, now.minusSeconds(600), body), good.toString(), "false"});
     }
 
     private static String snippet(String language) throws IOException {

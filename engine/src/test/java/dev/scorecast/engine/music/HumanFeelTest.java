@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * ratio of 0.55-0.67; no two 4-bar phrases in a row are the same in every part. Measured on the
  * score, whose times the MIDI file carries (MidiWriterTest).
  */
-class PerformanceTest {
+class HumanFeelTest {
 
     static List<String> genres() {
         return StyleBook.GENRES;

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The downloads are the master: encoded while it is made, or from its file when the pass they
  * were fed was not the master after all.
  */
-class DeliveryTest {
+class MasterDeliveryTest {
     private static final int RATE = 48_000;
 
     @TempDir
@@ -112,8 +112,8 @@ class DeliveryTest {
                     new MixSettings(Map.of(), Map.of(), -14, 0, Optional.empty(), 0),
                     master)) {
                 Path junk = java.nio.file.Files.write(out.resolve("junk.mp4"), new byte[4096]);
-                Delivery delivery =
-                        new Delivery(junk, master, out.resolve("video.mp4"), out.resolve("audio.mp3"), threads);
+                MasterDelivery delivery =
+                        new MasterDelivery(junk, master, out.resolve("video.mp4"), out.resolve("audio.mp3"), threads);
                 org.junit.jupiter.api.Assertions.assertThrows(
                         dev.scorecast.engine.error.UnsupportedMedia.class, () -> delivery.run(mix, () -> {}));
             }
@@ -123,9 +123,9 @@ class DeliveryTest {
     private static void deliverAndCompare(Path out, MixSettings settings) {
         Path master = out.resolve("audio.wav");
         boolean[] mastered = {false};
-        Delivery.Delivered delivered;
+        MasterDelivery.Delivered delivered;
         try (Mixer.Mixdown mix = Mixer.mixdown(List.of(new Stem(InstrumentGroup.MELODY, tone, -6)), settings, master)) {
-            delivered = new Delivery(video, master, out.resolve("video.mp4"), out.resolve("audio.mp3"), threads)
+            delivered = new MasterDelivery(video, master, out.resolve("video.mp4"), out.resolve("audio.mp3"), threads)
                     .run(mix, () -> mastered[0] = true);
         }
         assertTrue(mastered[0]);

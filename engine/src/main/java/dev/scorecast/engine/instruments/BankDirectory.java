@@ -7,11 +7,10 @@ import com.sun.media.sound.ModelPatch;
 import com.sun.media.sound.SF2Soundbank;
 import com.sun.media.sound.SimpleInstrument;
 import dev.scorecast.engine.error.UnsupportedMedia;
+import dev.scorecast.engine.instruments.BankCatalog.Spec;
 import dev.scorecast.engine.io.Json;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -19,25 +18,21 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import javax.sound.midi.Instrument;
 
 /**
- * The sound banks beyond the General MIDI one ({@code instruments/banks.json}): SF2 files from
- * Debian (MuseScore General, the AVL drum kits) and banks Scorecast builds once from their sources
- * (electronic kits from sonic-pi-samples, the Salamander piano, the analog voices) into the
- * {@value #SETTING} directory. Each is addressed by a bank number (the MIDI bank select MSB) and a
- * program, so the composer, the offline renderer and the live player choose them with ordinary MIDI
- * bank and program changes.
+ * The instruments of the banks the {@link BankCatalog} names, from files: SF2 files from Debian
+ * (MuseScore General, the AVL drum kits) and banks Scorecast builds once from their sources
+ * (electronic kits from sonic-pi-samples, the Salamander piano, the analog voices; decoded with
+ * FFmpeg by the {@code *Builder} classes) into the {@value #SETTING} directory.
  *
  * <p>A bank is opened (its directory read, built first if need be) when an instrument of it is first
  * asked for. An address whose bank or program does not exist is refused, never replaced by another
  * sound. Thread-safe.
  */
-public final class Library {
+public final class BankDirectory {
 
     /** The setting naming the directory of built banks and downloaded samples. */
     public static final String SETTING = "SCORECAST_INSTRUMENTS";
@@ -50,22 +45,21 @@ public final class Library {
             "run bin/scorecast serve or bin/test once (they install Scorecast's instrument sources)," + " or point "
                     + SETTING + " at a directory that holds them";
     private static final ObjectMapper JSON = Json.mapper();
-    private static final Catalog CATALOG = Catalog.read();
 
     private final Path dir;
     private final Map<Integer, Opened> opened = new HashMap<>();
 
-    private Library(Path dir) {
+    private BankDirectory(Path dir) {
         this.dir = dir;
     }
 
-    /** The library in {@code dir}. */
-    public static Library in(Path dir) {
-        return new Library(dir.toAbsolutePath().normalize());
+    /** The banks in {@code dir}. */
+    public static BankDirectory in(Path dir) {
+        return new BankDirectory(dir.toAbsolutePath().normalize());
     }
 
-    /** The library of the {@value #SETTING} setting (property {@code scorecast.instruments} first), else {@value #DEFAULT_DIR} in the repository. */
-    public static Library configured() {
+    /** The banks of the {@value #SETTING} setting (property {@code scorecast.instruments} first), else {@value #DEFAULT_DIR} in the repository. */
+    public static BankDirectory configured() {
         String property = System.getProperty("scorecast.instruments");
         if (property != null && !property.isBlank()) {
             return in(Path.of(property));
@@ -81,44 +75,6 @@ public final class Library {
         return dir;
     }
 
-    /** A bank: its number, id, what it is, where it comes from and under which license. */
-    public record Bank(String id, int msb, String title, String source, String license) {}
-
-    /** Every bank, by number. */
-    public static List<Bank> banks() {
-        return CATALOG.banks.values().stream().map(Spec::bank).toList();
-    }
-
-    /** The bank numbered {@code msb}, if there is one. */
-    public static Optional<Bank> bank(int msb) {
-        return Optional.ofNullable(CATALOG.banks.get(msb)).map(Spec::bank);
-    }
-
-    /**
-     * The address of {@code program} in the bank named {@code bankId} (null or "gm": the General
-     * MIDI bank): {@code 128 * msb + program}.
-     *
-     * @throws IllegalArgumentException for an unknown bank or a program outside 0-127
-     */
-    public static int address(String bankId, int program) {
-        if (program < 0 || program > 127) {
-            throw new IllegalArgumentException("a program is 0-127, was " + program);
-        }
-        if (bankId == null || bankId.equals("gm")) {
-            return program;
-        }
-        Spec spec = CATALOG.byId.get(bankId);
-        if (spec == null) {
-            throw new IllegalArgumentException("no sound bank '" + bankId + "'; banks: " + CATALOG.byId.keySet());
-        }
-        return spec.msb * 128 + program;
-    }
-
-    /** Whether {@code address} (128 x bank + program) names a bank that exists. */
-    public static boolean known(int address) {
-        return address >= 0 && CATALOG.banks.containsKey(address >> 7);
-    }
-
     /**
      * The instrument at {@code program} (a kit when {@code drums}) of bank {@code msb} (not 0: the
      * General MIDI bank is the caller's), as its SF2 file holds it (samples not yet read).
@@ -126,20 +82,20 @@ public final class Library {
      * @throws UnsupportedMedia when the bank or the program does not exist or the bank's sources are missing
      */
     public synchronized ModelInstrument instrument(int msb, int program, boolean drums) {
-        Spec spec = CATALOG.banks.get(msb);
+        Spec spec = BankCatalog.spec(msb);
         if (spec == null || msb == 0) {
             throw new UnsupportedMedia(
-                    SETTING, "there is no sound bank " + msb + " (banks: " + CATALOG.byId.keySet() + ")");
+                    SETTING, "there is no sound bank " + msb + " (banks: " + BankCatalog.ids() + ")");
         }
         Opened bank = opened(spec);
         ModelInstrument found = bank.instruments.get(key(program, drums));
         if (found == null) {
             throw new UnsupportedMedia(
                     SETTING,
-                    "the sound bank '" + spec.id + "' has no " + (drums ? "kit " : "program ") + program + " (it has "
+                    "the sound bank '" + spec.id() + "' has no " + (drums ? "kit " : "program ") + program + " (it has "
                             + bank.instruments.keySet().stream()
                                     .sorted()
-                                    .map(Library::describe)
+                                    .map(BankDirectory::describe)
                                     .toList() + ")");
         }
         return found;
@@ -147,8 +103,8 @@ public final class Library {
 
     /** Opens every bank whose sources are here, building what needs building; for installation and tests. */
     public synchronized void openAll() {
-        for (Spec spec : CATALOG.banks.values()) {
-            if (spec.msb != 0) {
+        for (Spec spec : BankCatalog.specs()) {
+            if (spec.msb() != 0) {
                 opened(spec);
             }
         }
@@ -156,7 +112,7 @@ public final class Library {
 
     /** The instruments of bank {@code msb} as (drums, program) pairs, opening it. */
     public synchronized List<int[]> programs(int msb) {
-        Spec spec = CATALOG.banks.get(msb);
+        Spec spec = BankCatalog.spec(msb);
         if (spec == null || msb == 0) {
             return List.of();
         }
@@ -168,10 +124,10 @@ public final class Library {
     }
 
     private Opened opened(Spec spec) {
-        Opened bank = opened.get(spec.msb);
+        Opened bank = opened.get(spec.msb());
         if (bank == null) {
             bank = open(spec);
-            opened.put(spec.msb, bank);
+            opened.put(spec.msb(), bank);
         }
         return bank;
     }
@@ -186,9 +142,9 @@ public final class Library {
 
     private Opened open(Spec spec) {
         Map<Integer, ModelInstrument> instruments = new HashMap<>();
-        switch (spec.kind) {
+        switch (spec.kind()) {
             case "file" -> {
-                for (Instrument i : soundbank(Path.of(spec.node.path("file").asText()), spec)
+                for (Instrument i : soundbank(Path.of(spec.node().path("file").asText()), spec)
                         .getInstruments()) {
                     if (i instanceof ModelInstrument m && i.getPatch() instanceof ModelPatch p && p.getBank() == 0) {
                         instruments.putIfAbsent(key(p.getProgram(), p.isPercussion()), m);
@@ -196,14 +152,14 @@ public final class Library {
                 }
             }
             case "kits" -> {
-                JsonNode borrow = spec.node.path("borrow");
+                JsonNode borrow = spec.node().path("borrow");
                 ModelInstrument lender = borrow.isMissingNode()
                         ? null
                         : instrument(
-                                address(borrow.path("bank").asText(), 0) >> 7,
+                                BankCatalog.address(borrow.path("bank").asText(), 0) >> 7,
                                 borrow.path("kit").asInt(),
                                 true);
-                spec.node.path("kits").properties().forEach(e -> {
+                spec.node().path("kits").properties().forEach(e -> {
                     Instrument[] all =
                             soundbank(Path.of(e.getValue().asText()), spec).getInstruments();
                     if (all.length == 0 || !(all[0] instanceof ModelInstrument m)) {
@@ -232,7 +188,7 @@ public final class Library {
                     }
                 }
             }
-            default -> throw new IllegalStateException("bank " + spec.id + ": unknown kind " + spec.kind);
+            default -> throw new IllegalStateException("bank " + spec.id() + ": unknown kind " + spec.kind());
         }
         return new Opened(instruments);
     }
@@ -241,7 +197,7 @@ public final class Library {
         if (!Files.isRegularFile(file)) {
             throw new UnsupportedMedia(
                     SETTING,
-                    "the sound bank '" + spec.id + "' needs " + file + ", which is missing (" + spec.source + "); "
+                    "the sound bank '" + spec.id() + "' needs " + file + ", which is missing (" + spec.source() + "); "
                             + FIX);
         }
         try {
@@ -254,21 +210,22 @@ public final class Library {
 
     /** The built bank's file, built now when missing; its name carries a hash of its recipe, so a changed recipe builds anew. */
     private Path built(Spec spec) {
-        String recipe =
-                spec.node.has("recipe") ? resource(spec.node.path("recipe").asText()) : spec.node.toString();
-        Path file = dir.resolve(spec.id + "-" + hash(BUILDERS_VERSION + recipe + spec.node) + ".sf2");
+        String recipe = spec.node().has("recipe")
+                ? BankCatalog.resource(spec.node().path("recipe").asText())
+                : spec.node().toString();
+        Path file = dir.resolve(spec.id() + "-" + hash(BUILDERS_VERSION + recipe + spec.node()) + ".sf2");
         if (Files.isRegularFile(file)) {
             return file;
         }
         try {
-            switch (spec.node.path("builder").asText()) {
+            switch (spec.node().path("builder").asText()) {
                 case "kits" -> KitBuilder.build(JSON.readTree(recipe), file);
                 case "analog" -> AnalogBuilder.build(JSON.readTree(recipe), file);
                 case "fx" -> FxBuilder.build(JSON.readTree(recipe), file);
                 case "piano" -> {
                     List<Path> layers = new ArrayList<>();
                     List<JsonNode> specs = new ArrayList<>();
-                    spec.node.path("layers").forEach(specs::add);
+                    spec.node().path("layers").forEach(specs::add);
                     int[] velocities = new int[specs.size()];
                     int[] upTo = new int[specs.size()];
                     for (int i = 0; i < specs.size(); i++) {
@@ -278,26 +235,15 @@ public final class Library {
                     }
                     PianoBuilder.build(layers, velocities, upTo, file);
                 }
-                default -> throw new IllegalStateException("bank " + spec.id + ": unknown builder");
+                default -> throw new IllegalStateException("bank " + spec.id() + ": unknown builder");
             }
         } catch (IllegalStateException e) {
             throw new UnsupportedMedia(
-                    SETTING, "cannot build the sound bank '" + spec.id + "': " + e.getMessage() + "; " + FIX, e);
+                    SETTING, "cannot build the sound bank '" + spec.id() + "': " + e.getMessage() + "; " + FIX, e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return file;
-    }
-
-    private static String resource(String name) {
-        try (InputStream in = Library.class.getResourceAsStream("/instruments/" + name)) {
-            if (in == null) {
-                throw new IllegalStateException("instruments/" + name + " is missing from the engine jar");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static String hash(String s) {
@@ -310,37 +256,4 @@ public final class Library {
     }
 
     private record Opened(Map<Integer, ModelInstrument> instruments) {}
-
-    private record Spec(String id, int msb, String kind, String title, String source, String license, JsonNode node) {
-        Bank bank() {
-            return new Bank(id, msb, title, source, license);
-        }
-    }
-
-    private record Catalog(Map<Integer, Spec> banks, Map<String, Spec> byId) {
-        static Catalog read() {
-            try {
-                JsonNode root = JSON.readTree(resource("banks.json"));
-                Map<Integer, Spec> banks = new LinkedHashMap<>();
-                Map<String, Spec> byId = new LinkedHashMap<>();
-                for (JsonNode b : root.path("banks")) {
-                    Spec s = new Spec(
-                            b.path("id").asText(),
-                            b.path("msb").asInt(),
-                            b.path("kind").asText(),
-                            b.path("title").asText(),
-                            b.path("source").asText(),
-                            b.path("license").asText(),
-                            b);
-                    if (s.msb < 0 || s.msb > 127 || banks.put(s.msb, s) != null || byId.put(s.id, s) != null) {
-                        throw new IllegalStateException(
-                                "banks.json: bank " + s.id + " repeats a number or id, or is outside 0-127");
-                    }
-                }
-                return new Catalog(Map.copyOf(banks), Map.copyOf(byId));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read instruments/banks.json", e);
-            }
-        }
-    }
 }

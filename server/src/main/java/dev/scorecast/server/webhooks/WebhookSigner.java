@@ -16,14 +16,14 @@ import javax.crypto.spec.SecretKeySpec;
  * signatures older than {@link #TOLERANCE} cannot be fed a recorded delivery again later.
  * docs/WEBHOOKS.md shows the same check in Java, TypeScript and Python.
  */
-public final class WebhookSignature {
+public final class WebhookSigner {
     public static final String HEADER = "Scorecast-Signature";
     /** How far a receiver should accept the signed time from its own clock, either way. */
     public static final Duration TOLERANCE = Duration.ofMinutes(5);
 
     private static final String ALGORITHM = "HmacSHA256";
 
-    private WebhookSignature() {}
+    private WebhookSigner() {}
 
     /** The header value for {@code body} sent at {@code time}. */
     public static String header(String secret, Instant time, byte[] body) {

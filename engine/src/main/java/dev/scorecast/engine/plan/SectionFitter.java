@@ -21,7 +21,7 @@ import java.util.List;
  * window are tried only from the nearest boundary beyond it, so the search stays about linear.
  * Long stretches are then cut into phrases of the genre's length at bar lines, keeping their tempo.
  */
-final class Phrasing {
+final class SectionFitter {
     /** No section shorter than this, whatever the tempo. */
     static final double MIN_SECTION_SECONDS = 3.0;
 
@@ -51,7 +51,7 @@ final class Phrasing {
     /** One planned stretch; {@code cut} is the cut it starts on (null at 0 or at a phrase split). */
     record Stretch(double start, double end, int bars, double tempo, Cut cut, List<Cut> inside) {}
 
-    private Phrasing() {}
+    private SectionFitter() {}
 
     static List<Stretch> split(
             List<Cut> cuts,

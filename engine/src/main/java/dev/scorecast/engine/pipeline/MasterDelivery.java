@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * instead of after it; then both downloads are decoded and their true peaks held to the promise.
  * An encoder that overshoots gets the same master scaled down, encoded again.
  */
-final class Delivery {
+final class MasterDelivery {
     /** The true peak promised for the decoded MP4 and MP3 (-1 dBTP), less 0.2 dB for FFmpeg's meter reading differently. */
     static final double DELIVERED_PEAK_DBTP = -1.2;
     /**
@@ -43,7 +43,7 @@ final class Delivery {
     /** Blocks of the master waiting for an encoder at most: 64 x 4096 frames, 5.5 s, 2 MB. */
     private static final int WAITING_BLOCKS = 64;
 
-    private static final System.Logger LOG = System.getLogger(Delivery.class.getName());
+    private static final System.Logger LOG = System.getLogger(MasterDelivery.class.getName());
 
     /** The master as mastered, and what the two downloads decode to (FFmpeg's decoders, BS.1770). */
     record Delivered(MasterReport master, LoudnessMeter.Result mp4, LoudnessMeter.Result mp3) {}
@@ -55,7 +55,7 @@ final class Delivery {
     private final ExecutorService threads;
 
     /** The master goes to {@code masterWav}, the downloads to {@code mp4} and {@code mp3}; encoders run on {@code threads}. */
-    Delivery(Path video, Path masterWav, Path mp4, Path mp3, ExecutorService threads) {
+    MasterDelivery(Path video, Path masterWav, Path mp4, Path mp3, ExecutorService threads) {
         this.video = video;
         this.masterWav = masterWav;
         this.mp4 = mp4;

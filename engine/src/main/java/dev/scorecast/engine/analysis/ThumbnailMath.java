@@ -1,9 +1,9 @@
 package dev.scorecast.engine.analysis;
 
 /** Arithmetic on frame thumbnails (see {@link FrameHistory#thumbnailLength()}); pure functions. */
-final class Thumbnails {
+final class ThumbnailMath {
 
-    private Thumbnails() {}
+    private ThumbnailMath() {}
 
     /** Mean absolute difference, a fraction of full scale. */
     static double distance(float[] a, float[] b) {

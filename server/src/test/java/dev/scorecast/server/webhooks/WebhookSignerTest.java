@@ -10,7 +10,7 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /** The signature scheme against a vector computed elsewhere (Python's hmac), and what a receiver's check refuses. */
-class WebhookSignatureTest {
+class WebhookSignerTest {
     private static final byte[] BODY = "{\"id\":\"evt_1\",\"type\":\"webhook.test\"}".getBytes(StandardCharsets.UTF_8);
     private static final Instant T = Instant.ofEpochSecond(1_700_000_000L);
 
@@ -20,34 +20,32 @@ class WebhookSignatureTest {
         // hashlib.sha256).hexdigest())"
         assertEquals(
                 "t=1700000000,v1=684fbc8999ff13aa332102c10e23ad56af8cb3b34c5d3bcba8bf53317e5f6c33",
-                WebhookSignature.header("whsec_test", T, BODY));
+                WebhookSigner.header("whsec_test", T, BODY));
     }
 
     @Test
     void verificationRefusesATamperedBodyAWrongSecretAndAnOldTime() {
-        String header = WebhookSignature.header("whsec_test", T, BODY);
-        Duration tolerance = WebhookSignature.TOLERANCE;
-        assertTrue(WebhookSignature.verify("whsec_test", header, BODY, T.plusSeconds(299), tolerance));
+        String header = WebhookSigner.header("whsec_test", T, BODY);
+        Duration tolerance = WebhookSigner.TOLERANCE;
+        assertTrue(WebhookSigner.verify("whsec_test", header, BODY, T.plusSeconds(299), tolerance));
         assertTrue(
-                WebhookSignature.verify("whsec_test", header, BODY, T.minusSeconds(299), tolerance),
+                WebhookSigner.verify("whsec_test", header, BODY, T.minusSeconds(299), tolerance),
                 "a receiver's clock a little behind");
-        assertFalse(
-                WebhookSignature.verify("whsec_test", header, BODY, T.plusSeconds(301), tolerance), "replayed later");
-        assertFalse(WebhookSignature.verify("whsec_other", header, BODY, T, tolerance));
+        assertFalse(WebhookSigner.verify("whsec_test", header, BODY, T.plusSeconds(301), tolerance), "replayed later");
+        assertFalse(WebhookSigner.verify("whsec_other", header, BODY, T, tolerance));
         byte[] tampered = BODY.clone();
         tampered[5] ^= 1;
-        assertFalse(WebhookSignature.verify("whsec_test", header, tampered, T, tolerance));
+        assertFalse(WebhookSigner.verify("whsec_test", header, tampered, T, tolerance));
         assertFalse(
-                WebhookSignature.verify(
-                        "whsec_test", header.replace("t=1700000000", "t=1700000001"), BODY, T, tolerance),
+                WebhookSigner.verify("whsec_test", header.replace("t=1700000000", "t=1700000001"), BODY, T, tolerance),
                 "the time is signed with the body");
         assertFalse(
-                WebhookSignature.verify(
+                WebhookSigner.verify(
                         "whsec_test", "v1=" + header.substring(header.indexOf("v1=") + 3), BODY, T, tolerance),
                 "no time");
-        assertFalse(WebhookSignature.verify("whsec_test", null, BODY, T, tolerance));
+        assertFalse(WebhookSigner.verify("whsec_test", null, BODY, T, tolerance));
         assertTrue(
-                WebhookSignature.verify("whsec_test", header + ",v1=" + "0".repeat(64), BODY, T, tolerance),
+                WebhookSigner.verify("whsec_test", header + ",v1=" + "0".repeat(64), BODY, T, tolerance),
                 "one of several signatures matching is enough (a secret being rolled)");
     }
 }
