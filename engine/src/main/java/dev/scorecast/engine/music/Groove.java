@@ -132,7 +132,7 @@ final class Groove {
             // The drummer's own lean over the whole fill (rushing it, or laying back) is taken out and the fill
             // sits in the template's pocket, where the band plays: what stays is how its hits move against each
             // other. A fill played 0.2 of a sixteenth ahead of the band would be heard as the drums running away
-            // (and kept rock's and hip-hop's drums 19.1 ms off the grid, against PerformanceTest's 20).
+            // (and kept rock's and hip-hop's drums 19.1 ms off the grid, against HumanFeelTest's 20).
             double lean =
                     hits.stream().mapToDouble(DrumFill.Hit::offset).average().orElse(0);
             List<DrumFill.Hit> centred = hits.stream()
