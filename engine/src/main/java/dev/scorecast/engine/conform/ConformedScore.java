@@ -243,8 +243,9 @@ public final class ConformedScore {
     /**
      * The riser of the source that sounds across {@code k}'s entry ({@code sourceEntry}, source time) at
      * its old start moved by the stretch's shift and ending where it ended (or where the stretch does);
-     * null when {@code n} is no such riser, or when another riser already sounds there (the music
-     * before the join swelling into the cut itself).
+     * null when {@code n} is no such riser, or when another riser sounds across the join itself (one
+     * riser at a time swells into a hit; the music before the join stops its own riser short of the cut,
+     * so that one and the kept one may overlap where the kept one is still quiet).
      */
     static Note keptRiser(Note n, Kept k, double sourceEntry, List<Note> placed) {
         if (n.pitch() != Composer.RISER_PITCH
@@ -255,8 +256,9 @@ public final class ConformedScore {
         }
         double start = n.start() + k.shift();
         double end = Math.min(n.end(), k.sourceEnd()) + k.shift();
-        boolean taken =
-                placed.stream().anyMatch(o -> o.pitch() == Composer.RISER_PITCH && o.start() < end && o.end() > start);
+        boolean taken = placed.stream()
+                .anyMatch(
+                        o -> o.pitch() == Composer.RISER_PITCH && o.start() < k.start() && o.end() > k.start() + 1e-6);
         return start < 0 || taken ? null : n.moved(start, end - start);
     }
 
