@@ -152,6 +152,22 @@ final class GrooveFills {
         };
     }
 
+    /**
+     * The template's name of the drum a key plays ({@link GrooveTemplates#VOICES}: kick, snare, hat,
+     * ride, tom), or crash.
+     */
+    static String voice(int key) {
+        return switch (key) {
+            case 36 -> "kick";
+            case 37, 38 -> "snare";
+            case 42, 44, 46 -> "hat";
+            case 43, 45, 48 -> "tom";
+            case 49 -> "crash";
+            case 51, 53 -> "ride";
+            default -> throw new IllegalArgumentException("no drum voice for key " + key);
+        };
+    }
+
     static boolean tom(int key) {
         return key == 43 || key == 45 || key == 48;
     }
@@ -274,24 +290,26 @@ final class GrooveFills {
                     .append(fill.file())
                     .append("\", \"bar\": ")
                     .append(fill.bar())
-                    .append(", \"hits\": {");
-            int r = 0;
-            for (Map.Entry<Integer, Hit[]> row : fill.hits().entrySet()) {
-                json.append(r++ == 0 ? "" : ",")
-                        .append("\n      \"")
-                        .append(row.getKey())
-                        .append("\": [");
-                for (int s = 0; s < STEPS; s++) {
+                    .append(", \"hits\": [");
+            int n = 0;
+            for (int s = 0; s < STEPS; s++) {
+                for (Map.Entry<Integer, Hit[]> row : fill.hits().entrySet()) {
                     Hit h = row.getValue()[s];
-                    json.append(s == 0 ? "" : ", ")
-                            .append(
-                                    h == null
-                                            ? "null"
-                                            : String.format(Locale.ROOT, "[%.3f, %d]", h.offset(), h.velocity()));
+                    if (h == null) {
+                        continue;
+                    }
+                    json.append(n++ == 0 ? "" : ",")
+                            .append(String.format(
+                                    Locale.ROOT,
+                                    "%n      {\"step\": %d, \"voice\": \"%s\", \"key\": %d, \"offset\": %.3f, \"velocity\": %d}",
+                                    s,
+                                    voice(row.getKey()),
+                                    row.getKey(),
+                                    h.offset(),
+                                    h.velocity()));
                 }
-                json.append(']');
             }
-            json.append("}}").append(f == fills.size() - 1 ? "\n" : ",\n");
+            json.append("]}").append(f == fills.size() - 1 ? "\n" : ",\n");
         }
         return json.append("  ]\n").toString();
     }

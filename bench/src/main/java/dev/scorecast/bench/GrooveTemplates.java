@@ -325,8 +325,9 @@ public final class GrooveTemplates {
                 .append("-")
                 .append(GrooveFills.CHOICES.get(genre).maxBpm())
                 .append(
-                        " bpm), the bar before each one's landing (bar: which, from 1), sparsest first; per General MIDI drum key and "
-                                + "sixteenth [lateness, velocity] as played\",\n");
+                        " bpm), the bar before each one's landing (bar: which, from 1), sparsest first; every hit as played: its "
+                                + "sixteenth (step 0-15), the drum (voice, and its General MIDI key), its lateness (offset, fraction of a "
+                                + "sixteenth, + late) and velocity\",\n");
         json.append("  \"fills_midi\": \"").append(DATASET_COPY).append("\",\n");
         json.append(GrooveFills.json(fills));
         json.append("}\n");

@@ -26,6 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Groove {
     static final int STEPS = 16;
+    /** The crash cymbal's General MIDI key: a fill names it "crash" (for timing and weight it goes with the kick). */
+    private static final int CRASH = 49;
     /** A template hit softer than this is a ghost note. */
     static final int GHOST_VELOCITY = 50;
     /** The relative weight of one hit stays within these bounds (a rare, soft hit in the data is no reason for an inaudible one). */
@@ -92,7 +94,7 @@ final class Groove {
         for (int step = 0; step < STEPS; step++) {
             pocket += ensembleOffset(step) / STEPS;
         }
-        this.fills = fills(data.fills(), pocket);
+        this.fills = fills(name, data.fills(), pocket);
     }
 
     /**
@@ -100,35 +102,31 @@ final class Groove {
      * odd sixteenth moves by the fills' mean lateness on even ones less that on odd ones; and each
      * fill is centred on {@code pocket} (the template's mean lateness of kick, snare and hats).
      */
-    private static List<DrumFill> fills(List<FillData> data, double pocket) {
+    private static List<DrumFill> fills(String name, List<FillData> data, double pocket) {
         if (data == null) {
             return List.of();
         }
         double[] lateness = new double[2];
         int[] count = new int[2];
         for (FillData fill : data) {
-            fill.hits().values().forEach(row -> {
-                for (int s = 0; s < row.size(); s++) {
-                    if (row.get(s) != null) {
-                        lateness[s % 2] += row.get(s).get(0);
-                        count[s % 2]++;
-                    }
+            for (FillHit hit : fill.hits()) {
+                String voice = hit.key() == CRASH ? "crash" : key(drum(hit.key()));
+                if (hit.step() < 0 || hit.step() >= STEPS || !voice.equals(hit.voice())) {
+                    throw new IllegalStateException("groove template " + name + ", fill " + fill.from() + ": " + hit
+                            + " (key " + hit.key() + " is the " + voice + ", steps 0-15)");
                 }
-            });
+                lateness[hit.step() % 2] += hit.offset();
+                count[hit.step() % 2]++;
+            }
         }
         double swing = (count[1] == 0 ? 0 : lateness[1] / count[1]) - (count[0] == 0 ? 0 : lateness[0] / count[0]);
         List<DrumFill> out = new ArrayList<>();
         for (FillData fill : data) {
             List<DrumFill.Hit> hits = new ArrayList<>();
-            fill.hits().forEach((key, row) -> {
-                for (int s = 0; s < Math.min(STEPS, row.size()); s++) {
-                    List<Double> hit = row.get(s);
-                    if (hit != null) {
-                        hits.add(new DrumFill.Hit(s, Integer.parseInt(key), hit.get(0) - (s % 2 == 1 ? swing : 0), (int)
-                                Math.round(hit.get(1))));
-                    }
-                }
-            });
+            for (FillHit hit : fill.hits()) {
+                int s = hit.step();
+                hits.add(new DrumFill.Hit(s, hit.key(), hit.offset() - (s % 2 == 1 ? swing : 0), hit.velocity()));
+            }
             // The drummer's own lean over the whole fill (rushing it, or laying back) is taken out and the fill
             // sits in the template's pocket, where the band plays: what stays is how its hits move against each
             // other. A fill played 0.2 of a sixteenth ahead of the band would be heard as the drums running away
@@ -278,9 +276,17 @@ final class Groove {
             List<Map<String, List<List<Double>>>> bars,
             List<FillData> fills) {}
 
-    /** One fill as the template holds it: the performance, and per General MIDI drum key 16 steps of {@code [offset, velocity]} or null. */
+    /** One fill as the template holds it: the performance, its bar there (from 1), and its hits in step order. */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    record FillData(String from, Map<String, List<List<Double>>> hits) {}
+    record FillData(String from, int bar, List<FillHit> hits) {}
+
+    /**
+     * One hit of a fill: its sixteenth ({@code step} 0-15), the drum ({@code voice}: the template's
+     * name for it, or crash; {@code key}: its General MIDI key, which says which tom), its lateness in
+     * fractions of a sixteenth (+ late) and its velocity as played.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record FillHit(int step, String voice, int key, double offset, int velocity) {}
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     record DrumStats(
