@@ -182,6 +182,33 @@ class ConformerTest {
         assertEquals(programAt(before, oldImpact.start()), programAt(after, 12));
     }
 
+    @Test
+    void anImpactRingingAcrossAKeptJoinIsNotStruckAgain() {
+        Plan old = oldPlan();
+        // The fourth shot (old 12-18 s) loses 1 s at its head: it now plays old 13-18 from 12 s, while the old impact
+        // struck at 12 s (1.5 s long) still rings at old 13 s. The new cut at 12 s is struck by the new composition's
+        // impact; the old one is not struck again on top of it.
+        List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.0, 12.0, 17.0), 23);
+        List<Match> matches = List.of(
+                new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0),
+                new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0),
+                new Match(shots.get(3), OLD_SHOTS.get(3), -1, 0),
+                new Match(shots.get(4), OLD_SHOTS.get(4), -1, 0));
+        var conformed = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 12.0, 17.0), 23);
+        Plan plan = PlanValidator.validate(PlanJson.parse(PlanJson.write(conformed.plan())), 23, GENRES);
+        Part before = part(new Composer().compose(old), "fx");
+        assertTrue(
+                before.notes().stream()
+                        .anyMatch(n -> n.pitch() != Composer.RISER_PITCH && n.start() < 13 && n.end() > 13.05),
+                before.notes()::toString);
+        Part after = part(ConformedScore.compose(plan, List.of()), "fx");
+        List<Note> onCut = after.notes().stream()
+                .filter(n -> Math.abs(n.start() - 12) < 1e-3)
+                .toList();
+        assertEquals(1, onCut.size(), onCut::toString);
+    }
+
     private static Part part(Score score, String group) {
         return score.parts().stream()
                 .filter(p -> p.group().wire().equals(group))
