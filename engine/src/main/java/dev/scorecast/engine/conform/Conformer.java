@@ -418,8 +418,10 @@ public final class Conformer {
                         round(m.shot().end())));
                 continue;
             }
-            boolean trimmed = m.oldStart() > m.old().start() + 0.02
-                    || m.oldEnd() < m.old().end() - 0.02;
+            // Less than a frame is no trim: a cut lands on its own video's frame grid.
+            double frame = Math.max(0.02, m.frame());
+            boolean trimmed = m.oldStart() > m.old().start() + frame - 1e-9
+                    || m.oldEnd() < m.old().end() - frame + 1e-9;
             String kind = !inOrder[k] ? "moved" : trimmed ? "trimmed" : "kept";
             out.add(new ConformSpan(
                     kind,
@@ -429,6 +431,8 @@ public final class Conformer {
                     round(m.shot().end())));
             k++;
         }
+        double frame =
+                Math.max(0.02, found.stream().mapToDouble(Match::frame).max().orElse(0));
         for (Shot old : oldShots) {
             // What of an old shot no new shot shows is removed (all of it, or the part a trim took).
             List<double[]> shown = found.stream()
@@ -438,12 +442,12 @@ public final class Conformer {
                     .toList();
             double from = old.start();
             for (double[] s : shown) {
-                if (s[0] - from > 0.02) {
+                if (s[0] - from > frame - 1e-9) {
                     out.add(new ConformSpan("removed", round(from), round(s[0]), null, null));
                 }
                 from = Math.max(from, s[1]);
             }
-            if (old.end() - from > 0.02) {
+            if (old.end() - from > frame - 1e-9) {
                 out.add(new ConformSpan("removed", round(from), round(old.end()), null, null));
             }
         }
