@@ -299,7 +299,8 @@ public final class ShotMatcher {
         double nearest = Double.MAX_VALUE;
         for (double[] f : fine) {
             if (f[1] <= bestCost + TIE_DISTANCE) {
-                double away = Math.min(Math.abs(f[0] - head), Math.abs(f[0] - tail));
+                // The head before the tail where both are kept exactly (a still shot cut shorter at both ends).
+                double away = Math.min(Math.abs(f[0] - head), Math.abs(f[0] - tail) + 1e-6);
                 if (away < nearest - 1e-9) {
                     nearest = away;
                     chosen = f[0];
