@@ -263,7 +263,8 @@ public final class RecutMeasure {
             double at = t.get("at").asDouble();
             // A kept stretch after new music may come in on its own beat up to a beat before the cut.
             if (at > start - 1.0 && at < start + 1e-3) {
-                from = Math.max(from, barLine(source, Math.max(start, t.get("to").asDouble()) - shift, true) + shift);
+                from = Math.max(
+                        from, barLine(source, Math.max(start, t.get("to").asDouble()) - shift, true) + shift);
             }
             if (Math.abs(at - end) < 1e-3) {
                 to = Math.min(to, barLine(source, Math.min(end, t.get("from").asDouble()) - shift, false) + shift);
@@ -281,7 +282,9 @@ public final class RecutMeasure {
             }
         }
         String meter = section.get("meter").asText();
-        double bar = Integer.parseInt(meter.substring(0, meter.indexOf('/'))) * 60.0 / section.get("tempo").asDouble();
+        double bar = Integer.parseInt(meter.substring(0, meter.indexOf('/')))
+                * 60.0
+                / section.get("tempo").asDouble();
         double bars = (t - section.get("start").asDouble()) / bar;
         // Within 10 ms of a bar line is on it.
         double n = after ? Math.ceil(bars - 0.01 / bar) : Math.floor(bars + 0.01 / bar);
