@@ -52,11 +52,13 @@ public final class Conformer {
             Plan old, List<Shot> oldShots, List<Match> matches, List<Double> newCuts, double duration) {
         List<ConformSpan> spans = report(oldShots, matches);
         List<Piece> pieces = pieces(old, matches, duration);
+        // The longer frame of the two videos: a cut that moved by less is the same cut.
+        double frame = matches.stream().mapToDouble(Match::frame).max().orElse(0);
         List<Section> sections = new ArrayList<>();
         for (int i = 0; i < pieces.size(); i++) {
             Piece p = pieces.get(i);
             if (p.kept()) {
-                sections.add(origin(old, p, newCuts, sections.size()));
+                sections.add(origin(old, p, newCuts, sections.size(), frame));
             } else {
                 Section ref = reference(old, pieces, i);
                 sections.addAll(fresh(ref, p, newCuts, sections.size(), i == pieces.size() - 1));
@@ -257,7 +259,7 @@ public final class Conformer {
     }
 
     /** A kept piece as a section: the old section's music from the piece's old start. */
-    private static Section origin(Plan old, Piece p, List<Double> newCuts, int index) {
+    private static Section origin(Plan old, Piece p, List<Double> newCuts, int index, double frame) {
         // A shot kept from the source's very start, moved by a shift worked out in another frame rate,
         // can come out a rounding error below 0 (-3.6e-15 at 30 -> 25 fps, which the plan's validator
         // refused): the source has nothing before 0, so that is 0.
@@ -278,7 +280,14 @@ public final class Conformer {
         }
         List<Section.Hit> accents = new ArrayList<>();
         for (double c : newCuts) {
-            if (c > p.start() + SAME && c < p.end() - SAME) {
+            // A cut within a frame of one the old music struck is that cut, moved onto this video's frame grid
+            // (33.667 s at 30 fps is 33.680 s at 25): the old strike, added below at its own time, is its accent.
+            // A second strike a few ms from it would clear the band before it and change the kept music.
+            boolean struckByTheOld = s.accents().stream().anyMatch(a -> {
+                double away = Math.abs(a.time() + p.shift() - c);
+                return away >= SAME && away < frame;
+            });
+            if (c > p.start() + SAME && c < p.end() - SAME && !struckByTheOld) {
                 String kind = s.accents().stream()
                         .filter(a -> Math.abs(a.time() + p.shift() - c) < SAME)
                         .map(Section.Hit::kind)
