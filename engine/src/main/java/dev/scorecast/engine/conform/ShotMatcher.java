@@ -215,8 +215,11 @@ public final class ShotMatcher {
             double ab = 0;
             double aa = 0;
             double bb = 0;
+            // (An old shot shorter than the lag, a flash frame, is read from its start: fit() rejects such a
+            // shot before this for any shot long enough to have motion, so this only keeps clamp's bounds in order.)
+            double last = Math.max(oldShot.start(), oldShot.end() - MOTION_LAG - 1e-6);
             for (int k = 0; k < times.length; k++) {
-                double t = Math.clamp(times[k] - shift, oldShot.start(), oldShot.end() - MOTION_LAG - 1e-6);
+                double t = Math.clamp(times[k] - shift, oldShot.start(), last);
                 float[] b = change(old, t, old.frameAt(t));
                 for (int i = 0; i < b.length; i++) {
                     ab += change[k][i] * b[i];
