@@ -210,7 +210,7 @@ public final class ShotMatcher {
             return out;
         }
 
-        /** How well the old shot's motion at {@code shift} follows this one's (Pearson's, over every value). */
+        /** How well the old shot's motion at {@code shift} follows this one's: the cosine of the two changes, over every value. */
         double correlation(double shift, Signatures old, Shot oldShot) {
             double ab = 0;
             double aa = 0;
