@@ -279,12 +279,21 @@ public final class Conformer {
                     : null;
         }
         List<Section.Hit> accents = new ArrayList<>();
+        // Where the old music struck: each section's hit on its start, and its accents.
+        List<Double> oldStrikes = new ArrayList<>();
+        for (Section o : old.sections()) {
+            if (o.hit() != null) {
+                oldStrikes.add(o.start());
+            }
+            o.accents().forEach(a -> oldStrikes.add(a.time()));
+        }
         for (double c : newCuts) {
             // A cut within a frame of one the old music struck is that cut, moved onto this video's frame grid
-            // (33.667 s at 30 fps is 33.680 s at 25): the old strike, added below at its own time, is its accent.
-            // A second strike a few ms from it would clear the band before it and change the kept music.
-            boolean struckByTheOld = s.accents().stream().anyMatch(a -> {
-                double away = Math.abs(a.time() + p.shift() - c);
+            // (33.667 s at 30 fps is 33.680 s at 25): the old strike (an accent added below at its own time, or
+            // the hit of the section it starts) is its accent. A second strike a few ms from it would clear the
+            // band before it and change the kept music.
+            boolean struckByTheOld = oldStrikes.stream().anyMatch(t -> {
+                double away = Math.abs(t + p.shift() - c);
                 return away >= SAME && away < frame;
             });
             if (c > p.start() + SAME && c < p.end() - SAME && !struckByTheOld) {
