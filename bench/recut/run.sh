@@ -5,7 +5,8 @@
 # conforms every re-cut to it with `bin/scorecast conform OLD-outputs/ NEW.mp4 -o NEW-scored.mp4`,
 # and measures each as ConformTest does (RealRecutBench, on RecutMeasure): the kept shots' music
 # (correlation with the first render after aligning by the shot's offset: 250 ms windows at 0.99 or
-# more over at least 80 % of each kept span), each span against the footage it really shows, every
+# more over at least 80 % of each kept span away from its joins, the bar across a join being the
+# join's), each span against the footage it really shows, every
 # cut of the new video struck within a frame, the music ending on the last frame, no click at a
 # splice. Exits 1 naming every goal not met.
 # Usage: bench/recut/run.sh [OUT_DIR] [GENRE] [SEED]   (default data/recut, pop, 11: ConformTest's)

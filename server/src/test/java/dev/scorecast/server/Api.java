@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * A plain HTTP client for tests: what a user's script would send, nothing more. Every JSON answer is
- * checked against /openapi.json on the way (OpenApiContract).
+ * A plain HTTP client for tests: what a user's script would send, nothing more. Every answer is
+ * checked against /openapi.json on the way (OpenApiContract): status, media type and JSON body.
  */
 final class Api {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -66,8 +66,8 @@ final class Api {
     /** The body of a GET as bytes (images, audio); fails on anything but 200. */
     byte[] getBytes(String path) {
         try {
-            HttpResponse<byte[]> response =
-                    CLIENT.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> response = OpenApiContract.check(
+                    CLIENT.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofByteArray()));
             if (response.statusCode() != 200) {
                 throw new AssertionError("GET " + path + " answered " + response.statusCode());
             }
@@ -130,12 +130,7 @@ final class Api {
             JsonNode body = null;
             String text = response.body();
             // Every answer a test receives is held to the published document (OpenApiContract).
-            var violations = OpenApiContract.published()
-                    .violations(request.method(), request.uri().getRawPath(), response.statusCode(), text);
-            if (!violations.isEmpty()) {
-                throw new AssertionError("the answer does not match /openapi.json: " + violations + "; body: "
-                        + (text == null ? "" : text.substring(0, Math.min(600, text.length()))));
-            }
+            OpenApiContract.check(response);
             if (text != null && !text.isEmpty() && text.strip().startsWith("{")) {
                 body = JSON.readTree(text);
             }

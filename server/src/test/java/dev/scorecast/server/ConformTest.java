@@ -143,6 +143,20 @@ class ConformTest {
         assertEquals(5, conform.get("kept").asInt(), conform::toString);
     }
 
+    // Tagged slow (bin/test --all): a whole re-cut scored.
+    @Test
+    @Tag("slow")
+    void aCutMovedByLessThanAFrameIsTheSameCut() throws Exception {
+        // NTSC's 29.97 fps: the cuts at 4, 8, 12 and 16 s land on frames 4 to 30 ms off (4.004 s, 7.975 s, ...).
+        // They are the same cuts: the five shots stay one stretch of the first cut's music, with no join.
+        JsonNode conform = recut(
+                "ntsc",
+                "-i " + original + " -f lavfi -i sine=frequency=330:sample_rate=48000 -vf fps=30000/1001"
+                        + " -map 0:v -map 1:a -t 20 -c:v libx264 -preset ultrafast -crf 30 -c:a aac");
+        assertEquals(5, conform.get("kept").asInt(), conform::toString);
+        assertEquals(0, conform.get("transitions").size(), conform::toString);
+    }
+
     @Test
     void anotherUsersIdsAreNotFoundAndUnfinishedOnesAreRefused() throws Exception {
         String analysisId = analyse(original);

@@ -155,7 +155,7 @@ class CrashRecoveryIT {
                 if (status.get("kind").asText().equals("execution")
                         && status.get("status").asText().equals("finished")) {
                     for (var link : (Iterable<Map.Entry<String, JsonNode>>) status.get("links")::fields) {
-                        var response = java.net.http.HttpClient.newHttpClient()
+                        var response = CheckedHttpClient.newClient()
                                 .send(
                                         java.net.http.HttpRequest.newBuilder(java.net.URI.create(
                                                         link.getValue().asText()))

@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Assumptions;
  */
 final class Fleet implements AutoCloseable {
     static final String BUCKET = "scorecast";
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** Answers held to /openapi.json (CheckedHttpClient). */
+    private static final HttpClient HTTP = CheckedHttpClient.of(
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
 
     final Path dir;
     final String schema;

@@ -1,8 +1,6 @@
 package dev.scorecast.server;
 
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -25,10 +23,12 @@ final class HeldRequest implements AutoCloseable {
     private static final String START = "{\"analysis_id\": \"an_nothing\", \"pad\": \"";
 
     private final Socket socket;
+    private final String path;
     private final int length;
 
-    private HeldRequest(Socket socket, int length) {
+    private HeldRequest(Socket socket, String path, int length) {
         this.socket = socket;
+        this.path = path;
         this.length = length;
     }
 
@@ -50,12 +50,12 @@ final class HeldRequest implements AutoCloseable {
                             + "\r\nExpect: 100-continue\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            String interim = statusLine(socket);
+            String interim = RawAnswer.read(socket.getInputStream()).statusLine();
             if (!interim.equals("HTTP/1.1 100 Continue")) {
                 throw new AssertionError(
                         "the held request was answered before its handler asked for its body: " + interim);
             }
-            return new HeldRequest(socket, length);
+            return new HeldRequest(socket, path, length);
         } catch (IOException | RuntimeException | AssertionError e) {
             socket.close();
             throw e;
@@ -64,32 +64,19 @@ final class HeldRequest implements AutoCloseable {
 
     /**
      * Sends the body (JSON naming an analysis that does not exist) and answers the status line of the
-     * request's response. Javalin runs the after-handlers, which let the request go and give its
-     * budget back, before it writes the response: once this returns, the request holds nothing.
+     * request's response, which is held to /openapi.json (RawAnswer). Javalin runs the after-handlers,
+     * which let the request go and give its budget back, before it writes the response: once this
+     * returns, the request holds nothing.
      */
     String finish() throws IOException {
         String body = START + "x".repeat(length - START.length() - 2) + "\"}";
         socket.getOutputStream().write(body.getBytes(StandardCharsets.US_ASCII));
         socket.getOutputStream().flush();
-        return statusLine(socket);
+        return RawAnswer.read(socket.getInputStream()).checked("POST", path).statusLine();
     }
 
     @Override
     public void close() throws IOException {
         socket.close();
-    }
-
-    /** Reads one response head and answers its status line. */
-    private static String statusLine(Socket socket) throws IOException {
-        InputStream in = socket.getInputStream();
-        StringBuilder head = new StringBuilder();
-        while (head.length() < 4 || !head.substring(head.length() - 4).equals("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                throw new EOFException("the server closed the connection after: " + head);
-            }
-            head.append((char) b);
-        }
-        return head.substring(0, head.indexOf("\r\n"));
     }
 }

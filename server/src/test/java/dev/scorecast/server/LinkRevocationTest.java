@@ -25,8 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  * and worked for their 7 days after the key was revoked; only a rotation of the link secret ended them.
  */
 class LinkRevocationTest {
-    private static final HttpClient CLIENT =
-            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    /** Answers held to /openapi.json (CheckedHttpClient). */
+    private static final HttpClient CLIENT = CheckedHttpClient.of(
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build());
+
     private static final Map<String, String> LOCAL =
             Map.of("SCORECAST_WEBHOOKS_ALLOW_LOCAL", "true", "SCORECAST_WEBHOOKS_POLL_MS", "50");
 

@@ -20,8 +20,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** A listener of the live stream for tests: reads in the background, and the audio helpers to judge what came. */
 final class LiveAudio implements AutoCloseable {
     static final int RATE = 48_000;
-    private static final HttpClient CLIENT =
-            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    /** Answers held to /openapi.json: the stream's status and media type (CheckedHttpClient). */
+    private static final HttpClient CLIENT = CheckedHttpClient.of(
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build());
 
     final HttpResponse<InputStream> response;
     final long connectedNanos;

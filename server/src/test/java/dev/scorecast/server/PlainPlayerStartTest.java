@@ -50,7 +50,7 @@ class PlainPlayerStartTest {
         assumeTrue(
                 Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
                 "Chromium or chromedriver is not installed");
-        HttpClient http = HttpClient.newHttpClient();
+        HttpClient http = CheckedHttpClient.newClient();
         // Warmed up as bin/scorecast serve does, so the stream renders as it does in service.
         try (TestServer server = TestServer.start(data, Map.of("SCORECAST_LIVE_WARMUP_SECONDS", "4"))) {
             String base = server.server.publicUrl();

@@ -68,21 +68,44 @@ public final class RecutMeasure {
             double newStart = span.get("new_start").asDouble();
             double newEnd = span.get("new_end").asDouble();
             double shift = newStart - span.get("old_start").asDouble();
-            double[] measured = keptMatch(oldAudio, audio, newStart, newEnd, shift);
+            double[] whole = keptMatch(oldAudio, audio, newStart, newEnd, shift);
+            double[] kept = awayFromJoins(plan, transitions, newStart, newEnd, shift);
+            double[] measured = keptMatch(oldAudio, audio, kept[0], kept[1], shift);
             table.append(String.format(
                     Locale.ROOT,
-                    "%-8s %-7s old %6.3f-%6.3f new %6.3f-%6.3f  correlation %.4f, windows >= 0.99 over %.0f %%%n",
+                    "%-8s %-7s old %6.3f-%6.3f new %6.3f-%6.3f  away from joins %6.3f-%6.3f: correlation %.4f,"
+                            + " windows >= 0.99 over %.0f %%; the whole span %.0f %%%n",
                     name,
                     kind,
                     span.get("old_start").asDouble(),
                     span.get("old_end").asDouble(),
                     newStart,
                     newEnd,
+                    kept[0],
+                    kept[1],
                     measured[0],
-                    100 * measured[1]));
+                    100 * measured[1],
+                    100 * whole[1]));
             if (measured[1] < 0.8) {
-                failures.add(kind + " span " + newStart + "-" + newEnd + ": windows at >= 0.99 cover only "
-                        + Math.round(100 * measured[1]) + " %");
+                failures.add(String.format(
+                        Locale.ROOT,
+                        "%s span %.3f-%.3f: windows at >= 0.99 cover only %d %% of %.3f-%.3f",
+                        kind,
+                        newStart,
+                        newEnd,
+                        Math.round(100 * measured[1]),
+                        kept[0],
+                        kept[1]));
+            }
+            if (kept[1] - kept[0] < 0.5 * (newEnd - newStart)) {
+                failures.add(String.format(
+                        Locale.ROOT,
+                        "%s span %.3f-%.3f: only %.3f-%.3f of it is away from its joins",
+                        kind,
+                        newStart,
+                        newEnd,
+                        kept[0],
+                        kept[1]));
             }
         }
         // Every accent of the new render is heard within a frame, and every cut is one of them.
@@ -222,6 +245,53 @@ public final class RecutMeasure {
     }
 
     /**
+     * The part of a kept span (new {@code start} to {@code end}, its music {@code shift} seconds later
+     * than in the old plan) away from its edges: where the span meets music of another origin (a
+     * transition of the conform report at its start or end), the bar across the join belongs to the
+     * join, not to the kept music (docs/EDITING.md: the outgoing music's bar since its bar line, the
+     * transition's beats, the incoming music's to its next bar line; what the incoming music holds
+     * over the join sounds again on its first beat, struck afresh where the old render's was decaying).
+     * So the kept music is judged from the old music's first bar line at or after the transition at its
+     * start to its last bar line at or before the transition at its end; an edge at no join (the span
+     * runs on in the same music, or the video's first or last frame) is the span's own.
+     */
+    public static double[] awayFromJoins(JsonNode plan, JsonNode transitions, double start, double end, double shift) {
+        JsonNode source = plan.get("source");
+        double from = start;
+        double to = end;
+        for (JsonNode t : transitions) {
+            double at = t.get("at").asDouble();
+            // A kept stretch after new music may come in on its own beat up to a beat before the cut.
+            if (at > start - 1.0 && at < start + 1e-3) {
+                from = Math.max(
+                        from, barLine(source, Math.max(start, t.get("to").asDouble()) - shift, true) + shift);
+            }
+            if (Math.abs(at - end) < 1e-3) {
+                to = Math.min(to, barLine(source, Math.min(end, t.get("from").asDouble()) - shift, false) + shift);
+            }
+        }
+        return to - from < 0.25 ? new double[] {start, start} : new double[] {from, to};
+    }
+
+    /** The old plan's first bar line at or after old time {@code t} ({@code after}), else its last at or before. */
+    private static double barLine(JsonNode plan, double t, boolean after) {
+        JsonNode section = plan.get("sections").get(0);
+        for (JsonNode s : plan.get("sections")) {
+            if (s.get("start").asDouble() <= t + 1e-6) {
+                section = s;
+            }
+        }
+        String meter = section.get("meter").asText();
+        double bar = Integer.parseInt(meter.substring(0, meter.indexOf('/')))
+                * 60.0
+                / section.get("tempo").asDouble();
+        double bars = (t - section.get("start").asDouble()) / bar;
+        // Within 10 ms of a bar line is on it.
+        double n = after ? Math.ceil(bars - 0.01 / bar) : Math.floor(bars + 0.01 / bar);
+        return section.get("start").asDouble() + n * bar;
+    }
+
+    /**
      * The correlation of the new audio over the kept span's middle 80 % with the old audio under the
      * same shot (moved back by {@code shift}), and the share of the whole span's length covered by
      * 250 ms windows correlating at 0.99 or more.
@@ -234,16 +304,31 @@ public final class RecutMeasure {
         int from = (int) Math.round(start * RATE);
         int to = (int) Math.round(end * RATE);
         int window = RATE / 4;
-        int good = 0;
-        StringBuilder windows = new StringBuilder();
+        if (to - from < window) {
+            return new double[] {Double.NaN, 0};
+        }
+        // Windows every 250 ms from the start, and one more ending at the end, so that no part of the span
+        // goes unmeasured (a 2.6 s span is 10 windows and 100 ms); the share is of the span covered by
+        // windows at 0.99 or more.
+        List<Integer> starts = new ArrayList<>();
         for (int w = from; w + window <= to; w += window) {
+            starts.add(w);
+        }
+        if (starts.getLast() + window < to) {
+            starts.add(to - window);
+        }
+        int covered = 0;
+        int coveredTo = from;
+        StringBuilder windows = new StringBuilder();
+        for (int w : starts) {
             double c = AlignedCorrelation.of(old, now, w, w + window, lag);
             windows.append(String.format(Locale.ROOT, " %.3f", c));
             if (c >= 0.99) {
-                good++;
+                covered += w + window - Math.max(w, coveredTo);
+                coveredTo = w + window;
             }
         }
-        double share = good * (double) window / (to - from);
+        double share = covered / (double) (to - from);
         if (share < 1) {
             System.out.println("windows of " + start + "-" + end + ":" + windows);
         }

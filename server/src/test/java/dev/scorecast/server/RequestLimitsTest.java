@@ -60,7 +60,7 @@ class RequestLimitsTest {
     @Test
     void pastTheConnectionLimitNewConnectionsWait() throws Exception {
         try (TestServer server = TestServer.start(data, Map.of("SCORECAST_MAX_CONNECTIONS", "16"))) {
-            HttpClient http = HttpClient.newHttpClient();
+            HttpClient http = CheckedHttpClient.newClient();
             HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/healthz"))
                     .timeout(Duration.ofSeconds(2))
                     .build();
@@ -71,12 +71,12 @@ class RequestLimitsTest {
                 }
                 assertThrows(
                         HttpTimeoutException.class,
-                        () -> HttpClient.newHttpClient().send(health, HttpResponse.BodyHandlers.ofString()),
+                        () -> CheckedHttpClient.newClient().send(health, HttpResponse.BodyHandlers.ofString()),
                         "a seventeenth connection is not accepted");
                 idle.removeFirst().close();
                 assertEquals(200, until(() -> {
                     try {
-                        return HttpClient.newHttpClient()
+                        return CheckedHttpClient.newClient()
                                 .send(health, HttpResponse.BodyHandlers.ofString())
                                 .statusCode();
                     } catch (Exception e) {

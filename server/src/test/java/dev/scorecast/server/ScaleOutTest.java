@@ -52,8 +52,9 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ScaleOutTest {
     private static final String BUCKET = Fleet.BUCKET;
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** Answers held to /openapi.json (CheckedHttpClient). */
+    private static final HttpClient HTTP = CheckedHttpClient.of(
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
     /** A dead worker's job must be running on another worker within this (issue 16). */
     private static final Duration FAILOVER_BOUND = Duration.ofMinutes(1);
 

@@ -37,7 +37,8 @@ class ScoringFlowTest {
     static Path downloads;
 
     static TestServer server;
-    static final HttpClient CLIENT = HttpClient.newHttpClient();
+    /** Answers held to /openapi.json, the signed downloads' included (CheckedHttpClient). */
+    static final HttpClient CLIENT = CheckedHttpClient.newClient();
 
     @BeforeAll
     static void start() {

@@ -1,5 +1,6 @@
 package dev.scorecast.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -56,6 +57,8 @@ class SlowHeadersTest {
             double seconds = (System.nanoTime() - start) / 1e9;
             trickle.interrupt();
             System.out.printf("slow headers: connection closed after %.1f s (read %d)%n", seconds, first);
+            // No answer, so nothing to hold to /openapi.json: Jetty closes a connection whose headers never end
+            // before any handler runs.
             assertTrue(first == -1, "the server closed the connection without an answer");
             assertTrue(seconds < 5, "cut off within 5 s of a 2 s header timeout, took " + seconds);
         }
@@ -71,29 +74,14 @@ class SlowHeadersTest {
             byte[] request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
             out.write(request);
             out.flush();
-            assertTrue(readAnswer(in).startsWith("HTTP/1.1 200"));
+            assertEquals(200, RawAnswer.read(in).checked("GET", "/healthz").status());
             Thread.sleep(3_000); // three header timeouts of silence between requests
             out.write(request);
             out.flush();
-            assertTrue(
-                    readAnswer(in).startsWith("HTTP/1.1 200"), "the second request on the same connection is answered");
+            assertEquals(
+                    200,
+                    RawAnswer.read(in).checked("GET", "/healthz").status(),
+                    "the second request on the same connection is answered");
         }
-    }
-
-    /** One answer of /healthz: headers and its small body (Content-Length). */
-    private static String readAnswer(InputStream in) throws IOException {
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("closed after " + head);
-            }
-            head.append((char) b);
-        }
-        var m = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
-        if (m.find()) {
-            in.readNBytes(Integer.parseInt(m.group(1)));
-        }
-        return head.toString();
     }
 }

@@ -475,7 +475,7 @@ class StudioBrowserTest {
                 js("document.querySelector('[data-testid=result-video]').pause()");
                 String stems = tid("download-stems").getDomProperty("href");
                 HttpResponse<byte[]> response;
-                try (HttpClient http = HttpClient.newHttpClient()) {
+                try (HttpClient http = CheckedHttpClient.newClient()) {
                     response = http.send(
                             HttpRequest.newBuilder(URI.create(stems)).build(), HttpResponse.BodyHandlers.ofByteArray());
                 }

@@ -51,7 +51,7 @@ class StudioPageTest {
     @Tag("slow")
     void unknownNamesLeaveNothingBehind() throws Exception {
         try (TestServer server = TestServer.start(data)) {
-            var http = java.net.http.HttpClient.newHttpClient();
+            var http = CheckedHttpClient.newClient();
             String base = "http://127.0.0.1:" + server.port() + "/studio/";
             assertEquals(
                     200,

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -304,7 +303,7 @@ class StudioRecutBrowserTest {
                         List.of("video", "audio-wav", "stems", "fcpxml", "otio", "cue-sheet-csv", "cue-sheet-json")) {
                     assertFalse(links(driver, "recut-download-" + name).isEmpty(), name);
                 }
-                HttpResponse<String> fcpxml = HttpClient.newHttpClient()
+                HttpResponse<String> fcpxml = CheckedHttpClient.newClient()
                         .send(
                                 HttpRequest.newBuilder(URI.create(links(driver, "recut-download-fcpxml")))
                                         .build(),

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -64,7 +63,7 @@ class WireLimitsTest {
                 out.write(head(path, "application/json", "Content-Length: " + TEN_GIB));
                 out.write("{\"a\": 1, ".getBytes(StandardCharsets.US_ASCII));
                 out.flush();
-                Answer answer = Answer.read(socket.getInputStream());
+                Answer answer = Answer.read(socket.getInputStream(), path);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 answer.assertError(413, "too_large", "body", path);
                 assertTrue(answer.json().get("message").asText().contains(String.valueOf(TEN_GIB)), answer.body());
@@ -79,7 +78,10 @@ class WireLimitsTest {
         // The player's calls read their bodies through Javalin (its own cap); they act on the caller's stream.
         try (Socket socket = connect()) {
             socket.getOutputStream().write(head("/player/create-stream", "application/json", "Content-Length: 0"));
-            assertEquals(201, Answer.read(socket.getInputStream()).status());
+            assertEquals(
+                    201,
+                    Answer.read(socket.getInputStream(), "/player/create-stream")
+                            .status());
         }
         Map<String, String> fieldByPath = Map.of("/sync/generate", "request body", "/player/start", "body");
         for (var entry : fieldByPath.entrySet()) {
@@ -100,7 +102,7 @@ class WireLimitsTest {
                         // the server hung up after answering: what this test wants
                     }
                 });
-                Answer answer = Answer.read(socket.getInputStream());
+                Answer answer = Answer.read(socket.getInputStream(), entry.getKey());
                 answer.assertError(413, "too_large", entry.getValue(), entry.getKey());
                 sender.join(10_000);
                 assertTrue(!sender.isAlive(), "the server closed the connection; the sender stopped");
@@ -129,7 +131,7 @@ class WireLimitsTest {
                 out.write(head(path, "multipart/form-data; boundary=b0undary", "Content-Length: " + bytes.length));
                 out.write(bytes);
                 out.flush();
-                Answer answer = Answer.read(socket.getInputStream());
+                Answer answer = Answer.read(socket.getInputStream(), path);
                 answer.assertError(413, "too_large", "body", path);
                 assertTrue(answer.json().get("message").asText().contains("parts"), answer.body());
             }
@@ -164,7 +166,7 @@ class WireLimitsTest {
             assertEquals(1, files(temp), "the part is being written to a file under " + temp);
             out.write(end);
             out.flush();
-            Answer answer = Answer.read(socket.getInputStream());
+            Answer answer = Answer.read(socket.getInputStream(), "/sync_generate");
             // The part was read whole; the call still needs its payload part.
             answer.assertError(400, "invalid_parameter", "payload", "/sync_generate");
         }
@@ -193,26 +195,11 @@ class WireLimitsTest {
                 .getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** One HTTP/1.1 answer read off the socket: status and a body of Content-Length bytes. */
+    /** One HTTP/1.1 answer to a POST read off the socket, held to /openapi.json (RawAnswer). */
     record Answer(int status, String head, String body) {
-        static Answer read(InputStream in) throws IOException {
-            var head = new ByteArrayOutputStream();
-            while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
-                int b = in.read();
-                if (b < 0) {
-                    throw new IOException("connection closed before the answer's head ended: " + head);
-                }
-                head.write(b);
-            }
-            String text = head.toString(StandardCharsets.US_ASCII);
-            int status = Integer.parseInt(text.substring(9, 12));
-            int length = 0;
-            for (String line : text.split("\r\n")) {
-                if (line.toLowerCase().startsWith("content-length:")) {
-                    length = Integer.parseInt(line.substring(15).strip());
-                }
-            }
-            return new Answer(status, text, new String(in.readNBytes(length), StandardCharsets.UTF_8));
+        static Answer read(InputStream in, String path) throws IOException {
+            RawAnswer raw = RawAnswer.read(in).checked("POST", path);
+            return new Answer(raw.status(), raw.head(), raw.body());
         }
 
         JsonNode json() throws IOException {

@@ -52,11 +52,13 @@ public final class Conformer {
             Plan old, List<Shot> oldShots, List<Match> matches, List<Double> newCuts, double duration) {
         List<ConformSpan> spans = report(oldShots, matches);
         List<Piece> pieces = pieces(old, matches, duration);
+        // The longer frame of the two videos: a cut that moved by less is the same cut.
+        double frame = matches.stream().mapToDouble(Match::frame).max().orElse(0);
         List<Section> sections = new ArrayList<>();
         for (int i = 0; i < pieces.size(); i++) {
             Piece p = pieces.get(i);
             if (p.kept()) {
-                sections.add(origin(old, p, newCuts, sections.size()));
+                sections.add(origin(old, p, newCuts, sections.size(), frame));
             } else {
                 Section ref = reference(old, pieces, i);
                 sections.addAll(fresh(ref, p, newCuts, sections.size(), i == pieces.size() - 1));
@@ -257,7 +259,7 @@ public final class Conformer {
     }
 
     /** A kept piece as a section: the old section's music from the piece's old start. */
-    private static Section origin(Plan old, Piece p, List<Double> newCuts, int index) {
+    private static Section origin(Plan old, Piece p, List<Double> newCuts, int index, double frame) {
         // A shot kept from the source's very start, moved by a shift worked out in another frame rate,
         // can come out a rounding error below 0 (-3.6e-15 at 30 -> 25 fps, which the plan's validator
         // refused): the source has nothing before 0, so that is 0.
@@ -277,8 +279,24 @@ public final class Conformer {
                     : null;
         }
         List<Section.Hit> accents = new ArrayList<>();
+        // Where the old music struck: each section's hit on its start, and its accents.
+        List<Double> oldStrikes = new ArrayList<>();
+        for (Section o : old.sections()) {
+            if (o.hit() != null) {
+                oldStrikes.add(o.start());
+            }
+            o.accents().forEach(a -> oldStrikes.add(a.time()));
+        }
         for (double c : newCuts) {
-            if (c > p.start() + SAME && c < p.end() - SAME) {
+            // A cut within a frame of one the old music struck is that cut, moved onto this video's frame grid
+            // (33.667 s at 30 fps is 33.680 s at 25): the old strike (an accent added below at its own time, or
+            // the hit of the section it starts) is its accent. A second strike a few ms from it would clear the
+            // band before it and change the kept music.
+            boolean struckByTheOld = oldStrikes.stream().anyMatch(t -> {
+                double away = Math.abs(t + p.shift() - c);
+                return away >= SAME && away < frame;
+            });
+            if (c > p.start() + SAME && c < p.end() - SAME && !struckByTheOld) {
                 String kind = s.accents().stream()
                         .filter(a -> Math.abs(a.time() + p.shift() - c) < SAME)
                         .map(Section.Hit::kind)
@@ -418,8 +436,10 @@ public final class Conformer {
                         round(m.shot().end())));
                 continue;
             }
-            boolean trimmed = m.oldStart() > m.old().start() + 0.02
-                    || m.oldEnd() < m.old().end() - 0.02;
+            // Less than a frame is no trim: a cut lands on its own video's frame grid.
+            double frame = Math.max(0.02, m.frame());
+            boolean trimmed = m.oldStart() > m.old().start() + frame - 1e-9
+                    || m.oldEnd() < m.old().end() - frame + 1e-9;
             String kind = !inOrder[k] ? "moved" : trimmed ? "trimmed" : "kept";
             out.add(new ConformSpan(
                     kind,
@@ -429,6 +449,8 @@ public final class Conformer {
                     round(m.shot().end())));
             k++;
         }
+        double frame =
+                Math.max(0.02, found.stream().mapToDouble(Match::frame).max().orElse(0));
         for (Shot old : oldShots) {
             // What of an old shot no new shot shows is removed (all of it, or the part a trim took).
             List<double[]> shown = found.stream()
@@ -438,12 +460,12 @@ public final class Conformer {
                     .toList();
             double from = old.start();
             for (double[] s : shown) {
-                if (s[0] - from > 0.02) {
+                if (s[0] - from > frame - 1e-9) {
                     out.add(new ConformSpan("removed", round(from), round(s[0]), null, null));
                 }
                 from = Math.max(from, s[1]);
             }
-            if (old.end() - from > 0.02) {
+            if (old.end() - from > frame - 1e-9) {
                 out.add(new ConformSpan("removed", round(from), round(old.end()), null, null));
             }
         }

@@ -356,6 +356,36 @@ class ConformerTest {
     }
 
     @Test
+    void aCutMovedByLessThanAFrameKeepsTheOldStrikeAndTheOldMusic() {
+        Plan old = oldPlan();
+        // The same cut at another frame rate: the old cut at 9 s lands on the new video's frame at 9.013 s,
+        // and the matcher keeps the shots either side on one offset (ShotMatcherFootageTest).
+        List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.013, 12.0, 18.0), 24);
+        List<Match> matches = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            matches.add(new Match(shots.get(i), OLD_SHOTS.get(i), 0, 0.001, 0.95, 0.04));
+        }
+        List<Double> cuts = List.of(6.0, 9.013, 12.0, 18.0);
+        var conformed = Conformer.conform(old, OLD_SHOTS, matches, cuts, 24);
+        assertEquals(
+                List.of("kept", "kept", "kept", "kept", "kept"),
+                conformed.spans().stream().map(Conformer.ConformSpan::kind).toList());
+        Plan plan = PlanValidator.validate(PlanJson.parse(PlanJson.write(conformed.plan())), 24, GENRES);
+        List<Double> accents = plan.sections().stream()
+                .flatMap(s -> s.accents().stream())
+                .map(Section.Hit::time)
+                .filter(t -> t > 8.5 && t < 9.5)
+                .toList();
+        // The old strike (9 s, 13 ms from the cut, within a frame) is the cut's accent; no second one.
+        assertEquals(List.of(9.0), accents);
+        Score before = new Composer().compose(old);
+        Score after = ConformedScore.compose(plan, List.of());
+        for (String group : GROUPS) {
+            assertEquals(onsets(before, group, 0, 24, 0), onsets(after, group, 0, 24, 0), group);
+        }
+    }
+
+    @Test
     void theMelodyRestsUnderSpeechThatMovedWithItsShot() {
         Plan old = oldPlan();
         // The old execution spoke over 13-16 s (a voiceover line or the shot's own dialogue): its melody rested there.

@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.scorecast.server.CheckedHttpClient;
 import dev.scorecast.server.ScorecastServer;
 import dev.scorecast.server.config.ServerConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +47,7 @@ class ScorecastCliTest {
             String key = out.toString(StandardCharsets.UTF_8).strip();
             assertTrue(key.matches("sc_[a-z2-7]{12}_[a-z2-7]{32}"), key);
 
-            HttpResponse<String> response = HttpClient.newHttpClient()
+            HttpResponse<String> response = CheckedHttpClient.newClient()
                     .send(
                             HttpRequest.newBuilder(
                                             URI.create("http://127.0.0.1:" + server.port() + "/sync_upload_init"))
@@ -70,7 +70,7 @@ class ScorecastCliTest {
             assertFalse(
                     listed.toString(StandardCharsets.UTF_8).contains(key.substring(16)), "the secret is never printed");
             assertEquals(0, ScorecastCli.run(List.of("keys", "revoke", keyId), env, System.out, System.err));
-            HttpResponse<String> refused = HttpClient.newHttpClient()
+            HttpResponse<String> refused = CheckedHttpClient.newClient()
                     .send(
                             HttpRequest.newBuilder(
                                             URI.create("http://127.0.0.1:" + server.port() + "/sync_upload_init"))

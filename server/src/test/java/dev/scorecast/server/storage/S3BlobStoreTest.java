@@ -152,6 +152,7 @@ class S3BlobStoreTest {
         store.write("out/video.mp4", new ByteArrayInputStream(new byte[] {9, 8, 7}), 10, "f", false);
         URI url = store.presignedGet("out/video.mp4", Duration.ofMinutes(5), "video/mp4", "video.mp4")
                 .orElseThrow();
+        // The store's own answer to its presigned link, not Scorecast's API: /openapi.json does not describe it.
         try (var http = HttpClient.newHttpClient()) {
             var response = http.send(HttpRequest.newBuilder(url).build(), HttpResponse.BodyHandlers.ofByteArray());
             assertEquals(200, response.statusCode(), () -> new String(response.body()));
