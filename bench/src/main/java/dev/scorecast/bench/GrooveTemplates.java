@@ -27,9 +27,17 @@ import javax.sound.midi.Track;
  * <p>Run once, by hand, with only the JDK (the dataset is not a build input):
  * {@code java bench/src/main/java/dev/scorecast/bench/GrooveTemplates.java <groove dir> engine/src/main/resources/styles/grooves}
  * where {@code <groove dir>} holds {@code info.csv} and the {@code drummerN/} folders of
- * groove-v1.0.0-midionly.
+ * groove-v1.0.0-midionly (or the copy {@link #DATASET_COPY} names:
+ * {@code git archive bf5ea0a3 groove | tar x}). The fills come from {@link GrooveFills}.
  */
 public final class GrooveTemplates {
+    /**
+     * Where the dataset's MIDI was read from when the fills were taken (the same files as
+     * groove-v1.0.0-midionly: this copy regenerates every beat template byte for byte).
+     */
+    static final String DATASET_COPY =
+            "https://github.com/zharry29/drums-with-llm, commit bf5ea0a3344d6c3cc5c4651930ae12ab2d7d1a1b, folder groove/";
+
     /** Which performances stand for each genre: beats in 4/4 of the matching style, near the genre's tempo. */
     private static final Map<String, List<String>> SOURCES = new LinkedHashMap<>();
 
@@ -119,7 +127,8 @@ public final class GrooveTemplates {
             for (String file : genre.getValue()) {
                 performances.add(read(in.resolve(file)));
             }
-            String json = template(genre.getKey(), genre.getValue(), performances);
+            String json =
+                    template(genre.getKey(), genre.getValue(), performances, GrooveFills.forGenre(in, genre.getKey()));
             Files.writeString(out.resolve(genre.getKey() + ".json"), json);
             System.out.println("wrote " + out.resolve(genre.getKey() + ".json"));
         }
@@ -189,7 +198,7 @@ public final class GrooveTemplates {
         return out;
     }
 
-    static String template(String genre, List<String> files, List<Bar[]> performances) {
+    static String template(String genre, List<String> files, List<Bar[]> performances, List<GrooveFills.Fill> fills) {
         StringBuilder json = new StringBuilder();
         json.append("{\n");
         json.append("  \"genre\": \"").append(genre).append("\",\n");
@@ -302,7 +311,26 @@ public final class GrooveTemplates {
             }
             json.append('}').append(b == bestStart + BARS - 1 ? "\n" : ",\n");
         }
-        json.append("  ]\n}\n");
+        if (fills.isEmpty()) {
+            json.append("  ]\n}\n");
+            return json.toString();
+        }
+        json.append("  ],\n");
+        json.append(
+                        "  \"fills_derived_by\": \"bench/src/main/java/dev/scorecast/bench/GrooveFills.java: one-bar fill performances of the "
+                                + "dataset (styles ")
+                .append(GrooveFills.CHOICES.get(genre).styles())
+                .append(", ")
+                .append(GrooveFills.CHOICES.get(genre).minBpm())
+                .append("-")
+                .append(GrooveFills.CHOICES.get(genre).maxBpm())
+                .append(
+                        " bpm), the bar before each one's landing (bar: which, from 1), sparsest first; every hit as played: its "
+                                + "sixteenth (step 0-15), the drum (voice, and its General MIDI key), its lateness (offset, fraction of a "
+                                + "sixteenth, + late) and velocity\",\n");
+        json.append("  \"fills_midi\": \"").append(DATASET_COPY).append("\",\n");
+        json.append(GrooveFills.json(fills));
+        json.append("}\n");
         return json.toString();
     }
 

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +107,10 @@ public final class ConformedScore {
             }
             List<Note> notes = new ArrayList<>();
             List<Note> strikes = new ArrayList<>();
+            // The effects play each event on its own program (FxWriter switches it at every note): here, per
+            // note, the program its own score played it on.
+            Map<String, Integer> fxPrograms = new HashMap<>();
+            boolean fx = group == InstrumentGroup.FX;
             if (f != null) {
                 for (Note n : f.notes()) {
                     Kept in = at(kept, n.start());
@@ -118,6 +123,9 @@ public final class ConformedScore {
                                     .anyMatch(h -> Math.abs(n.start() - h) < ON_HIT_SECONDS && in.contains(h));
                     if (in == null || strike) {
                         notes.add(n);
+                        if (fx) {
+                            fxPrograms.put(key(n), programAt(f, n.start()));
+                        }
                     }
                     if (strike) {
                         strikes.add(n);
@@ -140,6 +148,18 @@ public final class ConformedScore {
                                 .orElse(k.start());
                         double sourceEntry = entry - k.shift();
                         for (Note n : s.notes()) {
+                            if (fx) {
+                                // An effect is a one-shot sample: struck again at the join it would be a second
+                                // impact, or a riser restarted out of step with the old render (0.4 s behind in
+                                // ConformTest's trim). A riser sounding across the join keeps its old start, so the
+                                // kept music swells into its hit as before; an impact is not struck again.
+                                Note riser = keptRiser(n, k, sourceEntry, notes);
+                                if (riser != null) {
+                                    notes.add(riser);
+                                    fxPrograms.put(key(riser), programAt(s, n.start()));
+                                }
+                                continue;
+                            }
                             // (Notes struck on the join itself ring on from it: the transition keeps them.)
                             boolean onJoin =
                                     Math.abs(n.start() - k.sourceStart()) < ON_HIT_SECONDS && entry > k.start();
@@ -162,6 +182,9 @@ public final class ConformedScore {
                                             .noneMatch(o ->
                                                     o.pitch() == n.pitch() && Math.abs(o.start() - start) < 0.005)) {
                                 notes.add(n.moved(start, end - start));
+                                if (fx) {
+                                    fxPrograms.put(key(n.moved(start, end - start)), programAt(s, n.start()));
+                                }
                             }
                         }
                     }
@@ -171,7 +194,7 @@ public final class ConformedScore {
                 HitClearance.clear(notes, clears, HitClearance.seconds(group));
             }
             for (Bridge b : bridges) {
-                b.apply(notes, base(f, s).drums(), group == InstrumentGroup.BEATS);
+                b.apply(notes, base(f, s).drums(), group == InstrumentGroup.BEATS, fx);
             }
             notes.removeIf(n -> n.start() >= plan.duration());
             notes.sort(Comparator.comparingDouble(Note::start).thenComparingInt(Note::pitch));
@@ -183,7 +206,7 @@ public final class ConformedScore {
                     base.gainDb(),
                     base.pan(),
                     notes,
-                    programChanges(f, s, kept),
+                    fx ? fxProgramChanges(notes, fxPrograms, programChanges(f, s, kept)) : programChanges(f, s, kept),
                     controls(f, s, kept)));
         }
         List<Score.Accent> accents = new ArrayList<>();
@@ -199,7 +222,85 @@ public final class ConformedScore {
                 accents.add(a);
             }
         }
-        return new Score(plan.duration(), tempoMap(plan), parts, accents, fresh.vocal());
+        // The drummers' fills this music plays: the fresh ones outside the kept stretches, the source's inside them.
+        List<Score.DrumFillPlayed> drumFills = new ArrayList<>();
+        for (Score.DrumFillPlayed d : fresh.drumFills()) {
+            if (at(kept, d.time()) == null) {
+                drumFills.add(d);
+            }
+        }
+        for (Kept k : kept) {
+            for (Score.DrumFillPlayed d : source.drumFills()) {
+                if (d.time() >= k.sourceStart() - 1e-9 && d.time() < k.sourceEnd() - 1e-9) {
+                    drumFills.add(new Score.DrumFillPlayed(d.time() + k.shift(), d.performance()));
+                }
+            }
+        }
+        drumFills.sort(Comparator.comparingDouble(Score.DrumFillPlayed::time));
+        return new Score(plan.duration(), tempoMap(plan), parts, accents, fresh.vocal(), drumFills);
+    }
+
+    /**
+     * The riser of the source that sounds across {@code k}'s entry ({@code sourceEntry}, source time) at
+     * its old start moved by the stretch's shift and ending where it ended (or where the stretch does);
+     * null when {@code n} is no such riser, or when another riser sounds across the join itself (one
+     * riser at a time swells into a hit; the music before the join stops its own riser short of the cut,
+     * so that one and the kept one may overlap where the kept one is still quiet).
+     */
+    static Note keptRiser(Note n, Kept k, double sourceEntry, List<Note> placed) {
+        if (n.pitch() != Composer.RISER_PITCH
+                || n.start() >= sourceEntry - 1e-9
+                || n.end() <= sourceEntry + 0.05
+                || sourceEntry >= k.sourceEnd()) {
+            return null;
+        }
+        double start = n.start() + k.shift();
+        double end = Math.min(n.end(), k.sourceEnd()) + k.shift();
+        boolean taken = placed.stream()
+                .anyMatch(
+                        o -> o.pitch() == Composer.RISER_PITCH && o.start() < k.start() && o.end() > k.start() + 1e-6);
+        return start < 0 || taken ? null : n.moved(start, end - start);
+    }
+
+    /** The program a part plays a note struck at {@code time} on: the last change at or before it. */
+    private static int programAt(Part part, double time) {
+        int program = part.program();
+        for (ProgramChange c : part.programChanges()) {
+            if (c.time() <= time + 1e-9) {
+                program = c.program();
+            }
+        }
+        return program;
+    }
+
+    private static String key(Note n) {
+        return Math.round(n.start() * 1e5) + ":" + n.pitch();
+    }
+
+    /**
+     * The effects' program changes: one at every note, to the program its own score struck it on (a
+     * fresh impact on a new cut inside kept music keeps its impact sound instead of taking the kept
+     * stretch's program), the stretches' changes for any note the map does not know.
+     */
+    static List<ProgramChange> fxProgramChanges(
+            List<Note> notes, Map<String, Integer> programs, List<ProgramChange> stretches) {
+        List<ProgramChange> out = new ArrayList<>();
+        for (Note n : notes) {
+            Integer program = programs.get(key(n));
+            if (program == null) {
+                program = -1;
+                for (ProgramChange c : stretches) {
+                    if (c.time() <= n.start() + 1e-9) {
+                        program = c.program();
+                    }
+                }
+            }
+            if (program >= 0) {
+                out.add(new ProgramChange(n.start(), program));
+            }
+        }
+        out.sort(Comparator.comparingDouble(ProgramChange::time));
+        return out;
     }
 
     private static Part base(Part fresh, Part source) {
@@ -256,7 +357,7 @@ public final class ConformedScore {
          * the strike, and the incoming music's own notes on it ring through the transition; on the
          * drums, the fill.
          */
-        void apply(List<Note> notes, boolean drums, boolean fill) {
+        void apply(List<Note> notes, boolean drums, boolean fill, boolean oneShots) {
             if (onTheBeat()) {
                 return;
             }
@@ -275,7 +376,13 @@ public final class ConformedScore {
                     continue;
                 } else if (n.start() < to - 1e-6 && !onCut) {
                     // Incoming notes before its first beat line: a held one sounds again from that beat.
-                    if (!drums && n.end() > to + 0.05) {
+                    if (oneShots) {
+                        // An effect is not struck again on the beat: a riser swells on from where it began, an
+                        // impact there is no hit of the cut's.
+                        if (n.pitch() == Composer.RISER_PITCH) {
+                            out.add(n);
+                        }
+                    } else if (!drums && n.end() > to + 0.05) {
                         out.add(n.moved(to, n.end() - to));
                     }
                 } else {

@@ -15,6 +15,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
 
@@ -35,6 +36,13 @@ public final class Composer {
             InstrumentGroup.PADS,
             InstrumentGroup.TOPS,
             InstrumentGroup.MELODY);
+
+    /**
+     * The key the effects play a riser on (impacts are on the section's tonic, 36-47): a riser is a
+     * one-shot sample whose swell is placed by its note-on, so whoever moves the effects' notes (the
+     * conform) must not strike it again elsewhere.
+     */
+    public static final int RISER_PITCH = FxWriter.RISER_PITCH;
 
     private static final GenreCatalog GENRES = GenreCatalog.builtIn();
     /** The single-line groups whose legato instruments slur (Legato); harmony and pads are chords. */
@@ -95,11 +103,12 @@ public final class Composer {
             hits.add(sections.get(i).start());
         }
         List<Part> parts = new ArrayList<>();
+        List<Score.DrumFillPlayed> drumFills = new ArrayList<>();
         for (InstrumentGroup group : InstrumentGroup.values()) {
             if (group == InstrumentGroup.VOCALS) {
                 continue;
             }
-            Part part = compose(plan, group, bars, duration, hits);
+            Part part = compose(plan, group, bars, duration, hits, drumFills);
             if (part != null && group == InstrumentGroup.MELODY) {
                 part = part.withNotes(part.notes().stream()
                         .filter(n -> !VocalWriter.overlaps(speech, n.start(), n.end()))
@@ -127,10 +136,16 @@ public final class Composer {
             parts.add(new Part(
                     InstrumentGroup.VOCALS, voice.program(), false, voice.gainDb(), voice.pan(), notes, List.of()));
         }
-        return new Score(duration, tempoMap, parts.stream().map(Takes::numbered).toList(), accents, vocal);
+        return new Score(duration, tempoMap, parts.stream().map(Takes::numbered).toList(), accents, vocal, drumFills);
     }
 
-    private Part compose(Plan plan, InstrumentGroup group, Bars[] bars, double duration, List<Double> hits) {
+    private Part compose(
+            Plan plan,
+            InstrumentGroup group,
+            Bars[] bars,
+            double duration,
+            List<Double> hits,
+            List<Score.DrumFillPlayed> drumFills) {
         GroupWriter writer = switch (group) {
             case BEATS -> new DrumWriter();
             case BASS -> new BassWriter();
@@ -171,6 +186,9 @@ public final class Composer {
         }
         if (firstInstrument == null) {
             return null;
+        }
+        if (writer instanceof DrumWriter drums) {
+            drumFills.addAll(drums.played);
         }
         if (writer instanceof FxWriter fx) {
             changes.addAll(fx.programChanges);
@@ -213,6 +231,41 @@ public final class Composer {
                 notes,
                 changes,
                 Legato.framed(controls, legato));
+    }
+
+    /**
+     * The groove templates the plan's music is played with (every genre its patterns name; docs/STYLES.md,
+     * "Groove templates"), for results.json's provenance: the drummers' timing and weight shape every
+     * part, and their fills end the drums' phrases.
+     */
+    public static List<GrooveSource> grooveSources(Plan plan) {
+        return grooveSources(plan, List.of());
+    }
+
+    /** The same, each template naming which of its fills {@code score}'s drums played. */
+    public static List<GrooveSource> grooveSources(Plan plan, Score score) {
+        return grooveSources(plan, score.drumFills());
+    }
+
+    private static List<GrooveSource> grooveSources(Plan plan, List<Score.DrumFillPlayed> played) {
+        StyleBook book = StyleBook.builtIn();
+        TreeMap<String, GrooveSource> sources = new TreeMap<>();
+        for (Section s : plan.sections()) {
+            for (InstrumentGroup group : InstrumentGroup.values()) {
+                Section.Instrument instrument = s.instruments().get(group.wire());
+                if (instrument == null || group == InstrumentGroup.VOCALS) {
+                    continue; // the sung line is the singer's, played from no pattern
+                }
+                Groove groove = book.pattern(instrument.pattern())
+                        .style()
+                        .feelOrDefault()
+                        .template();
+                if (groove != null) {
+                    sources.putIfAbsent(groove.name(), groove.source(played));
+                }
+            }
+        }
+        return List.copyOf(sources.values());
     }
 
     /** Whether the palette entry a section's instrument came from is a legato one (styles/genres.json). */

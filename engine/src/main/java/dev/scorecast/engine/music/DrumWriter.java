@@ -7,7 +7,9 @@ import java.util.Map;
 
 /**
  * Beats: the level's 16th-note grid per GM drum note, a fill in the bar before the next section
- * (from the fill grid's first used step; level 0 only its last beat), and on every section's
+ * (from the fill grid's first used step; level 0 only its last beat) and a piece of it at every
+ * phrase end; where the genre's groove template has drummers' fills (Groove MIDI Dataset), one of
+ * them, chosen by the seed among those whose density suits the level, instead. On every section's
  * first downbeat a crash and a kick, exactly on time (also the next section's when it rests the
  * drums, and on cuts inside the section). The final bar is the crash alone.
  */
@@ -15,12 +17,28 @@ final class DrumWriter implements GroupWriter {
     static final int KICK = 36;
     static final int CRASH = 49;
     static final int PHRASE_BARS = 4;
+    /** Where a drummer's fill starts in the bar before a new section, per level (of 16 steps): the calmer, the shorter. */
+    private static final int[] SECTION_FILL_FROM = {12, 8, 4, 0};
+    /** The velocity of a drummer's loudest hit in a fill (the grid's digit 9); the others keep their weight under it. */
+    private static final int FILL_TOP = 119;
+    /** No hit of a drummer's fill is played softer than this share of its loudest. */
+    private static final double FILL_FLOOR = 0.3;
+
+    /** The drummer's fill played last (an index into the template's fills), so that the next is another. */
+    private int previousFill = -1;
+
+    /** The drummers' fills this part played, for the score's provenance. */
+    final List<Score.DrumFillPlayed> played = new ArrayList<>();
 
     @Override
     public void write(Ctx ctx) {
         Bars bars = ctx.bars();
         Map<String, String> fill =
                 ctx.group().fill() == null ? Map.of() : ctx.group().fill();
+        // Where the genre's template has drummers' fills (styles/grooves), they are played instead of the written one.
+        List<DrumFill> drummed = ctx.feel().template() == null
+                ? List.of()
+                : ctx.feel().template().fills();
         int fillFrom = 16;
         for (String row : fill.values()) {
             for (int i = 0; i < Math.min(16, row.length()); i++) {
@@ -96,9 +114,56 @@ final class DrumWriter implements GroupWriter {
                             : phraseEnd
                                     ? bars.stepsPerBar - (phrase % 2 == 1 ? bars.stepsPerBar / 4 : bars.stepsPerBar / 8)
                                     : bars.stepsPerBar;
+            // A drummer's fill, chosen by the seed among those that suit the bar's level, its end
+            // played up to the bar's end: the last beat leads the groove in after the intro; a
+            // section ends on as much of it as its level has room for; phrase ends alternate a
+            // shorter and a longer piece, longer at the busy levels.
+            int from16 = introEnd
+                    ? 12
+                    : sectionFill
+                            ? SECTION_FILL_FROM[Math.clamp(level, 0, 3)]
+                            : level >= 2 ? (phrase % 2 == 1 ? 8 : 12) : (phrase % 2 == 1 ? 12 : 14);
+            boolean fills = introEnd || sectionFill || phraseEnd;
+            int fillsFrom = drummed.isEmpty() ? from : Math.max(0, bars.stepsPerBar - (DrumFill.STEPS - from16));
+            if (fills && coversAccent(bars, bar, Math.min(from, fillsFrom))) {
+                // A cut struck inside the fill's span: the fill would run over the cut's crash and kick (or be
+                // cleared to a stump before it), so the bar keeps its groove and the accent stands alone.
+                fills = false;
+                from = bars.stepsPerBar;
+            }
+            DrumFill played = null;
+            if (!drummed.isEmpty() && fills) {
+                int chosen = DrumFill.choose(drummed, level, from16, previousFill, ctx.rng());
+                if (chosen >= 0) {
+                    previousFill = chosen;
+                    played = drummed.get(chosen).atLevel(level);
+                    from = Math.max(0, bars.stepsPerBar - (DrumFill.STEPS - from16));
+                    this.played.add(new Score.DrumFillPlayed(
+                            bars.time(bar, from), drummed.get(chosen).from()));
+                }
+            }
             for (int s = 0; s < bars.stepsPerBar; s++) {
-                boolean inFill = s >= from && !fill.isEmpty();
+                boolean inFill = s >= from && (played != null || !fill.isEmpty());
                 if (introEnd && !inFill) {
+                    continue;
+                }
+                int global = bar * bars.stepsPerBar + s;
+                if (inFill && played != null) {
+                    // The fill ends with the bar, whatever the meter.
+                    int index = s - bars.stepsPerBar + DrumFill.STEPS;
+                    for (DrumFill.Hit hit : index < 0 ? List.<DrumFill.Hit>of() : played.at(index)) {
+                        if (!accentPlays(hit.note(), bar, s, intro, struck, bars.time(global), step)) {
+                            double weight = Math.max(FILL_FLOOR, hit.velocity() / (double) played.peak());
+                            ctx.out()
+                                    .add(
+                                            ctx.fillOnset(global, hit.offset()),
+                                            length(hit.note(), step),
+                                            hit.note(),
+                                            ctx.drumVelocity(
+                                                    global,
+                                                    FILL_TOP * (1 + ctx.feel().dynamics() * (weight - 1))));
+                        }
+                    }
                     continue;
                 }
                 Map<String, String> rows = inFill ? fill : grid;
@@ -111,25 +176,19 @@ final class DrumWriter implements GroupWriter {
                         continue;
                     }
                     int note = Integer.parseInt(row.getKey());
-                    if (bar == 0 && s == 0 && intro == 0 && (note == KICK || note == CRASH)) {
-                        continue; // the accent already plays them
-                    }
-                    int global = bar * bars.stepsPerBar + s;
-                    if ((note == KICK || note == CRASH) && near(struck, bars.time(global), step)) {
-                        continue; // an accent plays it on the cut; a second one a moment off would flam
+                    if (accentPlays(note, bar, s, intro, struck, bars.time(global), step)) {
+                        continue;
                     }
                     Groove.Drum drum = Groove.drum(note);
                     struckHere |= drum == Groove.Drum.KICK || drum == Groove.Drum.SNARE;
-                    double length = note == CRASH || note == 46 || note == 51 || note == 57 ? step * 8 : step;
                     ctx.out()
                             .add(
                                     ctx.drumOnset(note, global),
-                                    length,
+                                    length(note, step),
                                     note,
                                     ctx.drumVelocity(note, global, 20 + (c - '0') * 11));
                 }
                 if (ghosts && !inFill && !introEnd && !struckHere && !(bar == 0 && s == 0)) {
-                    int global = bar * bars.stepsPerBar + s;
                     int ghost = ctx.feel().template().ghost(ctx.templateBar(global), s);
                     if (ghost > 0) {
                         ctx.out()
@@ -142,6 +201,34 @@ final class DrumWriter implements GroupWriter {
                 }
             }
         }
+    }
+
+    /**
+     * Whether an accent already plays this kick or crash: the section's first downbeat, or a struck
+     * cut within a sixteenth of it (a second hit a moment off would flam).
+     */
+    private static boolean accentPlays(
+            int note, int bar, int s, int intro, List<Double> struck, double time, double step) {
+        if (note != KICK && note != CRASH) {
+            return false;
+        }
+        return (bar == 0 && s == 0 && intro == 0) || near(struck, time, step);
+    }
+
+    /**
+     * Whether a struck cut inside the section falls in a bar's fill, from its step {@code from} (less
+     * the drums' clearing before a hit) to the bar's end: the next section's own downbeat, at the
+     * bar's end, is what a fill leads into, not a cut it covers.
+     */
+    static boolean coversAccent(Bars bars, int bar, int from) {
+        double start = bars.time(bar, from) - HitClearance.DRUM_SECONDS;
+        double end = bars.time(bar + 1, 0) - 1e-6;
+        return bars.struckAccents().stream().anyMatch(t -> t > start && t < end);
+    }
+
+    /** How long a drum note is held: cymbals and open hats ring for half a bar, the rest a sixteenth. */
+    private static double length(int note, double step) {
+        return note == CRASH || note == 46 || note == 51 || note == 57 ? step * 8 : step;
     }
 
     /** The section's own fill bar (the last before the next section): the fill is its variation. */

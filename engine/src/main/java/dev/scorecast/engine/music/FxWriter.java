@@ -15,6 +15,8 @@ import java.util.List;
 final class FxWriter implements GroupWriter {
     /** The riser stops this long before its hit: the moment of quiet that makes the hit a step up (the drop's gap). */
     static final double RISER_GAP_SECONDS = HitClearance.SECONDS;
+    /** The key a riser is played on (an impact's is the tonic's, 36-47): every fx sound is a one-shot, the same on every key. */
+    static final int RISER_PITCH = 60;
 
     final List<ProgramChange> programChanges = new ArrayList<>();
 
@@ -88,7 +90,7 @@ final class FxWriter implements GroupWriter {
                     .add(
                             riserStart,
                             end - riserStart,
-                            60,
+                            RISER_PITCH,
                             ctx.velocity(72 + 10 * ctx.pattern().levelIndex()));
         }
     }

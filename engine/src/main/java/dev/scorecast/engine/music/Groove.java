@@ -6,6 +6,8 @@ import dev.scorecast.engine.io.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,9 +21,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * eight recorded bars: a note takes the timing and relative weight its voice had on that step in
  * that bar, or, where the drummer played nothing there, the step's mean over every bar. Swing is the
  * genre's, not the drummer's: on odd sixteenths the template's own mean lateness is taken out.
+ * A template may also hold drummers' one-bar fills ({@link DrumFill}), which the drums play at phrase
+ * ends in place of the pattern's written fill.
  */
 final class Groove {
     static final int STEPS = 16;
+    /** The crash cymbal's General MIDI key: a fill names it "crash" (for timing and weight it goes with the kick). */
+    private static final int CRASH = 49;
     /** A template hit softer than this is a ghost note. */
     static final int GHOST_VELOCITY = 50;
     /** The relative weight of one hit stays within these bounds (a rare, soft hit in the data is no reason for an inaudible one). */
@@ -47,6 +53,7 @@ final class Groove {
     private final double[] oddLateness = new double[Drum.values().length];
     private final double[] evenLateness = new double[Drum.values().length];
     private final double[] drumVelocity = new double[Drum.values().length];
+    private final List<DrumFill> fills;
 
     private Groove(String name, Data data) {
         this.name = name;
@@ -83,6 +90,56 @@ final class Groove {
                         : 1;
             }
         }
+        double pocket = 0;
+        for (int step = 0; step < STEPS; step++) {
+            pocket += ensembleOffset(step) / STEPS;
+        }
+        this.fills = fills(name, data.fills(), pocket);
+    }
+
+    /**
+     * The template's fills, sparsest first, their swing taken out as the beat's is: every hit on an
+     * odd sixteenth moves by the fills' mean lateness on even ones less that on odd ones; and each
+     * fill is centred on {@code pocket} (the template's mean lateness of kick, snare and hats).
+     */
+    private static List<DrumFill> fills(String name, List<FillData> data, double pocket) {
+        if (data == null) {
+            return List.of();
+        }
+        double[] lateness = new double[2];
+        int[] count = new int[2];
+        for (FillData fill : data) {
+            for (FillHit hit : fill.hits()) {
+                String voice = hit.key() == CRASH ? "crash" : key(drum(hit.key()));
+                if (hit.step() < 0 || hit.step() >= STEPS || !voice.equals(hit.voice())) {
+                    throw new IllegalStateException("groove template " + name + ", fill " + fill.from() + ": " + hit
+                            + " (key " + hit.key() + " is the " + voice + ", steps 0-15)");
+                }
+                lateness[hit.step() % 2] += hit.offset();
+                count[hit.step() % 2]++;
+            }
+        }
+        double swing = (count[1] == 0 ? 0 : lateness[1] / count[1]) - (count[0] == 0 ? 0 : lateness[0] / count[0]);
+        List<DrumFill> out = new ArrayList<>();
+        for (FillData fill : data) {
+            List<DrumFill.Hit> hits = new ArrayList<>();
+            for (FillHit hit : fill.hits()) {
+                int s = hit.step();
+                hits.add(new DrumFill.Hit(s, hit.key(), hit.offset() - (s % 2 == 1 ? swing : 0), hit.velocity()));
+            }
+            // The drummer's own lean over the whole fill (rushing it, or laying back) is taken out and the fill
+            // sits in the template's pocket, where the band plays: what stays is how its hits move against each
+            // other. A fill played 0.2 of a sixteenth ahead of the band would be heard as the drums running away
+            // (and kept rock's and hip-hop's drums 19.1 ms off the grid, against HumanFeelTest's 20).
+            double lean =
+                    hits.stream().mapToDouble(DrumFill.Hit::offset).average().orElse(0);
+            List<DrumFill.Hit> centred = hits.stream()
+                    .map(h -> new DrumFill.Hit(h.step(), h.note(), h.offset() - lean + pocket, h.velocity()))
+                    .sorted(Comparator.comparingInt(DrumFill.Hit::step).thenComparingInt(DrumFill.Hit::note))
+                    .toList();
+            out.add(new DrumFill(fill.from(), centred));
+        }
+        return DrumFill.sparsestFirst(out);
     }
 
     /** The template {@code styles/grooves/<name>.json}; a missing one is a bug in the style data. */
@@ -166,6 +223,31 @@ final class Groove {
         return data.bars().size();
     }
 
+    /** The fills human drummers played in this template's idiom, sparsest first; empty where the genre keeps its written fill. */
+    List<DrumFill> fills() {
+        return fills;
+    }
+
+    /** Where this template comes from: its file, the dataset, its license and every performance it was taken from (beats, then fills). */
+    GrooveSource source() {
+        return source(List.of());
+    }
+
+    /** The same, naming which of this template's fills were played ({@code played}: every fill a score played). */
+    GrooveSource source(List<Score.DrumFillPlayed> played) {
+        java.util.Set<String> mine = new java.util.HashSet<>();
+        fills.forEach(f -> mine.add(f.from()));
+        List<String> fillsPlayed = played.stream()
+                .map(Score.DrumFillPlayed::performance)
+                .filter(mine::contains)
+                .distinct()
+                .toList();
+        List<String> performances = new ArrayList<>(data.performances() == null ? List.of() : data.performances());
+        fills.forEach(f -> performances.add(f.from()));
+        return new GrooveSource(
+                "styles/grooves/" + name + ".json", data.source(), data.license(), performances, fillsPlayed);
+    }
+
     private double[] hit(Drum drum, int bar, int step) {
         Map<String, List<List<Double>>> b =
                 data.bars().get(Math.floorMod(bar, data.bars().size()));
@@ -191,7 +273,20 @@ final class Groove {
             String license,
             List<String> performances,
             Map<String, DrumStats> voices,
-            List<Map<String, List<List<Double>>>> bars) {}
+            List<Map<String, List<List<Double>>>> bars,
+            List<FillData> fills) {}
+
+    /** One fill as the template holds it: the performance, its bar there (from 1), and its hits in step order. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record FillData(String from, int bar, List<FillHit> hits) {}
+
+    /**
+     * One hit of a fill: its sixteenth ({@code step} 0-15), the drum ({@code voice}: the template's
+     * name for it, or crash; {@code key}: its General MIDI key, which says which tom), its lateness in
+     * fractions of a sixteenth (+ late) and its velocity as played.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record FillHit(int step, String voice, int key, double offset, int velocity) {}
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     record DrumStats(

@@ -187,13 +187,28 @@ interface GroupWriter {
             return bars.time(step) + bars.swing(step, feel().swing()) + late;
         }
 
+        /**
+         * The performed onset of a hit of a drummer's fill on a global step, {@code late} fractions of
+         * a sixteenth off it as the drummer played it (swing taken out), scaled by the genre's timing.
+         */
+        double fillOnset(int step, double late) {
+            if (step == 0) {
+                return bars.time(0);
+            }
+            return bars.time(step) + bars.swing(step, feel().swing()) + feel().timing() * late * bars.stepSec;
+        }
+
         /** A drum hit's velocity: the pattern's weight shaped by how hard the template's drummer hit that drum there. */
         int drumVelocity(int note, int step, int base) {
             Groove groove = feel().template();
             double ratio = groove == null
                     ? 1
                     : groove.velocityRatio(Groove.drum(note), templateBar(step), step % bars.stepsPerBar);
-            double raw = base * (1 + feel().dynamics() * (ratio - 1));
+            return drumVelocity(step, base * (1 + feel().dynamics() * (ratio - 1)));
+        }
+
+        /** A drum velocity {@code raw} as played on a global step: under a soft knee, moved by the intensity of its bar. */
+        int drumVelocity(int step, double raw) {
             // A soft knee under 127: the hardest hits stay distinct instead of all clipping to one velocity.
             double played = raw <= KNEE ? raw : KNEE + (127 - KNEE) * Math.tanh((raw - KNEE) / (127 - KNEE));
             // The drums follow the picture mostly by their pattern; their velocity moves less far,

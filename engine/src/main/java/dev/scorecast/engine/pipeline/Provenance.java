@@ -2,6 +2,8 @@ package dev.scorecast.engine.pipeline;
 
 import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.instruments.BankCatalog;
+import dev.scorecast.engine.music.Composer;
+import dev.scorecast.engine.music.GrooveSource;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
 import dev.scorecast.engine.plan.Plan;
@@ -26,8 +28,11 @@ import java.util.TreeSet;
  * @param planSha256    SHA-256 of plan.json as written next to results.json
  * @param seed          the plan's seed
  * @param sources       every sound bank the music played, with the programs it played from it
+ * @param grooves       the groove templates whose drummers' timing, weight and fills the music was played with, each with the
+ *                      dataset, license and recorded performances it was taken from
  */
-public record Provenance(String engineVersion, String planSha256, long seed, List<Source> sources) {
+public record Provenance(
+        String engineVersion, String planSha256, long seed, List<Source> sources, List<GrooveSource> grooves) {
 
     /** A sound bank: its number and id (instruments/banks.json), what it is, where from, its license, the programs played (a kit as "kit N"). */
     public record Source(int bank, String id, String title, String origin, String license, List<String> programs) {}
@@ -59,7 +64,8 @@ public record Provenance(String engineVersion, String planSha256, long seed, Lis
                 version == null ? "development" : version,
                 sha256(PlanJson.write(plan)),
                 plan.seed(),
-                List.copyOf(sources));
+                List.copyOf(sources),
+                Composer.grooveSources(plan, score));
     }
 
     private static String sha256(String text) {

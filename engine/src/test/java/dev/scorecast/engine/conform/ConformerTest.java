@@ -132,6 +132,102 @@ class ConformerTest {
     }
 
     @Test
+    void aRiserAcrossAKeptJoinKeepsItsStartAndANewImpactItsOwnSound() {
+        Plan old = oldPlan();
+        // The fourth shot (old 12-18 s) loses 3 s at its head: it now plays old 15-18 from 12 s. Pop's riser into
+        // the old section at 18 s sounds from 14.6 to 17.8 s, across the kept music's entry at old 15 s.
+        List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.0, 12.0, 15.0), 21);
+        List<Match> matches = List.of(
+                new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0),
+                new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0),
+                new Match(shots.get(3), OLD_SHOTS.get(3), -3, 0),
+                new Match(shots.get(4), OLD_SHOTS.get(4), -3, 0));
+        var conformed = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 12.0, 15.0), 21);
+        Plan plan = PlanValidator.validate(PlanJson.parse(PlanJson.write(conformed.plan())), 21, GENRES);
+        Part before = part(new Composer().compose(old), "fx");
+        Part after = part(ConformedScore.compose(plan, List.of()), "fx");
+        Note oldRiser = before.notes().stream()
+                .filter(n -> n.pitch() == Composer.RISER_PITCH && n.start() < 15 && n.end() > 15.05)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no riser across old 15 s: " + before.notes()));
+        // The riser keeps its old start (moved with the shot), so the kept music swells as it did; it is not struck
+        // again at the join, where it would run behind the old render.
+        List<Note> risers = after.notes().stream()
+                .filter(n -> n.pitch() == Composer.RISER_PITCH && n.start() < 15 && n.end() > 12)
+                .toList();
+        assertEquals(
+                1,
+                risers.size(),
+                () -> "old " + before.notes() + "\nnew " + after.notes() + "\n"
+                        + plan.sections().stream()
+                                .map(x -> x.start() + "-" + x.end() + " " + x.origin())
+                                .toList());
+        assertEquals(oldRiser.start() - 3, risers.get(0).start(), 1e-6);
+        assertEquals(oldRiser.end() - 3, risers.get(0).end(), 1e-6);
+        assertEquals(
+                programAt(before, oldRiser.start()),
+                programAt(after, risers.get(0).start()));
+        // The new cut at 12 s is struck once, by the new composition's impact, on the impact's own sound (not on
+        // the kept stretch's riser program).
+        List<Note> onCut = after.notes().stream()
+                .filter(n -> Math.abs(n.start() - 12) < 1e-3)
+                .toList();
+        assertEquals(1, onCut.size(), onCut::toString);
+        assertNotEquals(Composer.RISER_PITCH, onCut.get(0).pitch());
+        Note oldImpact = before.notes().stream()
+                .filter(n -> n.pitch() != Composer.RISER_PITCH)
+                .findFirst()
+                .orElseThrow();
+        assertEquals(programAt(before, oldImpact.start()), programAt(after, 12));
+    }
+
+    @Test
+    void anImpactRingingAcrossAKeptJoinIsNotStruckAgain() {
+        Plan old = oldPlan();
+        // The fourth shot (old 12-18 s) loses 1 s at its head: it now plays old 13-18 from 12 s, while the old impact
+        // struck at 12 s (1.5 s long) still rings at old 13 s. The new cut at 12 s is struck by the new composition's
+        // impact; the old one is not struck again on top of it.
+        List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.0, 12.0, 17.0), 23);
+        List<Match> matches = List.of(
+                new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0),
+                new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0),
+                new Match(shots.get(3), OLD_SHOTS.get(3), -1, 0),
+                new Match(shots.get(4), OLD_SHOTS.get(4), -1, 0));
+        var conformed = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 12.0, 17.0), 23);
+        Plan plan = PlanValidator.validate(PlanJson.parse(PlanJson.write(conformed.plan())), 23, GENRES);
+        Part before = part(new Composer().compose(old), "fx");
+        assertTrue(
+                before.notes().stream()
+                        .anyMatch(n -> n.pitch() != Composer.RISER_PITCH && n.start() < 13 && n.end() > 13.05),
+                before.notes()::toString);
+        Part after = part(ConformedScore.compose(plan, List.of()), "fx");
+        List<Note> onCut = after.notes().stream()
+                .filter(n -> Math.abs(n.start() - 12) < 1e-3)
+                .toList();
+        assertEquals(1, onCut.size(), onCut::toString);
+    }
+
+    private static Part part(Score score, String group) {
+        return score.parts().stream()
+                .filter(p -> p.group().wire().equals(group))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** The program a part strikes a note on at {@code time}: the last change at or before it. */
+    private static int programAt(Part part, double time) {
+        int program = part.program();
+        for (Part.ProgramChange c : part.programChanges()) {
+            if (c.time() <= time + 1e-9) {
+                program = c.program();
+            }
+        }
+        return program;
+    }
+
+    @Test
     void aShotTrimmedMidBeatIsBridgedOnTheBeatsNeverMidNote() {
         Plan old = oldPlan();
         // The second shot (old 6-9 s) loses 0.1 s at its tail: the third (old 9-12) now starts at 8.9 s,
