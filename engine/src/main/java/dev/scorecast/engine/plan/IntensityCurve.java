@@ -1,6 +1,8 @@
 package dev.scorecast.engine.plan;
 
 import dev.scorecast.engine.analysis.Analysis;
+import dev.scorecast.engine.analysis.Cut;
+import dev.scorecast.engine.analysis.CutKind;
 import dev.scorecast.engine.plan.SectionFitter.Stretch;
 import java.util.Arrays;
 import java.util.List;
@@ -16,6 +18,11 @@ import java.util.List;
  * much the rank counts grows with how far the video's energies spread: in a video of one even
  * shot, noise in the energy is no reason to swing from calm to climax, so there the energy alone
  * speaks. Intensity never falls below {@link #FLOOR}: a still shot is calm, not silence.
+ *
+ * <p>A hard cut changes the music on the bar line nearest it, as a composer scoring the cut would:
+ * a bar the cut falls in is read from the shot that fills most of it, and the smoothing between
+ * neighbouring bars stops at a cut (it smoothed across one, so a still shot after a moving one
+ * stayed busy for two bars, and the bar before a cut rose ahead of it).
  */
 final class IntensityCurve {
     /** The calmest bar's intensity: the calm level still plays (pad, piano, a soft pulse). */
@@ -41,16 +48,28 @@ final class IntensityCurve {
         for (int k = 0; k < values.length; k++) {
             prefix[k + 1] = prefix[k] + (Double.isFinite(values[k]) ? clamp(values[k]) : 0);
         }
+        double[] cuts = analysis.cuts() == null
+                ? new double[0]
+                : analysis.cuts().stream()
+                        .filter(c -> c.kind() == CutKind.CUT)
+                        .mapToDouble(Cut::time)
+                        .sorted()
+                        .toArray();
         double[][] energy = new double[stretches.size()][];
         int total = 0;
         for (int i = 0; i < stretches.size(); i++) {
             Stretch s = stretches.get(i);
             double[] raw = new double[s.bars()];
+            boolean[] cutBefore = new boolean[s.bars()];
             double barSeconds = (s.end() - s.start()) / s.bars();
             for (int b = 0; b < s.bars(); b++) {
-                raw[b] = mean(prefix, values.length, hop, s.start() + b * barSeconds, s.start() + (b + 1) * barSeconds);
+                double from = s.start() + b * barSeconds;
+                double[] shot = longestBetweenCuts(cuts, from, from + barSeconds);
+                raw[b] = mean(prefix, values.length, hop, shot[0], shot[1]);
+                // A cut from the middle of the bar before to the middle of this one puts them in different shots.
+                cutBefore[b] = b > 0 && anyIn(cuts, from - barSeconds / 2, from + barSeconds / 2);
             }
-            energy[i] = smooth(raw);
+            energy[i] = smooth(raw, cutBefore);
             total += s.bars();
         }
         double[] all = new double[total];
@@ -108,18 +127,52 @@ final class IntensityCurve {
         return lo;
     }
 
-    /** A light smoothing across neighbouring bars of one section, so that a part does not come and go on one bar's flicker. */
-    private static double[] smooth(double[] raw) {
+    /**
+     * A light smoothing across neighbouring bars of one section, so that a part does not come and go
+     * on one bar's flicker; never across a cut ({@code cutBefore[b]}: a cut between bar b - 1 and b).
+     */
+    private static double[] smooth(double[] raw, boolean[] cutBefore) {
         if (raw.length < 3) {
             return raw;
         }
         double[] out = new double[raw.length];
         for (int b = 0; b < raw.length; b++) {
-            double before = raw[Math.max(0, b - 1)];
-            double after = raw[Math.min(raw.length - 1, b + 1)];
+            double before = b > 0 && !cutBefore[b] ? raw[b - 1] : raw[b];
+            double after = b + 1 < raw.length && !cutBefore[b + 1] ? raw[b + 1] : raw[b];
             out[b] = 0.25 * before + 0.5 * raw[b] + 0.25 * after;
         }
         return out;
+    }
+
+    /** The longest part of [{@code from}, {@code to}) that no cut divides: the shot that fills most of the bar. */
+    static double[] longestBetweenCuts(double[] cuts, double from, double to) {
+        double bestFrom = from;
+        double bestTo = from;
+        double start = from;
+        for (double cut : cuts) {
+            if (cut <= from || cut >= to) {
+                continue;
+            }
+            if (cut - start > bestTo - bestFrom) {
+                bestFrom = start;
+                bestTo = cut;
+            }
+            start = cut;
+        }
+        if (to - start > bestTo - bestFrom) {
+            bestFrom = start;
+            bestTo = to;
+        }
+        return new double[] {bestFrom, bestTo};
+    }
+
+    private static boolean anyIn(double[] cuts, double from, double to) {
+        for (double cut : cuts) {
+            if (cut > from && cut <= to) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static double mean(double[] prefix, int count, double hop, double start, double end) {
