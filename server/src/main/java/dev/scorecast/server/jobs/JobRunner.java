@@ -316,6 +316,7 @@ public final class JobRunner implements AutoCloseable {
                 Duration after = cause instanceof JobTurns.NotYourTurn
                         ? TURN_RETRY
                         : cause instanceof Unavailable ? RETRY_AFTER_UNAVAILABLE : RETRY_AFTER_STOP;
+                // On the system clock db-scheduler compares its due times with (as in enqueue).
                 operations.reschedule(complete, Instant.now().plus(after));
             };
             OneTimeTask<String> task = Tasks.oneTime(name, String.class)

@@ -346,6 +346,8 @@ public final class S3BlobStore implements BlobStore, AutoCloseable {
     /** Aborts multipart uploads a crash left, old enough that no live write can own them. */
     @Override
     public void removeLeftovers() {
+        // The uploads' start times are the store's own, on the host's clock: compared with the host's clock too, not
+        // the service's Clock (which a node may run offset, SCORECAST_CLOCK_OFFSET_SECONDS).
         removeLeftovers(Instant.now().minus(LEFTOVER_AGE));
     }
 

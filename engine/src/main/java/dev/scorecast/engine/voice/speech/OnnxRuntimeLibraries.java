@@ -78,6 +78,7 @@ final class OnnxRuntimeLibraries {
 
     /** Removes ONNX Runtime's own empty directories that killed JVMs left in {@code tmp}. */
     static void removeStaleEmptyDirectories(Path tmp) throws IOException {
+        // Compared with the directories' modification times, which the file system writes from the host's clock.
         Instant before = Instant.now().minus(STALE_AFTER);
         try (java.nio.file.DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, "onnxruntime-java*")) {
             for (Path dir : dirs) {
