@@ -3,12 +3,9 @@ package dev.scorecast.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.server.analysis.EngineAnalysis;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,17 +76,8 @@ class QuotaTest {
 
     @Test
     void analysesPastTheQueueQuotaAreRefused() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        var real = EngineAnalysis.create();
-        try (TestServer server =
-                TestServer.start(data, Map.of("SCORECAST_QUOTA_ANALYSES", "1"), (video, wav, facts, progress) -> {
-                    try {
-                        release.await(60, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    return real.analyze(video, wav, facts, progress);
-                })) {
+        var held = new HeldAnalysis();
+        try (TestServer server = TestServer.start(data, Map.of("SCORECAST_QUOTA_ANALYSES", "1"), held)) {
             Api alice = server.alice();
             String one = Uploads.uploadA(alice, Videos.silentMp4(), "video/mp4", 1)
                     .body()
@@ -105,7 +93,7 @@ class QuotaTest {
                             .status());
             Api.Response refused = alice.postJson("/sync/video_analysis", Map.of("video_id", two));
             UploadErrorsTest.assertError(refused, 429, "busy", null);
-            release.countDown();
+            held.release();
         }
     }
 }

@@ -3,14 +3,11 @@ package dev.scorecast.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.scorecast.server.analysis.EngineAnalysis;
 import dev.scorecast.server.jobs.JobRunner;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,29 +25,15 @@ class UnscheduledJobTest {
     @Test
     void aPendingJobWithNoRunQueuedIsQueuedAgainAndFinishes() throws Exception {
         var clock = new VirtualClock(Instant.now());
-        var release = new CountDownLatch(1);
-        var started = new CountDownLatch(1);
-        var real = EngineAnalysis.create();
-        try (TestServer server = TestServer.start(
-                data,
-                Map.of("SCORECAST_WORKERS", "1"),
-                (video, wav, facts, progress) -> {
-                    started.countDown();
-                    try {
-                        release.await(60, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    return real.analyze(video, wav, facts, progress);
-                },
-                clock)) {
+        var held = new HeldAnalysis();
+        try (TestServer server = TestServer.start(data, Map.of("SCORECAST_WORKERS", "1"), held, clock)) {
             Api alice = server.alice();
             String busy = analyse(alice, Videos.silentMp4());
-            assertTrue(started.await(30, TimeUnit.SECONDS), "the first analysis started");
+            assertTrue(held.awaitStart(30), "the first analysis started");
             // The one worker is busy, so the second job waits: its run is taken away as a lost schedule would be.
             String lost = analyse(alice, Videos.h264Aac());
             server.update("DELETE FROM scheduled_tasks WHERE task_instance = '" + lost + "'");
-            release.countDown();
+            held.release();
             assertEquals("finished", awaitEnd(alice, busy, clock, Duration.ZERO));
 
             assertEquals("pending", state(alice, lost), "nothing runs a job whose run was lost");

@@ -2,13 +2,10 @@ package dev.scorecast.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.scorecast.server.analysis.EngineAnalysis;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,22 +22,9 @@ class UpkeepTest {
     @Test
     void sweepsRunOnTimeWhateverTheQueueHolds() throws Exception {
         var clock = new VirtualClock(Instant.now());
-        var release = new CountDownLatch(1);
-        var started = new CountDownLatch(1);
-        var real = EngineAnalysis.create();
+        var held = new HeldAnalysis();
         try (TestServer server = TestServer.start(
-                data,
-                Map.of("SCORECAST_WORKERS", "1", "SCORECAST_QUOTA_ANALYSES", "10"),
-                (video, wav, facts, progress) -> {
-                    started.countDown();
-                    try {
-                        release.await(60, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    return real.analyze(video, wav, facts, progress);
-                },
-                clock)) {
+                data, Map.of("SCORECAST_WORKERS", "1", "SCORECAST_QUOTA_ANALYSES", "10"), held, clock)) {
             Api alice = server.alice();
             // The one worker busy, two more jobs behind it.
             for (Path video : new Path[] {Videos.silentMp4(), Videos.h264Aac(), Videos.withCuts()}) {
@@ -53,7 +37,7 @@ class UpkeepTest {
                         alice.postJson("/sync/video_analysis", Map.of("video_id", id))
                                 .status());
             }
-            started.await(30, TimeUnit.SECONDS);
+            held.awaitStart(30);
             String abandoned = Uploads.initA(alice, "abandoned.mp4", 1000, "video/mp4");
             assertEquals(
                     200, alice.get("/sync/upload_status?upload_id=" + abandoned).status());
@@ -70,7 +54,7 @@ class UpkeepTest {
                     2,
                     server.count("SELECT COUNT(*) FROM jobs WHERE status = 'pending'"),
                     "the backlog was still there");
-            release.countDown();
+            held.release();
         }
     }
 }
