@@ -182,12 +182,12 @@ public final class Database implements AutoCloseable {
         AFTER_COMMIT.set(afterCommit);
         T result;
         try (Connection connection = dataSource.getConnection()) {
-            connection.setAutoCommit(false);
             try {
+                connection.setAutoCommit(false);
                 result = work.run(connection);
                 connection.commit();
             } catch (SQLException | RuntimeException e) {
-                connection.rollback();
+                rollback(connection, e);
                 throw e;
             }
         } catch (SQLException e) {
@@ -197,6 +197,20 @@ public final class Database implements AutoCloseable {
         }
         afterCommit.forEach(Runnable::run);
         return result;
+    }
+
+    /**
+     * Rolls back after {@code failure}, keeping {@code failure} as what the caller sees. A connection the
+     * database dropped fails its rollback too (the pool closed it on the first error, and a closed
+     * connection says only "Connection is closed", with no SQLSTATE): thrown, that second failure
+     * hid the lost connection, and the caller answered 500 where it should answer 503 (stop 34's CI).
+     */
+    private static void rollback(Connection connection, Exception failure) {
+        try {
+            connection.rollback();
+        } catch (SQLException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     /**
