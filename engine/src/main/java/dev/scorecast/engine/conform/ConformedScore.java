@@ -58,6 +58,16 @@ public final class ConformedScore {
 
     /** The score of {@code plan}: the composer's own for a plan without a source. */
     public static Score compose(Plan plan, List<Span> speech) {
+        return compose(plan, speech, true);
+    }
+
+    /**
+     * {@code heldOver}: whether notes held across an entry are played from their onsets ({@link HeldOver})
+     * or struck again at the entry. A conform of a conform scores its source the second way: there the
+     * source's own held-over parts would be a second part of a group, which the kept stretches here do
+     * not carry over.
+     */
+    private static Score compose(Plan plan, List<Span> speech, boolean heldOver) {
         if (plan.source() == null) {
             return new Composer().compose(plan, speech);
         }
@@ -65,7 +75,7 @@ public final class ConformedScore {
         // The source is scored as its own execution scored it, with the speech it made room for: under the
         // kept stretches that is this cut's speech moved back with the shots (the voiceover lines the kept
         // sections carry are spoken again where they moved; the kept shots' dialogue moved with them).
-        Score source = compose(plan.source(), sourceSpeech(speech, kept));
+        Score source = compose(plan.source(), sourceSpeech(speech, kept), false);
         Score fresh = new Composer().compose(composable(plan), speech);
         List<Double> newHits = newHits(plan, source, kept);
         // Where kept music starts after other music, the music before it clears the way as before any
@@ -107,6 +117,8 @@ public final class ConformedScore {
             }
             List<Note> notes = new ArrayList<>();
             List<Note> strikes = new ArrayList<>();
+            HeldOver held =
+                    s == null || s.drums() || !heldOver ? null : new HeldOver(s, clears, HitClearance.seconds(group));
             // The effects play each event on its own program (FxWriter switches it at every note): here, per
             // note, the program its own score played it on.
             Map<String, Integer> fxPrograms = new HashMap<>();
@@ -138,15 +150,16 @@ public final class ConformedScore {
                     boolean joined = ki > 0 && kept.get(ki - 1).continues();
                     if (!joined && !s.drums()) {
                         // What the source still holds where the kept music comes in (a pad's chord, a long
-                        // bass note) sounds again from there, for what is left of it, so the kept shot does
-                        // not open on a hole until the next chord: from the join, or from the first beat after
-                        // a transition.
+                        // bass note) sounds from there, so the kept shot does not open on a hole until the
+                        // next chord: from the join, or from the first beat after a transition; played from
+                        // its own onset where it can be (HeldOver), else struck again for what is left of it.
                         double entry = bridges.stream()
                                 .filter(b -> Math.abs(b.cut() - k.start()) < 1e-6)
                                 .mapToDouble(Bridge::to)
                                 .findFirst()
                                 .orElse(k.start());
                         double sourceEntry = entry - k.shift();
+                        List<Note> across = new ArrayList<>();
                         for (Note n : s.notes()) {
                             if (fx) {
                                 // An effect is a one-shot sample: struck again at the join it would be a second
@@ -167,6 +180,11 @@ public final class ConformedScore {
                                     && n.end() > sourceEntry + 0.05
                                     && sourceEntry < k.sourceEnd()
                                     && !onJoin) {
+                                across.add(n);
+                            }
+                        }
+                        if (held == null || !held.take(across, k, entry)) {
+                            for (Note n : across) {
                                 double end = Math.min(n.end(), k.sourceEnd());
                                 notes.add(n.moved(entry, end - sourceEntry));
                             }
@@ -208,6 +226,10 @@ public final class ConformedScore {
                     notes,
                     fx ? fxProgramChanges(notes, fxPrograms, programChanges(f, s, kept)) : programChanges(f, s, kept),
                     controls(f, s, kept)));
+            Part heldPart = held == null ? null : held.part(base, plan.duration());
+            if (heldPart != null) {
+                parts.add(heldPart);
+            }
         }
         List<Score.Accent> accents = new ArrayList<>();
         for (Score.Accent a : fresh.accents()) {
@@ -263,7 +285,7 @@ public final class ConformedScore {
     }
 
     /** The program a part plays a note struck at {@code time} on: the last change at or before it. */
-    private static int programAt(Part part, double time) {
+    static int programAt(Part part, double time) {
         int program = part.program();
         for (ProgramChange c : part.programChanges()) {
             if (c.time() <= time + 1e-9) {
@@ -706,7 +728,7 @@ public final class ConformedScore {
      * expression (127 when never moved), then the last of each other controller, the mono and poly
      * mode switches (126, 127) counting as one.
      */
-    private static List<Control> inForce(List<Control> moves, double time) {
+    static List<Control> inForce(List<Control> moves, double time) {
         Map<Integer, Control> last = new LinkedHashMap<>();
         for (Control c : moves) {
             int key = c.switchesMode() ? Control.MONO_ON : c.controller();

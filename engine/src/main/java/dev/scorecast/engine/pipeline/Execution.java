@@ -430,7 +430,8 @@ public final class Execution {
     /** Unused groups are listed so a client sees the plan's whole shape. */
     static List<String> groups(Score score) {
         List<String> names = new ArrayList<>();
-        score.parts().forEach(p -> names.add(p.group().wire()));
+        // A group may play several parts (a conform's held-over notes have one of their own): named once.
+        score.parts().stream().map(p -> p.group().wire()).distinct().forEach(names::add);
         for (InstrumentGroup g : InstrumentGroup.values()) {
             if (!names.contains(g.wire())) {
                 names.add(g.wire() + " (silent)");

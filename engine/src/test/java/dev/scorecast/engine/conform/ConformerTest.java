@@ -415,6 +415,86 @@ class ConformerTest {
                 .toList();
     }
 
+    @Test
+    void aNoteHeldAcrossAnEntryPlaysFromItsOwnOnsetSilentUntilTheEntry() {
+        Plan old = oldPlan();
+        // The fourth shot (old 12-18 s) loses its first second: from the cut at 12 s the kept music is the old
+        // music from 13 s, mid-bar, where the old chords struck at 12 s still sound.
+        List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.0, 12.0, 17.0), 23);
+        List<Match> matches = List.of(
+                new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0),
+                new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0),
+                new Match(shots.get(3), OLD_SHOTS.get(3), -1, 0),
+                new Match(shots.get(4), OLD_SHOTS.get(4), -1, 0));
+        var conformed = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 12.0, 17.0), 23);
+        Plan plan = PlanValidator.validate(PlanJson.parse(PlanJson.write(conformed.plan())), 23, GENRES);
+        Score before = new Composer().compose(old);
+        Score after = ConformedScore.compose(plan, List.of());
+        int heldParts = 0;
+        for (String group : List.of("bass", "harmony", "pads", "tops", "melody")) {
+            List<Part> parts = after.parts().stream()
+                    .filter(p -> p.group().wire().equals(group))
+                    .toList();
+            Part main = parts.getFirst();
+            // What the old music held at 13 s: struck before it, sounding past it.
+            List<Note> across = before.parts().stream()
+                    .filter(p -> p.group().wire().equals(group))
+                    .flatMap(p -> p.notes().stream())
+                    .filter(n -> n.start() < 13 - 1e-9 && n.end() > 13.05)
+                    .toList();
+            if (across.isEmpty()) {
+                assertEquals(1, parts.size(), group);
+                continue;
+            }
+            heldParts++;
+            assertEquals(2, parts.size(), () -> group + ": the held notes play on a part of their own");
+            Part held = parts.get(1);
+            // Each held note from its own onset, moved with the shot, never struck again at the entry.
+            assertEquals(
+                    across.stream()
+                            .map(n -> Math.round((n.start() - 1) * 1e6) / 1e6)
+                            .sorted()
+                            .toList(),
+                    held.notes().stream()
+                            .map(n -> Math.round(n.start() * 1e6) / 1e6)
+                            .sorted()
+                            .toList(),
+                    group);
+            assertTrue(
+                    main.notes().stream()
+                            .noneMatch(n -> Math.abs(n.start() - 12) < 1e-6
+                                    && across.stream().anyMatch(a -> a.pitch() == n.pitch())),
+                    () -> group + " struck again at the entry: " + main.notes());
+            // Silent (expression 0) from its first onset until the entry, then at the old expression.
+            double first = held.notes().stream().mapToDouble(Note::start).min().orElseThrow();
+            assertTrue(first < 12, group);
+            assertEquals(0, expressionAt(held, first), group);
+            assertEquals(0, expressionAt(held, 11.99), group);
+            assertEquals(expressionAt(before, group, 13), expressionAt(held, 12), group);
+        }
+        assertTrue(heldParts > 0, "the old music held something at 13 s");
+    }
+
+    private static int expressionAt(Part part, double time) {
+        int value = 127;
+        for (Part.Control c : part.controls()) {
+            if (c.controller() == Part.Control.EXPRESSION && c.time() <= time + 1e-9) {
+                value = c.value();
+            }
+        }
+        return value;
+    }
+
+    private static int expressionAt(Score score, String group, double time) {
+        return expressionAt(
+                score.parts().stream()
+                        .filter(p -> p.group().wire().equals(group))
+                        .findFirst()
+                        .orElseThrow(),
+                time);
+    }
+
     private static List<Note> notes(Score score, String group, double from, double to, double shift) {
         Part part = score.parts().stream()
                 .filter(p -> p.group().wire().equals(group))
