@@ -251,25 +251,28 @@ public final class JobRepository {
         }
         Before was = before.get();
         Change after = next.apply(was);
-        events.changed(
-                c,
-                new JobChange(
-                        id,
-                        was.owner(),
-                        was.kind(),
-                        was.subjectId(),
-                        was.status(),
-                        was.progress(),
-                        was.stage(),
-                        after.status(),
-                        after.progress(),
-                        after.stage(),
-                        after.message(),
-                        after.errorCode(),
-                        after.errorField(),
-                        was.createdAt(),
-                        now));
+        events.changed(c, change(id, was, after, now));
         return true;
+    }
+
+    /** The write of {@code after} over {@code was} to job {@code id} at {@code now}, as listeners are told it. */
+    private static JobChange change(String id, Before was, Change after, Instant now) {
+        return new JobChange(
+                id,
+                was.owner(),
+                was.kind(),
+                was.subjectId(),
+                was.status(),
+                was.progress(),
+                was.stage(),
+                after.status(),
+                after.progress(),
+                after.stage(),
+                after.message(),
+                after.errorCode(),
+                after.errorField(),
+                was.createdAt(),
+                now);
     }
 
     private static Before before(ResultSet row) throws SQLException {
@@ -365,24 +368,7 @@ public final class JobRepository {
             Rows.update(c, update, all);
             Before was = before.get();
             Change after = next.apply(was);
-            events.changed(
-                    c,
-                    new JobChange(
-                            id,
-                            was.owner(),
-                            was.kind(),
-                            was.subjectId(),
-                            was.status(),
-                            was.progress(),
-                            was.stage(),
-                            after.status(),
-                            after.progress(),
-                            after.stage(),
-                            after.message(),
-                            after.errorCode(),
-                            after.errorField(),
-                            was.createdAt(),
-                            now));
+            events.changed(c, change(id, was, after, now));
             return null;
         });
     }
