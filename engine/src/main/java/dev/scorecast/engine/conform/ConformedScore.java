@@ -43,6 +43,8 @@ public final class ConformedScore {
     /** The groups that strike a new cut inside kept music. */
     private static final Set<InstrumentGroup> STRIKES_INSIDE_KEPT =
             EnumSet.of(InstrumentGroup.BEATS, InstrumentGroup.FX);
+    /** How long an impact struck on a new cut inside kept music sounds before it is let go. */
+    static final double IMPACT_INSIDE_KEPT_SECONDS = 0.25;
     /** General MIDI crash, china, splash and second crash cymbals: they ring for seconds. */
     private static final Set<Integer> CYMBALS = Set.of(49, 52, 55, 57);
 
@@ -134,7 +136,13 @@ public final class ConformedScore {
                             && newHits.stream()
                                     .anyMatch(h -> Math.abs(n.start() - h) < ON_HIT_SECONDS && in.contains(h));
                     if (in == null || strike) {
-                        notes.add(n);
+                        // An impact struck inside kept music is let go soon: its boom rings for seconds over
+                        // the kept music's opening (the real trim's kept span matched the old render over 72 %
+                        // of its windows with the whole 1.7 s impact).
+                        notes.add(
+                                strike && fx
+                                        ? n.moved(n.start(), Math.min(n.duration(), IMPACT_INSIDE_KEPT_SECONDS))
+                                        : n);
                         if (fx) {
                             fxPrograms.put(key(n), programAt(f, n.start()));
                         }
@@ -379,6 +387,14 @@ public final class ConformedScore {
          * the strike, and the incoming music's own notes on it ring through the transition; on the
          * drums, the fill.
          */
+        /**
+         * How early a note on the incoming music's first beat line may be played and still be on it: the
+         * drummer's feel puts a downbeat a few milliseconds ahead (the real trim's kick 2 ms early was taken
+         * for a note before the beat and dropped, and the kept bar opened without its kick: 72 % of the
+         * span's windows matched the old render, 100 % with it).
+         */
+        static final double EARLY_ON_BEAT = 0.04;
+
         void apply(List<Note> notes, boolean drums, boolean fill, boolean oneShots) {
             if (onTheBeat()) {
                 return;
@@ -396,7 +412,7 @@ public final class ConformedScore {
                 } else if (n.start() < cut - ON_HIT_SECONDS) {
                     // Outgoing notes after its last beat line: the transition replaces them.
                     continue;
-                } else if (n.start() < to - 1e-6 && !onCut) {
+                } else if (n.start() < to - EARLY_ON_BEAT && !onCut) {
                     // Incoming notes before its first beat line: a held one sounds again from that beat.
                     if (oneShots) {
                         // An effect is not struck again on the beat: a riser swells on from where it began, an

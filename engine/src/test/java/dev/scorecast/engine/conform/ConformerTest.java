@@ -136,15 +136,7 @@ class ConformerTest {
         Plan old = oldPlan();
         // The fourth shot (old 12-18 s) loses 3 s at its head: it now plays old 15-18 from 12 s. Pop's riser into
         // the old section at 18 s sounds from 14.6 to 17.8 s, across the kept music's entry at old 15 s.
-        List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.0, 12.0, 15.0), 21);
-        List<Match> matches = List.of(
-                new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0),
-                new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
-                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0),
-                new Match(shots.get(3), OLD_SHOTS.get(3), -3, 0),
-                new Match(shots.get(4), OLD_SHOTS.get(4), -3, 0));
-        var conformed = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 12.0, 15.0), 21);
-        Plan plan = PlanValidator.validate(PlanJson.parse(PlanJson.write(conformed.plan())), 21, GENRES);
+        Plan plan = fourthShotTrimmedAtItsHead(old, 3);
         Part before = part(new Composer().compose(old), "fx");
         Part after = part(ConformedScore.compose(plan, List.of()), "fx");
         Note oldRiser = before.notes().stream()
@@ -180,6 +172,9 @@ class ConformerTest {
                 .findFirst()
                 .orElseThrow();
         assertEquals(programAt(before, oldImpact.start()), programAt(after, 12));
+        // And let go soon: its boom would ring for seconds over the kept music's opening.
+        assertTrue(oldImpact.duration() > 1, oldImpact::toString);
+        assertEquals(ConformedScore.IMPACT_INSIDE_KEPT_SECONDS, onCut.get(0).duration(), 1e-9);
     }
 
     @Test
@@ -188,15 +183,7 @@ class ConformerTest {
         // The fourth shot (old 12-18 s) loses 1 s at its head: it now plays old 13-18 from 12 s, while the old impact
         // struck at 12 s (1.5 s long) still rings at old 13 s. The new cut at 12 s is struck by the new composition's
         // impact; the old one is not struck again on top of it.
-        List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.0, 12.0, 17.0), 23);
-        List<Match> matches = List.of(
-                new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0),
-                new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
-                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0),
-                new Match(shots.get(3), OLD_SHOTS.get(3), -1, 0),
-                new Match(shots.get(4), OLD_SHOTS.get(4), -1, 0));
-        var conformed = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 12.0, 17.0), 23);
-        Plan plan = PlanValidator.validate(PlanJson.parse(PlanJson.write(conformed.plan())), 23, GENRES);
+        Plan plan = fourthShotTrimmedAtItsHead(old, 1);
         Part before = part(new Composer().compose(old), "fx");
         assertTrue(
                 before.notes().stream()
@@ -420,15 +407,7 @@ class ConformerTest {
         Plan old = oldPlan();
         // The fourth shot (old 12-18 s) loses its first second: from the cut at 12 s the kept music is the old
         // music from 13 s, mid-bar, where the old chords struck at 12 s still sound.
-        List<Shot> shots = ShotMatcher.shots(List.of(6.0, 9.0, 12.0, 17.0), 23);
-        List<Match> matches = List.of(
-                new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0),
-                new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
-                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0),
-                new Match(shots.get(3), OLD_SHOTS.get(3), -1, 0),
-                new Match(shots.get(4), OLD_SHOTS.get(4), -1, 0));
-        var conformed = Conformer.conform(old, OLD_SHOTS, matches, List.of(6.0, 9.0, 12.0, 17.0), 23);
-        Plan plan = PlanValidator.validate(PlanJson.parse(PlanJson.write(conformed.plan())), 23, GENRES);
+        Plan plan = fourthShotTrimmedAtItsHead(old, 1);
         Score before = new Composer().compose(old);
         Score after = ConformedScore.compose(plan, List.of());
         int heldParts = 0;
@@ -474,6 +453,34 @@ class ConformerTest {
             assertEquals(expressionAt(before, group, 13), expressionAt(held, 12), group);
         }
         assertTrue(heldParts > 0, "the old music held something at 13 s");
+    }
+
+    @Test
+    void aDownbeatPlayedAheadOfTheIncomingBeatLineIsStillOnIt() {
+        // The real trim's join: the outgoing music stops on its beat at 9.593 s, the cut at 9.8 s, the kept music
+        // comes in on its beat line at 9.886 s, where its drummer played the kick 2 ms ahead.
+        var bridge = new ConformedScore.Bridge(9.593, 9.8, 9.886, 1, 204.9);
+        List<Note> notes = new ArrayList<>(List.of(
+                new Note(9.8, 0.2, 36, 127), // the strike on the cut
+                new Note(9.83, 0.1, 42, 80), // the kept music before its beat line: the transition's
+                new Note(9.884, 0.14, 36, 105), // its downbeat, 2 ms ahead
+                new Note(9.896, 0.14, 42, 84)));
+        bridge.apply(notes, true, false, false);
+        assertEquals(List.of(9.8, 9.884, 9.896), notes.stream().map(Note::start).toList());
+    }
+
+    /** The old cut with its fourth shot (old 12-18 s) {@code seconds} shorter at its head, conformed and through JSON. */
+    private static Plan fourthShotTrimmedAtItsHead(Plan old, double seconds) {
+        List<Double> cuts = List.of(6.0, 9.0, 12.0, 18 - seconds);
+        List<Shot> shots = ShotMatcher.shots(cuts, 24 - seconds);
+        List<Match> matches = List.of(
+                new Match(shots.get(0), OLD_SHOTS.get(0), 0, 0),
+                new Match(shots.get(1), OLD_SHOTS.get(1), 0, 0),
+                new Match(shots.get(2), OLD_SHOTS.get(2), 0, 0),
+                new Match(shots.get(3), OLD_SHOTS.get(3), -seconds, 0),
+                new Match(shots.get(4), OLD_SHOTS.get(4), -seconds, 0));
+        var conformed = Conformer.conform(old, OLD_SHOTS, matches, cuts, 24 - seconds);
+        return PlanValidator.validate(PlanJson.parse(PlanJson.write(conformed.plan())), 24 - seconds, GENRES);
     }
 
     private static int expressionAt(Part part, double time) {
