@@ -119,8 +119,10 @@ public final class ConformedScore {
             }
             List<Note> notes = new ArrayList<>();
             List<Note> strikes = new ArrayList<>();
-            HeldOver held =
-                    s == null || s.drums() || !heldOver ? null : new HeldOver(s, clears, HitClearance.seconds(group));
+            // Not the singer's line: a sung syllable does not come back mid-way (its note is struck again).
+            HeldOver held = s == null || s.drums() || group == InstrumentGroup.VOCALS || !heldOver
+                    ? null
+                    : new HeldOver(s, clears, HitClearance.seconds(group));
             // The effects play each event on its own program (FxWriter switches it at every note): here, per
             // note, the program its own score played it on.
             Map<String, Integer> fxPrograms = new HashMap<>();
