@@ -593,26 +593,14 @@ public final class ConformedScore {
             double barSeconds = s.beatsPerBar() * 60.0 / s.tempo();
             int bars = Math.max(1, (int) Math.floor(s.durationSeconds() / barSeconds + 1e-6));
             double tempo = Math.clamp(bars * s.beatsPerBar() * 60.0 / s.durationSeconds(), 1, 10_000);
-            out.add(new Section(
-                    s.index(),
-                    s.start(),
-                    s.end(),
-                    s.label(),
-                    tempo,
-                    s.meter(),
-                    bars,
-                    0,
-                    s.key(),
-                    s.mode(),
-                    s.intensity(),
-                    s.progression(),
-                    s.instruments(),
-                    s.hit(),
-                    null,
-                    s.voiceover(),
-                    s.accents(),
-                    List.of(),
-                    null));
+            out.add(s.toBuilder()
+                    .tempo(tempo)
+                    .bars(bars)
+                    .residual(0)
+                    .lyrics(null)
+                    .barIntensity(List.of())
+                    .origin(null)
+                    .build());
         }
         return new Plan(
                 plan.version(),

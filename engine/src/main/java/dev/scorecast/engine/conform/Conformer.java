@@ -318,26 +318,19 @@ public final class Conformer {
                 .filter(v -> v.start() >= from - SAME && v.start() < p.end() - p.shift())
                 .map(v -> new Section.VoiceoverLine(v.text(), v.start() + p.shift()))
                 .toList();
-        return new Section(
-                index,
-                p.start(),
-                p.end(),
-                s.label(),
-                s.tempo(),
-                s.meter(),
-                bars,
-                0,
-                s.key(),
-                s.mode(),
-                s.intensity(),
-                s.progression(),
-                s.instruments(),
-                hit,
-                null,
-                lines,
-                accents,
-                List.of(),
-                new Section.Origin(from));
+        return s.toBuilder()
+                .index(index)
+                .start(p.start())
+                .end(p.end())
+                .bars(bars)
+                .residual(0)
+                .hit(hit)
+                .lyrics(null)
+                .voiceover(lines)
+                .accents(accents)
+                .barIntensity(List.of())
+                .origin(new Section.Origin(from))
+                .build();
     }
 
     /** The old section whose key, instruments and tempo new music beside kept piece {@code i} follows. */

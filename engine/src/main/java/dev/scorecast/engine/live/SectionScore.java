@@ -134,23 +134,15 @@ final class SectionScore {
     }
 
     private static Section at(Section s, int index, double start, double end) {
-        return new Section(
-                index,
-                start,
-                end,
-                s.label(),
-                s.tempo(),
-                s.meter(),
-                s.bars(),
-                0,
-                s.key(),
-                s.mode(),
-                s.intensity(),
-                s.progression(),
-                s.instruments(),
-                s.hit() == null ? null : new Section.Hit(start, s.hit().kind()),
-                s.lyrics(),
-                s.voiceover(),
-                List.of());
+        return s.toBuilder()
+                .index(index)
+                .start(start)
+                .end(end)
+                .residual(0)
+                .hit(s.hit() == null ? null : new Section.Hit(start, s.hit().kind()))
+                .accents(List.of())
+                .barIntensity(List.of())
+                .origin(null)
+                .build();
     }
 }

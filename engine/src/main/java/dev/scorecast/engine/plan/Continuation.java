@@ -123,24 +123,12 @@ public final class Continuation {
         if (voice != null) {
             instruments.put(InstrumentGroup.VOCALS.wire(), voice);
         }
-        return new Section(
-                section.index(),
-                section.start(),
-                section.end(),
-                section.label(),
-                section.tempo(),
-                section.meter(),
-                section.bars(),
-                section.residual(),
-                section.key(),
-                section.mode(),
-                intensity,
-                section.progression(),
-                instruments,
-                section.hit(),
-                section.lyrics(),
-                section.voiceover(),
-                section.accents());
+        return section.toBuilder()
+                .intensity(intensity)
+                .instruments(instruments)
+                .barIntensity(List.of())
+                .origin(null)
+                .build();
     }
 
     private static int beats(String meter) {

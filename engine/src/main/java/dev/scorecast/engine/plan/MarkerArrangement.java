@@ -443,25 +443,7 @@ public final class MarkerArrangement {
                 }
             }
             accents.sort(Comparator.comparingDouble(Hit::time));
-            out.add(new Section(
-                    s.index(),
-                    s.start(),
-                    s.end(),
-                    s.label(),
-                    s.tempo(),
-                    s.meter(),
-                    s.bars(),
-                    s.residual(),
-                    s.key(),
-                    s.mode(),
-                    s.intensity(),
-                    s.progression(),
-                    s.instruments(),
-                    hit,
-                    s.lyrics(),
-                    s.voiceover(),
-                    accents,
-                    s.barIntensity()));
+            out.add(s.toBuilder().hit(hit).accents(accents).origin(null).build());
         }
         return out;
     }
@@ -511,27 +493,7 @@ public final class MarkerArrangement {
                 if (fx != null) {
                     Map<String, Instrument> with = new LinkedHashMap<>(s.instruments());
                     with.put("fx", fx);
-                    out.set(
-                            i,
-                            new Section(
-                                    s.index(),
-                                    s.start(),
-                                    s.end(),
-                                    s.label(),
-                                    s.tempo(),
-                                    s.meter(),
-                                    s.bars(),
-                                    s.residual(),
-                                    s.key(),
-                                    s.mode(),
-                                    s.intensity(),
-                                    s.progression(),
-                                    with,
-                                    s.hit(),
-                                    s.lyrics(),
-                                    s.voiceover(),
-                                    s.accents(),
-                                    s.barIntensity()));
+                    out.set(i, s.toBuilder().instruments(with).origin(null).build());
                 }
             }
         }

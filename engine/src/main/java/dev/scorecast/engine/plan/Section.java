@@ -189,74 +189,188 @@ public record Section(
 
     /** This section renumbered and with its residual recomputed from its tempo, meter and bars. */
     public Section withIndexAndResidual(int index, double residual) {
-        return new Section(
-                index,
-                start,
-                end,
-                label,
-                tempo,
-                meter,
-                bars,
-                residual,
-                key,
-                mode,
-                intensity,
-                progression,
-                instruments,
-                hit,
-                lyrics,
-                voiceover,
-                accents,
-                barIntensity,
-                origin);
+        return toBuilder().index(index).residual(residual).build();
     }
 
     /** This section singing {@code newLyrics} with {@code newInstruments} (the vocals group among them). */
     public Section withVocals(Map<String, Instrument> newInstruments, String newLyrics) {
-        return new Section(
-                index,
-                start,
-                end,
-                label,
-                tempo,
-                meter,
-                bars,
-                residual,
-                key,
-                mode,
-                intensity,
-                progression,
-                newInstruments,
-                hit,
-                newLyrics,
-                voiceover,
-                accents,
-                barIntensity,
-                origin);
+        return toBuilder().instruments(newInstruments).lyrics(newLyrics).build();
     }
 
     /** This section with {@code lines} spoken over it. */
     public Section withVoiceover(List<VoiceoverLine> lines) {
-        return new Section(
-                index,
-                start,
-                end,
-                label,
-                tempo,
-                meter,
-                bars,
-                residual,
-                key,
-                mode,
-                intensity,
-                progression,
-                instruments,
-                hit,
-                lyrics,
-                lines,
-                accents,
-                barIntensity,
-                origin);
+        return toBuilder().voiceover(lines).build();
+    }
+
+    /** A copy of this section to change by name: {@code section.toBuilder().hit(h).accents(a).build()}. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /**
+     * A section's fields set by name, starting from a section ({@link #toBuilder}): where a plan
+     * stage changes two fields of nineteen, it names those two instead of passing all nineteen in order.
+     */
+    public static final class Builder {
+        private int index;
+        private double start;
+        private double end;
+        private String label;
+        private double tempo;
+        private String meter;
+        private int bars;
+        private double residual;
+        private String key;
+        private String mode;
+        private double intensity;
+        private List<String> progression;
+        private Map<String, Instrument> instruments;
+        private Hit hit;
+        private String lyrics;
+        private List<VoiceoverLine> voiceover;
+        private List<Hit> accents;
+        private List<Double> barIntensity;
+        private Origin origin;
+
+        private Builder(Section s) {
+            index = s.index;
+            start = s.start;
+            end = s.end;
+            label = s.label;
+            tempo = s.tempo;
+            meter = s.meter;
+            bars = s.bars;
+            residual = s.residual;
+            key = s.key;
+            mode = s.mode;
+            intensity = s.intensity;
+            progression = s.progression;
+            instruments = s.instruments;
+            hit = s.hit;
+            lyrics = s.lyrics;
+            voiceover = s.voiceover;
+            accents = s.accents;
+            barIntensity = s.barIntensity;
+            origin = s.origin;
+        }
+
+        public Builder index(int value) {
+            index = value;
+            return this;
+        }
+
+        public Builder start(double value) {
+            start = value;
+            return this;
+        }
+
+        public Builder end(double value) {
+            end = value;
+            return this;
+        }
+
+        public Builder label(String value) {
+            label = value;
+            return this;
+        }
+
+        public Builder tempo(double value) {
+            tempo = value;
+            return this;
+        }
+
+        public Builder meter(String value) {
+            meter = value;
+            return this;
+        }
+
+        public Builder bars(int value) {
+            bars = value;
+            return this;
+        }
+
+        public Builder residual(double value) {
+            residual = value;
+            return this;
+        }
+
+        public Builder key(String value) {
+            key = value;
+            return this;
+        }
+
+        public Builder mode(String value) {
+            mode = value;
+            return this;
+        }
+
+        public Builder intensity(double value) {
+            intensity = value;
+            return this;
+        }
+
+        public Builder progression(List<String> value) {
+            progression = value;
+            return this;
+        }
+
+        public Builder instruments(Map<String, Instrument> value) {
+            instruments = value;
+            return this;
+        }
+
+        public Builder hit(Hit value) {
+            hit = value;
+            return this;
+        }
+
+        public Builder lyrics(String value) {
+            lyrics = value;
+            return this;
+        }
+
+        public Builder voiceover(List<VoiceoverLine> value) {
+            voiceover = value;
+            return this;
+        }
+
+        public Builder accents(List<Hit> value) {
+            accents = value;
+            return this;
+        }
+
+        public Builder barIntensity(List<Double> value) {
+            barIntensity = value;
+            return this;
+        }
+
+        public Builder origin(Origin value) {
+            origin = value;
+            return this;
+        }
+
+        public Section build() {
+            return new Section(
+                    index,
+                    start,
+                    end,
+                    label,
+                    tempo,
+                    meter,
+                    bars,
+                    residual,
+                    key,
+                    mode,
+                    intensity,
+                    progression,
+                    instruments,
+                    hit,
+                    lyrics,
+                    voiceover,
+                    accents,
+                    barIntensity,
+                    origin);
+        }
     }
 
     public double durationSeconds() {

@@ -151,86 +151,145 @@ public record MixSettings(
 
     /** The video's own sound as {@code role} at {@code wavGainDb} (see {@code originalAudioGainDb} for what it means per role). */
     public MixSettings withOriginalAudio(Path wav, OriginalAudioRole role, double wavGainDb) {
-        return new MixSettings(
-                groupGainDb,
-                groupPan,
-                targetLufs,
-                gainDb,
-                Optional.of(wav),
-                wavGainDb,
-                role,
-                voiceoverWav,
-                voiceoverGainDb,
-                ducking,
-                production,
-                ceilingDbtp);
+        return toBuilder()
+                .originalAudioWav(Optional.of(wav))
+                .originalAudioGainDb(wavGainDb)
+                .originalAudioRole(role)
+                .build();
     }
 
     /** A voiceover track, {@code trimDb} relative to the speech level (0 = as loud as the music). */
     public MixSettings withVoiceover(Path wav, double trimDb) {
-        return new MixSettings(
-                groupGainDb,
-                groupPan,
-                targetLufs,
-                gainDb,
-                originalAudioWav,
-                originalAudioGainDb,
-                originalAudioRole,
-                Optional.of(wav),
-                trimDb,
-                ducking,
-                production,
-                ceilingDbtp);
+        return toBuilder()
+                .voiceoverWav(Optional.of(wav))
+                .voiceoverGainDb(trimDb)
+                .build();
     }
 
     public MixSettings withDucking(Ducking d) {
-        return new MixSettings(
-                groupGainDb,
-                groupPan,
-                targetLufs,
-                gainDb,
-                originalAudioWav,
-                originalAudioGainDb,
-                originalAudioRole,
-                voiceoverWav,
-                voiceoverGainDb,
-                d,
-                production,
-                ceilingDbtp);
+        return toBuilder().ducking(d).build();
     }
 
     /** The stems through {@code p}'s chains at {@code bpm}, and the bus glued as {@code p} says. */
     public MixSettings withProduction(Production p, double bpm) {
-        return new MixSettings(
-                groupGainDb,
-                groupPan,
-                targetLufs,
-                gainDb,
-                originalAudioWav,
-                originalAudioGainDb,
-                originalAudioRole,
-                voiceoverWav,
-                voiceoverGainDb,
-                ducking,
-                Optional.of(new Produced(p, bpm)),
-                ceilingDbtp);
+        return toBuilder().production(Optional.of(new Produced(p, bpm))).build();
     }
 
     /** The limiter's ceiling, dBTP. */
     public MixSettings withCeiling(double dbtp) {
-        return new MixSettings(
-                groupGainDb,
-                groupPan,
-                targetLufs,
-                gainDb,
-                originalAudioWav,
-                originalAudioGainDb,
-                originalAudioRole,
-                voiceoverWav,
-                voiceoverGainDb,
-                ducking,
-                production,
-                dbtp);
+        return toBuilder().ceilingDbtp(dbtp).build();
+    }
+
+    /** A copy to change by name: {@code x.toBuilder().groupGainDb(v).build()}. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** The fields of {@link MixSettings} set by name, starting from a value ({@link #toBuilder}). */
+    public static final class Builder {
+        private Map<InstrumentGroup, Double> groupGainDb;
+        private Map<InstrumentGroup, Double> groupPan;
+        private double targetLufs;
+        private double gainDb;
+        private Optional<Path> originalAudioWav;
+        private double originalAudioGainDb;
+        private OriginalAudioRole originalAudioRole;
+        private Optional<Path> voiceoverWav;
+        private double voiceoverGainDb;
+        private Ducking ducking;
+        private Optional<Produced> production;
+        private double ceilingDbtp;
+
+        private Builder(MixSettings from) {
+            groupGainDb = from.groupGainDb;
+            groupPan = from.groupPan;
+            targetLufs = from.targetLufs;
+            gainDb = from.gainDb;
+            originalAudioWav = from.originalAudioWav;
+            originalAudioGainDb = from.originalAudioGainDb;
+            originalAudioRole = from.originalAudioRole;
+            voiceoverWav = from.voiceoverWav;
+            voiceoverGainDb = from.voiceoverGainDb;
+            ducking = from.ducking;
+            production = from.production;
+            ceilingDbtp = from.ceilingDbtp;
+        }
+
+        public Builder groupGainDb(Map<InstrumentGroup, Double> value) {
+            groupGainDb = value;
+            return this;
+        }
+
+        public Builder groupPan(Map<InstrumentGroup, Double> value) {
+            groupPan = value;
+            return this;
+        }
+
+        public Builder targetLufs(double value) {
+            targetLufs = value;
+            return this;
+        }
+
+        public Builder gainDb(double value) {
+            gainDb = value;
+            return this;
+        }
+
+        public Builder originalAudioWav(Optional<Path> value) {
+            originalAudioWav = value;
+            return this;
+        }
+
+        public Builder originalAudioGainDb(double value) {
+            originalAudioGainDb = value;
+            return this;
+        }
+
+        public Builder originalAudioRole(OriginalAudioRole value) {
+            originalAudioRole = value;
+            return this;
+        }
+
+        public Builder voiceoverWav(Optional<Path> value) {
+            voiceoverWav = value;
+            return this;
+        }
+
+        public Builder voiceoverGainDb(double value) {
+            voiceoverGainDb = value;
+            return this;
+        }
+
+        public Builder ducking(Ducking value) {
+            ducking = value;
+            return this;
+        }
+
+        public Builder production(Optional<Produced> value) {
+            production = value;
+            return this;
+        }
+
+        public Builder ceilingDbtp(double value) {
+            ceilingDbtp = value;
+            return this;
+        }
+
+        public MixSettings build() {
+            return new MixSettings(
+                    groupGainDb,
+                    groupPan,
+                    targetLufs,
+                    gainDb,
+                    originalAudioWav,
+                    originalAudioGainDb,
+                    originalAudioRole,
+                    voiceoverWav,
+                    voiceoverGainDb,
+                    ducking,
+                    production,
+                    ceilingDbtp);
+        }
     }
 
     /** True when the original audio is present and is dialogue. */

@@ -154,43 +154,33 @@ class ComposerTest {
     void aMissingPatternNamesItself() {
         Plan plan = Plans.plan("pop", 1, 0.5);
         Section s = plan.sections().getFirst();
-        Section broken = new Section(
-                0,
-                s.start(),
-                s.end(),
-                s.label(),
-                s.tempo(),
-                s.meter(),
-                s.bars(),
-                0,
-                s.key(),
-                s.mode(),
-                0.5,
-                s.progression(),
-                Map.of("beats", new Section.Instrument("pop", 0, null, 0, 0, "pop/beats/7")),
-                null,
-                null,
-                null);
+        Section broken = s.toBuilder()
+                .index(0)
+                .residual(0)
+                .intensity(0.5)
+                .instruments(Map.of("beats", new Section.Instrument("pop", 0, null, 0, 0, "pop/beats/7")))
+                .hit(null)
+                .lyrics(null)
+                .voiceover(null)
+                .accents(List.of())
+                .barIntensity(List.of())
+                .origin(null)
+                .build();
         Plan bad = new Plan(1, "x", 1, "pop", s.end(), plan.options(), plan.master(), List.of(broken));
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> composer.compose(bad));
         assertTrue(e.getMessage().contains("pop/beats/7"), e.getMessage());
-        Section unknown = new Section(
-                0,
-                s.start(),
-                s.end(),
-                s.label(),
-                s.tempo(),
-                s.meter(),
-                s.bars(),
-                0,
-                s.key(),
-                s.mode(),
-                0.5,
-                s.progression(),
-                Map.of("bass", new Section.Instrument("pop", 0, null, 0, 0, "polka/bass/1")),
-                null,
-                null,
-                null);
+        Section unknown = s.toBuilder()
+                .index(0)
+                .residual(0)
+                .intensity(0.5)
+                .instruments(Map.of("bass", new Section.Instrument("pop", 0, null, 0, 0, "polka/bass/1")))
+                .hit(null)
+                .lyrics(null)
+                .voiceover(null)
+                .accents(List.of())
+                .barIntensity(List.of())
+                .origin(null)
+                .build();
         Plan bad2 = new Plan(1, "x", 1, "pop", s.end(), plan.options(), plan.master(), List.of(unknown));
         e = assertThrows(IllegalStateException.class, () -> composer.compose(bad2));
         assertTrue(e.getMessage().contains("polka"), e.getMessage());

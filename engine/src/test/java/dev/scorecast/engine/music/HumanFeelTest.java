@@ -234,24 +234,11 @@ class HumanFeelTest {
             Section.Instrument h = instruments.get("harmony");
             instruments.put(
                     "harmony", new Section.Instrument(h.soundset(), 25, h.name(), h.gainDb(), h.pan(), h.pattern()));
-            sections.add(new Section(
-                    s.index(),
-                    s.start(),
-                    s.end(),
-                    s.label(),
-                    s.tempo(),
-                    s.meter(),
-                    s.bars(),
-                    s.residual(),
-                    s.key(),
-                    s.mode(),
-                    s.intensity(),
-                    s.progression(),
-                    instruments,
-                    s.hit(),
-                    s.lyrics(),
-                    s.voiceover(),
-                    s.accents()));
+            sections.add(s.toBuilder()
+                    .instruments(instruments)
+                    .barIntensity(List.of())
+                    .origin(null)
+                    .build());
         }
         Plan guitar = new Plan(
                 plan.version(),

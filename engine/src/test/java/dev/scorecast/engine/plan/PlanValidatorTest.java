@@ -26,45 +26,23 @@ class PlanValidatorTest {
     }
 
     static Section with(Section s, double start, double end, double tempo, int bars) {
-        return new Section(
-                s.index(),
-                start,
-                end,
-                s.label(),
-                tempo,
-                s.meter(),
-                bars,
-                s.residual(),
-                s.key(),
-                s.mode(),
-                s.intensity(),
-                s.progression(),
-                s.instruments(),
-                s.hit(),
-                s.lyrics(),
-                s.voiceover(),
-                s.accents());
+        return s.toBuilder()
+                .start(start)
+                .end(end)
+                .tempo(tempo)
+                .bars(bars)
+                .barIntensity(List.of())
+                .origin(null)
+                .build();
     }
 
     static Section keyed(Section s, String key, List<String> progression) {
-        return new Section(
-                s.index(),
-                s.start(),
-                s.end(),
-                s.label(),
-                s.tempo(),
-                s.meter(),
-                s.bars(),
-                s.residual(),
-                key,
-                s.mode(),
-                s.intensity(),
-                progression,
-                s.instruments(),
-                s.hit(),
-                s.lyrics(),
-                s.voiceover(),
-                s.accents());
+        return s.toBuilder()
+                .key(key)
+                .progression(progression)
+                .barIntensity(List.of())
+                .origin(null)
+                .build();
     }
 
     static InvalidParameter refused(Plan plan) {
@@ -146,24 +124,11 @@ class PlanValidatorTest {
             var harmony = instruments.get("harmony");
             instruments.put("harmony", new Section.Instrument("jazz", 20000, null, 40, 2, "house/bass/9"));
             instruments.put("kazoo", harmony);
-            return new Section(
-                    s.index(),
-                    s.start(),
-                    s.end(),
-                    s.label(),
-                    s.tempo(),
-                    s.meter(),
-                    s.bars(),
-                    s.residual(),
-                    s.key(),
-                    s.mode(),
-                    s.intensity(),
-                    s.progression(),
-                    instruments,
-                    s.hit(),
-                    s.lyrics(),
-                    s.voiceover(),
-                    s.accents());
+            return s.toBuilder()
+                    .instruments(instruments)
+                    .barIntensity(List.of())
+                    .origin(null)
+                    .build();
         });
         var e = refused(broken);
         for (String field : List.of("soundset", "program", "gain_db", "pan", "pattern")) {
@@ -176,24 +141,19 @@ class PlanValidatorTest {
     void otherSectionFieldsAreChecked() {
         Plan broken = edit(
                 1,
-                s -> new Section(
-                        s.index(),
-                        s.start(),
-                        s.end(),
-                        "chorus",
-                        s.tempo(),
-                        "5/4",
-                        s.bars(),
-                        s.residual(),
-                        s.key(),
-                        "lydian",
-                        1.5,
-                        List.of(),
-                        s.instruments(),
-                        new Section.Hit(3, "boom"),
-                        null,
-                        List.of(),
-                        List.of()));
+                s -> s.toBuilder()
+                        .label("chorus")
+                        .meter("5/4")
+                        .mode("lydian")
+                        .intensity(1.5)
+                        .progression(List.of())
+                        .hit(new Section.Hit(3, "boom"))
+                        .lyrics(null)
+                        .voiceover(List.of())
+                        .accents(List.of())
+                        .barIntensity(List.of())
+                        .origin(null)
+                        .build());
         var e = refused(broken);
         for (String field : List.of("label", "meter", "mode", "intensity", "progression", "hit.time", "hit.kind")) {
             problem(e, "sections[1]." + field);

@@ -153,24 +153,17 @@ public final class PlayerApi {
                 continue;
             }
             double end = start + s.barsSeconds();
-            sections.add(new Section(
-                    sections.size(),
-                    start,
-                    end,
-                    s.label(),
-                    s.tempo(),
-                    s.meter(),
-                    s.bars(),
-                    0,
-                    s.key(),
-                    s.mode(),
-                    s.intensity(),
-                    s.progression(),
-                    s.instruments(),
-                    s.hit() == null ? null : new Section.Hit(start, s.hit().kind()),
-                    s.lyrics(),
-                    List.of(),
-                    List.of()));
+            sections.add(s.toBuilder()
+                    .index(sections.size())
+                    .start(start)
+                    .end(end)
+                    .residual(0)
+                    .hit(s.hit() == null ? null : new Section.Hit(start, s.hit().kind()))
+                    .voiceover(List.of())
+                    .accents(List.of())
+                    .barIntensity(List.of())
+                    .origin(null)
+                    .build());
             start = end;
         }
         Plan plan = new Plan(
