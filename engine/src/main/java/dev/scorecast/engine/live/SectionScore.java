@@ -49,11 +49,11 @@ final class SectionScore {
             long firstNote) {
         double seconds = section.barsSeconds();
         List<Section> sections = new ArrayList<>();
-        sections.add(at(section, 0, 0, seconds));
+        sections.add(section.alone(0, 0, seconds));
         double duration = seconds;
         if (next != null) {
             double nextSeconds = next.barsSeconds();
-            sections.add(at(next, 1, seconds, seconds + nextSeconds));
+            sections.add(next.alone(1, seconds, seconds + nextSeconds));
             duration += nextSeconds;
         }
         Plan plan =
@@ -131,18 +131,5 @@ final class SectionScore {
                         n.start() - first, n.duration(), n.pitch(), n.velocity(), n.syllable(), n.melisma()))
                 .toList();
         return new VocalPhrase(startBeat + first * bpm / 60, bpm, notes, part.gainDb(), part.pan());
-    }
-
-    private static Section at(Section s, int index, double start, double end) {
-        return s.toBuilder()
-                .index(index)
-                .start(start)
-                .end(end)
-                .residual(0)
-                .hit(s.hit() == null ? null : new Section.Hit(start, s.hit().kind()))
-                .accents(List.of())
-                .barIntensity(List.of())
-                .origin(null)
-                .build();
     }
 }

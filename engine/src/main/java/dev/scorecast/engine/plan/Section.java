@@ -202,6 +202,24 @@ public record Section(
         return toBuilder().voiceover(lines).build();
     }
 
+    /**
+     * This section's music alone from {@code start} to {@code end}, numbered {@code index}: its hit
+     * moved with it, and nothing that ties it to a plan's other sections (no accents, no bar curve, no
+     * origin). What the live player plays one section at a time.
+     */
+    public Section alone(int index, double start, double end) {
+        return toBuilder()
+                .index(index)
+                .start(start)
+                .end(end)
+                .residual(0)
+                .hit(hit == null ? null : new Hit(start, hit.kind()))
+                .accents(List.of())
+                .barIntensity(List.of())
+                .origin(null)
+                .build();
+    }
+
     /** A copy of this section to change by name: {@code section.toBuilder().hit(h).accents(a).build()}. */
     public Builder toBuilder() {
         return new Builder(this);

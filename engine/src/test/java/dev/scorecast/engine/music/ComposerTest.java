@@ -150,37 +150,31 @@ class ComposerTest {
         }
     }
 
+    /** {@code s} alone, at intensity 0.5, with one group playing {@code pattern}. */
+    private static Section playing(Section s, String group, String pattern) {
+        return s.toBuilder()
+                .index(0)
+                .residual(0)
+                .intensity(0.5)
+                .instruments(Map.of(group, new Section.Instrument("pop", 0, null, 0, 0, pattern)))
+                .hit(null)
+                .lyrics(null)
+                .voiceover(null)
+                .accents(List.of())
+                .barIntensity(List.of())
+                .origin(null)
+                .build();
+    }
+
     @Test
     void aMissingPatternNamesItself() {
         Plan plan = Plans.plan("pop", 1, 0.5);
         Section s = plan.sections().getFirst();
-        Section broken = s.toBuilder()
-                .index(0)
-                .residual(0)
-                .intensity(0.5)
-                .instruments(Map.of("beats", new Section.Instrument("pop", 0, null, 0, 0, "pop/beats/7")))
-                .hit(null)
-                .lyrics(null)
-                .voiceover(null)
-                .accents(List.of())
-                .barIntensity(List.of())
-                .origin(null)
-                .build();
+        Section broken = playing(s, "beats", "pop/beats/7");
         Plan bad = new Plan(1, "x", 1, "pop", s.end(), plan.options(), plan.master(), List.of(broken));
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> composer.compose(bad));
         assertTrue(e.getMessage().contains("pop/beats/7"), e.getMessage());
-        Section unknown = s.toBuilder()
-                .index(0)
-                .residual(0)
-                .intensity(0.5)
-                .instruments(Map.of("bass", new Section.Instrument("pop", 0, null, 0, 0, "polka/bass/1")))
-                .hit(null)
-                .lyrics(null)
-                .voiceover(null)
-                .accents(List.of())
-                .barIntensity(List.of())
-                .origin(null)
-                .build();
+        Section unknown = playing(s, "bass", "polka/bass/1");
         Plan bad2 = new Plan(1, "x", 1, "pop", s.end(), plan.options(), plan.master(), List.of(unknown));
         e = assertThrows(IllegalStateException.class, () -> composer.compose(bad2));
         assertTrue(e.getMessage().contains("polka"), e.getMessage());

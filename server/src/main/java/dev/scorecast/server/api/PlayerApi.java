@@ -153,17 +153,7 @@ public final class PlayerApi {
                 continue;
             }
             double end = start + s.barsSeconds();
-            sections.add(s.toBuilder()
-                    .index(sections.size())
-                    .start(start)
-                    .end(end)
-                    .residual(0)
-                    .hit(s.hit() == null ? null : new Section.Hit(start, s.hit().kind()))
-                    .voiceover(List.of())
-                    .accents(List.of())
-                    .barIntensity(List.of())
-                    .origin(null)
-                    .build());
+            sections.add(s.alone(sections.size(), start, end).withVoiceover(List.of()));
             start = end;
         }
         Plan plan = new Plan(
