@@ -188,7 +188,7 @@ class PictureFollowingTest {
     }
 
     /** The mean power of the milliseconds in [from, to), in dB. */
-    private static double levelDb(double[] power, double from, double to) {
+    static double levelDb(double[] power, double from, double to) {
         int a = (int) Math.round(from * 1000);
         int b = Math.min(power.length, (int) Math.round(to * 1000));
         double sum = 0;
