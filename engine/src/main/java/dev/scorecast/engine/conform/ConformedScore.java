@@ -383,20 +383,20 @@ public final class ConformedScore {
         }
 
         /**
-         * The outgoing music's notes from {@code from} to the cut are taken out and what still sounds at
-         * {@code from} is let go there; the incoming music's notes after the cut and before {@code to}
-         * are taken out (what it holds over {@code to} sounds from there), those struck on the cut stay:
-         * the strike, and the incoming music's own notes on it ring through the transition; on the
-         * drums, the fill.
-         */
-        /**
          * How early a note on the incoming music's first beat line may be played and still be on it: the
-         * drummer's feel puts a downbeat a few milliseconds ahead (the real trim's kick 2 ms early was taken
-         * for a note before the beat and dropped, and the kept bar opened without its kick: 72 % of the
-         * span's windows matched the old render, 100 % with it).
+         * drummer's feel puts a downbeat a few milliseconds ahead (in the real trim the kept bar's kick,
+         * 2 ms early, was taken for a note before the beat and dropped: the bar opened without its kick).
          */
         static final double EARLY_ON_BEAT = 0.04;
 
+        /**
+         * The outgoing music's notes from {@code from} to the cut are taken out and what still sounds at
+         * {@code from} is let go there; the incoming music's notes after the cut and before {@code to}
+         * are taken out (what it holds over {@code to} sounds from there; a note played up to
+         * {@link #EARLY_ON_BEAT} ahead of {@code to} is on it and stays), those struck on the cut stay:
+         * the strike, and the incoming music's own notes on it ring through the transition; on the
+         * drums, the fill.
+         */
         void apply(List<Note> notes, boolean drums, boolean fill, boolean oneShots) {
             if (onTheBeat()) {
                 return;
