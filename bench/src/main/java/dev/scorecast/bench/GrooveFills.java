@@ -154,18 +154,17 @@ final class GrooveFills {
 
     /**
      * The template's name of the drum a key plays ({@link GrooveTemplates#VOICES}: kick, snare, hat,
-     * ride, tom), or crash.
+     * ride, tom, by {@link GrooveTemplates#voice}), or crash.
      */
     static String voice(int key) {
-        return switch (key) {
-            case 36 -> "kick";
-            case 37, 38 -> "snare";
-            case 42, 44, 46 -> "hat";
-            case 43, 45, 48 -> "tom";
-            case 49 -> "crash";
-            case 51, 53 -> "ride";
-            default -> throw new IllegalArgumentException("no drum voice for key " + key);
-        };
+        if (key == 49) {
+            return "crash";
+        }
+        int voice = GrooveTemplates.voice(key);
+        if (voice < 0) {
+            throw new IllegalArgumentException("no drum voice for key " + key);
+        }
+        return GrooveTemplates.VOICES[voice];
     }
 
     static boolean tom(int key) {

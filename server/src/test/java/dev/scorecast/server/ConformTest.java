@@ -136,10 +136,7 @@ class ConformTest {
     @Test
     @Tag("slow")
     void anotherFrameRateAndSizeKeepsEveryShot() throws Exception {
-        JsonNode conform = recut(
-                "fps",
-                "-i " + original + " -f lavfi -i sine=frequency=330:sample_rate=48000 -vf fps=30,scale=480:360"
-                        + " -map 0:v -map 1:a -t 20 -c:v libx264 -preset ultrafast -crf 30 -c:a aac");
+        JsonNode conform = recut("fps", refiltered("fps=30,scale=480:360"));
         assertEquals(5, conform.get("kept").asInt(), conform::toString);
     }
 
@@ -149,10 +146,7 @@ class ConformTest {
     void aCutMovedByLessThanAFrameIsTheSameCut() throws Exception {
         // NTSC's 29.97 fps: the cuts at 4, 8, 12 and 16 s land on frames 4 to 30 ms off (4.004 s, 7.975 s, ...).
         // They are the same cuts: the five shots stay one stretch of the first cut's music, with no join.
-        JsonNode conform = recut(
-                "ntsc",
-                "-i " + original + " -f lavfi -i sine=frequency=330:sample_rate=48000 -vf fps=30000/1001"
-                        + " -map 0:v -map 1:a -t 20 -c:v libx264 -preset ultrafast -crf 30 -c:a aac");
+        JsonNode conform = recut("ntsc", refiltered("fps=30000/1001"));
         assertEquals(5, conform.get("kept").asInt(), conform::toString);
         assertEquals(0, conform.get("transitions").size(), conform::toString);
     }
@@ -195,6 +189,12 @@ class ConformTest {
     }
 
     /** Builds the re-cut, conforms it to the first execution, executes it and measures it; answers the conform object. */
+    /** The whole first cut through the video filter {@code vf}, re-encoded with a new sound track. */
+    private static String refiltered(String vf) {
+        return "-i " + original + " -f lavfi -i sine=frequency=330:sample_rate=48000 -vf " + vf
+                + " -map 0:v -map 1:a -t 20 -c:v libx264 -preset ultrafast -crf 30 -c:a aac";
+    }
+
     private static JsonNode recut(String name, String ffmpeg) throws Exception {
         Path video = Videos.make("recut-" + name + ".mp4", ffmpeg);
         String analysisId = analyse(video);
