@@ -115,7 +115,7 @@ class MediaOutputTest {
         Path mp3 = dir.resolve("master.mp3");
         Mp3Encoder.encode(master, mp3);
         assertEquals(
-                "mp3,48000,2,192000",
+                "mp3,48000,2,256000",
                 Fixtures.ffprobe(
                         mp3, "-show_entries", "stream=codec_name,sample_rate,channels,bit_rate", "-of", "csv=p=0"));
         Fixtures.ffmpeg("-v", "error", "-xerror", "-i", mp3.toString(), "-f", "null", "-");
