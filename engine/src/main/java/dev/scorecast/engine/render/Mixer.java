@@ -45,8 +45,6 @@ public final class Mixer {
 
     static final int RATE = Renderer.RATE;
     static final int BLOCK = 4096;
-    /** Summing, measuring and writing a block, in {@link PartChain#cost()} units, for sharing pass 1 between threads. */
-    static final double SUM_COST = 6;
     /** Pass 1's share of {@link #mixdown}'s time, for its progress. */
     private static final double PASS_1_SHARE = 0.85;
 

@@ -19,7 +19,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleConsumer;
+import java.util.stream.IntStream;
 
 /**
  * The {@link Mixer}'s pass 1: the bed's sum and its loudness. With a production, each stem goes
@@ -28,10 +30,13 @@ import java.util.function.DoubleConsumer;
  * stems are exactly the terms of the sum. Background recordings in the bed are added at their gain.
  *
  * <p>The chains are most of the work and independent of each other once the key is read: on two
- * cores or more, about half of them (by {@link PartChain#cost()}) run on a second thread, which
- * also sums, measures and writes the block before ({@link Mixer#SUM_COST}). So a block is read and
- * produced while the one before it is summed; {@link #block} does one such step and {@link #finish}
- * sums the last.
+ * cores or more a second thread sums, measures and writes the block before, and then both threads
+ * take the block's chains one at a time, the costliest first ({@link PartChain#cost()}), until none
+ * is left. So a block is read and produced while the one before it is summed, and neither thread
+ * waits for a share fixed in advance: a part that rests (its chain idles through silence) or a
+ * reverb's tail costs what it costs in that block. Which thread runs a chain changes nothing it
+ * computes: each chain, reader and writer is used by one thread per block, and the sum adds the
+ * stems in their order. {@link #block} does one such step and {@link #finish} sums the last.
  */
 final class StemSum implements AutoCloseable {
     /** What the pass gives: the bed's loudness (null when silent) and the stems as mixed. */
@@ -49,8 +54,10 @@ final class StemSum implements AutoCloseable {
     private final SidechainKey key;
     /** The beats stem, whose blocks are read first for the key (-1: no key). */
     private final int keyStem;
-    /** Which chains the helper thread runs. */
-    private final boolean[] aside;
+    /** The chains' indices, costliest first: the order in which the two threads take them. */
+    private final int[] order;
+    /** The next entry of {@link #order} to take in this block. */
+    private final AtomicInteger next = new AtomicInteger();
 
     private final ExecutorService helper;
     /** Two sets of block buffers: the chains fill one while the other, the block before, is summed. */
@@ -117,8 +124,13 @@ final class StemSum implements AutoCloseable {
             }
             this.reads = new float[2][inputs.size()][2][Mixer.BLOCK];
             this.last = reads[1];
-            this.aside = new boolean[chains.size()];
-            this.helper = chains.size() > 1 && Runtime.getRuntime().availableProcessors() > 1 ? shareChains() : null;
+            this.order = IntStream.range(0, chains.size())
+                    .boxed()
+                    .sorted((a, b) ->
+                            Double.compare(chains.get(b).cost(), chains.get(a).cost()))
+                    .mapToInt(Integer::intValue)
+                    .toArray();
+            this.helper = chains.size() > 1 && Runtime.getRuntime().availableProcessors() > 1 ? helperThread() : null;
             this.out = WavWriter.scratch(sumWav, WavEncoding.FLOAT32, Mixer.RATE, 2);
             built = true;
         } finally {
@@ -128,19 +140,7 @@ final class StemSum implements AutoCloseable {
         }
     }
 
-    /** Gives the helper thread the chains that even the two sides' cost, its own summing counted. */
-    private ExecutorService shareChains() {
-        double[] load = {0, Mixer.SUM_COST};
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < chains.size(); i++) {
-            order.add(i);
-        }
-        order.sort((a, b) -> Double.compare(chains.get(b).cost(), chains.get(a).cost()));
-        for (int i : order) {
-            int side = load[1] < load[0] ? 1 : 0;
-            aside[i] = side == 1;
-            load[side] += chains.get(i).cost();
-        }
+    private static ExecutorService helperThread() {
         return Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "scorecast-mix");
             t.setDaemon(true);
@@ -155,19 +155,20 @@ final class StemSum implements AutoCloseable {
             inputs.get(keyStem).readStereo(now[keyStem], n);
             key.analyse(now[keyStem], 0, n);
         }
+        next.set(0);
         if (helper != null) {
             float[][][] waitingBlock = last;
             int waiting = before;
             Future<?> other = helper.submit(() -> {
                 add(waitingBlock, waiting);
-                produce(true, now, n);
+                produce(now, n);
             });
-            produce(false, now, n);
+            produce(now, n);
             join(other);
             last = now;
             before = n;
         } else {
-            produce(false, now, n);
+            produce(now, n);
             add(now, n);
         }
     }
@@ -194,14 +195,12 @@ final class StemSum implements AutoCloseable {
     }
 
     /**
-     * One block of the produced stems on one side ({@code side}: the helper thread's share): read
-     * (the key stem is already read), chain, group gain and balance, written; its peak kept.
+     * Takes the block's chains not yet taken, one at a time, and produces each one's stem: read (the
+     * key stem is already read), chain, group gain and balance, written; its peak kept.
      */
-    private void produce(boolean side, float[][][] block, int n) {
-        for (int s = 0; s < chains.size(); s++) {
-            if (aside[s] != side) {
-                continue;
-            }
+    private void produce(float[][][] block, int n) {
+        for (int k = next.getAndIncrement(); k < order.length; k = next.getAndIncrement()) {
+            int s = order[k];
             float[][] read = block[s];
             if (s != keyStem) {
                 inputs.get(s).readStereo(read, n);
