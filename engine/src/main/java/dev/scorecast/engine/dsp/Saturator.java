@@ -18,7 +18,7 @@ public final class Saturator implements BlockProcessor {
         }
         this.drive = Math.pow(10, driveDb / 20);
         this.target = drive;
-        this.smoothing = 1 - Math.exp(-1000.0 / (20 * rate));
+        this.smoothing = Smoothing.coefficient(20, rate);
     }
 
     public void setDriveDb(double driveDb) {

@@ -35,8 +35,8 @@ public final class SidechainCompressor implements BlockProcessor {
         this.thresholdDb = thresholdDbfs;
         this.slope = 1 - 1 / ratio;
         this.depthDb = depthDb;
-        this.attack = 1 - Math.exp(-1000.0 / (attackMs * rate));
-        this.release = 1 - Math.exp(-1000.0 / (releaseMs * rate));
+        this.attack = Smoothing.coefficient(attackMs, rate);
+        this.release = Smoothing.coefficient(releaseMs, rate);
     }
 
     @Override

@@ -15,7 +15,7 @@ public final class StereoWidth implements BlockProcessor {
         check(width);
         this.width = width;
         this.target = width;
-        this.smoothing = 1 - Math.exp(-1000.0 / (20 * rate));
+        this.smoothing = Smoothing.coefficient(20, rate);
     }
 
     public void setWidth(double width) {

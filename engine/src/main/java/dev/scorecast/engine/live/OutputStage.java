@@ -1,8 +1,8 @@
 package dev.scorecast.engine.live;
 
 import dev.scorecast.engine.dsp.BlockProcessor;
+import dev.scorecast.engine.dsp.GainRamp;
 import dev.scorecast.engine.media.LiveEncoder;
-import dev.scorecast.engine.render.GainRamp;
 import dev.scorecast.engine.render.PartChain;
 import dev.scorecast.engine.style.Production;
 import dev.scorecast.engine.style.ProductionCatalog;

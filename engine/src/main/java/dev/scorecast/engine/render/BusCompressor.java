@@ -1,5 +1,7 @@
 package dev.scorecast.engine.render;
 
+import dev.scorecast.engine.dsp.Smoothing;
+
 /**
  * A gentle stereo-linked bus compressor, the "glue" of the mix: RMS detection over about 10 ms,
  * 2:1 above the threshold with a 6 dB soft knee, 25 ms attack so drum transients pass before it
@@ -42,16 +44,11 @@ final class BusCompressor {
         }
         this.ratio = ratio;
         this.thresholdDb = thresholdDbfs;
-        this.detector = coefficient(DETECTOR_MS, rate);
-        this.attack = coefficient(ATTACK_MS, rate);
-        this.fastRelease = coefficient(FAST_RELEASE_MS, rate);
-        this.slowAttack = coefficient(SLOW_ATTACK_MS, rate);
-        this.slowRelease = coefficient(SLOW_RELEASE_MS, rate);
-    }
-
-    /** One-pole smoothing coefficient reaching 1 - 1/e of a step in {@code ms}. */
-    static double coefficient(double ms, int rate) {
-        return 1 - Math.exp(-1000.0 / (ms * rate));
+        this.detector = Smoothing.coefficient(DETECTOR_MS, rate);
+        this.attack = Smoothing.coefficient(ATTACK_MS, rate);
+        this.fastRelease = Smoothing.coefficient(FAST_RELEASE_MS, rate);
+        this.slowAttack = Smoothing.coefficient(SLOW_ATTACK_MS, rate);
+        this.slowRelease = Smoothing.coefficient(SLOW_RELEASE_MS, rate);
     }
 
     void process(float[][] buf, int n) {

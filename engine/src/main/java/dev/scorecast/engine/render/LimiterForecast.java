@@ -2,6 +2,8 @@ package dev.scorecast.engine.render;
 
 import dev.scorecast.engine.dsp.Loudness;
 import dev.scorecast.engine.dsp.LoudnessMeter;
+import dev.scorecast.engine.dsp.Smoothing;
+import dev.scorecast.engine.dsp.TruePeakLimiter;
 import java.util.Arrays;
 
 /**
@@ -132,7 +134,7 @@ final class LimiterForecast {
      * recovering with the release, spread as the limiter's ramps spread it over the look-ahead.
      */
     private double[] limiterGains(double gain, double ceiling) {
-        double release = BusCompressor.coefficient(TruePeakLimiter.RELEASE_MS, rate / STEP);
+        double release = Smoothing.coefficient(TruePeakLimiter.RELEASE_MS, rate / STEP);
         double[] held = new double[steps];
         double h = 1;
         for (int s = 0; s < steps; s++) {

@@ -1,6 +1,8 @@
 package dev.scorecast.engine.render;
 
+import dev.scorecast.engine.dsp.GainRamp;
 import dev.scorecast.engine.dsp.LoudnessMeter;
+import dev.scorecast.engine.dsp.TruePeakLimiter;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.io.StereoPipe;

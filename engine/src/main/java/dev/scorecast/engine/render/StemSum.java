@@ -1,6 +1,7 @@
 package dev.scorecast.engine.render;
 
 import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.dsp.GainRamp;
 import dev.scorecast.engine.dsp.LoudnessMeter;
 import dev.scorecast.engine.dsp.SidechainKey;
 import dev.scorecast.engine.io.WavEncoding;

@@ -7,9 +7,9 @@ import static dev.scorecast.engine.live.CopyCheck.nested;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.scorecast.engine.dsp.GainRamp;
 import dev.scorecast.engine.plan.Continuation;
 import dev.scorecast.engine.plan.Section;
-import dev.scorecast.engine.render.GainRamp;
 import dev.scorecast.engine.voice.singing.SungNote;
 import dev.scorecast.engine.voice.singing.Vocal;
 import java.util.List;

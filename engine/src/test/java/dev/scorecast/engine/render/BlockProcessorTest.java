@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.scorecast.engine.dsp.BlockProcessor;
+import dev.scorecast.engine.dsp.GainRamp;
+import dev.scorecast.engine.dsp.TruePeakLimiter;
 import java.util.Random;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,9 @@ package dev.scorecast.engine.render;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.scorecast.engine.dsp.GainRamp;
 import dev.scorecast.engine.dsp.LoudnessMeter;
+import dev.scorecast.engine.dsp.TruePeakLimiter;
 import org.junit.jupiter.api.Test;
 
 /** The mixer's stages on synthetic signals, where the right answer is known. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.dsp.LoudnessMeter;
+import dev.scorecast.engine.dsp.TruePeakLimiter;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
 package dev.scorecast.engine.analysis.audio;
 
+import dev.scorecast.engine.dsp.RealFft;
 import dev.scorecast.engine.error.InvalidParameter;
 import java.util.Arrays;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.scorecast.engine.analysis.audio;
 
+import dev.scorecast.engine.dsp.RealFft;
 import dev.scorecast.engine.io.WavFiles;
 import java.nio.file.Path;
 

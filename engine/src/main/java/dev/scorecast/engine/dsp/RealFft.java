@@ -1,4 +1,4 @@
-package dev.scorecast.engine.analysis.audio;
+package dev.scorecast.engine.dsp;
 
 import dev.scorecast.engine.error.InvalidParameter;
 
@@ -7,7 +7,7 @@ import dev.scorecast.engine.error.InvalidParameter;
  * as real parts, odd ones as imaginary parts, and one pass of twiddles separates the two
  * spectra. About half the work of a full-size complex transform. Not thread-safe.
  */
-final class RealFft {
+public final class RealFft {
 
     private final int size;
     private final Fft half;
@@ -16,7 +16,7 @@ final class RealFft {
     private final double[] cos;
     private final double[] sin;
 
-    RealFft(int size) {
+    public RealFft(int size) {
         if (size < 4 || Integer.bitCount(size) != 1) {
             throw new InvalidParameter("size", "must be a power of two >= 4, was " + size);
         }
@@ -32,12 +32,12 @@ final class RealFft {
         }
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
     /** |X[k]| for k = 0 .. size/2 of {@code frame[0..size)} into {@code magnitude[0..size/2]}. */
-    void magnitudes(double[] frame, double[] magnitude) {
+    public void magnitudes(double[] frame, double[] magnitude) {
         int n = size / 2;
         for (int i = 0; i < n; i++) {
             re[i] = frame[2 * i];

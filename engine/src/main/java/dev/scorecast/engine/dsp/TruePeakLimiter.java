@@ -1,7 +1,5 @@
-package dev.scorecast.engine.render;
+package dev.scorecast.engine.dsp;
 
-import dev.scorecast.engine.dsp.BlockProcessor;
-import dev.scorecast.engine.dsp.InterSampleFilter;
 import java.util.Arrays;
 
 /**
@@ -19,10 +17,11 @@ public final class TruePeakLimiter implements BlockProcessor {
     static final int TAPS = 32;
     private static final int HALF = TAPS / 2;
     private static final double KAISER_BETA = 8.0;
-    /** 5 ms at 48 kHz. */
-    static final int LOOKAHEAD = 240;
+    /** How far ahead the gain sees a peak coming: 5 ms at 48 kHz (LimiterForecast mirrors it). */
+    public static final int LOOKAHEAD = 240;
+    /** The gain's recovery after a peak (LimiterForecast mirrors it). */
+    public static final double RELEASE_MS = 100;
 
-    static final double RELEASE_MS = 100;
     private static final int BOX1 = LOOKAHEAD / 2;
     private static final int BOX2 = LOOKAHEAD - BOX1 + 1;
     /** Samples between a sample going in and coming out. */
@@ -56,7 +55,7 @@ public final class TruePeakLimiter implements BlockProcessor {
     /** A limiter holding true peaks at or below {@code ceilingDbtp} for audio at {@code rate} Hz (stereo). */
     public TruePeakLimiter(double ceilingDbtp, int rate) {
         this.ceiling = (float) Math.pow(10, ceilingDbtp / 20);
-        this.release = BusCompressor.coefficient(RELEASE_MS, rate);
+        this.release = Smoothing.coefficient(RELEASE_MS, rate);
         Arrays.fill(box1, 1);
         Arrays.fill(box2, 1);
     }
@@ -67,7 +66,7 @@ public final class TruePeakLimiter implements BlockProcessor {
     }
 
     /** In place over the first {@code n} frames; the output lags the input by {@link #LATENCY} samples (silence first). */
-    void process(float[][] buf, int n) {
+    public void process(float[][] buf, int n) {
         process(buf, 0, n);
     }
 

@@ -1,4 +1,4 @@
-package dev.scorecast.engine.analysis.audio;
+package dev.scorecast.engine.dsp;
 
 import dev.scorecast.engine.error.InvalidParameter;
 

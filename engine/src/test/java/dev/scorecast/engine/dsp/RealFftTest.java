@@ -1,4 +1,4 @@
-package dev.scorecast.engine.analysis.audio;
+package dev.scorecast.engine.dsp;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

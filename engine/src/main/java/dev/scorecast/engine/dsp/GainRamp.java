@@ -1,6 +1,4 @@
-package dev.scorecast.engine.render;
-
-import dev.scorecast.engine.dsp.BlockProcessor;
+package dev.scorecast.engine.dsp;
 
 /**
  * A stereo gain that never jumps: a new target is reached by a straight ramp, over
@@ -82,7 +80,7 @@ public final class GainRamp implements BlockProcessor {
     }
 
     /** {@code out += in * gain}, frame by frame over {@code n} frames. */
-    void addTo(float[][] in, float[][] out, int n) {
+    public void addTo(float[][] in, float[][] out, int n) {
         float[] il = in[0];
         float[] ir = in[1];
         float[] ol = out[0];
@@ -107,7 +105,7 @@ public final class GainRamp implements BlockProcessor {
     }
 
     /** In place: {@code buf *= gain} over the first {@code n} frames. */
-    void apply(float[][] buf, int n) {
+    public void apply(float[][] buf, int n) {
         process(buf, 0, n);
     }
 
