@@ -5,6 +5,7 @@ import dev.scorecast.server.db.Database;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -358,7 +359,7 @@ final class ChaosFleet implements AutoCloseable {
             }
             long deadline = System.nanoTime() + 60_000_000_000L;
             while (System.nanoTime() < deadline) {
-                try (var socket = new java.net.Socket("127.0.0.1", port)) {
+                try (var socket = new Socket("127.0.0.1", port)) {
                     return;
                 } catch (IOException notYet) {
                     try {

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -46,7 +47,7 @@ final class LiveBenchmark {
             for (int i = 0; i + 1 < args.size(); i += 2) {
                 switch (args.get(i)) {
                     case "--streams" ->
-                        streams = java.util.Arrays.stream(args.get(i + 1).split(","))
+                        streams = Arrays.stream(args.get(i + 1).split(","))
                                 .map(Integer::parseInt)
                                 .toList();
                     case "--seconds" -> seconds = Integer.parseInt(args.get(i + 1));

@@ -6,7 +6,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +23,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 
 /**
  * {@code bin/scorecast serve} as a child process on a fresh data directory and a free port, so a
@@ -214,7 +217,7 @@ final class ServerProcess implements AutoCloseable {
         while (System.nanoTime() < deadline && process.isAlive()) {
             try {
                 var answer = client.send(
-                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl + "/healthz"))
+                        HttpRequest.newBuilder(URI.create(baseUrl + "/healthz"))
                                 .timeout(Duration.ofSeconds(5))
                                 .build(),
                         HttpResponse.BodyHandlers.discarding());
@@ -260,8 +263,7 @@ final class ServerProcess implements AutoCloseable {
     /** Heap in use now (no collection), in bytes: {@code jcmd PID GC.heap_info}'s "used". */
     long heapUsed() throws IOException, InterruptedException {
         String info = jcmd("GC.heap_info");
-        var used = java.util.regex.Pattern.compile("heap\\s+total[^\\n]*?used (\\d+)K")
-                .matcher(info);
+        var used = Pattern.compile("heap\\s+total[^\\n]*?used (\\d+)K").matcher(info);
         if (!used.find()) {
             throw new IllegalStateException("no heap figure in jcmd GC.heap_info: " + info);
         }

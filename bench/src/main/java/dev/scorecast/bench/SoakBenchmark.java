@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -692,7 +693,7 @@ final class SoakBenchmark {
          */
         private long heapAfterGc() throws IOException, InterruptedException {
             long lowest = Long.MAX_VALUE;
-            try (var file = new java.io.RandomAccessFile(gcLog.toFile(), "r")) {
+            try (var file = new RandomAccessFile(gcLog.toFile(), "r")) {
                 file.seek(gcLogOffset);
                 String line;
                 while ((line = file.readLine()) != null) {

@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -413,7 +414,7 @@ final class UploadBenchmark {
                     case "--size-mib" -> size = Long.parseLong(args.get(i + 1));
                     case "--chunk-mib" -> chunk = Long.parseLong(args.get(i + 1));
                     case "--parallel" -> parallel = Integer.parseInt(args.get(i + 1));
-                    case "--variant" -> variant = args.get(i + 1).toUpperCase(java.util.Locale.ROOT);
+                    case "--variant" -> variant = args.get(i + 1).toUpperCase(Locale.ROOT);
                     default -> throw new IllegalArgumentException("unknown option " + args.get(i));
                 }
             }

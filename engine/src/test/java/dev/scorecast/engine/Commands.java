@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -50,7 +51,7 @@ public final class Commands {
 
     /** The onset times, in seconds, that aubio's {@code aubioonset} (Debian aubio-tools) hears in {@code wav} by {@code method} (hfc, energy...). */
     public static List<Double> aubioOnsets(Path wav, String method) {
-        List<Double> times = new java.util.ArrayList<>();
+        List<Double> times = new ArrayList<>();
         for (String line : run(List.of("aubioonset", "-O", method, "-i", wav.toString()), 120)
                 .split("\n")) {
             if (!line.isBlank()) {

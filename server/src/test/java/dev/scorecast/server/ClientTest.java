@@ -19,8 +19,11 @@ import dev.scorecast.server.webhooks.Receiver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,9 +69,9 @@ class ClientTest {
                             .fileSize((long) bytes.length)
                             .fileType("video/mp4"))
                     .getUploadId();
-            List<byte[]> chunks = new java.util.ArrayList<>();
+            List<byte[]> chunks = new ArrayList<>();
             for (int at = 0; at < bytes.length; at += 256 * 1024) {
-                chunks.add(java.util.Arrays.copyOfRange(bytes, at, Math.min(bytes.length, at + 256 * 1024)));
+                chunks.add(Arrays.copyOfRange(bytes, at, Math.min(bytes.length, at + 256 * 1024)));
             }
             Api api = server.alice();
             assertEquals(200, Uploads.chunkA(api, id, 0, chunks.get(0)).status());
@@ -78,8 +81,8 @@ class ClientTest {
 
             // Bob's key sees none of it: the generated client reports the 404.
             Scorecast bob = Scorecast.connect("http://127.0.0.1:" + server.port(), server.bobKey);
-            ApiException refused = org.junit.jupiter.api.Assertions.assertThrows(
-                    ApiException.class, () -> bob.sync().syncAUploadStatus(id));
+            ApiException refused =
+                    Assertions.assertThrows(ApiException.class, () -> bob.sync().syncAUploadStatus(id));
             assertEquals(404, refused.getCode());
 
             long t2 = System.nanoTime();

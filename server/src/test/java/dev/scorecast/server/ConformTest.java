@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -248,7 +249,7 @@ class ConformTest {
                     i));
             joined.append("[p").append(i).append(']');
         }
-        int count = (int) java.util.Arrays.stream(spans).count();
+        int count = (int) Arrays.stream(spans).count();
         return graph + joined.toString() + "concat=n=" + count + ":v=1:a=0[v]";
     }
 

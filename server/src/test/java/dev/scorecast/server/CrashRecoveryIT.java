@@ -6,16 +6,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
+import dev.scorecast.server.retention.OrphanSweeper;
+import dev.scorecast.server.storage.Checksums;
+import dev.scorecast.server.storage.LocalBlobStore;
+import dev.scorecast.server.webhooks.Receiver;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +55,7 @@ class CrashRecoveryIT {
         // Webhooks to a receiver in this process (local delivery allowed), looked for often.
         Map<String, String> settings =
                 Map.of("SCORECAST_WEBHOOKS_ALLOW_LOCAL", "true", "SCORECAST_WEBHOOKS_POLL_MS", "100");
-        var receiver = dev.scorecast.server.webhooks.Receiver.start().answer(200);
+        var receiver = Receiver.start().answer(200);
         ChildServer server = ChildServer.start(data, settings);
         String key = server.firstKey;
         List<String> uploads = new ArrayList<>();
@@ -143,7 +154,7 @@ class CrashRecoveryIT {
             }
 
             Api api2 = server.api(key);
-            Map<String, Integer> outcomes = new java.util.TreeMap<>();
+            Map<String, Integer> outcomes = new TreeMap<>();
             for (String job : jobs) {
                 JsonNode status = ScoringFlowTest.awaitExecution(api2, "/sync/status", Map.of("job_id", job));
                 outcomes.merge(
@@ -157,10 +168,10 @@ class CrashRecoveryIT {
                     for (var link : (Iterable<Map.Entry<String, JsonNode>>) status.get("links")::fields) {
                         var response = CheckedHttpClient.newClient()
                                 .send(
-                                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                                        HttpRequest.newBuilder(URI.create(
                                                         link.getValue().asText()))
                                                 .build(),
-                                        java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+                                        HttpResponse.BodyHandlers.ofByteArray());
                         assertEquals(200, response.statusCode(), link.getKey() + " of " + job);
                         assertTrue(response.body().length > 0, link.getKey() + " of " + job);
                     }
@@ -231,12 +242,12 @@ class CrashRecoveryIT {
             // them, never after, and the orphan sweep removes such leftovers once they are a day
             // old. Run that sweep as a day later would (every server is stopped by now), then hold
             // that nothing a row names went and nothing unnamed stayed.
-            java.time.Duration grace = java.time.Duration.ofHours(24);
-            int swept = new dev.scorecast.server.retention.OrphanSweeper(
+            Duration grace = Duration.ofHours(24);
+            int swept = new OrphanSweeper(
                             db,
-                            new dev.scorecast.server.storage.LocalBlobStore(files),
+                            new LocalBlobStore(files),
                             data,
-                            java.time.Clock.offset(java.time.Clock.systemUTC(), grace.plusHours(1)),
+                            Clock.offset(Clock.systemUTC(), grace.plusHours(1)),
                             grace)
                     .sweep();
             System.out.println("crash: the orphan sweep removed " + swept + " leftovers of killed writes");
@@ -271,10 +282,10 @@ class CrashRecoveryIT {
             });
             for (String[] row : recorded) {
                 byte[] bytes = Files.readAllBytes(files.resolve(row[0]));
-                java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+                CRC32C crc = new CRC32C();
                 crc.update(bytes);
                 assertEquals(Long.parseLong(row[1]), bytes.length, "size of " + row[0]);
-                assertEquals(row[2], dev.scorecast.server.storage.Checksums.hex(crc), "CRC32C of " + row[0]);
+                assertEquals(row[2], Checksums.hex(crc), "CRC32C of " + row[0]);
             }
             List<String> executions =
                     db.query(c -> Rows.list(c, "SELECT id FROM executions", row -> row.getString("id")));

@@ -14,6 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -73,7 +74,7 @@ class DownloadsTest {
     @Test
     void downloadsStreamingAtOnceAreCappedPerFileAndPerAddress() {
         var slots = new DownloadSlots(4, 8);
-        var held = new java.util.ArrayList<DownloadSlots.Slot>();
+        var held = new ArrayList<DownloadSlots.Slot>();
         for (int i = 0; i < 4; i++) {
             held.add(slots.enter("exe_a/video.mp4", "10.0.0.1"));
         }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.scorecast.server.analysis.EngineAnalysis;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.DriverManager;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -89,8 +90,7 @@ class DuplicateRunTest {
     }
 
     private static String resultKey(TestServer server, String jobId) throws Exception {
-        try (var connection =
-                        java.sql.DriverManager.getConnection("jdbc:sqlite:" + server.dataDir.resolve("scorecast.db"));
+        try (var connection = DriverManager.getConnection("jdbc:sqlite:" + server.dataDir.resolve("scorecast.db"));
                 var statement = connection.prepareStatement("SELECT result_key FROM analyses WHERE job_id = ?")) {
             statement.setString(1, jobId);
             try (var rows = statement.executeQuery()) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -411,7 +412,7 @@ class EditorOutputsTest {
                         .set(
                                 "range_in_track",
                                 Api.JSON.createArrayNode().add(position).add(duration));
-                ((com.fasterxml.jackson.databind.node.ObjectNode) clips.get(clips.size() - 1))
+                ((ObjectNode) clips.get(clips.size() - 1))
                         .put("target_url", reference.get("target_url").asText())
                         .put(
                                 "available_seconds",

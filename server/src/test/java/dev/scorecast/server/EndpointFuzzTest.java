@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -18,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -109,7 +111,7 @@ class EndpointFuzzTest {
                 } catch (HttpTimeoutException e) {
                     failures.add("no answer within " + PATIENCE.toSeconds() + " s: " + f);
                     continue;
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     failures.add("the connection closed without an answer (" + e.getMessage() + "): " + f);
                     continue;
                 }
@@ -157,7 +159,7 @@ class EndpointFuzzTest {
             return client.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (HttpTimeoutException e) {
             throw e;
-        } catch (java.io.IOException stale) {
+        } catch (IOException stale) {
             return client.send(request, HttpResponse.BodyHandlers.ofInputStream());
         }
     }
@@ -502,7 +504,7 @@ class EndpointFuzzTest {
             Api a = server.alice();
             Api b = server.bob();
             String secretName = "alice-private-" + UUID.randomUUID() + ".mp4";
-            World w = new World(server.aliceKey, server.bobKey, new java.util.HashSet<>(Set.of(secretName)));
+            World w = new World(server.aliceKey, server.bobKey, new HashSet<>(Set.of(secretName)));
             byte[] video = Uploads.read(Videos.fourScenes());
             String upload = Uploads.initA(a, secretName, video.length, "video/mp4");
             Uploads.chunkA(a, upload, 0, video);

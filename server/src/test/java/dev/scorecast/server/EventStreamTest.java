@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntSupplier;
@@ -207,7 +208,7 @@ class EventStreamTest {
                 }
                 assertEquals(2, Math.min(2, again.comments.size()));
             }
-            Map<String, Integer> refusals = new java.util.LinkedHashMap<>();
+            Map<String, Integer> refusals = new LinkedHashMap<>();
             refusals.put("/sync/events?analysis_id=" + analysisId + "|" + server.bobKey, 404);
             refusals.put("/sync/events?execution_id=exe_nothing|" + server.aliceKey, 404);
             refusals.put("/sync/events?analysis_id=ana_nothing|" + server.aliceKey, 404);

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,10 +101,10 @@ class ExecutionLimitsTest {
                 200,
                 ScoringFlowTest.CLIENT
                         .send(
-                                java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-                                                status.get("url").asText()))
+                                HttpRequest.newBuilder(
+                                                URI.create(status.get("url").asText()))
                                         .build(),
-                                java.net.http.HttpResponse.BodyHandlers.discarding())
+                                HttpResponse.BodyHandlers.discarding())
                         .statusCode());
     }
 }

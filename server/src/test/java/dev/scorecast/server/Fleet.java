@@ -3,6 +3,7 @@ package dev.scorecast.server;
 import dev.scorecast.server.auth.ApiKeys;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.storage.S3Proxy;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -21,6 +22,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -210,16 +214,16 @@ final class Fleet implements AutoCloseable {
         }
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         var entries = new StringBuilder();
-        for (String entry : classpath.split(java.io.File.pathSeparator)) {
+        for (String entry : classpath.split(File.pathSeparator)) {
             if (!entry.isBlank()) {
                 entries.append(entries.isEmpty() ? "" : " ")
                         .append(Path.of(entry).toAbsolutePath().toUri());
             }
         }
-        var manifest = new java.util.jar.Manifest();
-        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.CLASS_PATH, entries.toString());
-        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar), manifest)) {
+        var manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, entries.toString());
+        try (var out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
             return jar;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

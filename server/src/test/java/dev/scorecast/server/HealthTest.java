@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.server.config.ServerConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,6 +19,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
@@ -127,7 +131,7 @@ class HealthTest {
             try (TcpGate gate = new TcpGate(target.getHost(), target.getPort())) {
                 String through = url.replace(target.getHost() + ":" + target.getPort(), "127.0.0.1:" + gate.port());
                 int port;
-                try (var socket = new java.net.ServerSocket(0)) {
+                try (var socket = new ServerSocket(0)) {
                     port = socket.getLocalPort();
                 }
                 var env = new HashMap<String, String>();
@@ -153,7 +157,7 @@ class HealthTest {
                 assertFalse(starting.isDone(), "the node waits for its database");
 
                 gate.open();
-                try (ScorecastServer server = starting.get(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                try (ScorecastServer server = starting.get(60, TimeUnit.SECONDS)) {
                     assertEquals(port, server.port());
                     assertEquals(200, raw(port, "/readyz").statusCode());
 
@@ -184,7 +188,7 @@ class HealthTest {
         while (true) {
             try {
                 return raw(port, path);
-            } catch (java.io.UncheckedIOException e) {
+            } catch (UncheckedIOException e) {
                 if (System.nanoTime() > deadline) {
                     throw e;
                 }
@@ -201,8 +205,8 @@ class HealthTest {
                             .timeout(Duration.ofSeconds(20))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -6,14 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -189,8 +192,7 @@ class HlsTest {
                     + "h.loadSource('" + base + HLS
                     + "index.m3u8');h.attachMedia(a);a.play().catch(e=>window.r.error=String(e));"
                     + "(function poll(){if(a.currentTime>0){window.r.first=performance.now();}else{setTimeout(poll,5);}})();</script>";
-            com.sun.net.httpserver.HttpServer site =
-                    com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+            HttpServer site = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
             site.createContext("/", exchange -> {
                 byte[] body = page.getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
@@ -227,7 +229,7 @@ class HlsTest {
                 site.stop(0);
                 driver.quit();
                 try (var walk = Files.walk(profile)) {
-                    walk.sorted(java.util.Comparator.reverseOrder())
+                    walk.sorted(Comparator.reverseOrder())
                             .forEach(p -> p.toFile().delete());
                 }
             }

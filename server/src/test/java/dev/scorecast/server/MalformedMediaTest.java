@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -111,8 +113,8 @@ class MalformedMediaTest {
         Random random = new Random(name.hashCode());
         Path out = corpus.resolve(name + ".mp4");
         switch (name) {
-            case "truncated-half" -> Files.write(out, java.util.Arrays.copyOf(bytes, bytes.length / 2));
-            case "truncated-header" -> Files.write(out, java.util.Arrays.copyOf(bytes, 64));
+            case "truncated-half" -> Files.write(out, Arrays.copyOf(bytes, bytes.length / 2));
+            case "truncated-header" -> Files.write(out, Arrays.copyOf(bytes, 64));
             case "bit-flipped" -> {
                 byte[] flipped = bytes.clone();
                 for (int i = 0; i < flipped.length / 100; i++) {
@@ -218,7 +220,7 @@ class MalformedMediaTest {
     }
 
     private static void putInt(byte[] bytes, int at, int value) {
-        java.nio.ByteBuffer.wrap(bytes, at, 4).putInt(value);
+        ByteBuffer.wrap(bytes, at, 4).putInt(value);
     }
 
     private static void copy(Path from, Path to) {

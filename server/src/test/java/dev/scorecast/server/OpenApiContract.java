@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -242,7 +243,7 @@ final class OpenApiContract {
         }
     }
 
-    private static <T> Iterable<T> iterable(java.util.Iterator<T> it) {
+    private static <T> Iterable<T> iterable(Iterator<T> it) {
         return () -> it;
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -128,7 +129,7 @@ class OpenApiContractTest {
                         fromClient::getMessage);
             }
 
-            try (var socket = new java.net.Socket("127.0.0.1", liar.getAddress().getPort())) {
+            try (var socket = new Socket("127.0.0.1", liar.getAddress().getPort())) {
                 socket.getOutputStream()
                         .write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 RawAnswer raw = RawAnswer.read(socket.getInputStream());

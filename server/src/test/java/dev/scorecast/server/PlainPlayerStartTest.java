@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,9 +16,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -77,10 +81,8 @@ class PlainPlayerStartTest {
                     .build();
             ChromeDriver driver = new ChromeDriver(service, options);
             // The page comes from a web server of its own, as a site embedding the stream would serve it.
-            java.util.concurrent.atomic.AtomicReference<String> current =
-                    new java.util.concurrent.atomic.AtomicReference<>("");
-            com.sun.net.httpserver.HttpServer site =
-                    com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+            AtomicReference<String> current = new AtomicReference<>("");
+            HttpServer site = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
             site.createContext("/", exchange -> {
                 byte[] body = current.get().getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
@@ -129,7 +131,7 @@ class PlainPlayerStartTest {
                 site.stop(0);
                 driver.quit();
                 try (var walk = Files.walk(profile)) {
-                    walk.sorted(java.util.Comparator.reverseOrder())
+                    walk.sorted(Comparator.reverseOrder())
                             .forEach(p -> p.toFile().delete());
                 }
             }

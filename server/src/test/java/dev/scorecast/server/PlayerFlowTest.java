@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.scorecast.engine.analysis.audio.PulseTempo;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -281,7 +283,7 @@ class PlayerFlowTest {
                     .put("bars", 8)
                     .put("start", 0.0)
                     .put("end", 19.2);
-            ((com.fasterxml.jackson.databind.node.ArrayNode) plan.get("sections")).remove(1);
+            ((ArrayNode) plan.get("sections")).remove(1);
             plan.put("duration", 19.2);
             Api.Response r = api.postJson("/player/replace_plan", Map.of("plan", plan));
             assertEquals(200, r.status(), r::toString);
@@ -421,7 +423,7 @@ class PlayerFlowTest {
         expect(api.postJson("/player/replace_plan", Map.of("plan", endless)), 400, "duration");
         ObjectNode holes = (ObjectNode)
                 api.get("/player/current_experience").body().get("plan").deepCopy();
-        ((com.fasterxml.jackson.databind.node.ArrayNode) holes.get("sections")).addNull();
+        ((ArrayNode) holes.get("sections")).addNull();
         Api.Response holed = api.postJson("/player/replace_plan", Map.of("plan", holes));
         assertEquals(400, holed.status(), holed::toString);
         // Sections given by tempo, meter and bars alone: start, end, duration (and residual, index) are derived.
@@ -444,7 +446,7 @@ class PlayerFlowTest {
     }
 
     /** Each test user's stream is reached with its session token, as a player page would. */
-    private static final Map<Api, String> TOKENS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Api, String> TOKENS = new ConcurrentHashMap<>();
 
     private static String tokenOf(Api api) {
         return TOKENS.get(api);

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +21,7 @@ class PlayerLimitsTest {
 
     @Test
     void theTtlCountsDownAndExpiryCleansUp() throws Exception {
-        VirtualClock clock = new VirtualClock(java.time.Instant.parse("2026-11-26T09:00:00Z"));
+        VirtualClock clock = new VirtualClock(Instant.parse("2026-11-26T09:00:00Z"));
         try (TestServer server = TestServer.start(data, Map.of("SCORECAST_STREAM_TTL_SECONDS", "3"), clock)) {
             Api api = server.alice();
             Api.Response created = api.postJson("/player/create-stream", "");
@@ -34,13 +36,13 @@ class PlayerLimitsTest {
                     api.postJson("/player/set_intensity", Map.of("intensity", 0.9))
                             .status()); // a private performance
             double first = api.get("/player/stream_ttl").body().get("ttl").asDouble();
-            clock.advance(java.time.Duration.ofMillis(1200));
+            clock.advance(Duration.ofMillis(1200));
             double later = api.get("/player/stream_ttl").body().get("ttl").asDouble();
             // Virtual time: the TTL counts down by exactly the time the test moved on, however busy the machine.
             assertEquals(3.0, first, 1e-9);
             assertEquals(1.8, later, 1e-9);
             assertTrue(server.server.player().engine().performances() >= 1);
-            clock.advance(java.time.Duration.ofMillis(1900));
+            clock.advance(Duration.ofMillis(1900));
             // The once-a-second sweep runs on real time; it finds the stream past its TTL at its next turn.
             long deadline = System.nanoTime() + 6_000_000_000L;
             while (server.server.player().streams() > 0 && System.nanoTime() < deadline) {

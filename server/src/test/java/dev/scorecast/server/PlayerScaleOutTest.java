@@ -11,6 +11,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -291,7 +292,7 @@ class PlayerScaleOutTest {
             tempo(api);
             times[i] = (System.nanoTime() - start) / 1e6;
         }
-        java.util.Arrays.sort(times);
+        Arrays.sort(times);
         return times[times.length / 2];
     }
 

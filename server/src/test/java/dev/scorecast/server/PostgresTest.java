@@ -2,7 +2,12 @@ package dev.scorecast.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.scorecast.server.webhooks.Receiver;
+import dev.scorecast.server.webhooks.WebhookSigner;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,7 +71,7 @@ class PostgresTest {
     @Test
     void webhooksAreQueuedClaimedAndDeliveredOnPostgres() throws Exception {
         inSchema(url -> {
-            try (var receiver = dev.scorecast.server.webhooks.Receiver.start().answer(200, 500);
+            try (var receiver = Receiver.start().answer(200, 500);
                     TestServer server = TestServer.start(
                             data,
                             Map.of(
@@ -76,8 +81,7 @@ class PostgresTest {
                                     "true",
                                     "SCORECAST_WEBHOOKS_POLL_MS",
                                     "50"))) {
-                var hook = WebhooksTest.register(
-                        server.alice(), receiver.url("/pg"), java.util.List.of("upload.completed"));
+                var hook = WebhooksTest.register(server.alice(), receiver.url("/pg"), List.of("upload.completed"));
                 String webhookId = hook.get("webhook_id").asText();
                 String test = server.alice()
                         .postJson("/webhooks/" + webhookId + "/test", "")
@@ -88,7 +92,7 @@ class PostgresTest {
                         server.alice(), webhookId, test, d -> d.get("attempts").size() == 1);
                 Api.Response uploaded = Uploads.uploadA(server.alice(), Videos.silentMp4(), "video/mp4", 1);
                 assertEquals(200, uploaded.status(), uploaded::toString);
-                var received = receiver.await(() -> 2, java.time.Duration.ofSeconds(20));
+                var received = receiver.await(() -> 2, Duration.ofSeconds(20));
                 var event = Api.JSON.readTree(received.get(1).body());
                 assertEquals("upload.completed", event.get("type").asText());
                 assertEquals(
@@ -96,12 +100,12 @@ class PostgresTest {
                         event.at("/data/video_id").asText());
                 assertEquals(
                         true,
-                        dev.scorecast.server.webhooks.WebhookSigner.verify(
+                        WebhookSigner.verify(
                                 hook.get("secret").asText(),
                                 received.get(1).header("Scorecast-Signature"),
                                 received.get(1).body(),
-                                java.time.Instant.now(),
-                                java.time.Duration.ofMinutes(5)));
+                                Instant.now(),
+                                Duration.ofMinutes(5)));
                 assertEquals(
                         404,
                         server.bob()

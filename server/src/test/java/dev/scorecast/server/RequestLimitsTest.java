@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,7 +92,7 @@ class RequestLimitsTest {
         }
     }
 
-    private static int until(java.util.function.IntSupplier call) throws InterruptedException {
+    private static int until(IntSupplier call) throws InterruptedException {
         long deadline = System.nanoTime() + 10_000_000_000L;
         int last = 0;
         while (System.nanoTime() < deadline) {

@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -101,8 +103,8 @@ class ScaleOutThroughputTest {
 
     /** Uploads, analyses, plans and executes {@code count} copies of {@code clip} at once through {@code node}; each must finish. */
     private static void scoreAtOnce(Node node, Path clip, int count) throws Exception {
-        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-            List<java.util.concurrent.Future<String>> runs = new ArrayList<>();
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<String>> runs = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 runs.add(pool.submit(() -> {
                     Api a = node.api();

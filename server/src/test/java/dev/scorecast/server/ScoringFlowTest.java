@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
+import javax.sound.midi.MetaMessage;
 import javax.sound.midi.MidiSystem;
 import javax.sound.midi.Sequence;
 import org.junit.jupiter.api.AfterAll;
@@ -260,8 +262,7 @@ class ScoringFlowTest {
     /** The tempo of the first set-tempo meta event (type 0x51) of the conductor track. */
     private static double firstTempoBpm(Sequence midi) {
         for (int i = 0; i < midi.getTracks()[0].size(); i++) {
-            if (midi.getTracks()[0].get(i).getMessage() instanceof javax.sound.midi.MetaMessage meta
-                    && meta.getType() == 0x51) {
+            if (midi.getTracks()[0].get(i).getMessage() instanceof MetaMessage meta && meta.getType() == 0x51) {
                 byte[] d = meta.getData();
                 int microsPerQuarter = (d[0] & 0xff) << 16 | (d[1] & 0xff) << 8 | d[2] & 0xff;
                 return 60_000_000.0 / microsPerQuarter;
@@ -384,7 +385,7 @@ class ScoringFlowTest {
                 "/sync_generate",
                 Map.of("payload", Api.write(payload)),
                 "analysis",
-                piled.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                piled.toString().getBytes(StandardCharsets.UTF_8));
         assertEquals(200, planned.status(), planned::toString);
         assertTrue(System.nanoTime() - started < 20_000_000_000L, "planned within the request's patience");
 
@@ -400,7 +401,7 @@ class ScoringFlowTest {
                         "/sync_generate",
                         Map.of("payload", Api.write(payload)),
                         "analysis",
-                        piled.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                        piled.toString().getBytes(StandardCharsets.UTF_8)),
                 400,
                 "invalid_parameter",
                 "analysis.cuts");
@@ -510,8 +511,8 @@ class ScoringFlowTest {
         List<String> names = new ArrayList<>();
         for (var track : midi.getTracks()) {
             for (int i = 0; i < track.size(); i++) {
-                if (track.get(i).getMessage() instanceof javax.sound.midi.MetaMessage meta && meta.getType() == 0x03) {
-                    names.add(new String(meta.getData(), java.nio.charset.StandardCharsets.US_ASCII));
+                if (track.get(i).getMessage() instanceof MetaMessage meta && meta.getType() == 0x03) {
+                    names.add(new String(meta.getData(), StandardCharsets.US_ASCII));
                 }
             }
         }

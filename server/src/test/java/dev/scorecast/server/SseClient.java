@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -133,7 +134,7 @@ final class SseClient implements AutoCloseable {
     /** Every event until the stream ends, waiting at most {@code timeout} in all. */
     List<Event> untilEnd(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        var out = new java.util.ArrayList<Event>();
+        var out = new ArrayList<Event>();
         for (Event e; (e = next(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())))) != null; ) {
             out.add(e);
         }

@@ -4,7 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayInputStream;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,24 +65,23 @@ class StudioPageTest {
             assertEquals(
                     200,
                     http.send(
-                                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "app.js"))
+                                    HttpRequest.newBuilder(URI.create(base + "app.js"))
                                             .build(),
-                                    java.net.http.HttpResponse.BodyHandlers.discarding())
+                                    HttpResponse.BodyHandlers.discarding())
                             .statusCode());
             long before = liveHeap();
             int names = 20_000;
-            var notFound = new java.util.concurrent.atomic.AtomicInteger();
+            var notFound = new AtomicInteger();
             String padding = "x".repeat(2_000);
             long started = System.nanoTime();
-            try (var senders = java.util.concurrent.Executors.newFixedThreadPool(8)) {
+            try (var senders = Executors.newFixedThreadPool(8)) {
                 for (int t = 0; t < 8; t++) {
                     int first = t;
                     senders.submit(() -> {
                         for (int i = first; i < names; i += 8) {
-                            var request = java.net.http.HttpRequest.newBuilder(
-                                            java.net.URI.create(base + i + "-" + padding + ".js"))
+                            var request = HttpRequest.newBuilder(URI.create(base + i + "-" + padding + ".js"))
                                     .build();
-                            var answer = http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+                            var answer = http.send(request, HttpResponse.BodyHandlers.ofString());
                             if (answer.statusCode() == 404
                                     && answer.body().contains("\"not_found\"")
                                     && answer.body().length() < 1_000) {
@@ -92,16 +100,16 @@ class StudioPageTest {
             assertEquals(
                     200,
                     http.send(
-                                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "app.js"))
+                                    HttpRequest.newBuilder(URI.create(base + "app.js"))
                                             .build(),
-                                    java.net.http.HttpResponse.BodyHandlers.discarding())
+                                    HttpResponse.BodyHandlers.discarding())
                             .statusCode());
         }
     }
 
     /** The heap in use after full collections, once it stops falling. */
     private static long liveHeap() {
-        var memory = java.lang.management.ManagementFactory.getMemoryMXBean();
+        var memory = ManagementFactory.getMemoryMXBean();
         long used = Long.MAX_VALUE;
         for (int i = 0; i < 5; i++) {
             System.gc();
@@ -120,8 +128,7 @@ class StudioPageTest {
             Api.Response uploaded = Uploads.uploadA(server.alice(), Videos.silentMp4(), "video/mp4", 2);
             assertEquals(200, uploaded.status(), uploaded.toString());
             String videoId = uploaded.body().get("video_id").asText();
-            Api.Response started =
-                    server.alice().postJson("/sync/video_analysis", java.util.Map.of("video_id", videoId));
+            Api.Response started = server.alice().postJson("/sync/video_analysis", Map.of("video_id", videoId));
             assertEquals(200, started.status(), started.toString());
 
             JsonNode alice = server.alice().get("/sync/library").body();
@@ -163,7 +170,7 @@ class StudioPageTest {
             for (int i = 0; i < 6; i++) {
                 assertEquals(i + 0.5, Double.parseDouble(times[i]), 0.041, "picture " + i);
             }
-            var image = javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(
+            var image = ImageIO.read(new ByteArrayInputStream(
                     server.alice().getBytes("/sync/thumbnails?video_id=" + videoId + "&count=6")));
             assertEquals(6 * width, image.getWidth());
             assertEquals(height, image.getHeight());

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.bidi.log.LogLevel;
@@ -114,12 +116,7 @@ class StudioRecutBrowserTest {
                 driver.get(server.server.publicUrl());
                 byId(driver, "api-key").sendKeys(server.aliceKey);
                 byId(driver, "sign-in").click();
-                await(
-                        () -> !byId(driver, "tab-recut")
-                                .getRect()
-                                .getDimension()
-                                .equals(new org.openqa.selenium.Dimension(0, 0)),
-                        20);
+                await(() -> !byId(driver, "tab-recut").getRect().getDimension().equals(new Dimension(0, 0)), 20);
                 // Markers: the first cut's analysis reopened, two markers added by clicking the timeline, one
                 // changed to a drop, one deleted, a third added; generate writes them into the plan.
                 byId(driver, "tab-library").click();
@@ -238,7 +235,7 @@ class StudioRecutBrowserTest {
                     String expected = t.get("beats").asInt() == 0
                             ? "On a beat of both"
                             : String.format(
-                                    java.util.Locale.ROOT,
+                                    Locale.ROOT,
                                     "%d transition beat%s at %.0f bpm",
                                     t.get("beats").asInt(),
                                     t.get("beats").asInt() == 1 ? "" : "s",
@@ -275,7 +272,7 @@ class StudioRecutBrowserTest {
                 double heard = heard(driver, newAudio, at);
                 assertTrue(heard >= at + 1.9 && heard <= at + 2.6, "B stops 2 s after the cut at " + at + ": " + heard);
                 System.out.printf(
-                        java.util.Locale.ROOT,
+                        Locale.ROOT,
                         "StudioRecutBrowserTest: B around the cut at %.2f s stopped at %.3f s%n",
                         at,
                         heard);
@@ -295,7 +292,7 @@ class StudioRecutBrowserTest {
                 heard = heard(driver, oldAudio, oldAt);
                 assertTrue(heard >= oldAt + 1.9 && heard <= oldAt + 2.6, "A stops 2 s after " + oldAt + ": " + heard);
                 System.out.printf(
-                        java.util.Locale.ROOT,
+                        Locale.ROOT,
                         "StudioRecutBrowserTest: A around %.2f s of the earlier result stopped at %.3f s%n",
                         oldAt,
                         heard);

@@ -4,6 +4,9 @@ import dev.scorecast.server.analysis.AnalysisEngine;
 import dev.scorecast.server.analysis.EngineAnalysis;
 import dev.scorecast.server.config.ServerConfig;
 import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -13,7 +16,7 @@ final class TestServer implements AutoCloseable {
     final Map<String, String> env;
     final AnalysisEngine engine;
     /** The time every part of the server reads: the system's, or a {@link VirtualClock} a test moves. */
-    final java.time.Clock clock;
+    final Clock clock;
 
     ScorecastServer server;
     private boolean closed;
@@ -21,10 +24,10 @@ final class TestServer implements AutoCloseable {
     final String bobKey;
 
     private TestServer(Path dataDir, Map<String, String> env, AnalysisEngine engine) {
-        this(dataDir, env, engine, java.time.Clock.systemUTC());
+        this(dataDir, env, engine, Clock.systemUTC());
     }
 
-    private TestServer(Path dataDir, Map<String, String> env, AnalysisEngine engine, java.time.Clock clock) {
+    private TestServer(Path dataDir, Map<String, String> env, AnalysisEngine engine, Clock clock) {
         this.dataDir = dataDir;
         this.env = env;
         this.engine = engine;
@@ -44,7 +47,7 @@ final class TestServer implements AutoCloseable {
     }
 
     /** A server on {@code clock}'s time: expiry and TTLs move when the test moves the clock. */
-    static TestServer start(Path dataDir, Map<String, String> overrides, java.time.Clock clock) {
+    static TestServer start(Path dataDir, Map<String, String> overrides, Clock clock) {
         return new TestServer(dataDir, environment(dataDir, overrides), EngineAnalysis.create(), clock);
     }
 
@@ -54,7 +57,7 @@ final class TestServer implements AutoCloseable {
     }
 
     /** A server whose analyses run {@code engine}, on {@code clock}'s time. */
-    static TestServer start(Path dataDir, Map<String, String> overrides, AnalysisEngine engine, java.time.Clock clock) {
+    static TestServer start(Path dataDir, Map<String, String> overrides, AnalysisEngine engine, Clock clock) {
         return new TestServer(dataDir, environment(dataDir, overrides), engine, clock);
     }
 
@@ -89,8 +92,8 @@ final class TestServer implements AutoCloseable {
      * One number read straight from the server's database (what a race may have left behind),
      * e.g. {@code count("SELECT COUNT(*) FROM jobs WHERE owner = ?", "alice")}.
      */
-    long count(String sql, Object... args) throws java.sql.SQLException {
-        try (var connection = java.sql.DriverManager.getConnection(config().dbUrl());
+    long count(String sql, Object... args) throws SQLException {
+        try (var connection = DriverManager.getConnection(config().dbUrl());
                 var statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) {
                 statement.setObject(i + 1, args[i]);
@@ -103,8 +106,8 @@ final class TestServer implements AutoCloseable {
     }
 
     /** Changes the server's database behind its back, e.g. to end jobs a test's api node never runs. */
-    void update(String sql) throws java.sql.SQLException {
-        try (var connection = java.sql.DriverManager.getConnection(config().dbUrl());
+    void update(String sql) throws SQLException {
+        try (var connection = DriverManager.getConnection(config().dbUrl());
                 var statement = connection.createStatement()) {
             statement.executeUpdate(sql);
         }

@@ -16,8 +16,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,8 +58,7 @@ class WebhooksTest {
     }
 
     /** The delivery {@code deliveryId} as GET .../deliveries lists it, once {@code until} holds (polled, with a deadline). */
-    static JsonNode awaitDelivery(
-            Api api, String webhookId, String deliveryId, java.util.function.Predicate<JsonNode> until)
+    static JsonNode awaitDelivery(Api api, String webhookId, String deliveryId, Predicate<JsonNode> until)
             throws InterruptedException {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         JsonNode last = null;
@@ -282,8 +285,7 @@ class WebhooksTest {
                     List.of(),
                     events.stream()
                             .map(e -> e.get("id").asText())
-                            .collect(java.util.stream.Collectors.groupingBy(
-                                    x -> x, java.util.stream.Collectors.counting()))
+                            .collect(Collectors.groupingBy(x -> x, Collectors.counting()))
                             .entrySet()
                             .stream()
                             .filter(e -> e.getValue() > 1)
@@ -432,7 +434,7 @@ class WebhooksTest {
     @Test
     void pendingDeliveriesSurviveARestartAndAClaimOfTheDeadRunIsLetGo() throws Exception {
         var clock = new VirtualClock(Instant.parse("2026-12-01T08:00:00Z"));
-        var env = new java.util.HashMap<>(LOCAL);
+        var env = new HashMap<>(LOCAL);
         env.put("SCORECAST_NODE_ID", "hooks-restart-node"); // as a node on a fixed port: the restart is the same node
         try (Receiver receiver = Receiver.start().answer(200, 500);
                 TestServer server = TestServer.start(data, env, clock)) {
@@ -476,7 +478,7 @@ class WebhooksTest {
                 TestServer server = TestServer.start(data, Map.of("SCORECAST_WEBHOOKS_POLL_MS", "50"))) {
             Api alice = server.alice();
             int port = listener.getLocalPort();
-            Map<String, String> refused = new java.util.LinkedHashMap<>();
+            Map<String, String> refused = new LinkedHashMap<>();
             refused.put("http://93.184.216.34/hook", "https");
             refused.put("https://127.0.0.1:" + port + "/hook", "loopback");
             refused.put("https://localhost:" + port + "/hook", "loopback"); // a name, resolved to 127.0.0.1

@@ -1,5 +1,6 @@
 package dev.scorecast.engine.error;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,9 +62,9 @@ public abstract sealed class ScorecastException extends RuntimeException
             case "too_large" -> new TooLarge(field, message);
             case "unsupported_media" -> new UnsupportedMedia(field, message);
             case "unprocessable" -> new Unprocessable(field, message);
-            case "busy" -> new Busy(message, java.time.Duration.ofSeconds(30));
+            case "busy" -> new Busy(message, Duration.ofSeconds(30));
             case "insufficient_storage" -> new InsufficientStorage(field, message);
-            case "overloaded" -> new Overloaded(message, java.time.Duration.ofSeconds(30));
+            case "overloaded" -> new Overloaded(message, Duration.ofSeconds(30));
             default -> null;
         };
         return Optional.ofNullable(restored);

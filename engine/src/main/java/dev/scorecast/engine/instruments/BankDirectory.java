@@ -11,6 +11,7 @@ import dev.scorecast.engine.instruments.BankCatalog.Spec;
 import dev.scorecast.engine.io.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -248,7 +249,7 @@ public final class BankDirectory {
 
     private static String hash(String s) {
         try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(d, 0, 6);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

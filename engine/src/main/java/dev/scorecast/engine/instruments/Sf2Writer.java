@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -131,8 +132,7 @@ final class Sf2Writer {
             try {
                 bank.save(part.toFile());
                 // Readable by the service's other users, like any installed SoundFont.
-                Files.setPosixFilePermissions(
-                        part, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+                Files.setPosixFilePermissions(part, PosixFilePermissions.fromString("rw-r--r--"));
                 Files.move(part, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } finally {
                 Files.deleteIfExists(part);

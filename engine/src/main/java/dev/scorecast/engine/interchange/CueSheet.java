@@ -3,6 +3,7 @@ package dev.scorecast.engine.interchange;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.scorecast.engine.io.Json;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -119,7 +120,7 @@ public record CueSheet(
     }
 
     private static String seconds(double s) {
-        return String.format(java.util.Locale.ROOT, "%.3f", s);
+        return String.format(Locale.ROOT, "%.3f", s);
     }
 
     private static void row(StringBuilder out, String... fields) {

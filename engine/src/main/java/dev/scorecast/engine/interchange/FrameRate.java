@@ -1,5 +1,7 @@
 package dev.scorecast.engine.interchange;
 
+import java.util.Locale;
+
 /**
  * A video's frame rate as an exact fraction, frames per second = {@code num / den} (30000/1001 for
  * NTSC's 29.97), so that every time an editing program reads is a whole number of frames: FCPXML
@@ -108,12 +110,7 @@ public record FrameRate(long num, long den) {
         long f = frame % base;
         long totalSeconds = frame / base;
         return String.format(
-                java.util.Locale.ROOT,
-                "%02d:%02d:%02d:%02d",
-                totalSeconds / 3600,
-                totalSeconds / 60 % 60,
-                totalSeconds % 60,
-                f);
+                Locale.ROOT, "%02d:%02d:%02d:%02d", totalSeconds / 3600, totalSeconds / 60 % 60, totalSeconds % 60, f);
     }
 
     @Override

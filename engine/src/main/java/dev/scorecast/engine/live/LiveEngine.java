@@ -1,12 +1,14 @@
 package dev.scorecast.engine.live;
 
 import dev.scorecast.engine.core.Ticker;
+import dev.scorecast.engine.error.Busy;
 import dev.scorecast.engine.instruments.BankCatalog;
 import dev.scorecast.engine.media.LiveEncoder;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.engine.voice.singing.EspeakSinger;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -226,11 +228,11 @@ public final class LiveEngine implements AutoCloseable {
     /** Refuses a call that would start one more synthesizer when the configured number already play. */
     void admit() {
         if (sounding.get() >= settings.maxPerformances()) {
-            throw new dev.scorecast.engine.error.Busy(
+            throw new Busy(
                     "The player is at capacity: " + sounding.get()
                             + " performances are playing; try again shortly, or play an experience as it comes (unchanged"
                             + " sessions share one performance).",
-                    java.time.Duration.ofSeconds(30));
+                    Duration.ofSeconds(30));
         }
     }
 

@@ -5,6 +5,7 @@ import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.engine.media.LiveEncoder;
 import dev.scorecast.engine.plan.Plan;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -239,8 +240,7 @@ public final class LiveSession {
             throw new IllegalStateException("the live loop failed to " + what, e.getCause());
         } catch (TimeoutException e) {
             // The loops are too busy to answer: the machine is past its capacity.
-            throw new Busy(
-                    "The player is too busy to " + what + " now; try again shortly.", java.time.Duration.ofSeconds(10));
+            throw new Busy("The player is too busy to " + what + " now; try again shortly.", Duration.ofSeconds(10));
         }
     }
 }

@@ -8,9 +8,11 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -235,7 +237,7 @@ final class Groove {
 
     /** The same, naming which of this template's fills were played ({@code played}: every fill a score played). */
     GrooveSource source(List<Score.DrumFillPlayed> played) {
-        java.util.Set<String> mine = new java.util.HashSet<>();
+        Set<String> mine = new HashSet<>();
         fills.forEach(f -> mine.add(f.from()));
         List<String> fillsPlayed = played.stream()
                 .map(Score.DrumFillPlayed::performance)

@@ -7,6 +7,7 @@ import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.io.Directories;
 import dev.scorecast.engine.io.Json;
+import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.music.MidiWriter;
 import dev.scorecast.engine.music.Score;
 import dev.scorecast.engine.plan.Plan;
@@ -309,7 +310,7 @@ public final class Execution {
     }
 
     private static long frames(Path wav) {
-        try (var reader = dev.scorecast.engine.io.WavReader.open(wav, "audio", "the editor's timeline")) {
+        try (var reader = WavReader.open(wav, "audio", "the editor's timeline")) {
             return reader.frames();
         }
     }

@@ -24,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -267,7 +268,7 @@ public final class PlanJson {
         if (node.isArray()) {
             return "a list";
         }
-        return node.isObject() ? "an object" : node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+        return node.isObject() ? "an object" : node.getNodeType().name().toLowerCase(Locale.ROOT);
     }
 
     /** sections[2].instruments.beats.program from Jackson's reference chain. */

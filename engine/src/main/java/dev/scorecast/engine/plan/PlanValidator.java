@@ -405,7 +405,7 @@ public final class PlanValidator {
                         here + ".program",
                         "program must be a General MIDI program 0 to 127, or 128 x bank + program"
                                 + " for a bank of instruments/banks.json ("
-                                + dev.scorecast.engine.instruments.BankCatalog.banks().stream()
+                                + BankCatalog.banks().stream()
                                         .map(b -> b.msb() + " " + b.id())
                                         .toList()
                                 + "), not " + part.program()));

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 
 /**
  * Chooses which cuts start a section and fits a steady tempo to each stretch so that a whole
@@ -84,7 +85,7 @@ final class SectionFitter {
         for (int j = 1; j <= m + 1; j++) {
             if ((j & 63) == 0 && Thread.currentThread().isInterrupted()) {
                 // The server's planning deadline passed; give the thread back rather than finish.
-                throw new java.util.concurrent.CancellationException("planning was stopped at its deadline");
+                throw new CancellationException("planning was stopped at its deadline");
             }
             boolean beyondTried = false;
             for (int i = j - 1; i >= 0; i--) {

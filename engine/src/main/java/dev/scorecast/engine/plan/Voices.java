@@ -6,6 +6,7 @@ import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.Unprocessable;
 import dev.scorecast.engine.plan.Section.Instrument;
 import dev.scorecast.engine.plan.Section.VoiceoverLine;
+import dev.scorecast.engine.style.Arrangement;
 import dev.scorecast.engine.style.Arrangement.GroupStyle;
 import dev.scorecast.engine.style.Genre;
 import dev.scorecast.engine.voice.singing.LyricWriter;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Predicate;
 
@@ -72,7 +74,7 @@ final class Voices {
             Map<String, Instrument> instruments = new LinkedHashMap<>(s.instruments());
             if (instruments.get(vocals) == null) {
                 var sound = style == null
-                        ? new dev.scorecast.engine.style.Arrangement.Sound("voice", 53)
+                        ? new Arrangement.Sound("voice", 53)
                         : style.palette().getFirst();
                 instruments.put(
                         vocals,
@@ -118,7 +120,7 @@ final class Voices {
                 throw new Unprocessable(
                         "voiceover_script",
                         String.format(
-                                java.util.Locale.ROOT,
+                                Locale.ROOT,
                                 "the script needs about %.0f s of speech at %d words per minute and does not fit the %.1f s video; shorten it"
                                         + " or raise voiceover_rate",
                                 needed,

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -60,7 +61,7 @@ public record MixSettings(
     /** A genre's production at a tempo (the echo locks to it). */
     public record Produced(Production production, double bpm) {
         public Produced {
-            java.util.Objects.requireNonNull(production, "production");
+            Objects.requireNonNull(production, "production");
             if (!(bpm >= 20 && bpm <= 400)) {
                 throw new InvalidParameter("bpm", "must be 20 to 400, was " + bpm);
             }

@@ -12,6 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -133,11 +134,7 @@ public final class SampleStore {
             String id = source + "|" + Files.size(source) + "|"
                     + Files.getLastModifiedTime(source).toMillis();
             return HexFormat.of()
-                    .formatHex(
-                            MessageDigest.getInstance("SHA-256")
-                                    .digest(id.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-                            0,
-                            10);
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8)), 0, 10);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

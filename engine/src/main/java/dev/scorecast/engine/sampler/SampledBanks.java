@@ -3,6 +3,7 @@ package dev.scorecast.engine.sampler;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.scorecast.engine.instruments.BankCatalog;
 import dev.scorecast.engine.instruments.BankDirectory;
+import dev.scorecast.engine.io.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -63,7 +64,7 @@ public final class SampledBanks {
 
     private static Map<Integer, String> read() {
         try {
-            JsonNode root = dev.scorecast.engine.io.Json.mapper().readTree(resource("sampler.json"));
+            JsonNode root = Json.mapper().readTree(resource("sampler.json"));
             Map<Integer, String> m = new HashMap<>();
             for (JsonNode i : root.path("instruments")) {
                 int address = BankCatalog.address(

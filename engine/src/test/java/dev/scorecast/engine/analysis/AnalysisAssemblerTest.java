@@ -11,6 +11,7 @@ import dev.scorecast.engine.style.GenreCatalog;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class AnalysisAssemblerTest {
@@ -79,9 +80,8 @@ class AnalysisAssemblerTest {
         List<Scene> dark = List.of(new Scene(0, 0, 60, 0.05, 0.15, 0.1, 0.3));
         Mood calm = AnalysisAssembler.mood(dark, new double[] {0.05, 0.05, 0.06}, List.of(), 60);
         List<Scene> bright = List.of(new Scene(0, 0, 60, 0.8, 0.8, 0.9, 0.75));
-        List<Cut> fastCutting = java.util.stream.IntStream.range(1, 60)
-                .mapToObj(i -> Cut.hard(i, i * 30L, 0.8))
-                .toList();
+        List<Cut> fastCutting =
+                IntStream.range(1, 60).mapToObj(i -> Cut.hard(i, i * 30L, 0.8)).toList();
         Mood excited = AnalysisAssembler.mood(bright, new double[] {0.8, 0.9, 0.85}, fastCutting, 60);
         assertTrue(calm.arousal() < 0.2 && calm.valence() < 0.2, calm.toString());
         assertTrue(excited.arousal() > 0.7 && excited.valence() > 0.8, excited.toString());

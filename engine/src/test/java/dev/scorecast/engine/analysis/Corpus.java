@@ -36,12 +36,7 @@ final class Corpus {
      * One expected transition. Hard cuts carry the frame of the new shot's first picture (or, in a
      * variable-rate clip, the time from which it is looked up); gradual ones the span in seconds.
      */
-    record Truth(
-            dev.scorecast.engine.analysis.CutKind kind,
-            long frame,
-            double timeSeconds,
-            double startSeconds,
-            double endSeconds) {}
+    record Truth(CutKind kind, long frame, double timeSeconds, double startSeconds, double endSeconds) {}
 
     /** A clip: how to make it and what it holds. {@code quiet} are [from, to] windows where nothing may be found. */
     record Clip(

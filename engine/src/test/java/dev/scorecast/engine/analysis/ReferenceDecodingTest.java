@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.media.FfmpegFrameSource;
+import dev.scorecast.engine.media.GapScreen;
 import dev.scorecast.engine.media.MediaLimits;
 import dev.scorecast.engine.media.VideoFrame;
 import java.nio.file.Path;
@@ -163,11 +164,11 @@ class ReferenceDecodingTest {
         assertTrue(mean < 0.1, "mean difference per hop " + mean);
     }
 
-    private static FfmpegFrameSource open(dev.scorecast.engine.media.GapScreen screen) {
+    private static FfmpegFrameSource open(GapScreen screen) {
         return FfmpegFrameSource.open(cutClip, MediaLimits.DEFAULT, FfmpegFrameSource.DEFAULT_LONG_SIDE_PIXELS, screen);
     }
 
-    private static List<Long> indices(dev.scorecast.engine.media.GapScreen screen) {
+    private static List<Long> indices(GapScreen screen) {
         List<Long> out = new ArrayList<>();
         try (FfmpegFrameSource source = open(screen)) {
             VideoFrame frame = new VideoFrame(source.width(), source.height());
@@ -178,7 +179,7 @@ class ReferenceDecodingTest {
         return out;
     }
 
-    private static List<byte[]> pictures(dev.scorecast.engine.media.GapScreen screen) {
+    private static List<byte[]> pictures(GapScreen screen) {
         List<byte[]> out = new ArrayList<>();
         try (FfmpegFrameSource source = open(screen)) {
             VideoFrame frame = new VideoFrame(source.width(), source.height());

@@ -1,10 +1,12 @@
 package dev.scorecast.engine.analysis;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.scorecast.engine.media.FfmpegFrameSource;
 import dev.scorecast.engine.media.FrameSource;
 import dev.scorecast.engine.media.SegmentedFrameSource;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * Manual, not a test: one clip analysed with one decoder and with segments, alternately, printing
@@ -16,7 +18,7 @@ public final class SegmentedDecodeComparison {
         Path clip = Path.of(args[0]);
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 2;
         VisualOptions options = VisualOptions.DEFAULT;
-        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        var os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         for (int r = 0; r < rounds; r++) {
             for (boolean segmented : new boolean[] {false, true}) {
                 long cpu0 = os.getProcessCpuTime();
@@ -36,7 +38,7 @@ public final class SegmentedDecodeComparison {
                         a.framesDecoded(),
                         a.cuts().stream()
                                         .map(c -> String.format("%d/%s", c.frame(), c.kind()))
-                                        .toList() + " motion " + java.util.Arrays.hashCode(a.motion()));
+                                        .toList() + " motion " + Arrays.hashCode(a.motion()));
             }
         }
     }

@@ -4,12 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.ThreadMXBean;
 import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.render.PartChain;
+import dev.scorecast.engine.style.Genre;
+import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.engine.style.Production;
 import dev.scorecast.engine.style.ProductionCatalog;
 import java.lang.management.ManagementFactory;
 import java.util.List;
+import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -171,7 +176,7 @@ class DspProcessorsTest {
 
     @Test
     void noAllocationPerBlock() {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         Production techno = ProductionCatalog.builtIn().forGenre("techno");
         SidechainKey key = new SidechainKey(RATE);
         PartChain[] chains = List.of(InstrumentGroup.values()).stream()
@@ -199,8 +204,7 @@ class DspProcessorsTest {
     @Test
     void everyGenreHasAProductionThatBuilds() {
         ProductionCatalog catalog = ProductionCatalog.builtIn();
-        for (dev.scorecast.engine.style.Genre g :
-                dev.scorecast.engine.style.GenreCatalog.builtIn().all()) {
+        for (Genre g : GenreCatalog.builtIn().all()) {
             Production p = catalog.forGenre(g.id());
             SidechainKey key = new SidechainKey(RATE);
             for (InstrumentGroup group : InstrumentGroup.values()) {
@@ -234,7 +238,7 @@ class DspProcessorsTest {
     }
 
     static float[][] noise(int n) {
-        java.util.Random r = new java.util.Random(7);
+        Random r = new Random(7);
         float[][] b = new float[2][n];
         for (int i = 0; i < n; i++) {
             b[0][i] = (float) (0.2 * r.nextGaussian());
@@ -253,7 +257,7 @@ class DspProcessorsTest {
 
     @Test
     void spreadWidensAMonoPartWithoutChangingItsMonoSumAndKeepsTheLowEndCentred() {
-        java.util.SplittableRandom rng = new java.util.SplittableRandom(5);
+        SplittableRandom rng = new SplittableRandom(5);
         int n = RATE;
         float[][] buf = new float[2][n];
         float[] mono = new float[n];

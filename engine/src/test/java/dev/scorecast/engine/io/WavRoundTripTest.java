@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,9 +36,7 @@ class WavRoundTripTest {
         Path wav = dir.resolve("f.wav");
         try (WavWriter w = WavWriter.create(wav, WavEncoding.FLOAT32, 48_000, 2)) {
             w.write(x, 70_000);
-            float[][] rest = {
-                java.util.Arrays.copyOfRange(x[0], 70_000, 100_000), java.util.Arrays.copyOfRange(x[1], 70_000, 100_000)
-            };
+            float[][] rest = {Arrays.copyOfRange(x[0], 70_000, 100_000), Arrays.copyOfRange(x[1], 70_000, 100_000)};
             w.write(rest, 30_000);
             assertEquals(100_000, w.frames());
             w.commit();

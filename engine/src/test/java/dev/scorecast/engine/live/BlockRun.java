@@ -3,8 +3,11 @@ package dev.scorecast.engine.live;
 import dev.scorecast.engine.media.LiveEncoder;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A performance driven one block per turn in virtual time (no engine, no real clock), with what
@@ -60,7 +63,7 @@ final class BlockRun {
 
     /** Hands this run's listener to a fork of its performance made at the next turn, and continues with the fork. */
     BlockRun fork() throws Exception {
-        var forked = new java.util.concurrent.CompletableFuture<Performance>();
+        var forked = new CompletableFuture<Performance>();
         performance.send(new Control.Fork(List.of(listener), forked));
         turn();
         Performance copy = forked.getNow(null);
@@ -132,15 +135,14 @@ final class BlockRun {
 
     /** The left channel emitted so far. */
     float[] left() {
-        return java.util.Arrays.copyOf(left, frames);
+        return Arrays.copyOf(left, frames);
     }
 
     private void drain() throws InterruptedException {
         byte[] chunk;
         while ((chunk = listener.next(0)) != null && chunk.length > 0) {
             // The WAV header comes first, once: a fork moves the listener on without another.
-            if (chunk.length == 44
-                    && new String(chunk, 0, 4, java.nio.charset.StandardCharsets.US_ASCII).equals("RIFF")) {
+            if (chunk.length == 44 && new String(chunk, 0, 4, StandardCharsets.US_ASCII).equals("RIFF")) {
                 if (headers++ > 0) {
                     throw new AssertionError("a second WAV header in the middle of the stream");
                 }
@@ -149,7 +151,7 @@ final class BlockRun {
             ByteBuffer b = ByteBuffer.wrap(chunk).order(ByteOrder.LITTLE_ENDIAN);
             while (b.remaining() >= 4) {
                 if (frames == left.length) {
-                    left = java.util.Arrays.copyOf(left, 2 * left.length);
+                    left = Arrays.copyOf(left, 2 * left.length);
                 }
                 left[frames++] = b.getShort() / 32768f;
                 b.getShort();

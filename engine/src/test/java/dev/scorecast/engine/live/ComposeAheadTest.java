@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.scorecast.engine.media.LiveEncoder;
 import dev.scorecast.engine.plan.Section;
 import dev.scorecast.engine.style.GenreCatalog;
+import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
@@ -178,7 +179,7 @@ class ComposeAheadTest {
     /** Listens to the performance of the second test, block by block (a listener that falls behind is dropped). */
     private static Listener ear;
 
-    private static java.io.ByteArrayOutputStream heard = new java.io.ByteArrayOutputStream();
+    private static ByteArrayOutputStream heard = new ByteArrayOutputStream();
 
     /** Renders the next block (and takes what the ear got). */
     private static int next(Performance p) {
@@ -190,7 +191,7 @@ class ComposeAheadTest {
     }
 
     private static byte[] drain(Listener l) {
-        var out = new java.io.ByteArrayOutputStream();
+        var out = new ByteArrayOutputStream();
         try {
             byte[] chunk;
             while ((chunk = l.next(0)) != null && chunk.length > 0) {

@@ -15,6 +15,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * The contract of a live part's {@code copy()}, checked by reflection over the part's fields, so that a field added
@@ -196,7 +197,7 @@ final class CopyCheck {
             case Collection<?> c -> !c.isEmpty();
             case Object a
             when a.getClass().isArray() ->
-                java.util.stream.IntStream.range(0, Array.getLength(a)).anyMatch(i -> filled(Array.get(a, i)));
+                IntStream.range(0, Array.getLength(a)).anyMatch(i -> filled(Array.get(a, i)));
             default -> true;
         };
     }

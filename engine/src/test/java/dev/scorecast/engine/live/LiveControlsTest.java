@@ -11,6 +11,8 @@ import dev.scorecast.engine.media.LiveEncoder;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.Section;
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -223,7 +225,7 @@ class LiveControlsTest {
         byte[] b = Arrays.copyOfRange(queued.toByteArray(), 0, 44 + 2 * RATE * 4);
         assertTrue(Arrays.equals(a, b), "two listeners of one stream get the same bytes");
         float[] left = new float[(a.length - 44) / 4];
-        var pcm = java.nio.ByteBuffer.wrap(a, 44, a.length - 44).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        var pcm = ByteBuffer.wrap(a, 44, a.length - 44).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < left.length; i++) {
             left[i] = pcm.getShort() / 32768f;
             pcm.getShort();

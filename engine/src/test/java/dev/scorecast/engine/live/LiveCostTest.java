@@ -10,6 +10,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
@@ -124,9 +125,9 @@ class LiveCostTest {
                 "  render loop: vocals off %s, on %s (the vocal mix and its reverb)%n",
                 off.share(off.render), shared.share(shared.render));
         for (var c : List.of(
-                java.util.Map.entry("cold caches", cold),
-                java.util.Map.entry("new lines, espeak-ng caches warm", warm),
-                java.util.Map.entry("lines already sung", shared))) {
+                Map.entry("cold caches", cold),
+                Map.entry("new lines, espeak-ng caches warm", warm),
+                Map.entry("lines already sung", shared))) {
             VocalCost v = c.getValue();
             System.out.printf(
                     "  singer, %s: %s (thread %s + espeak-ng %s); %.1f s sung for %.1f s of stream; %d lines skipped%n",

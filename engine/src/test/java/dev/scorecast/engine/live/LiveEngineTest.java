@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -104,10 +105,10 @@ class LiveEngineTest {
         while ((chunk = stalled.next(0)) != null && chunk.length > 0) {
             queued.writeBytes(chunk);
         }
-        byte[] a = java.util.Arrays.copyOfRange(heard, 0, 44 + 96_000 * 4);
-        byte[] b = java.util.Arrays.copyOfRange(queued.toByteArray(), 0, 44 + 96_000 * 4);
+        byte[] a = Arrays.copyOfRange(heard, 0, 44 + 96_000 * 4);
+        byte[] b = Arrays.copyOfRange(queued.toByteArray(), 0, 44 + 96_000 * 4);
         assertEquals(reader.firstFrame(), stalled.firstFrame());
-        assertTrue(java.util.Arrays.equals(a, b), "two listeners of one stream get the same bytes");
+        assertTrue(Arrays.equals(a, b), "two listeners of one stream get the same bytes");
         assertTrue(rms(a, 44) > 0.005, "and they are music");
         s.end();
     }

@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.scorecast.engine.dsp.LoudnessMeter;
+import dev.scorecast.engine.media.LiveEncoder;
+import dev.scorecast.engine.voice.singing.EspeakSinger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -32,13 +37,10 @@ class LiveLoudnessTest {
         // The gains are calibrated with the default bank; with another (or none installed) this says
         // nothing, so it is skipped, visibly, rather than checked against a weaker bound.
         assumeTrue(
-                SF2.equals(DEFAULT_BANK) && java.nio.file.Files.isRegularFile(SF2),
+                SF2.equals(DEFAULT_BANK) && Files.isRegularFile(SF2),
                 "the experiences are calibrated with " + DEFAULT_BANK + "; this run plays " + SF2);
         AtomicLong clock = new AtomicLong();
-        PhraseSinger singer = new PhraseSinger(
-                dev.scorecast.engine.voice.singing.EspeakSinger::create,
-                clock::get,
-                PhraseSinger.DEFAULT_CACHE_SAMPLES);
+        PhraseSinger singer = new PhraseSinger(EspeakSinger::create, clock::get, PhraseSinger.DEFAULT_CACHE_SAMPLES);
         LiveContext context = LiveHarness.context()
                 .withBank(SF2)
                 .withSettings(LiveSettings.DEFAULT)
@@ -64,7 +66,7 @@ class LiveLoudnessTest {
     private static double loudness(LiveContext context, PhraseSinger singer, AtomicLong clock, Experience e)
             throws InterruptedException {
         Performance p = new Performance(context, 0);
-        Listener ear = new Listener(dev.scorecast.engine.media.LiveEncoder.Format.WAV);
+        Listener ear = new Listener(LiveEncoder.Format.WAV);
         p.attach(ear);
         p.send(new Control.Start(e, e.intensity(), e.vocals(), new CompletableFuture<>()));
         LoudnessMeter meter = new LoudnessMeter(Performance.RATE, 2);
@@ -79,8 +81,7 @@ class LiveLoudnessTest {
                 header = false;
                 int frames = (chunk.length - skip) / 4;
                 float[][] pcm = new float[2][frames];
-                var b = java.nio.ByteBuffer.wrap(chunk, skip, chunk.length - skip)
-                        .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                var b = ByteBuffer.wrap(chunk, skip, chunk.length - skip).order(ByteOrder.LITTLE_ENDIAN);
                 for (int i = 0; i < frames; i++) {
                     pcm[0][i] = b.getShort() / 32768f;
                     pcm[1][i] = b.getShort() / 32768f;

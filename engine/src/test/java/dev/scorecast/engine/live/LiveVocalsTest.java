@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -135,9 +136,7 @@ class LiveVocalsTest {
             double expected = t.a.frameOf(line.startBeat());
             int lag = lag(voice, (int) Math.round(expected), espeak.sing(notes), 0);
             VocalPitch pitch = VocalPitch.measure(
-                    java.util.Arrays.copyOfRange(voice, (int) Math.round(expected), voice.length),
-                    Performance.RATE,
-                    notes);
+                    Arrays.copyOfRange(voice, (int) Math.round(expected), voice.length), Performance.RATE, notes);
             VocalPitch dry = VocalPitch.measure(espeak.sing(notes).samples(), Performance.RATE, notes);
             double level = rms(voice, (int) expected, (int) t.a.frameOf(line.endBeat()));
             System.out.printf(

@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -114,7 +115,7 @@ class AudioExtractorTest {
                 "long-sound.mp4",
                 PICTURE
                         + " -f lavfi -i sine=frequency=440:sample_rate=48000 -t 6 -c:v libx264 -pix_fmt yuv420p -c:a aac");
-        var limits = new MediaLimits(8192, 8192, java.time.Duration.ofSeconds(2), 16);
+        var limits = new MediaLimits(8192, 8192, Duration.ofSeconds(2), 16);
         AudioTrack track = AudioExtractor.extractWav(video, dir.resolve("capped.wav"), limits)
                 .orElseThrow();
         assertTrue(track.duration() >= 2.0 && track.duration() < 2.1, "stopped at the cap: " + track.duration() + " s");

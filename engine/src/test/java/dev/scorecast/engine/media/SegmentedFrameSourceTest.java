@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -106,7 +109,7 @@ class SegmentedFrameSourceTest {
     }
 
     @Test
-    void piecesOfDifferentEncodesJoinedInOneStreamPassOverNonReferencePicturesOnly() throws java.io.IOException {
+    void piecesOfDifferentEncodesJoinedInOneStreamPassOverNonReferencePicturesOnly() throws IOException {
         // A transport stream joined without re-encoding from an x264 veryfast piece and a medium one,
         // whose P pictures refer to B pictures: the first second alone would pass every B picture over.
         Path fast = TestVideos.make(
@@ -119,8 +122,7 @@ class SegmentedFrameSourceTest {
                 "slow.ts",
                 "-f lavfi -i mandelbrot=s=320x180:r=30,trim=duration=4 -pix_fmt yuv420p "
                         + "-c:v libx264 -preset medium -f mpegts");
-        Path list = java.nio.file.Files.writeString(
-                dir.resolve("pieces.txt"), "file '" + fast + "'\nfile '" + slow + "'\n");
+        Path list = Files.writeString(dir.resolve("pieces.txt"), "file '" + fast + "'\nfile '" + slow + "'\n");
         Path joined = TestVideos.make(dir, "joined.ts", "-f concat -safe 0 -i " + list + " -c copy");
         assertTrue(BidirectionalCheck.passOverIsSafe(joined, MediaLimits.DEFAULT));
         assertFalse(PacketTimeline.read(fast, MediaLimits.DEFAULT, 100_000).parametersChange());
@@ -207,7 +209,7 @@ class SegmentedFrameSourceTest {
             return false;
         };
         OutOfMemoryError error = assertTimeoutPreemptively(
-                java.time.Duration.ofSeconds(60),
+                Duration.ofSeconds(60),
                 () -> assertThrows(
                         OutOfMemoryError.class,
                         () -> readAll(SegmentedFrameSource.open(

@@ -10,8 +10,13 @@ import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.Section;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -135,9 +140,7 @@ class ComposerTest {
     void everyDeclaredPatternComposes(String genre) {
         StyleBook.GenreStyle style = StyleBook.builtIn().genre(genre);
         assertEquals(
-                Map.copyOf(style.groups()).keySet(),
-                java.util.Set.copyOf(StyleBook.GROUPS),
-                genre + " declares every group");
+                Map.copyOf(style.groups()).keySet(), Set.copyOf(StyleBook.GROUPS), genre + " declares every group");
         for (String group : StyleBook.GROUPS) {
             int levels = style.groups().get(group).levels().size();
             assertEquals(4, levels, genre + "/" + group + " declares 4 levels");
@@ -198,7 +201,7 @@ class ComposerTest {
             // different chord of the same section (sections may change key).
             TreeMap<Long, List<Integer>> chords = new TreeMap<>();
             List<Note> notes = new ArrayList<>(part(score, g).notes());
-            notes.sort(java.util.Comparator.comparingDouble(Note::start));
+            notes.sort(Comparator.comparingDouble(Note::start));
             double chordStart = -1;
             for (Note n : notes) {
                 if (n.start() - chordStart > 0.025) {
@@ -222,7 +225,7 @@ class ComposerTest {
                         .sorted()
                         .skip(upperOnly ? 1 : 0)
                         .toArray();
-                if (v.length < 2 || previous != null && java.util.Arrays.equals(previous, v)) {
+                if (v.length < 2 || previous != null && Arrays.equals(previous, v)) {
                     continue;
                 }
                 if (previous != null && section == previousSection) {
@@ -244,14 +247,14 @@ class ComposerTest {
         // C major to F major in close position from C4-E4-G4: C4-F4-A4 (2 semitones in all).
         int[] c = {60, 64, 67};
         int[] f = Voicings.lead(c, Chord.parse("IV", "C", "major").pitchClasses(), "close", 3, 55, 76);
-        assertEquals(List.of(60, 65, 69), java.util.Arrays.stream(f).boxed().toList());
+        assertEquals(List.of(60, 65, 69), Arrays.stream(f).boxed().toList());
         int[] g = Voicings.lead(c, Chord.parse("V", "C", "major").pitchClasses(), "close", 3, 55, 76);
-        assertEquals(List.of(59, 62, 67), java.util.Arrays.stream(g).boxed().toList());
+        assertEquals(List.of(59, 62, 67), Arrays.stream(g).boxed().toList());
     }
 
     @Test
     void oddPlansStillComposeInsideTheVideo() {
-        java.util.SplittableRandom rng = new java.util.SplittableRandom(99);
+        SplittableRandom rng = new SplittableRandom(99);
         String[] meters = {"4/4", "3/4", "6/8", "2/4"};
         String[] modes = {"major", "minor", "dorian", "mixolydian"};
         String[] symbols = {"I", "ii7", "bVII", "#ivdim", "Vsus4", "vi", "IVmaj7", "iiiadd9", "V7", "bVIaug"};
@@ -267,7 +270,7 @@ class ComposerTest {
                 double tempo = 60 + rng.nextInt(100);
                 double end = start + bars * beats * 60 / tempo;
                 double intensity = rng.nextDouble();
-                Map<String, Section.Instrument> instruments = new java.util.LinkedHashMap<>();
+                Map<String, Section.Instrument> instruments = new LinkedHashMap<>();
                 for (String g : StyleBook.GROUPS) {
                     if (rng.nextInt(4) > 0) {
                         instruments.put(

@@ -7,12 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.Section;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import javax.sound.midi.MidiSystem;
+import javax.sound.midi.ShortMessage;
+import javax.sound.midi.Track;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -192,8 +198,8 @@ class HumanFeelTest {
     }
 
     @Test
-    void heldChordsBreatheWithAnExpressionCurveThatTheMidiFileCarries(
-            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    void heldChordsBreatheWithAnExpressionCurveThatTheMidiFileCarries(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
         Score score = new Composer().compose(Plans.plan("cinematic", 5, 0.3, 0.8, 0.6, 0.7));
         Part pads = score.parts().stream()
                 .filter(p -> p.group() == InstrumentGroup.PADS)
@@ -205,14 +211,13 @@ class HumanFeelTest {
                 pads.controls().size() > 100 && hi - lo >= 20,
                 "pads swell: " + pads.controls().size() + " points, " + lo + ".." + hi);
         assertTrue(pads.controls().stream().allMatch(c -> c.controller() == Part.Control.EXPRESSION));
-        java.nio.file.Path mid = dir.resolve("score.mid");
+        Path mid = dir.resolve("score.mid");
         MidiWriter.write(score, mid);
         long expression = 0;
-        for (javax.sound.midi.Track t :
-                javax.sound.midi.MidiSystem.getSequence(mid.toFile()).getTracks()) {
+        for (Track t : MidiSystem.getSequence(mid.toFile()).getTracks()) {
             for (int i = 0; i < t.size(); i++) {
-                if (t.get(i).getMessage() instanceof javax.sound.midi.ShortMessage m
-                        && m.getCommand() == javax.sound.midi.ShortMessage.CONTROL_CHANGE
+                if (t.get(i).getMessage() instanceof ShortMessage m
+                        && m.getCommand() == ShortMessage.CONTROL_CHANGE
                         && m.getData1() == 11) {
                     expression++;
                 }
@@ -230,7 +235,7 @@ class HumanFeelTest {
         Plan plan = Plans.plan("acoustic", 5, 0.6, 0.8, 0.6, 0.7);
         List<Section> sections = new ArrayList<>();
         for (Section s : plan.sections()) {
-            Map<String, Section.Instrument> instruments = new java.util.LinkedHashMap<>(s.instruments());
+            Map<String, Section.Instrument> instruments = new LinkedHashMap<>(s.instruments());
             Section.Instrument h = instruments.get("harmony");
             instruments.put(
                     "harmony", new Section.Instrument(h.soundset(), 25, h.name(), h.gainDb(), h.pan(), h.pattern()));
@@ -256,7 +261,7 @@ class HumanFeelTest {
                         .orElseThrow();
         // Group the notes into strums (onsets within 40 ms) and look at the order of their pitches.
         List<Note> notes = new ArrayList<>(harmony.notes());
-        notes.sort(java.util.Comparator.comparingDouble(Note::start));
+        notes.sort(Comparator.comparingDouble(Note::start));
         int down = 0;
         int up = 0;
         for (int i = 0; i < notes.size(); ) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.render.Renderer;
 import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.render.Stem;
@@ -11,6 +12,7 @@ import dev.scorecast.engine.voice.PitchFrame;
 import dev.scorecast.engine.voice.Yin;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,7 +72,7 @@ class LegatoTest {
         double[] slurred = boundaryDips(slurredPcm);
         System.out.printf(
                 "level dip at each note change (dB under the notes): detached %s, slurred %s%n",
-                java.util.Arrays.toString(round(detached)), java.util.Arrays.toString(round(slurred)));
+                Arrays.toString(round(detached)), Arrays.toString(round(slurred)));
         for (int k = 0; k < slurred.length; k++) {
             assertTrue(detached[k] > 8, "a detached note ends before the next: dip " + detached[k]);
             assertTrue(slurred[k] < 5, "a slurred note passes into the next: dip " + slurred[k]);
@@ -93,7 +95,7 @@ class LegatoTest {
                 LINE.length * STEP + 1, List.of(new Score.TempoChange(0, 120, "4/4")), List.of(flute), List.of());
         try (SoundBank bank = SoundBank.load(TIM)) {
             Stem stem = new Renderer(bank).render(score, dir, f -> {}).getFirst();
-            return dev.scorecast.engine.io.WavFiles.readAll(stem.wav())[0];
+            return WavFiles.readAll(stem.wav())[0];
         }
     }
 
@@ -123,6 +125,6 @@ class LegatoTest {
     }
 
     private static double[] round(double[] x) {
-        return java.util.Arrays.stream(x).map(v -> Math.round(v * 10) / 10.0).toArray();
+        return Arrays.stream(x).map(v -> Math.round(v * 10) / 10.0).toArray();
     }
 }

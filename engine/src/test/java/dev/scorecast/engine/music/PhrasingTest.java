@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.scorecast.engine.io.Json;
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,7 @@ class PhrasingTest {
         JsonNode c = json("[\"______________N-\", \"____________x.x.\", \"________x.X.x.X.\"]");
         Map<Character, JsonNode> variants = Map.of('B', b, 'C', c);
         String level = "X---X---X---X---";
-        Set<java.util.BitSet> heard = new HashSet<>();
+        Set<BitSet> heard = new HashSet<>();
         heard.add(Phrasing.onsets(level));
         for (char letter : new char[] {'B', 'C'}) {
             String bar = Phrasing.rhythm(level, 0, letter, l -> variants.get((char) l));

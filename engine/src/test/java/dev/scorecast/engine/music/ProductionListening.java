@@ -5,9 +5,11 @@ import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.render.MasterReport;
 import dev.scorecast.engine.render.MixSettings;
 import dev.scorecast.engine.render.Mixer;
+import dev.scorecast.engine.render.PartChain;
 import dev.scorecast.engine.render.Renderer;
 import dev.scorecast.engine.render.SoundBank;
 import dev.scorecast.engine.render.Stem;
+import dev.scorecast.engine.style.Production;
 import dev.scorecast.engine.style.ProductionCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,11 +49,10 @@ class ProductionListening {
             // The live chain's cost: the whole before-master through the genre's live chain in 320-frame blocks, as a
             // render loop would.
             float[][] audio = WavFiles.readAll(dir.resolve(genre + "-before.wav"));
-            dev.scorecast.engine.style.Production production =
-                    ProductionCatalog.builtIn().forGenre(genre);
+            Production production = ProductionCatalog.builtIn().forGenre(genre);
             double liveMs = Double.MAX_VALUE;
             for (int rep = 0; rep < 3; rep++) {
-                dev.scorecast.engine.render.PartChain live = new dev.scorecast.engine.render.PartChain(
+                PartChain live = new PartChain(
                         production,
                         production.live(),
                         null,

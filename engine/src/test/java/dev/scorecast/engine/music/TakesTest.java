@@ -3,6 +3,7 @@ package dev.scorecast.engine.music;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.scorecast.engine.core.InstrumentGroup;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,13 +38,10 @@ class TakesTest {
         Score score = new Composer().compose(Plans.plan("pop", 30, 0.2, 0.5, 0.9, 0.4));
         for (Part p : score.parts()) {
             Map<Integer, Integer> next = new HashMap<>();
-            p.notes().stream()
-                    .sorted(java.util.Comparator.comparingDouble(Note::start))
-                    .forEach(note -> {
-                        int expected = next.merge(note.pitch(), 1, Integer::sum) - 1;
-                        assertEquals(
-                                expected, note.take(), p.group() + " pitch " + note.pitch() + " at " + note.start());
-                    });
+            p.notes().stream().sorted(Comparator.comparingDouble(Note::start)).forEach(note -> {
+                int expected = next.merge(note.pitch(), 1, Integer::sum) - 1;
+                assertEquals(expected, note.take(), p.group() + " pitch " + note.pitch() + " at " + note.start());
+            });
         }
     }
 }

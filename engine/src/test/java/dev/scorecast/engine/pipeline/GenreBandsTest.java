@@ -20,7 +20,9 @@ import dev.scorecast.engine.style.GenreCatalog;
 import dev.scorecast.engine.style.ProductionCatalog;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,8 +73,8 @@ class GenreBandsTest {
                     StringBuilder shares = new StringBuilder();
                     try (Mixer.Mixdown mix = Mixer.mixdown(stems, settings, master)) {
                         // Where each band comes from: every produced stem's power per band in dB of the mix's total.
-                        double total = java.util.Arrays.stream(BandBalance.power(mix.sum()))
-                                .sum();
+                        double total =
+                                Arrays.stream(BandBalance.power(mix.sum())).sum();
                         for (Stem s : mix.stems()) {
                             shares.append(String.format("%n    %-8s", s.group().wire()));
                             for (double p : BandBalance.power(s.wav())) {
@@ -129,7 +131,7 @@ class GenreBandsTest {
         return video(duration, t -> 0.17);
     }
 
-    static Analysis video(double duration, java.util.function.DoubleUnaryOperator energyAt, double... cutTimes) {
+    static Analysis video(double duration, DoubleUnaryOperator energyAt, double... cutTimes) {
         double fps = 30;
         double hop = 0.1;
         double[] energy = new double[(int) Math.ceil(duration / hop)];

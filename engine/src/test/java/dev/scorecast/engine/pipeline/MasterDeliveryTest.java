@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.dsp.LoudnessMeter;
+import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.io.WavWriter;
@@ -13,13 +14,16 @@ import dev.scorecast.engine.render.MixSettings;
 import dev.scorecast.engine.render.Mixer;
 import dev.scorecast.engine.render.Stem;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,16 +110,15 @@ class MasterDeliveryTest {
             w.commit();
         }
         Path master = out.resolve("audio.wav");
-        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> {
+        Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
             try (Mixer.Mixdown mix = Mixer.mixdown(
                     List.of(new Stem(InstrumentGroup.MELODY, long12, -10)),
                     new MixSettings(Map.of(), Map.of(), -14, 0, Optional.empty(), 0),
                     master)) {
-                Path junk = java.nio.file.Files.write(out.resolve("junk.mp4"), new byte[4096]);
+                Path junk = Files.write(out.resolve("junk.mp4"), new byte[4096]);
                 MasterDelivery delivery =
                         new MasterDelivery(junk, master, out.resolve("video.mp4"), out.resolve("audio.mp3"), threads);
-                org.junit.jupiter.api.Assertions.assertThrows(
-                        dev.scorecast.engine.error.UnsupportedMedia.class, () -> delivery.run(mix, () -> {}));
+                Assertions.assertThrows(UnsupportedMedia.class, () -> delivery.run(mix, () -> {}));
             }
         });
     }

@@ -23,6 +23,7 @@ import dev.scorecast.engine.render.Stem;
 import dev.scorecast.engine.style.GenreCatalog;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -120,7 +121,7 @@ class PictureFollowingTest {
         for (int k = 1; k < 4; k++) {
             assertTrue(
                     bySpeed[k] > bySpeed[k - 1] + 0.03,
-                    "speed " + k + " reads above speed " + (k - 1) + ": " + java.util.Arrays.toString(bySpeed));
+                    "speed " + k + " reads above speed " + (k - 1) + ": " + Arrays.toString(bySpeed));
         }
     }
 
@@ -136,14 +137,13 @@ class PictureFollowingTest {
         for (int i = 0; i < 4; i++) {
             level[SPEED[i]] = meanLevel(plan, i * SCENE + 0.5, (i + 1) * SCENE - 0.5);
         }
-        System.out.println("mean pattern level by speed: " + java.util.Arrays.toString(level));
+        System.out.println("mean pattern level by speed: " + Arrays.toString(level));
         for (int k = 1; k < 4; k++) {
             assertTrue(
                     level[k] > level[k - 1],
-                    "speed " + k + " plays a higher level than speed " + (k - 1) + ": "
-                            + java.util.Arrays.toString(level));
+                    "speed " + k + " plays a higher level than speed " + (k - 1) + ": " + Arrays.toString(level));
         }
-        assertTrue(level[0] < 1 && level[3] > 2.5, "still calm, fast at the top: " + java.util.Arrays.toString(level));
+        assertTrue(level[0] < 1 && level[3] > 2.5, "still calm, fast at the top: " + Arrays.toString(level));
 
         Score score = new Composer().compose(plan);
         double[] rms = new double[4];
@@ -163,13 +163,11 @@ class PictureFollowingTest {
         for (int k = 1; k < 4; k++) {
             assertTrue(
                     rms[k] > rms[k - 1],
-                    "speed " + k + " is louder than speed " + (k - 1) + ": " + java.util.Arrays.toString(rms));
+                    "speed " + k + " is louder than speed " + (k - 1) + ": " + Arrays.toString(rms));
         }
-        assertTrue(
-                rms[3] - rms[0] >= 6,
-                "the fast scene at least 6 dB over the still one: " + java.util.Arrays.toString(rms));
-        double loudest = java.util.Arrays.stream(rms).max().orElseThrow();
-        assertTrue(loudest - rms[0] <= 18, "the still scene is calm, not silence: " + java.util.Arrays.toString(rms));
+        assertTrue(rms[3] - rms[0] >= 6, "the fast scene at least 6 dB over the still one: " + Arrays.toString(rms));
+        double loudest = Arrays.stream(rms).max().orElseThrow();
+        assertTrue(loudest - rms[0] <= 18, "the still scene is calm, not silence: " + Arrays.toString(rms));
     }
 
     /** The mean pattern level of the bars that start in [from, to). */

@@ -4,6 +4,7 @@ import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.analysis.Cut;
 import dev.scorecast.engine.analysis.CutKind;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.function.DoubleUnaryOperator;
@@ -70,7 +71,7 @@ final class Analyses {
                             ? dissolve(Math.max(0.6, time))
                             : Cut.hard(time, Math.round(time * 25), random.nextDouble()));
         }
-        cuts.sort(java.util.Comparator.comparingDouble(Cut::time));
+        cuts.sort(Comparator.comparingDouble(Cut::time));
         double phase = random.nextDouble() * 6;
         return of(
                 duration,

@@ -12,6 +12,10 @@ import dev.scorecast.engine.analysis.CutKind;
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.error.ScorecastException;
 import dev.scorecast.engine.style.GenreCatalog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -35,8 +39,7 @@ class ClientInputProperties {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long BUDGET_NANOS = 100_000_000L;
     /** CPU time of this thread, not wall time: on a shared machine the wall clock measures the neighbours. */
-    private static final java.lang.management.ThreadMXBean THREADS =
-            java.lang.management.ManagementFactory.getThreadMXBean();
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     @Property(tries = 300, seed = "20261123")
     void anyAnalysisEndsInAPlanOrTheServicesOwnError(
@@ -142,8 +145,8 @@ class ClientInputProperties {
             JsonNode plan;
             try {
                 plan = JSON.readTree(PlanJson.write(PLANNER.plan(analysis, PlannerTest.genre("house", seed))));
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
             for (int edits = 1 + random.nextInt(6); edits > 0; edits--) {
                 mutate(plan, random);

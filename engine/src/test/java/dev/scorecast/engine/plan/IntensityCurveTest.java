@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.plan.SectionFitter.Stretch;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +47,6 @@ class IntensityCurveTest {
     }
 
     private static String str(double[] v) {
-        return java.util.Arrays.toString(v);
+        return Arrays.toString(v);
     }
 }

@@ -6,6 +6,7 @@ import dev.scorecast.engine.analysis.Analysis;
 import dev.scorecast.engine.music.Composer;
 import dev.scorecast.engine.music.MidiWriter;
 import dev.scorecast.engine.style.GenreCatalog;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import javax.sound.midi.MetaMessage;
 import javax.sound.midi.MidiEvent;
 import javax.sound.midi.MidiSystem;
@@ -101,12 +103,12 @@ class PhraseVarietyTest {
             for (int i = 0; i < track.size(); i++) {
                 MidiEvent event = track.get(i);
                 if (event.getMessage() instanceof MetaMessage meta && meta.getType() == 0x03) {
-                    name = new String(meta.getData(), java.nio.charset.StandardCharsets.US_ASCII);
+                    name = new String(meta.getData(), StandardCharsets.US_ASCII);
                 } else if (event.getMessage() instanceof ShortMessage note
                         && note.getCommand() == ShortMessage.NOTE_ON
                         && note.getData2() > 0) {
                     long step = Math.round(event.getTick() / (double) TICKS_PER_STEP);
-                    onsets.computeIfAbsent((int) (step / 16), b -> new java.util.TreeSet<>())
+                    onsets.computeIfAbsent((int) (step / 16), b -> new TreeSet<>())
                             .add((int) (step % 16));
                 }
             }

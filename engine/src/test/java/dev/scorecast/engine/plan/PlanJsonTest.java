@@ -5,10 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.scorecast.engine.analysis.Cut;
 import dev.scorecast.engine.error.InvalidParameter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class PlanJsonTest {
@@ -54,7 +59,7 @@ class PlanJsonTest {
         ObjectNode tree = tree();
         tree.remove("duration");
         for (JsonNode section : tree.get("sections")) {
-            ((ObjectNode) section).remove(java.util.List.of("start", "end", "residual", "index"));
+            ((ObjectNode) section).remove(List.of("start", "end", "residual", "index"));
         }
         String json = tree.toString();
         Plan plan = PlanValidator.validateLive(PlanJson.parseLive(json), PlanValidatorTest.GENRES);
@@ -126,9 +131,7 @@ class PlanJsonTest {
     @Test
     void aNullInsideAListIsNamed() throws Exception {
         ObjectNode plan = tree();
-        ((com.fasterxml.jackson.databind.node.ArrayNode)
-                        plan.withArray("sections").get(0).get("progression"))
-                .insertNull(1);
+        ((ArrayNode) plan.withArray("sections").get(0).get("progression")).insertNull(1);
         var e = refused(plan.toString());
         assertEquals("sections[0].progression[1]", e.field());
     }
@@ -158,9 +161,9 @@ class PlanJsonTest {
     /** The example plan of docs/PLAN.md, written to target/plan-example.json. */
     @Test
     void writesTheDocumentedExample() throws Exception {
-        var cuts = new java.util.ArrayList<>(Analyses.cuts(7.04, 8.2, 20.0));
+        var cuts = new ArrayList<>(Analyses.cuts(7.04, 8.2, 20.0));
         cuts.add(Analyses.dissolve(26.4));
-        cuts.sort(java.util.Comparator.comparingDouble(dev.scorecast.engine.analysis.Cut::time));
+        cuts.sort(Comparator.comparingDouble(Cut::time));
         var analysis = Analyses.of(
                 36.0, 25, cuts, t -> t < 7 ? 0.2 : t < 20 ? 0.45 : t < 26.4 ? 0.8 : 0.3, 0.72, 0.45, "corporate", 110);
         Plan plan = new Planner(PlanValidatorTest.GENRES)

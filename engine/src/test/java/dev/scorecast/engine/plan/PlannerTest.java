@@ -19,7 +19,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class PlannerTest {
@@ -149,7 +151,7 @@ class PlannerTest {
             Map<String, Integer> sound = plan.sections().stream()
                     .flatMap(s -> s.instruments().entrySet().stream())
                     .collect(Collectors.toMap(
-                            Map.Entry::getKey, e -> e.getValue().program(), (x, y) -> x, java.util.TreeMap::new));
+                            Map.Entry::getKey, e -> e.getValue().program(), (x, y) -> x, TreeMap::new));
             assertTrue(programs.add(sound), genre.id() + " sounds like another genre: " + sound);
             plan.sections().forEach(s -> {
                 var h = s.instruments().get("harmony");
@@ -404,9 +406,7 @@ class PlannerTest {
                 s.barIntensity());
         assertEquals(
                 List.of(0.2, 0.2, 0.4, 0.4, 0.6, 0.6, 0.8, 0.8),
-                java.util.stream.IntStream.range(0, 8)
-                        .mapToObj(moreBars::intensityOfBar)
-                        .toList());
+                IntStream.range(0, 8).mapToObj(moreBars::intensityOfBar).toList());
         Section louder = new Section(
                 0,
                 0,

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.scorecast.engine.analysis.Analysis;
+import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.Unprocessable;
 import dev.scorecast.engine.plan.Section.VoiceoverLine;
@@ -18,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class VoicesPlanTest {
     static final Planner PLANNER = new Planner(GenreCatalog.builtIn());
     /** Calm, loud, calm: the voiceover belongs in the first and last thirds. */
-    static final dev.scorecast.engine.analysis.Analysis CALM_LOUD_CALM =
+    static final Analysis CALM_LOUD_CALM =
             Analyses.of(45, 25, Analyses.cuts(15, 30), t -> t >= 15 && t < 30 ? 0.9 : 0.15, 0.6, 0.5, "pop", 110);
 
     private static GenerationOptions options(boolean vocals, String script) {
@@ -125,14 +127,13 @@ class VoicesPlanTest {
                 .map(Section::start)
                 .toList();
         assertTrue(plain.contains(15.0) && !plain.contains(15.3), "without speech: " + plain);
-        var withSpeech = new dev.scorecast.engine.analysis.Analysis(
+        var withSpeech = new Analysis(
                 base.version(),
                 base.video(),
                 base.cuts(),
                 base.scenes(),
                 base.energy(),
-                new dev.scorecast.engine.analysis.Analysis.AudioFacts(
-                        -20.0, -3.0, List.of(new dev.scorecast.engine.core.Span(14.5, 15.2)), List.of(), 0),
+                new Analysis.AudioFacts(-20.0, -3.0, List.of(new Span(14.5, 15.2)), List.of(), 0),
                 base.mood(),
                 base.suggestions(),
                 base.quality());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.scorecast.engine.dsp.BlockProcessor;
 import dev.scorecast.engine.dsp.GainRamp;
 import dev.scorecast.engine.dsp.TruePeakLimiter;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -54,7 +55,7 @@ class BlockProcessorTest {
             int offset = r.nextInt(100);
             float[][] buf = new float[2][offset + n + 37];
             for (int c = 0; c < 2; c++) {
-                java.util.Arrays.fill(buf[c], 9f);
+                Arrays.fill(buf[c], 9f);
                 System.arraycopy(x[c], pos, buf[c], offset, n);
             }
             p.process(buf, offset, n);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.scorecast.engine.dsp.GainRamp;
 import dev.scorecast.engine.dsp.LoudnessMeter;
 import dev.scorecast.engine.dsp.TruePeakLimiter;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** The mixer's stages on synthetic signals, where the right answer is known. */
@@ -24,9 +25,7 @@ class DspTest {
             if (at == 24_000) {
                 gain.setTarget(Mixer.dbToGain(-20)); // a cut of 20 dB at once
             }
-            float[][] in = {
-                java.util.Arrays.copyOfRange(x[0], at, at + block), java.util.Arrays.copyOfRange(x[1], at, at + block)
-            };
+            float[][] in = {Arrays.copyOfRange(x[0], at, at + block), Arrays.copyOfRange(x[1], at, at + block)};
             float[][] out = new float[2][block];
             gain.addTo(in, out, block);
             System.arraycopy(out[0], 0, y[0], at, block);

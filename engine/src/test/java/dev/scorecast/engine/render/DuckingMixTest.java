@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -343,8 +345,8 @@ class DuckingMixTest {
         return true;
     }
 
-    static double median(double[] x, java.util.function.IntPredicate take) {
-        double[] v = java.util.stream.IntStream.range(0, x.length)
+    static double median(double[] x, IntPredicate take) {
+        double[] v = IntStream.range(0, x.length)
                 .filter(take)
                 .mapToDouble(i -> x[i])
                 .filter(d -> !Double.isNaN(d))

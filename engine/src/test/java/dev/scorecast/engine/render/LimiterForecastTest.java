@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.dsp.LoudnessMeter;
 import dev.scorecast.engine.dsp.TruePeakLimiter;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -105,9 +106,7 @@ class LimiterForecastTest {
             skip -= from;
             int m = Math.min(n - from, frames - (pos + from - TruePeakLimiter.LATENCY));
             if (m > 0) {
-                float[][] out = {
-                    java.util.Arrays.copyOfRange(buf[0], from, from + m),
-                    java.util.Arrays.copyOfRange(buf[1], from, from + m)
+                float[][] out = {Arrays.copyOfRange(buf[0], from, from + m), Arrays.copyOfRange(buf[1], from, from + m)
                 };
                 meter.accept(out, m);
             }

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.media.Mp3Encoder;
 import dev.scorecast.engine.media.Muxer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -73,7 +76,7 @@ class MediaOutputTest {
                 Fixtures.ffprobe(out, "-select_streams", "a", "-show_entries", "stream=bit_rate", "-of", "csv=p=0"));
         assertTrue(bitRate > 220_000 && bitRate < 290_000, "audio bit rate " + bitRate + ", 256 kb/s asked");
         // faststart: the index (moov) comes before the media data (mdat).
-        String head = new String(firstBytes(out, 64 * 1024), java.nio.charset.StandardCharsets.ISO_8859_1);
+        String head = new String(firstBytes(out, 64 * 1024), StandardCharsets.ISO_8859_1);
         assertTrue(head.indexOf("moov") >= 0 && head.indexOf("moov") < head.indexOf("mdat"), "moov before mdat");
         assertFalse(Files.exists(dir.resolve(".out.mp4.part")));
     }
@@ -121,7 +124,7 @@ class MediaOutputTest {
         Fixtures.ffmpeg("-v", "error", "-xerror", "-i", mp3.toString(), "-f", "null", "-");
         // The Info tag: the frame count (so the duration is known without a scan) and the encoder's delay and padding.
         byte[] head = firstBytes(mp3, 417);
-        String first = new String(head, java.nio.charset.StandardCharsets.ISO_8859_1);
+        String first = new String(head, StandardCharsets.ISO_8859_1);
         assertTrue(first.contains("Info") && first.contains("LAME"), "an Info/LAME tag in the first frame");
         double seconds =
                 Double.parseDouble(Fixtures.ffprobe(mp3, "-show_entries", "format=duration", "-of", "csv=p=0"));
@@ -159,8 +162,8 @@ class MediaOutputTest {
     static byte[] firstBytes(Path file, int n) {
         try (var in = Files.newInputStream(file)) {
             return in.readNBytes(n);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

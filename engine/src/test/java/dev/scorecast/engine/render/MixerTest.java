@@ -12,9 +12,12 @@ import dev.scorecast.engine.io.WavEncoding;
 import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.io.WavWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -88,7 +91,7 @@ class MixerTest {
 
     @Test
     void theMixdownTellsItsProgressBlockByBlock(@TempDir Path dir) {
-        List<Double> told = new java.util.ArrayList<>();
+        List<Double> told = new ArrayList<>();
         try (Mixer.Mixdown mix = Mixer.mixdown(stems, MixSettings.standard(), dir.resolve("master.wav"), told::add)) {
             assertTrue(told.size() > 100, told.size() + " reports for 10 s in 4096-frame blocks, two passes");
             for (int i = 1; i < told.size(); i++) {
@@ -104,14 +107,14 @@ class MixerTest {
         Path master = dir.resolve("master.wav");
         try (Mixer.Mixdown mix = Mixer.mixdown(stems, MixSettings.standard(), master)) {
             StereoPipe tap = new StereoPipe(Mixer.RATE, mix.frames(), 4);
-            var read = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            var read = CompletableFuture.supplyAsync(() -> {
                 float[][] all = new float[2][(int) tap.frames()];
                 tap.readStereo(all, all[0].length);
                 return all;
             });
             mix.master(-2, List.of(tap));
             float[][] file = WavFiles.readAll(master);
-            float[][] tapped = read.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            float[][] tapped = read.get(30, TimeUnit.SECONDS);
             assertArrayEquals(file[0], tapped[0]);
             assertArrayEquals(file[1], tapped[1]);
         }

@@ -8,9 +8,12 @@ import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -80,9 +83,9 @@ class RendererTest {
     void rendersAreRepeatableAndConcurrentRenderersShareTheBank(@TempDir Path dir) throws Exception {
         Score score = Fixtures.score(4, 5);
         List<Stem> alone = new Renderer(bank).render(score, dir.resolve("alone"), f -> {});
-        var pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+        var pool = Executors.newFixedThreadPool(3);
         try {
-            List<java.util.concurrent.Future<List<Stem>>> runs = new ArrayList<>();
+            List<Future<List<Stem>>> runs = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 Path out = dir.resolve("run" + i);
                 runs.add(pool.submit(() -> new Renderer(bank).render(score, out, f -> {})));
@@ -92,8 +95,7 @@ class RendererTest {
                 for (int s = 0; s < stems.size(); s++) {
                     assertEquals(
                             -1L,
-                            java.nio.file.Files.mismatch(
-                                    alone.get(s).wav(), stems.get(s).wav()),
+                            Files.mismatch(alone.get(s).wav(), stems.get(s).wav()),
                             stems.get(s).group() + " differs");
                 }
             }

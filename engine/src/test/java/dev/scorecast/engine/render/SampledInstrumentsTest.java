@@ -9,6 +9,10 @@ import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.music.Note;
 import dev.scorecast.engine.music.Part;
 import dev.scorecast.engine.music.Score;
+import dev.scorecast.engine.sampler.SampledBanks;
+import dev.scorecast.engine.sampler.SampledInstrument;
+import dev.scorecast.engine.sampler.Sampler;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -129,10 +133,10 @@ class SampledInstrumentsTest {
                 BankCatalog.class
                         .getResourceAsStream("/instruments/sfz/salamander.sfz")
                         .readAllBytes(),
-                java.nio.charset.StandardCharsets.UTF_8);
-        var banks = dev.scorecast.engine.sampler.SampledBanks.of(bank.banks());
+                StandardCharsets.UTF_8);
+        var banks = SampledBanks.of(bank.banks());
         var full = banks.instrument(PIANO, false).orElseThrow();
-        var dry = dev.scorecast.engine.sampler.SampledInstrument.parse(
+        var dry = SampledInstrument.parse(
                 "dry",
                 sfz.substring(0, sfz.indexOf("<group> trigger=release")),
                 bank.banks().dir(),
@@ -155,8 +159,8 @@ class SampledInstrumentsTest {
     }
 
     /** A C3 at velocity 100 held 1.5 s on a sampler alone. */
-    private static float[][] play(dev.scorecast.engine.sampler.SampledInstrument ins) {
-        var s = new dev.scorecast.engine.sampler.Sampler(32, true, 0);
+    private static float[][] play(SampledInstrument ins) {
+        var s = new Sampler(32, true, 0);
         s.program(0, ins);
         s.noteOn(0, 48, 100, 0);
         s.noteOff(0, 48, RATE * 3 / 2);

@@ -1,10 +1,13 @@
 package dev.scorecast.engine.render;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.scorecast.engine.music.Composer;
 import dev.scorecast.engine.music.Score;
 import dev.scorecast.engine.plan.Plan;
 import dev.scorecast.engine.plan.PlanOptions;
 import dev.scorecast.engine.plan.Section;
+import dev.scorecast.engine.style.GenreCatalog;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,7 +31,7 @@ public final class SamplerBench {
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         Path out = Path.of(args.length > 2 ? args[2] : "/tmp/sampler-bench");
         Files.createDirectories(out);
-        var g = dev.scorecast.engine.style.GenreCatalog.builtIn().find(genre).orElseThrow();
+        var g = GenreCatalog.builtIn().find(genre).orElseThrow();
         Map<String, Integer> programs = new LinkedHashMap<>();
         g.arrangement().groups().forEach((group, style) -> {
             if (!group.equals("vocals") && !style.palette().isEmpty()) {
@@ -50,8 +53,7 @@ public final class SamplerBench {
             for (int run = 0; run < runs; run++) {
                 for (boolean on : new boolean[] {false, true}) {
                     bank.useSampler(on);
-                    var os = (com.sun.management.OperatingSystemMXBean)
-                            java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+                    var os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
                     long c0 = os.getProcessCpuTime();
                     long t0 = System.nanoTime();
                     new Renderer(bank).render(score, out.resolve("run"), f -> {});

@@ -5,13 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.media.sound.ModelPatch;
+import com.sun.media.sound.SF2Soundbank;
+import com.sun.media.sound.SoftSynthesizer;
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.stream.IntStream;
+import javax.sound.midi.Instrument;
+import javax.sound.midi.ShortMessage;
+import javax.sound.sampled.AudioFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,38 +46,34 @@ class SoundBankTest {
         // A looped piano note held past its loop point and released, then a snare: the float copy
         // must give the very samples Gervill's SF2 instrument gives from the 16-bit bytes.
         try (SoundBank bank = SoundBank.load(Fixtures.TIM)) {
-            var own = new com.sun.media.sound.SF2Soundbank(Fixtures.TIM.toFile());
+            var own = new SF2Soundbank(Fixtures.TIM.toFile());
             byte[] viaFloats = play(
                     bank.instrument(0, false).instrument(),
                     bank.instrument(0, true).instrument(),
                     null);
             byte[] viaBytes = play(
-                    (javax.sound.midi.Instrument) own.getInstrument(new com.sun.media.sound.ModelPatch(0, 0, false)),
-                    (javax.sound.midi.Instrument) own.getInstrument(new com.sun.media.sound.ModelPatch(0, 0, true)),
+                    (Instrument) own.getInstrument(new ModelPatch(0, 0, false)),
+                    (Instrument) own.getInstrument(new ModelPatch(0, 0, true)),
                     null);
-            assertTrue(
-                    java.util.stream.IntStream.range(0, viaBytes.length).anyMatch(i -> viaBytes[i] != 0),
-                    "the notes sound");
-            assertTrue(java.util.Arrays.equals(viaBytes, viaFloats), "float samples change the audio");
+            assertTrue(IntStream.range(0, viaBytes.length).anyMatch(i -> viaBytes[i] != 0), "the notes sound");
+            assertTrue(Arrays.equals(viaBytes, viaFloats), "float samples change the audio");
             // Instruments prepared once and shared by synthesizers play the same, in one synthesizer after another.
             assertTrue(
                     SoundBank.sharesPreparedInstruments(),
                     "the tests run with Gervill's table open, as the server does");
             for (int run = 0; run < 2; run++) {
                 assertTrue(
-                        java.util.Arrays.equals(viaBytes, play(null, null, bank)),
+                        Arrays.equals(viaBytes, play(null, null, bank)),
                         "shared prepared instruments change the audio");
             }
         }
     }
 
     /** Plays the notes with {@code piano} and {@code kit} loaded by Gervill, or with program 0 and kit 0 of {@code shared}. */
-    private static byte[] play(javax.sound.midi.Instrument piano, javax.sound.midi.Instrument kit, SoundBank shared)
-            throws Exception {
-        var synth = new com.sun.media.sound.SoftSynthesizer();
-        var format = new javax.sound.sampled.AudioFormat(
-                javax.sound.sampled.AudioFormat.Encoding.PCM_FLOAT, 48_000, 32, 2, 8, 48_000, false);
-        try (var stream = synth.openStream(format, java.util.Map.of("load default soundbank", false))) {
+    private static byte[] play(Instrument piano, Instrument kit, SoundBank shared) throws Exception {
+        var synth = new SoftSynthesizer();
+        var format = new AudioFormat(AudioFormat.Encoding.PCM_FLOAT, 48_000, 32, 2, 8, 48_000, false);
+        try (var stream = synth.openStream(format, Map.of("load default soundbank", false))) {
             if (shared == null) {
                 synth.loadInstrument(piano);
                 synth.loadInstrument(kit);
@@ -76,11 +82,9 @@ class SoundBankTest {
                 shared.loadInto(synth, shared.live(0, true));
             }
             var receiver = synth.getReceiver();
-            receiver.send(new javax.sound.midi.ShortMessage(javax.sound.midi.ShortMessage.NOTE_ON, 0, 45, 100), 0);
-            receiver.send(
-                    new javax.sound.midi.ShortMessage(javax.sound.midi.ShortMessage.NOTE_OFF, 0, 45, 0), 2_500_000);
-            receiver.send(
-                    new javax.sound.midi.ShortMessage(javax.sound.midi.ShortMessage.NOTE_ON, 9, 38, 110), 1_000_000);
+            receiver.send(new ShortMessage(ShortMessage.NOTE_ON, 0, 45, 100), 0);
+            receiver.send(new ShortMessage(ShortMessage.NOTE_OFF, 0, 45, 0), 2_500_000);
+            receiver.send(new ShortMessage(ShortMessage.NOTE_ON, 9, 38, 110), 1_000_000);
             return stream.readNBytes(48_000 * 8 * 4);
         } finally {
             synth.close();
@@ -99,7 +103,7 @@ class SoundBankTest {
     @Test
     void refusesWhatIsNotASoundFont(@TempDir Path dir) throws IOException {
         Path wav = dir.resolve("not.sf2");
-        Files.write(wav, "RIFF\0\0\0\0WAVEfmt ".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        Files.write(wav, "RIFF\0\0\0\0WAVEfmt ".getBytes(StandardCharsets.US_ASCII));
         assertEquals(
                 "SCORECAST_SOUNDFONT",
                 assertThrows(UnsupportedMedia.class, () -> SoundBank.load(wav)).field());

@@ -9,6 +9,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,7 +36,7 @@ class SamplerTest {
         wav(dir.resolve("sine660.wav"), 1, RATE * 2, (i) -> (float) (0.5 * Math.sin(2 * Math.PI * 660 * i / RATE)));
         wav(dir.resolve("click.wav"), 1, RATE / 2, (i) -> i < 480 ? 0.8f * (float) Math.sin(i * 0.3) : 0f);
         wav(dir.resolve("ring.wav"), 1, RATE * 2, (i) -> (float) (0.5 * Math.sin(2 * Math.PI * 3000 * i / RATE)));
-        java.util.Random noise = new java.util.Random(3);
+        Random noise = new Random(3);
         wav(dir.resolve("noise.wav"), 2, RATE, (i) -> (float) (0.3 * noise.nextGaussian()));
     }
 
@@ -75,8 +77,8 @@ class SamplerTest {
         float[][] buf = new float[2][block];
         for (int pos = 0; pos < frames; pos += block) {
             int n = Math.min(block, frames - pos);
-            java.util.Arrays.fill(buf[0], 0f);
-            java.util.Arrays.fill(buf[1], 0f);
+            Arrays.fill(buf[0], 0f);
+            Arrays.fill(buf[1], 0f);
             s.process(buf, 0, n);
             System.arraycopy(buf[0], 0, out[0], pos, n);
             System.arraycopy(buf[1], 0, out[1], pos, n);
@@ -93,7 +95,7 @@ class SamplerTest {
     }
 
     static float[] slice(float[] x, int from, int len) {
-        return java.util.Arrays.copyOfRange(x, from, from + len);
+        return Arrays.copyOfRange(x, from, from + len);
     }
 
     @Test

@@ -14,6 +14,7 @@ import dev.scorecast.server.db.Database;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.eclipse.jetty.http.BadMessageException;
@@ -194,7 +195,7 @@ public final class ApiErrors {
             while (left > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, left))) > 0) {
                 left -= n;
             }
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             // The body was read already (a reader), or the client went away or was too slow: nothing to drain.
             LOG.debug("not drained: {}", e.toString());
         }

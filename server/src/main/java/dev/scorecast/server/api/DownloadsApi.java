@@ -14,6 +14,7 @@ import java.io.OutputStream;
 import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.eclipse.jetty.io.EofException;
 
 /**
  * {@code GET /files/<execution>/<name>}: the outputs behind the signed links that status hands
@@ -130,8 +131,8 @@ public final class DownloadsApi {
                 if (seconds > GRACE_SECONDS && sent < MIN_BYTES_PER_SECOND * seconds) {
                     // The reader takes less than the minimum: it holds a connection of the store and a slot; it is cut
                     // off.
-                    throw new org.eclipse.jetty.io.EofException("download of " + name + " read too slowly: " + sent
-                            + " bytes in " + Math.round(seconds) + " s");
+                    throw new EofException("download of " + name + " read too slowly: " + sent + " bytes in "
+                            + Math.round(seconds) + " s");
                 }
             }
         }

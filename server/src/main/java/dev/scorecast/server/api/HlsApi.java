@@ -2,6 +2,7 @@ package dev.scorecast.server.api;
 
 import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.NotFound;
+import dev.scorecast.engine.error.Overloaded;
 import dev.scorecast.engine.live.Experience;
 import dev.scorecast.engine.live.ExperienceCatalog;
 import dev.scorecast.server.player.HlsChannel;
@@ -66,7 +67,7 @@ public final class HlsApi {
         }
         HlsChannel c = channel(ctx);
         if (!c.await(0, -1, FIRST_MILLIS)) {
-            throw new dev.scorecast.engine.error.Overloaded(
+            throw new Overloaded(
                     "The experience's HLS channel is starting: no segment yet; try again in a moment.",
                     Duration.ofSeconds(2));
         }

@@ -29,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -265,7 +266,7 @@ public final class PlayerApi {
                     "intensity must be a number from 0 to 1, not "
                             + (node.isTextual()
                                     ? "the string \"" + node.asText() + "\""
-                                    : node.getNodeType().name().toLowerCase(java.util.Locale.ROOT))
+                                    : node.getNodeType().name().toLowerCase(Locale.ROOT))
                             + ".");
         } else {
             intensity = node.asDouble();

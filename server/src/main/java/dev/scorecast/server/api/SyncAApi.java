@@ -28,8 +28,10 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /** Sync variant A: {@code /sync/...}, JSON bodies and raw octet-stream chunks. */
@@ -121,7 +123,7 @@ public final class SyncAApi {
         byte[] file = null;
         if (encoded != null) {
             try {
-                file = java.util.Base64.getDecoder().decode(encoded.replaceFirst("^data:[^,]*,", ""));
+                file = Base64.getDecoder().decode(encoded.replaceFirst("^data:[^,]*,", ""));
             } catch (IllegalArgumentException e) {
                 fields.problem(
                         "markers_file",
@@ -130,11 +132,10 @@ public final class SyncAApi {
         }
         fields.check();
         var read = plans.readMarkers(Authenticator.principal(ctx), analysisId, file);
-        ctx.json(java.util.Map.of(
+        ctx.json(Map.of(
                 "markers",
                 read.stream()
-                        .map(m -> java.util.Map.of(
-                                "time", m.time(), "kind", m.kind().wire()))
+                        .map(m -> Map.of("time", m.time(), "kind", m.kind().wire()))
                         .toList()));
     }
 

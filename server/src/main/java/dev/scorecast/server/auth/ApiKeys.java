@@ -80,8 +80,8 @@ public final class ApiKeys {
         Rows.Mapper<KeyInfo> info = row -> new KeyInfo(
                 row.getString("key_id"),
                 row.getString("owner"),
-                java.time.Instant.ofEpochMilli(row.getLong("created_at")),
-                row.getObject("revoked_at") == null ? null : java.time.Instant.ofEpochMilli(row.getLong("revoked_at")));
+                Instant.ofEpochMilli(row.getLong("created_at")),
+                row.getObject("revoked_at") == null ? null : Instant.ofEpochMilli(row.getLong("revoked_at")));
         String select = "SELECT key_id, owner, created_at, revoked_at FROM api_keys";
         return database.query(connection -> user == null
                 ? Rows.list(connection, select + " ORDER BY created_at, key_id", info)

@@ -5,12 +5,14 @@ import dev.scorecast.engine.plan.GenerationOptions;
 import dev.scorecast.server.ScorecastServer;
 import dev.scorecast.server.config.Role;
 import dev.scorecast.server.config.ServerConfig;
+import dev.scorecast.server.db.Database;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -52,7 +54,7 @@ public final class ScorecastCli {
                     COMMANDS.values().stream()
                             .map(u -> u.indent(2).stripTrailing())
                             .toList()) + "\nconfiguration: SCORECAST_* environment variables, see README.md";
-    private static final java.util.Set<String> HELP = java.util.Set.of("help", "--help", "-h");
+    private static final Set<String> HELP = Set.of("help", "--help", "-h");
 
     private ScorecastCli() {}
 
@@ -207,7 +209,7 @@ public final class ScorecastCli {
                         key -> out.println("Development API key for user \"dev\" (shown only now; keep it): " + key),
                         () -> out.println(
                                 "No development key is shown (keys exist in "
-                                        + dev.scorecast.server.db.Database.describe(config.dbUrl())
+                                        + Database.describe(config.dbUrl())
                                         + ", or the database is shared); make one with: bin/scorecast keys create --user NAME"));
         out.flush();
         stopped.await();

@@ -3,6 +3,7 @@ package dev.scorecast.server.config;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
@@ -24,7 +25,7 @@ public final class NodeIds {
                 + (port != 0
                         ? Integer.toString(port)
                         : "pid" + ProcessHandle.current().pid() + "-"
-                                + java.util.UUID.randomUUID().toString().substring(0, 8));
+                                + UUID.randomUUID().toString().substring(0, 8));
     }
 
     /** Whether a node starting as {@code self} may take over what {@code holder} held. */

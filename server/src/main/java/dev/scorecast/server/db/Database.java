@@ -105,8 +105,7 @@ public final class Database implements AutoCloseable {
             config.setMaximumPoolSize(16);
             String lower = jdbcUrl.toLowerCase(Locale.ROOT);
             POSTGRES_LIMITS.forEach((name, value) -> {
-                if (!lower.contains(name.toLowerCase(java.util.Locale.ROOT) + "=")
-                        && (limited || !name.equals("options"))) {
+                if (!lower.contains(name.toLowerCase(Locale.ROOT) + "=") && (limited || !name.equals("options"))) {
                     config.addDataSourceProperty(name, value);
                 }
             });

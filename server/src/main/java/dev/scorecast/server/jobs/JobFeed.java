@@ -4,6 +4,7 @@ import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -93,7 +94,7 @@ public final class JobFeed implements AutoCloseable {
     }
 
     private List<Snapshot> read(List<String> ids) {
-        String marks = String.join(", ", java.util.Collections.nCopies(ids.size(), "?"));
+        String marks = String.join(", ", Collections.nCopies(ids.size(), "?"));
         return database.query(c -> Rows.list(
                 c,
                 "SELECT id, status, progress, stage, message FROM jobs WHERE id IN (" + marks + ")",

@@ -1,5 +1,6 @@
 package dev.scorecast.server.jobs;
 
+import dev.scorecast.server.auth.Ids;
 import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
@@ -109,7 +110,7 @@ public final class JobRepository {
      * the job. Empty when the job ended (or went) or was given up: the caller must not run it.
      */
     public Optional<Run> start(String id, String stage, String message) {
-        Run run = new Run(id, dev.scorecast.server.auth.Ids.next("run"));
+        Run run = new Run(id, Ids.next("run"));
         boolean open = database.transaction(c -> changeIn(
                 c,
                 id,

@@ -424,7 +424,7 @@ public final class UploadService {
                 String key = "videos/" + videoId + "/audio.wav";
                 Path work = blobs.scratchDirectory();
                 try {
-                    java.nio.file.Path wav = work.resolve("audio.wav");
+                    Path wav = work.resolve("audio.wav");
                     if (AudioExtractor.extractWav(staged.path(), wav, mediaLimits)
                             .isPresent()) {
                         blobs.moveIn(key, wav);

@@ -5,6 +5,7 @@ import dev.scorecast.server.storage.BlobStore;
 import dev.scorecast.server.storage.Checksums;
 import java.io.FilterInputStream;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
 import java.util.zip.CheckedInputStream;
@@ -54,7 +55,7 @@ final class VerifiedChunk extends FilterInputStream {
                     "chunks",
                     "Chunk " + chunk.index() + " was damaged in storage (CRC32C " + actual + ", " + chunk.crc32c()
                             + " when it arrived); send chunk " + chunk.index() + " again, then complete again.",
-                    Map.of("missing_indices", java.util.List.of(chunk.index())));
+                    Map.of("missing_indices", List.of(chunk.index())));
         }
     }
 }

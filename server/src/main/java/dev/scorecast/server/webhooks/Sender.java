@@ -12,6 +12,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NoRouteToHostException;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -251,7 +252,7 @@ public final class Sender {
             case MalformedAnswer m -> "malformed answer: " + m.getMessage();
             case ConnectException c -> "connection failed: " + c.getMessage();
             case SSLException s -> "TLS failed: " + s.getMessage();
-            case java.net.SocketTimeoutException t -> "timeout: " + t.getMessage();
+            case SocketTimeoutException t -> "timeout: " + t.getMessage();
             default ->
                 "connection failed: " + e.getClass().getSimpleName()
                         + (e.getMessage() == null ? "" : ": " + e.getMessage());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.scorecast.server.AlignedCorrelation;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
@@ -111,8 +112,7 @@ class ConformCommandTest {
         float[] before = mono(dir.resolve("first-scored-outputs").resolve("audio.wav"), dir.resolve("before.f32"));
         float[] after = mono(outputs.resolve("audio.wav"), dir.resolve("after.f32"));
         // The last shot: old 8-12 s, now 4-8 s; its middle 80 %.
-        double c = dev.scorecast.server.AlignedCorrelation.of(
-                before, after, (int) (4.4 * RATE), (int) (7.6 * RATE), -4 * RATE);
+        double c = AlignedCorrelation.of(before, after, (int) (4.4 * RATE), (int) (7.6 * RATE), -4 * RATE);
         System.out.printf(
                 Locale.ROOT, "conform CLI: last shot's audio against the first cut's under it: correlation %.4f%n", c);
         assertTrue(c >= 0.99, "correlation " + c);

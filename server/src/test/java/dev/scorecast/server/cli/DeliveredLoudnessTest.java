@@ -3,6 +3,7 @@ package dev.scorecast.server.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.scorecast.engine.plan.GenerationOptions;
 import dev.scorecast.server.config.ServerConfig;
 import java.io.ByteArrayOutputStream;
@@ -75,7 +76,7 @@ class DeliveredLoudnessTest {
         ScoreCommand.run(
                 clip, out, options, ServerConfig.from(System.getenv()).soundFont(), new PrintStream(log, true));
         Path outputs = dir.resolve("scored-outputs");
-        var loudness = new com.fasterxml.jackson.databind.ObjectMapper()
+        var loudness = new ObjectMapper()
                 .readTree(outputs.resolve("results.json").toFile())
                 .get("loudness");
         for (Path delivered : List.of(out, outputs.resolve("audio.mp3"))) {

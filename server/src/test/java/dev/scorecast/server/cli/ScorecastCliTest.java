@@ -7,13 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.scorecast.server.CheckedHttpClient;
 import dev.scorecast.server.ScorecastServer;
 import dev.scorecast.server.config.ServerConfig;
+import dev.scorecast.server.webhooks.Receiver;
+import dev.scorecast.server.webhooks.WebhookSigner;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -112,7 +117,7 @@ class ScorecastCliTest {
                 "true",
                 "SCORECAST_WEBHOOKS_POLL_MS",
                 "50");
-        try (var receiver = dev.scorecast.server.webhooks.Receiver.start().answer(200);
+        try (var receiver = Receiver.start().answer(200);
                 ScorecastServer server =
                         ScorecastServer.start(ServerConfig.from(env).withPort(0))) {
             var out = new ByteArrayOutputStream();
@@ -140,13 +145,9 @@ class ScorecastCliTest {
 
             out.reset();
             assertEquals(0, ScorecastCli.run(List.of("webhooks", "test", id), env, printed, System.err));
-            var got = receiver.next(java.time.Duration.ofSeconds(20));
-            assertTrue(dev.scorecast.server.webhooks.WebhookSigner.verify(
-                    secret,
-                    got.header("Scorecast-Signature"),
-                    got.body(),
-                    java.time.Instant.now(),
-                    java.time.Duration.ofMinutes(5)));
+            var got = receiver.next(Duration.ofSeconds(20));
+            assertTrue(WebhookSigner.verify(
+                    secret, got.header("Scorecast-Signature"), got.body(), Instant.now(), Duration.ofMinutes(5)));
             long deadline = System.nanoTime() + 20_000_000_000L;
             String deliveries;
             do {
@@ -235,7 +236,7 @@ class ScorecastCliTest {
             assertTrue(c.err().contains("usage:"), c.err());
             assertEquals("", c.out());
         }
-        assertFalse(java.nio.file.Files.exists(data.resolve("never-made")), "usage alone writes no data directory");
+        assertFalse(Files.exists(data.resolve("never-made")), "usage alone writes no data directory");
     }
 
     private record Captured(int status, String out, String err) {}

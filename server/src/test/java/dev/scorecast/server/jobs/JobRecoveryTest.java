@@ -6,6 +6,7 @@ import dev.scorecast.server.config.NodeIds;
 import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
 import java.nio.file.Path;
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -55,10 +56,10 @@ class JobRecoveryTest {
                             "INSERT INTO scheduled_tasks (task_name, task_instance, execution_time, picked, picked_by, last_heartbeat, version)"
                                     + " VALUES ('execution', ?, ?, ?, ?, ?, 1)",
                             row[0],
-                            new java.sql.Timestamp(now - 60_000),
+                            new Timestamp(now - 60_000),
                             row[1] != null,
                             row[1],
-                            row[1] == null ? null : new java.sql.Timestamp(now));
+                            row[1] == null ? null : new Timestamp(now));
                 }
                 return null;
             });

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,7 +91,7 @@ class JobTurnsTest {
                 now));
     }
 
-    private static void waitFor(java.util.function.BooleanSupplier condition, int seconds) throws InterruptedException {
+    private static void waitFor(BooleanSupplier condition, int seconds) throws InterruptedException {
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
             Thread.sleep(50);

@@ -12,6 +12,7 @@ import dev.scorecast.server.auth.Principal;
 import dev.scorecast.server.config.Quotas;
 import dev.scorecast.server.config.ServerConfig;
 import dev.scorecast.server.db.Database;
+import dev.scorecast.server.db.Rows;
 import dev.scorecast.server.quota.QuotaGuard;
 import dev.scorecast.server.quota.Stored;
 import dev.scorecast.server.storage.LocalBlobStore;
@@ -157,7 +158,7 @@ class RetentionTest {
             Principal alice = new Principal("alice");
             seed.video("alice", "upl_d", "vid_d", T0);
             seed.analysis("alice", "ana_failed", "vid_d", "error", T0, T0.plus(Duration.ofHours(1)));
-            database.query(c -> dev.scorecast.server.db.Rows.update(
+            database.query(c -> Rows.update(
                     c,
                     "UPDATE analyses SET superseded_at = ? WHERE id = 'ana_failed'",
                     T0.plus(Duration.ofHours(1)).toEpochMilli()));

@@ -4,6 +4,8 @@ import dev.scorecast.server.db.Database;
 import dev.scorecast.server.db.Rows;
 import dev.scorecast.server.storage.BlobStore;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,8 +130,8 @@ record Seed(Database database, BlobStore blobs, Path files) {
     static void touch(Path path, Instant at) {
         try {
             Files.setLastModifiedTime(path, FileTime.from(at));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

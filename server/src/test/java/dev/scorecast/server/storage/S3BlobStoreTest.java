@@ -16,12 +16,16 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -59,7 +63,7 @@ class S3BlobStoreTest {
 
     @Test
     void aSmallBlobIsOnePutAndReadsBack() throws IOException {
-        byte[] content = "123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] content = "123456789".getBytes(StandardCharsets.US_ASCII);
         var stored = store.write("a/b.bin", new ByteArrayInputStream(content), 100, "file", true);
         assertEquals(9, stored.size());
         assertEquals("e3069283", stored.crc32c());
@@ -125,13 +129,11 @@ class S3BlobStoreTest {
         store.write("tree/x/2", new ByteArrayInputStream(new byte[] {2}), 10, "f", false);
         store.write("tree/xy", new ByteArrayInputStream(new byte[] {3}), 10, "f", false);
         // The orphan sweep's view: keys under the tree without the store's prefix, each with when it was written.
-        var listed = new java.util.TreeMap<String, java.time.Instant>();
+        var listed = new TreeMap<String, Instant>();
         store.list("tree", listed::put);
-        assertEquals(java.util.List.of("tree/x/1", "tree/x/2", "tree/xy"), java.util.List.copyOf(listed.keySet()));
+        assertEquals(List.of("tree/x/1", "tree/x/2", "tree/xy"), List.copyOf(listed.keySet()));
         assertTrue(listed.values().stream()
-                .allMatch(at -> Math.abs(java.time.Duration.between(at, java.time.Instant.now())
-                                .toMinutes())
-                        < 5));
+                .allMatch(at -> Math.abs(Duration.between(at, Instant.now()).toMinutes()) < 5));
         store.deleteTree("tree/x");
         assertFalse(store.exists("tree/x/1"));
         assertFalse(store.exists("tree/x/2"));

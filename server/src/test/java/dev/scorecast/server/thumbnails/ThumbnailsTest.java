@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -160,7 +161,7 @@ class ThumbnailsTest {
     }
 
     /** {@code call} on a virtual thread of its own once {@code go} opens: requests arriving together. */
-    private static <T> CompletableFuture<T> onGo(CountDownLatch go, java.util.function.Supplier<T> call) {
+    private static <T> CompletableFuture<T> onGo(CountDownLatch go, Supplier<T> call) {
         return CompletableFuture.supplyAsync(
                 () -> {
                     try {

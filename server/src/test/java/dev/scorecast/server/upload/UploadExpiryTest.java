@@ -10,8 +10,11 @@ import dev.scorecast.engine.error.NotFound;
 import dev.scorecast.server.PostgresSchema;
 import dev.scorecast.server.VirtualClock;
 import dev.scorecast.server.auth.Principal;
+import dev.scorecast.server.config.Quotas;
 import dev.scorecast.server.config.ServerConfig;
 import dev.scorecast.server.db.Database;
+import dev.scorecast.server.db.Rows;
+import dev.scorecast.server.quota.QuotaGuard;
 import dev.scorecast.server.storage.LocalBlobStore;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -19,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -87,7 +91,7 @@ class UploadExpiryTest {
                     database,
                     new LocalBlobStore(data.resolve("files")),
                     config.uploads(),
-                    new dev.scorecast.server.quota.QuotaGuard(dev.scorecast.server.config.Quotas.DEFAULT, data, clock),
+                    new QuotaGuard(Quotas.DEFAULT, data, clock),
                     clock);
             Upload stale = uploads.initialize(owner, Variant.B, "a.mp4", null, null);
             Upload fresh = uploads.initialize(owner, Variant.B, "b.mp4", null, null);
@@ -181,7 +185,7 @@ class UploadExpiryTest {
                 public int read(byte[] buffer, int offset, int length) {
                     if (sent == 0) {
                         sent = 4;
-                        java.util.Arrays.fill(buffer, offset, offset + 4, (byte) 9);
+                        Arrays.fill(buffer, offset, offset + 4, (byte) 9);
                         return 4;
                     }
                     arriving.countDown();
@@ -203,7 +207,7 @@ class UploadExpiryTest {
             assertInstanceOf(NotFound.class, refused.getCause(), () -> "refused as " + refused.getCause());
             assertEquals(
                     0,
-                    database.query(c -> dev.scorecast.server.db.Rows.one(
+                    database.query(c -> Rows.one(
                                     c,
                                     "SELECT COUNT(*) AS n FROM upload_chunks WHERE upload_id = ?",
                                     row -> row.getInt("n"),
@@ -235,8 +239,7 @@ class UploadExpiryTest {
                         database,
                         new LocalBlobStore(data.resolve("files")),
                         config.uploads(),
-                        new dev.scorecast.server.quota.QuotaGuard(
-                                dev.scorecast.server.config.Quotas.DEFAULT, data, clock),
+                        new QuotaGuard(Quotas.DEFAULT, data, clock),
                         clock);
                 try {
                     test.run(database, uploads, clock);

@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.ThrowingSupplier;
 
 /** Which addresses webhooks may reach, with and without SCORECAST_WEBHOOKS_ALLOW_LOCAL, and the check after name resolution. */
 class AddressGuardTest {
@@ -73,12 +77,11 @@ class AddressGuardTest {
         for (String text : LOOPBACK) {
             InetAddress address = InetAddress.getByName(text);
             assertTrue(strict.refusal(address).orElse("").contains("loopback"), text + " is loopback");
-            assertEquals(
-                    java.util.Optional.empty(), local.refusal(address), text + " is allowed for local development");
+            assertEquals(Optional.empty(), local.refusal(address), text + " is allowed for local development");
         }
         for (String text : PUBLIC) {
             InetAddress address = InetAddress.getByName(text);
-            assertEquals(java.util.Optional.empty(), strict.refusal(address), text + " is public");
+            assertEquals(Optional.empty(), strict.refusal(address), text + " is public");
         }
         assertTrue(strict.refusal(InetAddress.getByName("169.254.169.254"))
                 .orElseThrow()
@@ -97,7 +100,7 @@ class AddressGuardTest {
             if (found == null) {
                 throw new UnknownHostException(host);
             }
-            var out = new java.util.ArrayList<InetAddress>();
+            var out = new ArrayList<InetAddress>();
             for (String a : found) {
                 out.add(InetAddress.getByName(a));
             }
@@ -130,7 +133,7 @@ class AddressGuardTest {
                         .size());
     }
 
-    private static <T> T assertDoesNotThrow(org.junit.jupiter.api.function.ThrowingSupplier<T> supplier) {
-        return org.junit.jupiter.api.Assertions.assertDoesNotThrow(supplier);
+    private static <T> T assertDoesNotThrow(ThrowingSupplier<T> supplier) {
+        return Assertions.assertDoesNotThrow(supplier);
     }
 }

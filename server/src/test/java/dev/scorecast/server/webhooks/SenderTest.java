@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -68,7 +69,7 @@ class SenderTest {
                 throw new UnknownHostException(host);
             }
             int n = asked.computeIfAbsent(host, h -> new AtomicInteger()).getAndIncrement();
-            var addresses = new java.util.ArrayList<InetAddress>();
+            var addresses = new ArrayList<InetAddress>();
             for (String address :
                     list.get(Math.min(n, list.size() - 1)).split("\\|")) { // "a|b": a name with two addresses
                 addresses.add(InetAddress.getByName(address));

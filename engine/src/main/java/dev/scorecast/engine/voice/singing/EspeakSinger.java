@@ -7,6 +7,7 @@ import dev.scorecast.engine.voice.Yin;
 import dev.scorecast.engine.voice.YinSettings;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -197,7 +198,7 @@ public final class EspeakSinger implements Singer {
      */
     static List<String> align(List<String> parts, int count) {
         if (parts.isEmpty()) {
-            return java.util.Collections.nCopies(count, "'A:");
+            return Collections.nCopies(count, "'A:");
         }
         List<String> out = new ArrayList<>();
         for (int i = 0; i < count; i++) {

@@ -1,9 +1,11 @@
 package dev.scorecast.engine.voice.speech;
 
+import ai.onnxruntime.OrtEnvironment;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
 import java.net.URLConnection;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -54,7 +56,7 @@ final class OnnxRuntimeLibraries {
         if (platform == null) {
             return;
         }
-        String version = ai.onnxruntime.OrtEnvironment.class.getPackage().getImplementationVersion();
+        String version = OrtEnvironment.class.getPackage().getImplementationVersion();
         Path dir = Path.of(
                 System.getProperty("java.io.tmpdir"),
                 "scorecast-onnxruntime-" + (version == null ? "unknown" : version) + "-" + platform);
@@ -80,7 +82,7 @@ final class OnnxRuntimeLibraries {
     static void removeStaleEmptyDirectories(Path tmp) throws IOException {
         // Compared with the directories' modification times, which the file system writes from the host's clock.
         Instant before = Instant.now().minus(STALE_AFTER);
-        try (java.nio.file.DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, "onnxruntime-java*")) {
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, "onnxruntime-java*")) {
             for (Path dir : dirs) {
                 try {
                     if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.scorecast.engine.analysis.AudioAnalysis;
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.dsp.Loudness;
+import dev.scorecast.engine.error.InvalidParameter;
 import dev.scorecast.engine.error.UnsupportedMedia;
 import dev.scorecast.engine.media.AudioExtractor;
 import dev.scorecast.engine.media.AudioTrack;
@@ -20,6 +21,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -142,7 +144,7 @@ class AudioAnalyzerTest {
         Path converted = AudioFixtures.ffmpeg(dir.resolve("f32b.wav"), "-i", float32.toString(), "-c:a", "pcm_f32le");
         assertThrows(UnsupportedMedia.class, () -> new AudioAnalyzer(new Deaf()).analyze(converted));
         Path truncated = dir.resolve("truncated.wav");
-        Files.write(truncated, java.util.Arrays.copyOf(Files.readAllBytes(float32), 30));
+        Files.write(truncated, Arrays.copyOf(Files.readAllBytes(float32), 30));
         assertThrows(UnsupportedMedia.class, () -> new AudioAnalyzer(new Deaf()).analyze(truncated));
     }
 
@@ -150,7 +152,7 @@ class AudioAnalyzerTest {
     void aTruncatedDataChunkIsReadAsFarAsItGoes() throws IOException {
         Path whole = AudioFixtures.lavfi(dir.resolve("whole.wav"), "sine=f=440:r=48000", 2);
         byte[] bytes = Files.readAllBytes(whole);
-        Path cut = Files.write(dir.resolve("cut.wav"), java.util.Arrays.copyOf(bytes, bytes.length / 2 + 1));
+        Path cut = Files.write(dir.resolve("cut.wav"), Arrays.copyOf(bytes, bytes.length / 2 + 1));
         AudioAnalysis a = new AudioAnalyzer(new Deaf()).analyze(cut);
         assertEquals(10, a.loudness().length, 1);
     }
@@ -221,8 +223,7 @@ class AudioAnalyzerTest {
     void tooManyChannelsAreRefusedBeforeAnyWork() {
         Path six = AudioFixtures.ffmpeg(
                 dir.resolve("six.wav"), "-f", "lavfi", "-i", "sine", "-t", "1", "-ac", "6", "-c:a", "pcm_s16le");
-        assertThrows(
-                dev.scorecast.engine.error.InvalidParameter.class, () -> new AudioAnalyzer(new Deaf()).analyze(six));
+        assertThrows(InvalidParameter.class, () -> new AudioAnalyzer(new Deaf()).analyze(six));
         assertTrue(Files.exists(six));
     }
 }

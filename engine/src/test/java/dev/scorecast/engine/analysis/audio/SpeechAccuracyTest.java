@@ -5,13 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.scorecast.engine.analysis.AudioAnalysis;
 import dev.scorecast.engine.core.Span;
+import dev.scorecast.engine.dsp.LoudnessVsFfmpegTest;
 import dev.scorecast.engine.voice.speech.SileroSpeechDetector;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -181,7 +184,7 @@ class SpeechAccuracyTest {
         final List<String> backgroundLu = new ArrayList<>();
     }
 
-    static final java.util.Map<String, Tally> tallies = new java.util.LinkedHashMap<>();
+    static final Map<String, Tally> tallies = new LinkedHashMap<>();
 
     @Test
     void speechIsFoundWithinTolerance() {
@@ -275,15 +278,13 @@ class SpeechAccuracyTest {
         }
         Path bg = AudioFixtures.lavfi(
                 dir.resolve("bg-" + clip.name().replace(' ', '-') + ".wav"), clip.background(), CLIP_SECONDS);
-        Double background =
-                dev.scorecast.engine.dsp.LoudnessVsFfmpegTest.measure(bg).integratedLufs();
+        Double background = LoudnessVsFfmpegTest.measure(bg).integratedLufs();
         if (clip.speech().isEmpty()) {
             return String.format(Locale.ROOT, "%.0f LUFS", background);
         }
         // The speech alone, from the silent build of the same utterances.
         Path speech = build(new Clip(clip.category(), clip.name() + " speech", SILENCE, clip.speech()));
-        Double voice =
-                dev.scorecast.engine.dsp.LoudnessVsFfmpegTest.measure(speech).integratedLufs();
+        Double voice = LoudnessVsFfmpegTest.measure(speech).integratedLufs();
         return String.format(Locale.ROOT, "%+.0f LU", background - voice);
     }
 

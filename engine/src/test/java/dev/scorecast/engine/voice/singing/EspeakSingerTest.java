@@ -15,7 +15,9 @@ import dev.scorecast.engine.voice.Yin;
 import dev.scorecast.engine.voice.YinSettings;
 import dev.scorecast.engine.voice.speech.SileroSpeechDetector;
 import dev.scorecast.engine.voice.speech.SpeechDetector;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -154,8 +156,8 @@ class EspeakSingerTest {
                     vocal.noteStartSamples().get(i) + 37,
                     shifted.noteStartSamples().get(i));
         }
-        float[] a = java.util.Arrays.copyOfRange(vocal.samples(), 0, vocal.samples().length - 100);
-        float[] b = java.util.Arrays.copyOfRange(shifted.samples(), 37, 37 + a.length);
+        float[] a = Arrays.copyOfRange(vocal.samples(), 0, vocal.samples().length - 100);
+        float[] b = Arrays.copyOfRange(shifted.samples(), 37, 37 + a.length);
         assertArrayEquals(a, b, 1e-6f);
     }
 
@@ -191,9 +193,7 @@ class EspeakSingerTest {
                         .field());
         assertEquals(
                 "language",
-                assertThrows(
-                                InvalidParameter.class,
-                                () -> new EspeakSinger("xx-nonsense", java.time.Duration.ofSeconds(5)))
+                assertThrows(InvalidParameter.class, () -> new EspeakSinger("xx-nonsense", Duration.ofSeconds(5)))
                         .field());
     }
 

@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -45,7 +48,7 @@ class OnnxRuntimeLibrariesTest {
 
     @Test
     void emptyDirectoriesThatKilledJvmsLeftAreRemovedAndNothingElse() throws Exception {
-        FileTime hourAgo = FileTime.from(java.time.Instant.now().minus(java.time.Duration.ofHours(1)));
+        FileTime hourAgo = FileTime.from(Instant.now().minus(Duration.ofHours(1)));
         Path staleEmpty = Files.createDirectory(tmp.resolve("onnxruntime-java1234"));
         Path staleFull = Files.createDirectory(tmp.resolve("onnxruntime-java5678"));
         Files.writeString(staleFull.resolve("keep"), "x");
@@ -83,7 +86,7 @@ class OnnxRuntimeLibrariesTest {
                 try {
                     return Files.getLastModifiedTime(p);
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             }));
         }
