@@ -80,7 +80,7 @@ class WebhookSnippetsTest {
                 public class Check {
                     public static void main(String[] args) throws Exception {
                         for (int i = 0; i < args.length; i += 2) {
-                            byte[] body = Files.readAllBytes(Path.of(args[i + 1]));
+                            byte[] body = java.nio.file.Files.readAllBytes(java.nio.file.Path.of(args[i + 1]));
                             System.out.println(ScorecastWebhooks.verify("%s", args[i], body, 300));
                         }
                     }
