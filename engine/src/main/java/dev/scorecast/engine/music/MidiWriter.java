@@ -1,5 +1,6 @@
 package dev.scorecast.engine.music;
 
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.music.Part.ProgramChange;
 import dev.scorecast.engine.music.Score.TempoChange;
 import java.io.IOException;
@@ -10,7 +11,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import javax.sound.midi.InvalidMidiDataException;
 import javax.sound.midi.MetaMessage;
 import javax.sound.midi.MidiEvent;
@@ -64,6 +67,7 @@ public final class MidiWriter {
             conductor.add(meta(0x58, new byte[] {(byte) numerator, (byte) power, 24, 8}, s.tick));
         }
         int nextChannel = 0;
+        Map<InstrumentGroup, Integer> named = new EnumMap<>(InstrumentGroup.class);
         for (Part part : score.parts()) {
             int channel;
             if (part.drums()) {
@@ -73,7 +77,11 @@ public final class MidiWriter {
                 nextChannel = Math.min(15, channel + 1);
             }
             Track track = sequence.createTrack();
-            track.add(meta(0x03, part.group().wire().getBytes(StandardCharsets.US_ASCII), 0));
+            track.add(meta(
+                    0x03,
+                    trackName(part.group(), named.merge(part.group(), 1, Integer::sum))
+                            .getBytes(StandardCharsets.US_ASCII),
+                    0));
             // A program above 127 is 128 x bank + program (SoundBank): bank select MSB, then the program.
             track.add(new MidiEvent(
                     new ShortMessage(ShortMessage.CONTROL_CHANGE, channel, 0, part.program() >> 7 & 0x7F), 0));
@@ -106,6 +114,15 @@ public final class MidiWriter {
             }
         }
         return sequence;
+    }
+
+    /**
+     * A track's name: its group's, and from the group's second part on a number after it ("pads",
+     * "pads 2"), so a DAW shows apart the parts one group holds (a conformed score's held-over notes
+     * play on a part of their own beside the group's).
+     */
+    static String trackName(InstrumentGroup group, int nth) {
+        return nth == 1 ? group.wire() : group.wire() + " " + nth;
     }
 
     private static MidiEvent meta(int type, byte[] data, long tick) throws InvalidMidiDataException {

@@ -3,11 +3,14 @@ package dev.scorecast.engine.music;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.plan.Plan;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import javax.sound.midi.MetaMessage;
 import javax.sound.midi.MidiEvent;
 import javax.sound.midi.MidiSystem;
@@ -18,6 +21,37 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class MidiWriterTest {
+
+    @Test
+    void namesTheSecondPartOfAGroupApart(@TempDir Path dir) throws Exception {
+        Score composed = new Composer().compose(Plans.plan("ambient", 3, 0.2, 0.7, 0.9, 0.5));
+        Part pads = composed.parts().stream()
+                .filter(p -> p.group() == InstrumentGroup.PADS)
+                .findFirst()
+                .orElseThrow();
+        List<Part> parts = new ArrayList<>(composed.parts());
+        parts.add(pads); // as a conformed score's held-over notes play beside their group
+        Score score = new Score(
+                composed.duration(),
+                composed.tempoMap(),
+                parts,
+                composed.accents(),
+                composed.vocal(),
+                composed.drumFills());
+        Path file = dir.resolve("score.mid");
+        MidiWriter.write(score, file);
+
+        List<String> names = new ArrayList<>();
+        for (Track track : MidiSystem.getSequence(file.toFile()).getTracks()) {
+            for (int i = 0; i < track.size(); i++) {
+                if (track.get(i).getMessage() instanceof MetaMessage m && m.getType() == 0x03) {
+                    names.add(new String(m.getData(), StandardCharsets.US_ASCII));
+                }
+            }
+        }
+        assertEquals(1, names.stream().filter("pads"::equals).count(), names.toString());
+        assertEquals(1, names.stream().filter("pads 2"::equals).count(), names.toString());
+    }
 
     @Test
     void writesATypeOneFileWhoseNotesSoundWhenTheScoreSays(@TempDir Path dir) throws Exception {
@@ -49,8 +83,10 @@ class MidiWriterTest {
             assertEquals(plan.sections().get(i).start(), seconds(tempos, tempos.get(i)[0]), 0.001);
         }
 
+        Map<InstrumentGroup, Integer> seen = new EnumMap<>(InstrumentGroup.class);
         for (int t = 1; t < tracks.length; t++) {
             Part part = score.parts().get(t - 1);
+            int nth = seen.merge(part.group(), 1, Integer::sum);
             Track track = tracks[t];
             String name = null;
             List<Double> onsets = new ArrayList<>();
@@ -66,7 +102,7 @@ class MidiWriterTest {
                     channel = s.getChannel();
                 }
             }
-            assertEquals(part.group().wire(), name);
+            assertEquals(nth == 1 ? part.group().wire() : part.group().wire() + " " + nth, name);
             assertEquals(part.drums(), channel == 9, part.group() + " on channel " + (channel + 1));
             List<Double> expected =
                     part.notes().stream().map(Note::start).sorted().toList();
