@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.media.sound.ModelPerformer;
 import com.sun.media.sound.SoftSynthesizer;
 import dev.scorecast.engine.core.InstrumentGroup;
+import dev.scorecast.engine.dsp.RealFft;
 import dev.scorecast.engine.instruments.BankCatalog;
 import dev.scorecast.engine.io.WavFiles;
 import dev.scorecast.engine.music.Note;
@@ -211,15 +212,15 @@ class InstrumentSourcesTest {
     /** Spectral centroid of the first 0.68 s: the magnitude-weighted mean frequency (librosa's definition). */
     static double centroid(float[] x) {
         int n = 32768;
-        double[] re = new double[n];
-        double[] im = new double[n];
+        double[] frame = new double[n];
         for (int i = 0; i < n && i < x.length; i++) {
-            re[i] = x[i] * (0.5 - 0.5 * Math.cos(2 * Math.PI * i / n));
+            frame[i] = x[i] * (0.5 - 0.5 * Math.cos(2 * Math.PI * i / n));
         }
-        fft(re, im);
+        double[] magnitude = new double[n / 2 + 1];
+        new RealFft(n).magnitudes(frame, magnitude);
         double sum = 0, weighted = 0;
         for (int k = 1; k < n / 2; k++) {
-            double m = Math.hypot(re[k], im[k]);
+            double m = magnitude[k];
             sum += m;
             weighted += m * k * 48_000.0 / n;
         }
@@ -230,18 +231,19 @@ class InstrumentSourcesTest {
     /** The share of total power in each band, over 8192-sample Hann frames. */
     static double[] bandShares(float[] x, int rate, double[][] bands) {
         int n = 8192;
+        RealFft fft = new RealFft(n);
+        double[] frame = new double[n];
+        double[] magnitude = new double[n / 2 + 1];
         double total = 0;
         double[] in = new double[bands.length];
         for (int start = 0; start + n <= x.length; start += n / 2) {
-            double[] re = new double[n];
-            double[] im = new double[n];
             for (int i = 0; i < n; i++) {
-                re[i] = x[start + i] * (0.5 - 0.5 * Math.cos(2 * Math.PI * i / n));
+                frame[i] = x[start + i] * (0.5 - 0.5 * Math.cos(2 * Math.PI * i / n));
             }
-            fft(re, im);
+            fft.magnitudes(frame, magnitude);
             for (int k = 1; k < n / 2; k++) {
                 double f = k * (double) rate / n;
-                double p = re[k] * re[k] + im[k] * im[k];
+                double p = magnitude[k] * magnitude[k];
                 total += p;
                 for (int b = 0; b < bands.length; b++) {
                     if (f >= bands[b][0] && f < bands[b][1]) {
@@ -254,40 +256,5 @@ class InstrumentSourcesTest {
             in[b] /= total;
         }
         return in;
-    }
-
-    /** In-place radix-2 FFT. */
-    static void fft(double[] re, double[] im) {
-        int n = re.length;
-        for (int i = 1, j = 0; i < n; i++) {
-            int bit = n >> 1;
-            for (; (j & bit) != 0; bit >>= 1) {
-                j ^= bit;
-            }
-            j ^= bit;
-            if (i < j) {
-                double t = re[i];
-                re[i] = re[j];
-                re[j] = t;
-                t = im[i];
-                im[i] = im[j];
-                im[j] = t;
-            }
-        }
-        for (int len = 2; len <= n; len <<= 1) {
-            double a = -2 * Math.PI / len;
-            for (int i = 0; i < n; i += len) {
-                for (int j = 0; j < len / 2; j++) {
-                    double c = Math.cos(a * j), s = Math.sin(a * j);
-                    double ur = re[i + j], ui = im[i + j];
-                    double vr = re[i + j + len / 2] * c - im[i + j + len / 2] * s;
-                    double vi = re[i + j + len / 2] * s + im[i + j + len / 2] * c;
-                    re[i + j] = ur + vr;
-                    im[i + j] = ui + vi;
-                    re[i + j + len / 2] = ur - vr;
-                    im[i + j + len / 2] = ui - vi;
-                }
-            }
-        }
     }
 }
