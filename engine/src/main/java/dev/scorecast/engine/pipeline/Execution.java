@@ -6,6 +6,7 @@ import dev.scorecast.engine.core.InstrumentGroup;
 import dev.scorecast.engine.core.Span;
 import dev.scorecast.engine.core.Ticker;
 import dev.scorecast.engine.io.Directories;
+import dev.scorecast.engine.io.DiskSync;
 import dev.scorecast.engine.io.Json;
 import dev.scorecast.engine.io.WavReader;
 import dev.scorecast.engine.music.MidiWriter;
@@ -205,7 +206,12 @@ public final class Execution {
                         stems, settings, master, f -> timer.within(Stage.MASTER, MIXDOWN_SHARE * f), produced -> {
                             if (zipStems) {
                                 stemsZip.set(CompletableFuture.runAsync(
-                                        () -> zip(produced, voiceover.track(), outDir.resolve(STEMS_ZIP)),
+                                        () -> {
+                                            Path zip = outDir.resolve(STEMS_ZIP);
+                                            zip(produced, voiceover.track(), zip);
+                                            // Synced now, while the encoders run, not when it is published (DiskSync).
+                                            DiskSync.file(zip);
+                                        },
                                         OUTPUT_THREADS));
                             }
                         })) {
