@@ -25,7 +25,7 @@ public final class Bench {
                 (asked ? System.out : System.err).println("""
                         usage: scorecast bench upload [--size-mib 1024] [--chunk-mib 30] [--parallel 4] [--variant A|B]
                                scorecast bench analysis [--runs 3] [--work DIR] [--skip-long]
-                               scorecast bench score [--runs 3] [--work DIR] [--soundfont PATH] [--genre house] [--seed 7]
+                               scorecast bench score [--runs 3] [--warm-ups 6] [--work DIR] [--soundfont PATH] [--genre house] [--seed 7]
                                scorecast bench live [--streams 24,48,64] [--seconds 60] [--mode shared|private] [--soundfont SF2]
                                scorecast bench soak [--minutes 60] [--listeners 48] [--report FILE] [--workers 2] [--steerers 4] [--sample-seconds 60] [--pause-seconds 15]
                                scorecast bench hls [--listeners 1000] [--seconds 60] [--experience house-rooftop] [--base URL]

@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -316,6 +317,32 @@ final class ServerProcess implements AutoCloseable {
         // The command name (field 2) may hold spaces; count the fields after its closing parenthesis.
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0; // fields 14 and 15 of the whole line
+    }
+
+    /**
+     * CPU time the server JVM's JIT compiler threads have used so far (HotSpot's "C1 CompilerThre..."
+     * and "C2 CompilerThre..." threads), in seconds; from /proc/PID/task/TID/stat. A compiler thread
+     * that has ended takes its time with it (HotSpot starts and stops them as the queue asks), so
+     * differences over a run can read a little low, never high.
+     */
+    double jitCpuSeconds() throws IOException {
+        double total = 0;
+        try (var tasks = Files.list(Path.of("/proc/" + process.pid() + "/task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                        String[] fields =
+                                stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        total += (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+                    }
+                } catch (NoSuchFileException ended) {
+                    // a thread that ended between the listing and the read
+                }
+            }
+        }
+        return total;
     }
 
     @Override
