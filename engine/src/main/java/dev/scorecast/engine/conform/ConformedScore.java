@@ -598,8 +598,7 @@ public final class ConformedScore {
                     .bars(bars)
                     .residual(0)
                     .lyrics(null)
-                    .barIntensity(List.of())
-                    .origin(null)
+                    .composedAgain()
                     .build());
         }
         return new Plan(

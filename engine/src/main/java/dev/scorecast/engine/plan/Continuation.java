@@ -126,8 +126,7 @@ public final class Continuation {
         return section.toBuilder()
                 .intensity(intensity)
                 .instruments(instruments)
-                .barIntensity(List.of())
-                .origin(null)
+                .composedAgain()
                 .build();
     }
 

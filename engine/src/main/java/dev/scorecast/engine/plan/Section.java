@@ -367,6 +367,17 @@ public record Section(
             return this;
         }
 
+        /**
+         * The section's music is to be made again from its fields (another intensity, tempo, key or
+         * place): its bar-by-bar intensity and its origin in an earlier cut, both of the music it had,
+         * no longer hold, and go together.
+         */
+        public Builder composedAgain() {
+            barIntensity = List.of();
+            origin = null;
+            return this;
+        }
+
         public Section build() {
             return new Section(
                     index,

@@ -164,8 +164,7 @@ class ComposerTest {
                 .lyrics(null)
                 .voiceover(null)
                 .accents(List.of())
-                .barIntensity(List.of())
-                .origin(null)
+                .composedAgain()
                 .build();
     }
 

@@ -239,11 +239,7 @@ class HumanFeelTest {
             Section.Instrument h = instruments.get("harmony");
             instruments.put(
                     "harmony", new Section.Instrument(h.soundset(), 25, h.name(), h.gainDb(), h.pan(), h.pattern()));
-            sections.add(s.toBuilder()
-                    .instruments(instruments)
-                    .barIntensity(List.of())
-                    .origin(null)
-                    .build());
+            sections.add(s.toBuilder().instruments(instruments).composedAgain().build());
         }
         Plan guitar = new Plan(
                 plan.version(),

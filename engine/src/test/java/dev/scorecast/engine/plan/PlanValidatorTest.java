@@ -31,18 +31,12 @@ class PlanValidatorTest {
                 .end(end)
                 .tempo(tempo)
                 .bars(bars)
-                .barIntensity(List.of())
-                .origin(null)
+                .composedAgain()
                 .build();
     }
 
     static Section keyed(Section s, String key, List<String> progression) {
-        return s.toBuilder()
-                .key(key)
-                .progression(progression)
-                .barIntensity(List.of())
-                .origin(null)
-                .build();
+        return s.toBuilder().key(key).progression(progression).composedAgain().build();
     }
 
     static InvalidParameter refused(Plan plan) {
@@ -124,11 +118,7 @@ class PlanValidatorTest {
             var harmony = instruments.get("harmony");
             instruments.put("harmony", new Section.Instrument("jazz", 20000, null, 40, 2, "house/bass/9"));
             instruments.put("kazoo", harmony);
-            return s.toBuilder()
-                    .instruments(instruments)
-                    .barIntensity(List.of())
-                    .origin(null)
-                    .build();
+            return s.toBuilder().instruments(instruments).composedAgain().build();
         });
         var e = refused(broken);
         for (String field : List.of("soundset", "program", "gain_db", "pan", "pattern")) {
@@ -151,8 +141,7 @@ class PlanValidatorTest {
                         .lyrics(null)
                         .voiceover(List.of())
                         .accents(List.of())
-                        .barIntensity(List.of())
-                        .origin(null)
+                        .composedAgain()
                         .build());
         var e = refused(broken);
         for (String field : List.of("label", "meter", "mode", "intensity", "progression", "hit.time", "hit.kind")) {
