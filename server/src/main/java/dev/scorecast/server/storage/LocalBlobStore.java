@@ -2,6 +2,7 @@ package dev.scorecast.server.storage;
 
 import dev.scorecast.engine.error.TooLarge;
 import dev.scorecast.engine.io.Directories;
+import dev.scorecast.engine.io.DiskSync;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -104,9 +105,7 @@ public final class LocalBlobStore implements BlobStore {
         try {
             Files.createDirectories(target.getParent());
             try {
-                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                    channel.force(true);
-                }
+                DiskSync.file(file);
                 publish(file, target);
                 return;
             } catch (AtomicMoveNotSupportedException otherFileSystem) {
