@@ -313,7 +313,11 @@ final class ServerProcess implements AutoCloseable {
      * in seconds; from /proc/PID/stat (utime + stime, in hundredths of a second on Linux).
      */
     double cpuSeconds() throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
+        return cpuSecondsOf(Files.readString(Path.of("/proc/" + process.pid() + "/stat")));
+    }
+
+    /** utime + stime of a /proc stat line (a process's or a thread's), in seconds. */
+    private static double cpuSecondsOf(String stat) {
         // The command name (field 2) may hold spaces; count the fields after its closing parenthesis.
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0; // fields 14 and 15 of the whole line
@@ -333,9 +337,7 @@ final class ServerProcess implements AutoCloseable {
                     String stat = Files.readString(task.resolve("stat"));
                     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                     if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
-                        String[] fields =
-                                stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        total += (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+                        total += cpuSecondsOf(stat);
                     }
                 } catch (NoSuchFileException ended) {
                     // a thread that ended between the listing and the read
